@@ -1,0 +1,90 @@
+package dev.elector;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One leadership term: from the write that won the lock until the elector steps down.
+ *
+ * <p>Work done for a term should stop when the term ends: check {@link #isActive()} (it turns false
+ * the instant the elector steps down), or react to {@link #whenEnded()}.
+ *
+ * <p>The {@linkplain #fencingToken() fencing token} increases strictly from one term to the next on
+ * the same lock, as long as the lock's record is not reset by an outside writer while no running
+ * candidate remembers a higher token. Passing it to the systems the leader writes to lets them
+ * refuse a stale leader; Elector itself cannot enforce that on systems it does not control.
+ */
+public final class Term {
+  private final String identity;
+  private final String lock;
+  private final long fencingToken;
+  private final Instant startedAt;
+  private final Executor completionExecutor;
+  private final CompletableFuture<TermEnd> ended = new CompletableFuture<>();
+  private volatile TermEnd endReason;
+
+  Term(String identity, String lock, long fencingToken, Instant startedAt, Executor completion) {
+    this.identity = identity;
+    this.lock = lock;
+    this.fencingToken = fencingToken;
+    this.startedAt = startedAt;
+    this.completionExecutor = completion;
+  }
+
+  /** The leader's identity. */
+  public String identity() {
+    return identity;
+  }
+
+  /** The lock's description. */
+  public String lock() {
+    return lock;
+  }
+
+  /** A number that increases strictly across terms of the same lock; see the class comment. */
+  public long fencingToken() {
+    return fencingToken;
+  }
+
+  /** Wall-clock time the term began, for display only. */
+  public Instant startedAt() {
+    return startedAt;
+  }
+
+  /** True until the elector steps down; turns false before any stop signal is delivered. */
+  public boolean isActive() {
+    return endReason == null;
+  }
+
+  /** Why the term ended, or empty while it is active. */
+  public Optional<TermEnd> endReason() {
+    return Optional.ofNullable(endReason);
+  }
+
+  /**
+   * Completes with the reason when the term ends. Dependent actions run on the elector's callback
+   * executor, never on the elector's own threads.
+   */
+  public CompletionStage<TermEnd> whenEnded() {
+    return ended.minimalCompletionStage();
+  }
+
+  void end(TermEnd reason) {
+    endReason = reason;
+    try {
+      completionExecutor.execute(() -> ended.complete(reason));
+    } catch (RejectedExecutionException shutDown) {
+      ended.complete(reason);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Term{" + identity + " on " + lock + ", token " + fencingToken
+        + (isActive() ? ", active" : ", ended " + endReason) + '}';
+  }
+}

@@ -1,0 +1,31 @@
+package dev.elector.lock;
+
+import java.util.Objects;
+
+/** The outcome of creating or updating a lock. */
+public sealed interface LockWrite {
+
+  /** The write took effect; the lock is now at {@code version}. */
+  record Written(String version) implements LockWrite {
+    public Written {
+      LeaderRecord.requireVersion(version);
+    }
+  }
+
+  /**
+   * The lock changed since the version the write was based on, or already existed on create. An
+   * expected outcome of contention, not an error.
+   */
+  record Conflict(String detail) implements LockWrite {
+    public Conflict {
+      Objects.requireNonNull(detail, "detail");
+    }
+  }
+
+  /** The write failed; whether it took effect is unknown. */
+  record Failed(LockFailure failure) implements LockWrite {
+    public Failed {
+      Objects.requireNonNull(failure, "failure");
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.elector.time;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * Runs the elector's short, non-blocking steps after a delay.
+ *
+ * <p>Electors never sleep: every wait is a task scheduled here, so a virtual scheduler from
+ * {@code elector-testkit} can run an hour of elections in milliseconds. Many electors may share one
+ * scheduler; each elector runs at most one of its own steps at a time.
+ *
+ * <p>Implementations must be thread-safe and must run tasks in order of their due time.
+ */
+public interface Scheduler extends Executor {
+
+  /**
+   * Runs {@code task} once, {@code delayNanos} after now (immediately if zero or negative).
+   *
+   * @return a handle that cancels the task
+   */
+  Cancellable schedule(Runnable task, long delayNanos);
+
+  /** Runs {@code task} as soon as possible. */
+  @Override
+  default void execute(Runnable task) {
+    schedule(task, 0);
+  }
+
+  /**
+   * Creates a scheduler backed by {@code threads} named daemon threads. The caller owns it and
+   * closes it when every elector using it is closed.
+   *
+   * @throws IllegalArgumentException if {@code threads} is not positive
+   */
+  static ThreadScheduler newThreadScheduler(int threads, String threadNamePrefix) {
+    if (threads <= 0) {
+      throw new IllegalArgumentException("threads must be positive, was " + threads);
+    }
+    return new ThreadScheduler(threads, Objects.requireNonNull(threadNamePrefix, "threadNamePrefix"));
+  }
+
+  /** Converts a duration to nanoseconds, saturating instead of overflowing. */
+  static long toNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException overflow) {
+      return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+}

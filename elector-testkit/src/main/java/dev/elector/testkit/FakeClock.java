@@ -1,0 +1,82 @@
+package dev.elector.testkit;
+
+import dev.elector.time.MonotonicClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A monotonic clock that moves only when told to. Wall clocks derived from it with
+ * {@link #newWallClock()} follow it and can each be jumped on their own, as a candidate's wall clock
+ * might be by NTP or an operator. Thread-safe.
+ */
+public final class FakeClock implements MonotonicClock {
+  /** The wall-clock time at which every fake clock starts. */
+  public static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
+  private final AtomicLong nanos = new AtomicLong();
+
+  @Override
+  public long nanos() {
+    return nanos.get();
+  }
+
+  /** Time since the clock started. */
+  public Duration elapsed() {
+    return Duration.ofNanos(nanos.get());
+  }
+
+  /** Moves the clock forward. */
+  public void advance(Duration duration) {
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException("a monotonic clock cannot go back: " + duration);
+    }
+    nanos.addAndGet(duration.toNanos());
+  }
+
+  /** Moves the clock to {@code target} nanos if that is later than now. */
+  void advanceTo(long target) {
+    nanos.accumulateAndGet(target, Math::max);
+  }
+
+  /** Returns a new wall clock that follows this clock from {@link #EPOCH}. */
+  public FakeWallClock newWallClock() {
+    return new FakeWallClock(this, ZoneOffset.UTC, new AtomicLong());
+  }
+
+  /** A wall clock that follows a {@link FakeClock} plus its own adjustable offset. */
+  public static final class FakeWallClock extends Clock {
+    private final FakeClock base;
+    private final ZoneId zone;
+    private final AtomicLong offsetNanos;
+
+    FakeWallClock(FakeClock base, ZoneId zone, AtomicLong offsetNanos) {
+      this.base = base;
+      this.zone = zone;
+      this.offsetNanos = offsetNanos;
+    }
+
+    /** Jumps this wall clock (forward or back) without moving monotonic time. */
+    public void jump(Duration by) {
+      offsetNanos.addAndGet(by.toNanos());
+    }
+
+    @Override
+    public Instant instant() {
+      return EPOCH.plusNanos(base.nanos() + offsetNanos.get());
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return zone;
+    }
+
+    @Override
+    public Clock withZone(ZoneId newZone) {
+      return new FakeWallClock(base, newZone, offsetNanos);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package dev.elector.testkit;
+
+import dev.elector.lock.LeaderLock;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
+import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Wraps a lock and injects faults into one candidate's calls: failures (always, or with a
+ * probability), latency, calls that never answer, and spurious conflicts. Every call is logged with
+ * its time so tests can check call rates. Latency is served by the given scheduler, so it is
+ * virtual under {@link VirtualTime}. While the lock fails or hangs every call (a partition), watch
+ * events are dropped too.
+ *
+ * <p>If the wrapped lock cannot be watched, {@link #watch} throws and electors fall back to polling.
+ * Thread-safe.
+ */
+public final class FaultyLock implements WatchableLock {
+  /** One call as the candidate made it. */
+  public record Call(long atNanos, String kind) {}
+
+  private final LeaderLock delegate;
+  private final Scheduler scheduler;
+  private final MonotonicClock clock;
+  private final List<Call> calls = new ArrayList<>();
+  private LockFailure.Kind failAll;
+  private double failureProbability;
+  private LockFailure.Kind probabilisticKind = LockFailure.Kind.UNAVAILABLE;
+  private SplittableRandom random = new SplittableRandom(1);
+  private long latencyNanos;
+  private boolean hang;
+  private int conflictsToInject;
+
+  public FaultyLock(LeaderLock delegate, Scheduler scheduler, MonotonicClock clock) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Wraps {@code delegate} on virtual time. */
+  public static FaultyLock wrap(LeaderLock delegate, VirtualTime time) {
+    return new FaultyLock(delegate, time.scheduler(), time.clock());
+  }
+
+  /** Every call fails with {@code kind} until {@link #heal()}. */
+  public synchronized FaultyLock failAll(LockFailure.Kind kind) {
+    this.failAll = Objects.requireNonNull(kind, "kind");
+    return this;
+  }
+
+  /** Each call fails with probability {@code p}, drawn from {@code seed}. */
+  public synchronized FaultyLock failRandomly(double p, LockFailure.Kind kind, long seed) {
+    this.failureProbability = p;
+    this.probabilisticKind = kind;
+    this.random = new SplittableRandom(seed);
+    return this;
+  }
+
+  /** Every answer arrives {@code latency} late. */
+  public synchronized FaultyLock latency(Duration latency) {
+    this.latencyNanos = latency.toNanos();
+    return this;
+  }
+
+  /** No call ever answers until {@link #heal()}. */
+  public synchronized FaultyLock hang() {
+    this.hang = true;
+    return this;
+  }
+
+  /** The next {@code count} writes answer with a conflict without reaching the lock. */
+  public synchronized FaultyLock injectConflicts(int count) {
+    this.conflictsToInject = count;
+    return this;
+  }
+
+  /** Removes every fault. */
+  public synchronized FaultyLock heal() {
+    failAll = null;
+    failureProbability = 0;
+    latencyNanos = 0;
+    hang = false;
+    conflictsToInject = 0;
+    return this;
+  }
+
+  /** The calls made so far. */
+  public synchronized List<Call> calls() {
+    return List.copyOf(calls);
+  }
+
+  /** The calls made in [from, to) nanos. */
+  public synchronized long callsBetween(long fromNanos, long toNanos) {
+    return calls.stream().filter(c -> c.atNanos() >= fromNanos && c.atNanos() < toNanos).count();
+  }
+
+  /** The largest number of calls in any window of {@code window} length. */
+  public synchronized long maxCallsInAnyWindow(Duration window) {
+    long width = window.toNanos();
+    long best = 0;
+    int start = 0;
+    for (int end = 0; end < calls.size(); end++) {
+      while (calls.get(end).atNanos() - calls.get(start).atNanos() >= width) {
+        start++;
+      }
+      best = Math.max(best, end - start + 1);
+    }
+    return best;
+  }
+
+  @Override
+  public CompletionStage<LockRead> read() {
+    return run("read", delegate::read, LockRead.Failed::new, false);
+  }
+
+  @Override
+  public CompletionStage<LockWrite> create(LeaderRecord record) {
+    return run("create", () -> delegate.create(record), LockWrite.Failed::new, true);
+  }
+
+  @Override
+  public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+    return run("update", () -> delegate.update(expectedVersion, record), LockWrite.Failed::new,
+        true);
+  }
+
+  @Override
+  public Subscription watch(Consumer<LockRead> listener) {
+    if (!(delegate instanceof WatchableLock watchable)) {
+      throw new UnsupportedOperationException(delegate.describe() + " cannot be watched");
+    }
+    return watchable.watch(event -> {
+      if (!partitioned()) {
+        listener.accept(event);
+      }
+    });
+  }
+
+  @Override
+  public String identity() {
+    return delegate.identity();
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe();
+  }
+
+  private synchronized boolean partitioned() {
+    return hang || failAll != null;
+  }
+
+  private <T> CompletionStage<T> run(
+      String kind, Supplier<CompletionStage<T>> call, Function<LockFailure, T> failure,
+      boolean write) {
+    LockFailure.Kind failWith;
+    boolean never;
+    long delay;
+    boolean conflict = false;
+    synchronized (this) {
+      calls.add(new Call(clock.nanos(), kind));
+      never = hang;
+      delay = latencyNanos;
+      failWith = failAll;
+      if (failWith == null && failureProbability > 0 && random.nextDouble() < failureProbability) {
+        failWith = probabilisticKind;
+      }
+      if (failWith == null && write && conflictsToInject > 0) {
+        conflictsToInject--;
+        conflict = true;
+      }
+    }
+    if (never) {
+      return new CompletableFuture<>();
+    }
+    CompletionStage<T> result;
+    if (failWith != null) {
+      result = CompletableFuture.completedFuture(
+          failure.apply(LockFailure.of(failWith, "injected " + failWith + " on " + kind)));
+    } else if (conflict) {
+      @SuppressWarnings("unchecked")
+      T injected = (T) new LockWrite.Conflict("injected conflict");
+      result = CompletableFuture.completedFuture(injected);
+    } else {
+      result = call.get();
+    }
+    if (delay == 0) {
+      return result;
+    }
+    CompletableFuture<T> late = new CompletableFuture<>();
+    result.whenComplete((value, error) -> scheduler.schedule(() -> {
+      if (error != null) {
+        late.completeExceptionally(error);
+      } else {
+        late.complete(value);
+      }
+    }, delay));
+    return late;
+  }
+}

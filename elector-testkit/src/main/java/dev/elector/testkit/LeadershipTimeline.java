@@ -1,0 +1,122 @@
+package dev.elector.testkit;
+
+import dev.elector.ElectorListener;
+import dev.elector.Term;
+import dev.elector.TermEnd;
+import dev.elector.time.MonotonicClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The overlap detector: every candidate reports its terms here on one monotonic timeline, through
+ * {@link #listenerFor(String)}, at the instant its elector starts and stops leading. Checks that no
+ * two terms overlap and that fencing tokens increase strictly. Thread-safe.
+ */
+public final class LeadershipTimeline {
+  /** One term on the timeline; {@code endNanos} is {@code Long.MAX_VALUE} while it lasts. */
+  public record Interval(String candidate, long token, long startNanos, long endNanos,
+      TermEnd reason) {
+    /** Whether the term is still going on. */
+    public boolean open() {
+      return endNanos == Long.MAX_VALUE;
+    }
+  }
+
+  private final MonotonicClock clock;
+  private final List<Interval> intervals = new ArrayList<>();
+  private final Map<String, Integer> openByCandidate = new HashMap<>();
+
+  public LeadershipTimeline(MonotonicClock clock) {
+    this.clock = clock;
+  }
+
+  /** A listener that reports {@code candidate}'s terms to this timeline. */
+  public ElectorListener listenerFor(String candidate) {
+    return new ElectorListener() {
+      @Override
+      public void onTermStarted(Term term) {
+        started(candidate, term.fencingToken());
+      }
+
+      @Override
+      public void onTermEnded(Term term, TermEnd reason) {
+        ended(candidate, reason);
+      }
+    };
+  }
+
+  /** Records that {@code candidate} started a term with {@code token} now. */
+  public synchronized void started(String candidate, long token) {
+    if (openByCandidate.containsKey(candidate)) {
+      throw new AssertionError(candidate + " started a term while its previous term was open");
+    }
+    openByCandidate.put(candidate, intervals.size());
+    intervals.add(new Interval(candidate, token, clock.nanos(), Long.MAX_VALUE, null));
+  }
+
+  /** Records that {@code candidate}'s open term ended now. */
+  public synchronized void ended(String candidate, TermEnd reason) {
+    Integer index = openByCandidate.remove(candidate);
+    if (index == null) {
+      throw new AssertionError(candidate + " ended a term that never started");
+    }
+    Interval open = intervals.get(index);
+    intervals.set(index, new Interval(candidate, open.token(), open.startNanos(), clock.nanos(),
+        reason));
+  }
+
+  /** Every term so far, in order of start. */
+  public synchronized List<Interval> terms() {
+    return List.copyOf(intervals);
+  }
+
+  /** The candidate leading now, if any. */
+  public synchronized Optional<String> leaderNow() {
+    return intervals.stream().filter(Interval::open).map(Interval::candidate).findFirst();
+  }
+
+  /**
+   * Fails if two terms overlap (one starts before another has ended) or if a term's fencing token is
+   * not larger than every earlier term's.
+   */
+  public synchronized void assertNoOverlap() {
+    List<Interval> sorted = new ArrayList<>(intervals);
+    sorted.sort(Comparator.comparingLong(Interval::startNanos));
+    for (int i = 1; i < sorted.size(); i++) {
+      Interval previous = sorted.get(i - 1);
+      Interval next = sorted.get(i);
+      if (next.startNanos() < previous.endNanos()) {
+        throw new AssertionError("two leaders at once: " + describe(previous) + " overlaps "
+            + describe(next));
+      }
+      if (next.token() <= previous.token()) {
+        throw new AssertionError("fencing token did not increase: " + describe(previous)
+            + " then " + describe(next));
+      }
+    }
+  }
+
+  /** Total time without a leader between {@code fromNanos} and {@code toNanos}. */
+  public synchronized Duration leaderlessTime(long fromNanos, long toNanos) {
+    long led = 0;
+    for (Interval interval : intervals) {
+      long start = Math.max(fromNanos, interval.startNanos());
+      long end = Math.min(toNanos, interval.endNanos());
+      if (end > start) {
+        led += end - start;
+      }
+    }
+    return Duration.ofNanos(Math.max(0, (toNanos - fromNanos) - led));
+  }
+
+  private static String describe(Interval interval) {
+    return interval.candidate() + " [token " + interval.token() + ", "
+        + Duration.ofNanos(interval.startNanos()) + " .. "
+        + (interval.open() ? "open" : Duration.ofNanos(interval.endNanos())) + "]";
+  }
+}

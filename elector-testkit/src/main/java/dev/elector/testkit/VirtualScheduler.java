@@ -1,0 +1,131 @@
+package dev.elector.testkit;
+
+import dev.elector.time.Cancellable;
+import dev.elector.time.Scheduler;
+import java.time.Duration;
+import java.util.PriorityQueue;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A scheduler on virtual time. Nothing runs until the test drives it with {@link #advance},
+ * {@link #runDueTasks} or {@link #advanceUntil}; tasks then run on the calling thread, one at a time,
+ * in order of due time (ties in order of scheduling), with the {@link FakeClock} set to each task's
+ * due time. Thread-safe: other threads may schedule tasks.
+ */
+public final class VirtualScheduler implements Scheduler {
+  private final FakeClock clock;
+  private final PriorityQueue<Task> queue = new PriorityQueue<>();
+  private long sequence;
+  private long tasksRun;
+
+  public VirtualScheduler(FakeClock clock) {
+    this.clock = clock;
+  }
+
+  private static final class Task implements Comparable<Task>, Cancellable {
+    final long due;
+    final long order;
+    final Runnable body;
+    volatile boolean cancelled;
+
+    Task(long due, long order, Runnable body) {
+      this.due = due;
+      this.order = order;
+      this.body = body;
+    }
+
+    @Override
+    public int compareTo(Task other) {
+      int byDue = Long.compare(due, other.due);
+      return byDue != 0 ? byDue : Long.compare(order, other.order);
+    }
+
+    @Override
+    public boolean cancel() {
+      boolean wasActive = !cancelled;
+      cancelled = true;
+      return wasActive;
+    }
+  }
+
+  @Override
+  public Cancellable schedule(Runnable task, long delayNanos) {
+    long now = clock.nanos();
+    long due = delayNanos <= 0 ? now : now + delayNanos < now ? Long.MAX_VALUE : now + delayNanos;
+    Task scheduled;
+    synchronized (this) {
+      scheduled = new Task(due, sequence++, task);
+      queue.add(scheduled);
+    }
+    return scheduled;
+  }
+
+  /** Runs every task due up to now + {@code duration}, then leaves the clock there. */
+  public void advance(Duration duration) {
+    long target = clock.nanos() + duration.toNanos();
+    while (runNextDueBy(target)) {
+      // keep going
+    }
+    clock.advanceTo(target);
+  }
+
+  /** Runs every task due now, including tasks they schedule for now. */
+  public void runDueTasks() {
+    advance(Duration.ZERO);
+  }
+
+  /**
+   * Runs tasks one at a time until {@code condition} holds, but not past {@code limit} from now;
+   * then runs the rest of the tasks due at that same instant (such as callbacks queued by the step
+   * that made the condition true), without moving the clock further.
+   *
+   * @return the virtual time it took
+   * @throws AssertionError if the condition did not hold within the limit
+   */
+  public Duration advanceUntil(BooleanSupplier condition, Duration limit) {
+    long start = clock.nanos();
+    long target = start + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (!runNextDueBy(target)) {
+        clock.advanceTo(target);
+        if (condition.getAsBoolean()) {
+          break;
+        }
+        throw new AssertionError("condition not met within " + limit + " of virtual time");
+      }
+    }
+    Duration took = Duration.ofNanos(clock.nanos() - start);
+    runDueTasks();
+    return took;
+  }
+
+  /** Number of tasks waiting (cancelled ones excluded). */
+  public synchronized int pendingTasks() {
+    return (int) queue.stream().filter(task -> !task.cancelled).count();
+  }
+
+  /** Number of tasks run so far. */
+  public synchronized long tasksRun() {
+    return tasksRun;
+  }
+
+  private boolean runNextDueBy(long target) {
+    Task next;
+    synchronized (this) {
+      while (true) {
+        next = queue.peek();
+        if (next == null || next.due > target) {
+          return false;
+        }
+        queue.poll();
+        if (!next.cancelled) {
+          break;
+        }
+      }
+      tasksRun++;
+    }
+    clock.advanceTo(next.due);
+    next.body.run();
+    return true;
+  }
+}

@@ -1,0 +1,238 @@
+package dev.elector.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.LeaderElector;
+import dev.elector.TermEnd;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The elector's behaviour, scenario by scenario, in virtual time with default timings. */
+class ElectionScenariosTest {
+  private static final Duration LEASE = Duration.ofSeconds(15);
+  private static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
+  private static final Duration RETRY = Duration.ofSeconds(2);
+  private static final Duration MAX_JITTERED_RETRY = Duration.ofMillis(2400);
+
+  private final ElectionFixture election =
+      new ElectionFixture(7, b -> b.watchWhenFollowing(false));
+
+  @AfterEach
+  void noTwoLeadersEver() {
+    election.timeline.assertNoOverlap();
+  }
+
+  @Test
+  void threeCandidatesElectExactlyOneLeader() {
+    election.start("a");
+    election.start("b");
+    election.start("c");
+
+    election.advance(Duration.ofMinutes(10));
+
+    ElectionFixture.Candidate leader = election.onlyLeader();
+    assertEquals(1, leader.started, "one term in ten quiet minutes");
+    assertEquals(1, election.timeline.terms().size());
+    for (ElectionFixture.Candidate c : election.candidates.values()) {
+      assertEquals(leader.name, c.elector.observedLeader().orElseThrow(),
+          c.name + " knows who leads");
+    }
+  }
+
+  @Test
+  void leaderCrashWithoutReleaseHandsOverOnlyAfterTheLeaseExpires() {
+    election.start("a");
+    election.advance(Duration.ofSeconds(1));
+    election.start("b");
+    election.start("c");
+    election.advance(Duration.ofSeconds(30));
+    ElectionFixture.Candidate crashed = election.onlyLeader();
+
+    // A crash: the process vanishes, so its calls never reach the lock again and nothing is released.
+    crashed.lock.hang();
+    long lastRenewal = crashed.lock.calls().get(crashed.lock.calls().size() - 1).atNanos();
+    Duration untilNewLeader = election.advanceUntil(
+        () -> election.leaders().stream().anyMatch(c -> c != crashed), Duration.ofMinutes(1));
+    long handoverAt = election.time.clock().nanos();
+
+    Duration sinceLastRenewal = Duration.ofNanos(handoverAt - lastRenewal);
+    assertTrue(sinceLastRenewal.compareTo(LEASE) >= 0,
+        "nobody takes over before the lease expired: " + sinceLastRenewal);
+    assertTrue(sinceLastRenewal.compareTo(LEASE.plus(MAX_JITTERED_RETRY)) <= 0,
+        "takeover within one poll of expiry: " + sinceLastRenewal);
+    assertTrue(untilNewLeader.compareTo(LEASE.plus(RETRY).plus(MAX_JITTERED_RETRY)) <= 0);
+  }
+
+  @Test
+  void releaseOnCloseHandsOverWithinOneRetryPeriod() {
+    election.start("a");
+    election.advance(Duration.ofSeconds(1));
+    election.start("b");
+    election.start("c");
+    election.advance(Duration.ofSeconds(20));
+    ElectionFixture.Candidate first = election.onlyLeader();
+
+    first.elector.closeAsync();
+    Duration handover = election.advanceUntil(
+        () -> election.leaders().stream().anyMatch(c -> c != first), Duration.ofMinutes(1));
+
+    assertTrue(handover.compareTo(MAX_JITTERED_RETRY) <= 0, "handover took " + handover);
+    assertEquals(1, first.stopped, "stopped-leading delivered on close");
+    assertTrue(election.store.current().orElseThrow().holderIdentity().length() > 0);
+  }
+
+  @Test
+  void releaseIsTakenOverAtOnceByWatchingFollowers() {
+    ElectionFixture watching = new ElectionFixture(8);
+    watching.start("a");
+    watching.advance(Duration.ofSeconds(1));
+    watching.start("b");
+    watching.advance(Duration.ofSeconds(20));
+    ElectionFixture.Candidate first = watching.onlyLeader();
+
+    first.elector.closeAsync();
+    Duration handover = watching.advanceUntil(
+        () -> watching.candidate("b").leading(), Duration.ofMinutes(1));
+
+    assertEquals(Duration.ZERO, handover, "the watch delivers the release; no poll is awaited");
+    watching.timeline.assertNoOverlap();
+  }
+
+  @Test
+  void hijackedLeaderStepsDownAndLeadsAgainAfterTheHijackerExpiresRepeatedly() {
+    ElectionFixture.Candidate lone = election.start("lone");
+    election.advance(Duration.ofSeconds(5));
+    assertTrue(lone.leading());
+
+    for (int round = 1; round <= 5; round++) {
+      var now = lone.wall.instant();
+      election.store.overwrite(
+          new LeaderRecord("hijacker-" + round, LEASE, now, now, round * 100L));
+      election.advance(RETRY.plusMillis(1));
+      assertFalse(lone.leading(), "round " + round + ": the leader saw the hijack and stepped down");
+
+      Duration back = election.advanceUntil(lone::leading, Duration.ofMinutes(1));
+      assertTrue(back.compareTo(LEASE.minus(RETRY)) >= 0,
+          "round " + round + ": the hijacker's lease is respected, back after " + back);
+      assertTrue(back.compareTo(LEASE.plus(MAX_JITTERED_RETRY)) <= 0,
+          "round " + round + ": leads again soon after expiry, took " + back);
+    }
+    assertEquals(6, lone.started, "one start per term, without any restart");
+    assertEquals(5, lone.stopped);
+    assertEquals(TermEnd.LOST_TO_ANOTHER_HOLDER, lone.terms.get(0).endReason().orElseThrow());
+    assertTrue(lone.terms.get(5).fencingToken() > 500, "token continues past the hijacker's");
+  }
+
+  @Test
+  void leaderWhoseCallsFailStepsDownBeforeRenewDeadlinePlusOneRetryPeriod() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofSeconds(10));
+    assertTrue(a.leading());
+
+    a.lock.failAll(LockFailure.Kind.UNAVAILABLE);
+    long failingFrom = election.time.clock().nanos();
+    Duration stepDown = election.advanceUntil(() -> !a.leading(), Duration.ofMinutes(1));
+
+    assertTrue(stepDown.compareTo(RENEW_DEADLINE.plus(RETRY)) <= 0, "stepped down after " + stepDown);
+    assertEquals(TermEnd.RENEW_DEADLINE_EXCEEDED, a.terms.get(0).endReason().orElseThrow());
+    long sinceLastGood = election.time.clock().nanos() - failingFrom;
+    assertTrue(Duration.ofNanos(sinceLastGood).compareTo(LEASE) < 0,
+        "steps down before its lease could expire for anyone else");
+  }
+
+  @Test
+  void leaderWhoseCallsHangStepsDownAtTheRenewDeadline() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.start("b");
+    election.advance(Duration.ofSeconds(10));
+    ElectionFixture.Candidate leader = election.onlyLeader();
+
+    leader.lock.hang();
+    Duration stepDown = election.advanceUntil(() -> !leader.leading(), Duration.ofMinutes(1));
+    assertTrue(stepDown.compareTo(RENEW_DEADLINE.plus(RETRY)) <= 0, "stepped down after " + stepDown);
+
+    election.advanceUntil(() -> election.leaders().size() == 1, Duration.ofMinutes(1));
+    assertNotEquals(leader.name, election.onlyLeader().name);
+    assertTrue(a != null);
+  }
+
+  @Test
+  void aWallClockJumpOfOneHourChangesNothing() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofSeconds(1));
+    ElectionFixture.Candidate b = election.start("b");
+    election.advance(Duration.ofSeconds(30));
+    assertTrue(a.leading());
+
+    a.wall.jump(Duration.ofHours(1));
+    b.wall.jump(Duration.ofHours(-1));
+    election.advance(Duration.ofMinutes(30));
+
+    assertTrue(a.leading(), "the leader keeps leading");
+    assertEquals(1, a.started);
+    assertEquals(0, b.started, "the follower never judged the lease expired");
+  }
+
+  @Test
+  void restartedCandidateWithTheSameIdentityDoesNotLeadBeforeItsOwnWriteSucceeds() {
+    var then = FakeClockEpoch.now(election);
+    election.store.overwrite(new LeaderRecord("a", LEASE, then, then, 3));
+    ElectionFixture.Candidate restarted = election.add("a");
+    restarted.lock.failAll(LockFailure.Kind.UNAVAILABLE);
+    restarted.start(UnaryOperator.identity());
+
+    election.advance(Duration.ofMinutes(2));
+    assertEquals(0, restarted.started, "the record names us, but our write has not succeeded");
+    assertFalse(restarted.leading());
+
+    restarted.lock.heal();
+    election.advanceUntil(restarted::leading, Duration.ofMinutes(1));
+    assertEquals(1, restarted.started);
+    assertEquals(4, restarted.terms.get(0).fencingToken(), "a new term: a new token");
+  }
+
+  @Test
+  void theCallRateStaysWithinTheBoundWhileTheLeaseKeepsBeingLost() {
+    ElectionFixture.Candidate a = election.start("a");
+    for (int i = 0; i < 600; i++) {
+      var now = a.wall.instant();
+      election.store.overwrite(new LeaderRecord(i % 2 == 0 ? "" : "x", Duration.ofSeconds(1),
+          now, now, i));
+      election.advance(Duration.ofMillis(500));
+    }
+    assertTrue(a.lock.maxCallsInAnyWindow(RETRY) <= 4 + 2, "burst bound");
+    assertTrue(a.lock.maxCallsInAnyWindow(Duration.ofMinutes(1)) <= 4 + 60, "rate bound");
+    election.closeAll();
+  }
+
+  /** Shared helper for records written "in the past" by an earlier incarnation. */
+  static final class FakeClockEpoch {
+    static java.time.Instant now(ElectionFixture election) {
+      return election.time.clock().newWallClock().instant();
+    }
+  }
+
+  @Test
+  void closeIsIdempotentAndDeliversStoppedLeadingBeforeItCompletes() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofSeconds(5));
+    LeaderElector elector = a.elector;
+
+    var first = elector.closeAsync();
+    var second = elector.closeAsync();
+    election.advanceUntil(first::isDone, Duration.ofSeconds(30));
+
+    assertTrue(second.isDone());
+    assertEquals(1, a.stopped);
+    assertEquals(TermEnd.CLOSED, a.terms.get(0).endReason().orElseThrow());
+    assertTrue(election.store.current().orElseThrow().isReleased(), "released on close");
+    assertFalse(elector.health().healthy(), "a closed elector is not healthy");
+  }
+}

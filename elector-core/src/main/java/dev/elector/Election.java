@@ -52,8 +52,14 @@ final class Election {
     CLOSED
   }
 
-  /** What this candidate last saw in the lock, and when it first saw it (monotonic). */
-  private record Observation(String version, LeaderRecord record, String malformed, long seenAt) {
+  /**
+   * What this candidate last saw in the lock, and when it first saw it (monotonic). An absence is
+   * {@code guarded} when this candidate has seen the lock exist before: someone deleted it, and a
+   * holder this candidate never saw may still be leading, so it counts as taken for a lease.
+   */
+  private record Observation(
+      String version, LeaderRecord record, String malformed, long seenAt, boolean guarded) {
+
     boolean absent() {
       return version == null;
     }
@@ -122,6 +128,7 @@ final class Election {
   private String ownVersion;
   private long validFrom;
   private boolean releaseStarted;
+  private boolean lockSeenBefore;
   private boolean awaitingStopCallback;
 
   // Read without the monitor by queries.
@@ -472,8 +479,14 @@ final class Election {
       armDeadline(now);
       scheduleStep(Math.max(0, start + retryNanos - now));
     } else if (result instanceof LockWrite.Conflict conflict) {
-      log.debug("{}: renew conflicted ({}), reading the lock", subject, conflict.detail());
-      issueRead(this::onLeaderRead);
+      // Someone else wrote the lock. Verifying first could be delayed (budget, errors), so the
+      // term ends now; if a read shows the record is still ours, a new term starts after a write.
+      log.debug("{}: renew conflicted ({}); stepping down and reading the lock", subject,
+          conflict.detail());
+      ownRecord = null;
+      stepDown(TermEnd.LOST_TO_ANOTHER_HOLDER);
+      watchCurrent = false;
+      becomeCandidate(0);
     } else {
       LockFailure failure = ((LockWrite.Failed) result).failure();
       long left = validFrom + renewDeadlineNanos - now;
@@ -481,25 +494,6 @@ final class Election {
           + " unless a renewal succeeds.");
       scheduleStep(Math.min(retryNanos, Math.max(0, left)));
     }
-  }
-
-  private void onLeaderRead(LockRead result, long start) {
-    long now = clock.nanos();
-    if (result instanceof LockRead.Failed failed) {
-      long left = validFrom + renewDeadlineNanos - now;
-      failureLog.failure("renew", failed.failure(), now, "Stepping down in "
-          + Duration.ofNanos(left) + " unless a renewal succeeds.");
-      scheduleStep(Math.min(retryNanos, Math.max(0, left)));
-      return;
-    }
-    if (result instanceof LockRead.Found found && isOurTerm(found.record())) {
-      // Something else changed the object (or a late write of ours landed): renew on top of it.
-      ownVersion = found.version();
-      observe(result, now);
-      scheduleStep(0);
-      return;
-    }
-    lostLock(result, now);
   }
 
   private boolean isOurTerm(LeaderRecord record) {
@@ -575,13 +569,15 @@ final class Election {
   private void observe(LockRead result, long now) {
     if (observed != null && observed.sameContent(result)) {
       if (result instanceof LockRead.Found found) {
-        observed = new Observation(found.version(), found.record(), null, observed.seenAt());
+        observed = new Observation(found.version(), found.record(), null, observed.seenAt(),
+            false);
       }
       return;
     }
     String previousHolder = observed == null ? null : holderOf(observed);
     if (result instanceof LockRead.Found found) {
-      observed = new Observation(found.version(), found.record(), null, now);
+      observed = new Observation(found.version(), found.record(), null, now, false);
+      lockSeenBefore = true;
       highestTransitions = Math.max(highestTransitions, found.record().leaderTransitions());
       found.record().durationProblem().ifPresent(problem ->
           log.warn("{}: {}; judging its expiry with this candidate's leaseDuration {}. Fix the"
@@ -594,12 +590,18 @@ final class Election {
             found.record().leaseDuration());
       }
     } else if (result instanceof LockRead.Malformed bad) {
-      observed = new Observation(bad.version(), null, bad.problem(), now);
+      observed = new Observation(bad.version(), null, bad.problem(), now, false);
+      lockSeenBefore = true;
       log.warn("{}: the lock holds a record that cannot be read ({}); treating it as held by an"
           + " unknown holder until it has not changed for {}", subject, bad.problem(),
           config.leaseDuration());
     } else {
-      observed = new Observation(null, null, null, now);
+      observed = new Observation(null, null, null, now, lockSeenBefore);
+      if (lockSeenBefore) {
+        log.info("{}: the lock was deleted; recreating it only after leaseDuration {}, since a"
+            + " holder this candidate did not see may still be leading", subject,
+            config.leaseDuration());
+      }
     }
     String holder = holderOf(observed);
     if (!Objects.equals(previousHolder, holder)) {
@@ -624,9 +626,6 @@ final class Election {
   }
 
   private boolean mayAcquire(Observation o, long now) {
-    if (o.absent()) {
-      return true;
-    }
     LeaderRecord record = o.record();
     if (record != null && (record.isReleased() || record.isHeldBy(identity))) {
       return true;
@@ -635,11 +634,23 @@ final class Election {
   }
 
   private long expiresAt(Observation o) {
-    LeaderRecord record = o.record();
-    long lease = record == null || record.durationProblem().isPresent() ? leaseNanos
-        : Scheduler.toNanos(record.leaseDuration());
-    long at = o.seenAt() + lease;
+    if (o.absent()) {
+      return o.guarded() ? o.seenAt() + leaseNanos : o.seenAt();
+    }
+    long at = o.seenAt() + effectiveLease(o.record());
     return at < o.seenAt() ? Long.MAX_VALUE : at;
+  }
+
+  /**
+   * The record's lease duration, but never shorter than ours: a record that names a short lease
+   * (an outside writer's, or one without a valid duration) may have replaced a live holder that this
+   * candidate never saw, and that holder steps down only within our own timings.
+   */
+  private long effectiveLease(LeaderRecord record) {
+    if (record == null || record.durationProblem().isPresent()) {
+      return leaseNanos;
+    }
+    return Math.max(leaseNanos, Scheduler.toNanos(record.leaseDuration()));
   }
 
   private long untilNextLook(long now) {
@@ -694,8 +705,11 @@ final class Election {
         }
         break;
       case LEADER:
-        if (event instanceof LockRead.Found found && isOurTerm(found.record())) {
-          return; // our own write
+        if (event instanceof LockRead.Found found) {
+          highestTransitions = Math.max(highestTransitions, found.record().leaderTransitions());
+          if (isOurTerm(found.record())) {
+            return; // our own write
+          }
         }
         // The event may be stale (queued before our own write): renew at once and let the
         // conditional write decide. A foreign write makes it conflict, and we step down.

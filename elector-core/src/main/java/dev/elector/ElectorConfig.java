@@ -376,13 +376,11 @@ public final class ElectorConfig {
       if (callbacks == null) {
         problems.add("callbacks are missing; set callbacks(LeaderCallbacks.of(onStart, onStop))");
       }
-      boolean positive = positive(problems, "leaseDuration", leaseDuration);
-      positive &= positive(problems, "renewDeadline", renewDeadline);
-      positive &= positive(problems, "retryPeriod", retryPeriod);
-      positive(problems, "maxBackoff", maxBackoff);
-      if (callTimeout != null) {
-        positive &= positive(problems, "callTimeout", callTimeout);
-      }
+      boolean leaseOk = positive(problems, "leaseDuration", leaseDuration);
+      boolean renewOk = positive(problems, "renewDeadline", renewDeadline);
+      boolean retryOk = positive(problems, "retryPeriod", retryPeriod);
+      boolean backoffOk = positive(problems, "maxBackoff", maxBackoff);
+      boolean callTimeoutOk = callTimeout == null || positive(problems, "callTimeout", callTimeout);
       if (closeTimeout != null) {
         positive(problems, "closeTimeout", closeTimeout);
       }
@@ -393,11 +391,11 @@ public final class ElectorConfig {
       if (!jitterValid) {
         problems.add("jitter " + jitter + " must be between 1.0 and 10.0; the default is 1.2");
       }
-      if (positive) {
-        if (renewDeadline.compareTo(leaseDuration) >= 0) {
-          problems.add("renewDeadline " + renewDeadline + " must be shorter than leaseDuration "
-              + leaseDuration + "; raise leaseDuration or lower renewDeadline");
-        }
+      if (leaseOk && renewOk && renewDeadline.compareTo(leaseDuration) >= 0) {
+        problems.add("renewDeadline " + renewDeadline + " must be shorter than leaseDuration "
+            + leaseDuration + "; raise leaseDuration or lower renewDeadline");
+      }
+      if (renewOk && retryOk) {
         if (jitterValid) {
           long jitteredNanos = (long) (jitter * retryPeriod.toNanos());
           if (renewDeadline.toNanos() <= jitteredNanos) {
@@ -406,11 +404,11 @@ public final class ElectorConfig {
                 + "; raise renewDeadline or lower retryPeriod");
           }
         }
-        if (callTimeout != null && callTimeout.compareTo(renewDeadline) > 0) {
+        if (callTimeoutOk && callTimeout != null && callTimeout.compareTo(renewDeadline) > 0) {
           problems.add("callTimeout " + callTimeout + " must not exceed renewDeadline "
               + renewDeadline + ", or a hung call could outlive a term; lower callTimeout");
         }
-        if (maxBackoff.compareTo(retryPeriod) < 0) {
+        if (backoffOk && maxBackoff.compareTo(retryPeriod) < 0) {
           problems.add("maxBackoff " + maxBackoff + " must be at least retryPeriod " + retryPeriod
               + "; raise maxBackoff");
         }

@@ -19,6 +19,7 @@ final class SharedThreads {
 
   final ThreadScheduler scheduler;
   final ThreadPoolExecutor callbacks;
+  private final ThreadGroup callbackGroup = new ThreadGroup("elector-callback");
   private int users;
 
   private SharedThreads() {
@@ -32,7 +33,8 @@ final class SharedThreads {
             TimeUnit.SECONDS,
             new SynchronousQueue<>(),
             runnable -> {
-              Thread thread = new Thread(runnable, "elector-callback-" + counter.incrementAndGet());
+              Thread thread = new Thread(callbackGroup, runnable,
+                  "elector-callback-" + counter.incrementAndGet());
               thread.setDaemon(true);
               return thread;
             });
@@ -67,8 +69,11 @@ final class SharedThreads {
         return;
       }
     }
+    scheduler.awaitTermination(timeoutMillis);
     try {
-      callbacks.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS);
+      if (callbacks.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS)) {
+        ThreadScheduler.joinAll(callbackGroup, timeoutMillis);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -12,12 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ThreadScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
+  private final ThreadGroup group;
 
   ThreadScheduler(int threads, String prefix) {
     AtomicInteger counter = new AtomicInteger();
+    group = new ThreadGroup(prefix);
     ThreadFactory factory =
         runnable -> {
-          Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+          Thread thread = new Thread(group, runnable, prefix + "-" + counter.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         };
@@ -41,15 +43,40 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
     return executor.getQueue().size();
   }
 
-  /** Stops the threads; tasks not yet started never run. Idempotent. */
+  /**
+   * Stops the threads; tasks not yet started never run. Waits up to 5 s for them to end, unless
+   * called from one of them. Idempotent.
+   */
   @Override
   public void close() {
     executor.shutdownNow();
+    if (Thread.currentThread().getThreadGroup() != group) {
+      awaitTermination(5_000);
+    }
+  }
+
+  /** Waits up to {@code millis} for the threads to end after {@link #close()}. */
+  public boolean awaitTermination(long millis) {
     try {
-      executor.awaitTermination(5, TimeUnit.SECONDS);
+      return executor.awaitTermination(millis, TimeUnit.MILLISECONDS) && joinAll(group, millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return false;
     }
+  }
+
+  /** Joins every thread of {@code group}; true if all ended in time. */
+  public static boolean joinAll(ThreadGroup group, long millis) throws InterruptedException {
+    Thread[] threads = new Thread[group.activeCount() + 4];
+    int count = group.enumerate(threads, false);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    for (int i = 0; i < count; i++) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (threads[i] != Thread.currentThread()) {
+        threads[i].join(Math.max(1, left));
+      }
+    }
+    return group.activeCount() == 0;
   }
 
   private static Runnable guard(Runnable task) {

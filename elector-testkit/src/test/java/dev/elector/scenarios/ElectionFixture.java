@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  * A test fixture: candidates contending for one in-memory lock on virtual time, each behind its own
  * {@link FaultyLock}, all reporting to one {@link LeadershipTimeline} and one transcript.
  */
-final class ElectionFixture {
+class ElectionFixture {
   final VirtualTime time;
   final InMemoryLockStore store = InMemoryLockStore.create("test-lock");
   final LeadershipTimeline timeline;

@@ -1,0 +1,105 @@
+package dev.elector.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ElectorConfig;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The documented bound: in any interval T a candidate makes at most 4 + 2 × T / retryPeriod lock
+ * calls, whatever fails. Each failure mode runs for one virtual hour with three candidates.
+ */
+class CallRateBoundTest {
+  private static final Duration RETRY = ElectorConfig.DEFAULT_RETRY_PERIOD;
+
+  enum FailureMode {
+    HEALTHY(e -> {}),
+    ALL_CALLS_UNAVAILABLE(e -> e.candidates.values()
+        .forEach(c -> c.lock.failAll(LockFailure.Kind.UNAVAILABLE))),
+    ALL_CALLS_FORBIDDEN(e -> e.candidates.values()
+        .forEach(c -> c.lock.failAll(LockFailure.Kind.FORBIDDEN))),
+    HALF_OF_CALLS_FAIL(e -> e.candidates.values()
+        .forEach(c -> c.lock.failRandomly(0.5, LockFailure.Kind.UNAVAILABLE, c.name.hashCode()))),
+    EVERY_WRITE_CONFLICTS(e -> e.candidates.values()
+        .forEach(c -> c.lock.injectConflicts(Integer.MAX_VALUE))),
+    CALLS_HANG(e -> e.candidates.values().forEach(c -> c.lock.hang())),
+    LATENCY_NEAR_RENEW_DEADLINE(e -> e.candidates.values()
+        .forEach(c -> c.lock.latency(Duration.ofMillis(4900)))),
+    LOCK_KEEPS_BEING_LOST(e -> e.everySecond = () -> {
+      var now = e.time.clock().newWallClock().instant();
+      long next = e.store.current().map(r -> r.leaderTransitions() + 1).orElse(0L);
+      e.store.overwrite(new LeaderRecord("hijacker", Duration.ofSeconds(1), now, now, next));
+    }),
+    LOCK_KEEPS_BEING_DELETED(e -> e.everySecond = e.store::delete),
+    RECORD_KEEPS_BEING_GARBLED(e -> e.everySecond = () -> e.store.corrupt("garbled JSON"));
+
+    final Consumer<Fixture> apply;
+
+    FailureMode(Consumer<Fixture> apply) {
+      this.apply = apply;
+    }
+  }
+
+  static final class Fixture extends ElectionFixture {
+    Runnable everySecond = () -> {};
+
+    Fixture(long seed) {
+      super(seed);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(FailureMode.class)
+  void callsStayWithinTheBound(FailureMode mode) {
+    Fixture election = new Fixture(mode.ordinal());
+    election.start("a");
+    election.start("b");
+    election.start("c");
+    election.advance(Duration.ofSeconds(30));
+    mode.apply.accept(election);
+
+    for (int second = 0; second < 3600; second++) {
+      election.everySecond.run();
+      election.advance(Duration.ofSeconds(1));
+    }
+
+    for (ElectionFixture.Candidate c : election.candidates.values()) {
+      for (Duration window : new Duration[] {
+          Duration.ofMillis(1), RETRY, Duration.ofSeconds(10), Duration.ofMinutes(1),
+          Duration.ofHours(1)}) {
+        long bound = ElectorConfig.CALL_BURST
+            + ElectorConfig.CALLS_PER_RETRY_PERIOD * (window.toNanos() / RETRY.toNanos());
+        long worst = c.lock.maxCallsInAnyWindow(window);
+        assertTrue(worst <= bound, mode + ": " + c.name + " made " + worst + " calls in " + window
+            + ", bound " + bound);
+      }
+    }
+    election.timeline.assertNoOverlap();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = FailureMode.class,
+      names = {"ALL_CALLS_UNAVAILABLE", "ALL_CALLS_FORBIDDEN", "CALLS_HANG"})
+  void persistentErrorsBackOffToTheCap(FailureMode mode) {
+    Fixture election = new Fixture(100 + mode.ordinal());
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofSeconds(30));
+    mode.apply.accept(election);
+    election.advance(Duration.ofMinutes(5));
+
+    long from = election.time.clock().nanos();
+    election.advance(Duration.ofMinutes(10));
+    long calls = a.lock.callsBetween(from, election.time.clock().nanos());
+    // capped back-off: one call every 16 s to 19.2 s, plus the 5 s call timeout while calls hang
+    long atMost = 600 / ElectorConfig.DEFAULT_MAX_BACKOFF.toSeconds() + 1;
+    long atLeast = (long) (600 / (16 * 1.2 + 5));
+    assertTrue(calls <= atMost, mode + ": " + calls + " calls in 10 minutes, at most " + atMost);
+    assertTrue(calls >= atLeast, mode + ": still retrying, " + calls + " calls, at least "
+        + atLeast);
+  }
+}

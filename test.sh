@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every test: unit tests (virtual time) and integration tests against a real kube-apiserver.
+# Set-up is included: it builds the local control plane once into ~/.cache/elector (a no-op when
+# it is already built) and installs the Debian packages that the network tests need.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if [ -x testenv/build.sh ]; then
+  echo "== local control plane (built once, cached in ${ELECTOR_CACHE_DIR:-$HOME/.cache/elector})"
+  ELECTOR_APISERVER_BIN="$(bash testenv/build.sh | tail -n 1)"
+  export ELECTOR_APISERVER_BIN
+fi
+if [ -x dhcp-agent-example/scripts/install-dhcp-client.sh ]; then
+  echo "== DHCP client for the end-to-end tests"
+  bash dhcp-agent-example/scripts/install-dhcp-client.sh
+fi
+
+echo "== Maven: unit and integration tests"
+./mvnw -B -ntp verify "$@"

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,7 +30,7 @@ final class DomainSearchCodec {
     for (String name : names) {
       List<String> labels = labelsOf(name);
       for (int i = 0; i < labels.size(); i++) {
-        String suffix = String.join(".", labels.subList(i, labels.size())).toLowerCase(Locale.ROOT);
+        String suffix = String.join(".", labels.subList(i, labels.size()));
         Integer at = written.get(suffix);
         if (at != null) {
           out.write(0xc0 | (at >>> 8));

@@ -9,6 +9,8 @@ if [ -x testenv/build.sh ]; then
   echo "== local control plane (built once, cached in ${ELECTOR_CACHE_DIR:-$HOME/.cache/elector})"
   ELECTOR_APISERVER_BIN="$(bash testenv/build.sh | tail -n 1)"
   export ELECTOR_APISERVER_BIN
+  echo "== control plane smoke test (storage, 409, RBAC, CRD, TokenRequest, restart)"
+  bash testenv/smoke.sh
 fi
 if [ -x dhcp-agent-example/scripts/install-dhcp-client.sh ]; then
   echo "== DHCP client for the end-to-end tests"

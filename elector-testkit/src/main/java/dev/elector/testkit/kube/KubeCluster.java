@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Kubernetes API server for tests: an admin client, fresh namespaces and restricted identities.
@@ -141,6 +142,8 @@ public final class KubeCluster implements AutoCloseable {
           throw e;
         }
         tokenRequestWorks = false;
+        LoggerFactory.getLogger(KubeCluster.class).warn("{}: ServiceAccount tokens unavailable"
+            + " ({}); using static token users instead", description, e.getCode());
         return nextStaticUser(name);
       }
     }

@@ -37,6 +37,7 @@ public final class LocalControlPlane implements AutoCloseable {
   public record StaticUser(String name, String uid, List<String> groups, String token) {}
 
   private final Path binary;
+  private final Path workDir;
   private final Path dataDir;
   private final Duration readyTimeout;
   private Process process;
@@ -49,9 +50,10 @@ public final class LocalControlPlane implements AutoCloseable {
   private long startMillis;
   private boolean closed;
 
-  private LocalControlPlane(Path binary, Path dataDir, Duration readyTimeout) {
+  private LocalControlPlane(Path binary, Path workDir, Duration readyTimeout) {
     this.binary = binary;
-    this.dataDir = dataDir;
+    this.workDir = workDir;
+    this.dataDir = workDir.resolve("data");
     this.readyTimeout = readyTimeout;
   }
 
@@ -61,8 +63,8 @@ public final class LocalControlPlane implements AutoCloseable {
    * @throws IOException if it cannot start or is not ready in time, with its error output
    */
   public static LocalControlPlane start(Path binary, Duration readyTimeout) throws IOException {
-    Path dataDir = Files.createTempDirectory("elector-apiserver-");
-    LocalControlPlane plane = new LocalControlPlane(binary, dataDir, readyTimeout);
+    Path workDir = Files.createTempDirectory("elector-apiserver-");
+    LocalControlPlane plane = new LocalControlPlane(binary, workDir, readyTimeout);
     Runtime.getRuntime().addShutdownHook(new Thread(plane::close, "elector-apiserver-stop"));
     plane.launch();
     return plane;
@@ -159,10 +161,10 @@ public final class LocalControlPlane implements AutoCloseable {
     }
     closed = true;
     stop();
-    try (Stream<Path> paths = Files.walk(dataDir)) {
+    try (Stream<Path> paths = Files.walk(workDir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
-      log.debug("could not delete {}: {}", dataDir, e.toString());
+      log.debug("could not delete {}: {}", workDir, e.toString());
     }
   }
 
@@ -172,7 +174,7 @@ public final class LocalControlPlane implements AutoCloseable {
     if (port > 0) {
       command.addAll(List.of("--port", Integer.toString(port)));
     }
-    Path errors = dataDir.resolve("launcher-stderr.log");
+    Path errors = workDir.resolve("stderr.log");
     Process started = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
         .start();
@@ -185,8 +187,9 @@ public final class LocalControlPlane implements AutoCloseable {
       line = ready.get(readyTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       started.destroyForcibly();
-      throw new IOException("elector-apiserver (" + binary + ") did not become ready within "
-          + readyTimeout + ": " + readErrors(errors) + " (log: " + logFile() + ")", e);
+      throw new IOException("elector-apiserver (" + binary + ") did not become ready"
+          + (e instanceof TimeoutException ? " within " + readyTimeout : "") + ": "
+          + readErrors(errors) + " (log: " + logFile() + ")", e);
     } catch (InterruptedException e) {
       started.destroyForcibly();
       Thread.currentThread().interrupt();

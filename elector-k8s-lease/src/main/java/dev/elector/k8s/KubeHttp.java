@@ -95,9 +95,8 @@ final class KubeHttp {
       headers.put("Content-Type", contentType == null ? "application/json" : contentType);
     }
     try {
-      return client.buildCall(null, path, method, query, List.of(), body == null ? null
-              : body.toString(), headers, new HashMap<>(), new HashMap<>(), AUTH, null)
-          .request();
+      return client.buildCall(null, path, method, query, List.of(), body, headers,
+          new HashMap<>(), new HashMap<>(), AUTH, null).request();
     } catch (ApiException e) {
       throw new IOException("could not build the request " + method + " " + path + ": "
           + e.getMessage(), e);

@@ -81,7 +81,7 @@ public abstract class AbstractKubeLockIT {
   protected abstract Optional<Stored> readStored(String namespace, String name) throws Exception;
 
   /** What an outside reader sees in the object. */
-  protected record Stored(String holder, long transitions) {}
+  public record Stored(String holder, long transitions) {}
 
   // ---------------------------------------------------------------- fixture
 

@@ -49,6 +49,7 @@ final class KubeWatch implements WatchableLock.Subscription, Runnable {
   private final List<Pair> selector;
   private volatile boolean closed;
   private volatile Call current;
+  private boolean warned;
 
   KubeWatch(KubeObjectLock lock, Consumer<LockRead> listener) {
     this.lock = lock;
@@ -78,6 +79,7 @@ final class KubeWatch implements WatchableLock.Subscription, Runnable {
       try {
         String version = list();
         backoff = FIRST_BACKOFF_MILLIS;
+        warned = false;
         while (!closed && version != null) {
           version = watchFrom(version);
         }
@@ -85,8 +87,14 @@ final class KubeWatch implements WatchableLock.Subscription, Runnable {
         if (closed) {
           break;
         }
-        log.debug("{}: watch broke, reconnecting in {} ms: {}", lock.describe(), backoff,
-            broken.failure);
+        if (broken.failure.kind().isConfigurationProblem() && !warned) {
+          warned = true; // once per watch: polling goes on meanwhile, so this is not fatal
+          log.warn("{}: cannot watch the lock, followers poll instead: {}", lock.describe(),
+              broken.failure.message());
+        } else {
+          log.debug("{}: watch broke, reconnecting in {} ms: {}", lock.describe(), backoff,
+              broken.failure);
+        }
         deliver(new LockRead.Failed(broken.failure));
         try {
           if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {

@@ -1,0 +1,89 @@
+package dev.elector.k8s;
+
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockFailure.Kind;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+
+/** Turns API answers and I/O errors into failures that say what to do. */
+final class KubeFailures {
+  private final KubeObjectFormat format;
+  private final String namespace;
+  private final String name;
+  private final String identity;
+
+  KubeFailures(KubeObjectFormat format, String namespace, String name, String identity) {
+    this.format = format;
+    this.namespace = namespace;
+    this.name = name;
+    this.identity = identity;
+  }
+
+  /** The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}. */
+  String qualifiedResource() {
+    return format.group().isEmpty() ? format.resource()
+        : format.resource() + "." + format.group();
+  }
+
+  /** The Role rule that allows {@code verb} on this lock. */
+  String ruleFor(String verb) {
+    String rule = "apiGroups: [\"" + format.group() + "\"], resources: [\"" + format.resource()
+        + "\"], verbs: [\"" + verb + "\"]";
+    // create cannot be restricted by name: the name is not known when it is authorised
+    return verb.equals("create") ? rule : rule + ", resourceNames: [\"" + name + "\"]";
+  }
+
+  LockFailure fromReply(String verb, KubeHttp.Reply reply) {
+    int code = reply.code();
+    String server = reply.statusMessage();
+    String what = verb + " " + qualifiedResource() + " \"" + name + "\" in namespace "
+        + namespace;
+    switch (code) {
+      case 401:
+        return LockFailure.of(Kind.UNAUTHORIZED, "the API server did not accept the credentials"
+            + " of " + identity + " to " + what + " (401: " + server + "); check the service"
+            + " account token or kubeconfig, it may be missing or expired");
+      case 403:
+        return LockFailure.of(Kind.FORBIDDEN, identity + " is not allowed to " + what
+            + " (403: " + server + "); grant it with a Role in namespace " + namespace
+            + ", bound to this pod's service account, with the rule {" + ruleFor(verb) + "}");
+      case 404:
+        if (verb.equals("create")) {
+          return LockFailure.of(Kind.NOT_FOUND, "cannot create " + format.kind() + " " + namespace
+              + "/" + name + ": namespace " + namespace + " does not exist (404: " + server
+              + "); create the namespace, or point the lock at an existing one");
+        }
+        return LockFailure.of(Kind.NOT_FOUND, "could not " + what + " (404: " + server + ")");
+      case 400:
+      case 422:
+        return LockFailure.of(Kind.INVALID, "the API server rejected the request to " + what
+            + " as invalid (" + code + ": " + server + ")");
+      case 429:
+        return LockFailure.of(Kind.UNAVAILABLE, "the API server is overloaded and refused to "
+            + what + " (429: " + server + ")");
+      case 408:
+      case 504:
+        return LockFailure.of(Kind.TIMEOUT, "the API server timed out trying to " + what + " ("
+            + code + ": " + server + ")");
+      default:
+        if (code >= 500) {
+          return LockFailure.of(Kind.UNAVAILABLE, "the API server failed to " + what + " (" + code
+              + ": " + server + ")");
+        }
+        return LockFailure.of(Kind.UNEXPECTED, "unexpected answer to " + verb + " "
+            + qualifiedResource() + " \"" + name + "\" in namespace " + namespace + " (" + code
+            + ": " + server + ")");
+    }
+  }
+
+  LockFailure fromIo(String verb, IOException e, long timeoutMillis) {
+    String what = verb + " " + qualifiedResource() + " \"" + name + "\" in namespace "
+        + namespace;
+    if (e instanceof InterruptedIOException) {
+      return new LockFailure(Kind.TIMEOUT, "no answer within " + timeoutMillis + " ms to " + what
+          + " (" + e + ")", e);
+    }
+    return new LockFailure(Kind.UNAVAILABLE, "could not reach the API server to " + what + " ("
+        + e + ")", e);
+  }
+}

@@ -1,0 +1,130 @@
+package dev.elector.k8s;
+
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.regex.Pattern;
+
+/**
+ * The options every Kubernetes lock shares. Setters reject null at once; {@code build()} resolves
+ * namespace and identity and reports every problem in one {@link IllegalStateException}.
+ *
+ * @param <B> the concrete builder
+ */
+public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
+  /**
+   * Default timeout of one API request: 5 s, half the elector's default renewDeadline, so a hung
+   * request cannot outlive a term. Keep it at most the elector's callTimeout.
+   */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private ApiClient apiClient;
+  private String namespace;
+  private String name;
+  private String identity;
+  private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+  private Executor executor;
+  private KubeEnvironment environment = KubeEnvironment.system();
+
+  protected KubeLockBuilder() {}
+
+  /** The subclass itself, for chaining. */
+  protected abstract B self();
+
+  /** The client to talk to the API server with (required); its credentials are the lock's. */
+  public B apiClient(ApiClient apiClient) {
+    this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
+    return self();
+  }
+
+  /**
+   * The namespace of the lock object; default the pod's own (see {@link KubeEnvironment}). There is
+   * no fallback to {@code default}.
+   */
+  public B namespace(String namespace) {
+    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    return self();
+  }
+
+  /** The name of the lock object (required), shared by all candidates of one election. */
+  public B name(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+    return self();
+  }
+
+  /**
+   * This candidate's identity, written as holder; default {@link KubeEnvironment#defaultIdentity()}.
+   * Must be unique among the candidates.
+   */
+  public B identity(String identity) {
+    this.identity = Objects.requireNonNull(identity, "identity");
+    return self();
+  }
+
+  /** Timeout over one whole API request; default {@link #DEFAULT_REQUEST_TIMEOUT}. */
+  public B requestTimeout(Duration requestTimeout) {
+    this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+    return self();
+  }
+
+  /**
+   * Runs the blocking API requests; default a shared pool of daemon threads that end after 5 s idle.
+   * Watches run on their own daemon thread, which ends when the watch is closed.
+   */
+  public B executor(Executor executor) {
+    this.executor = Objects.requireNonNull(executor, "executor");
+    return self();
+  }
+
+  /** Where the default namespace and identity come from; default the real process environment. */
+  public B environment(KubeEnvironment environment) {
+    this.environment = Objects.requireNonNull(environment, "environment");
+    return self();
+  }
+
+  /** Settings after defaults and checks. */
+  record Resolved(ApiClient apiClient, String namespace, String name, String identity,
+      Duration requestTimeout, Executor executor) {}
+
+  Resolved resolve(String kind) {
+    List<String> problems = new ArrayList<>();
+    if (apiClient == null) {
+      problems.add("apiClient is missing; pass one, for example ClientBuilder.standard().build()");
+    }
+    if (name == null || name.isBlank()) {
+      problems.add("name is missing; set name(...) to the " + kind + " all candidates share");
+    } else if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+      problems.add("name \"" + name + "\" is not a valid Kubernetes object name; use lower case"
+          + " letters, digits, '-' and '.', at most 253 characters");
+    }
+    String ns = namespace != null ? namespace.trim() : environment.namespace().orElse(null);
+    if (ns == null || ns.isEmpty()) {
+      problems.add("no namespace for the " + kind + ": set namespace(...), or set the environment"
+          + " variable POD_NAMESPACE from the Downward API (fieldRef: metadata.namespace), or run"
+          + " in a pod with a service account mounted (" + KubeEnvironment.NAMESPACE_FILE + ")");
+    } else if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+      problems.add("namespace \"" + ns + "\" is not a valid namespace name");
+    }
+    String id = identity != null ? identity : environment.defaultIdentity();
+    if (id.isBlank()) {
+      problems.add("identity is blank; give every candidate a unique identity");
+    }
+    if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+      problems.add("requestTimeout " + requestTimeout + " must be positive; the default is "
+          + DEFAULT_REQUEST_TIMEOUT);
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("cannot build the " + kind + " lock: "
+          + String.join("; ", problems));
+    }
+    return new Resolved(apiClient, ns, name, id, requestTimeout,
+        executor != null ? executor : KubeThreads.shared());
+  }
+}

@@ -1,0 +1,62 @@
+package dev.elector.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockFailure.Kind;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import org.junit.jupiter.api.Test;
+
+/** HTTP answers and I/O errors become failure kinds with messages a user can act on. */
+class KubeFailuresTest {
+  private final KubeFailures failures = new KubeFailures(new LeaseFormat(), "ns", "lock", "me_1");
+
+  private LockFailure reply(String verb, int code) {
+    return failures.fromReply(verb, new KubeHttp.Reply(code, KubeHttp.parseObject(
+        "{\"kind\":\"Status\",\"message\":\"server says " + code + "\"}"), ""));
+  }
+
+  @Test
+  void statusCodesMapToKinds() {
+    assertEquals(Kind.FORBIDDEN, reply("get", 403).kind());
+    assertEquals(Kind.UNAUTHORIZED, reply("get", 401).kind());
+    assertEquals(Kind.NOT_FOUND, reply("create", 404).kind());
+    assertEquals(Kind.INVALID, reply("patch", 400).kind());
+    assertEquals(Kind.INVALID, reply("patch", 422).kind());
+    assertEquals(Kind.UNAVAILABLE, reply("get", 429).kind());
+    assertEquals(Kind.UNAVAILABLE, reply("get", 500).kind());
+    assertEquals(Kind.UNAVAILABLE, reply("get", 503).kind());
+    assertEquals(Kind.TIMEOUT, reply("get", 504).kind());
+    assertEquals(Kind.UNEXPECTED, reply("get", 418).kind());
+  }
+
+  @Test
+  void forbiddenNamesVerbResourceNamespaceNameIdentityAndTheRule() {
+    String message = reply("patch", 403).message();
+
+    for (String part : new String[] {"me_1", "patch leases.coordination.k8s.io \"lock\"",
+        "namespace ns", "server says 403", "apiGroups: [\"coordination.k8s.io\"], resources:"
+        + " [\"leases\"], verbs: [\"patch\"], resourceNames: [\"lock\"]"}) {
+      assertTrue(message.contains(part), "missing " + part + " in " + message);
+    }
+  }
+
+  @Test
+  void missingNamespaceOnCreateSaysSo() {
+    assertTrue(reply("create", 404).message().contains("namespace ns does not exist"));
+  }
+
+  @Test
+  void timeoutsAndConnectionErrors() {
+    assertEquals(Kind.TIMEOUT, failures.fromIo("get", new InterruptedIOException("timeout"), 5)
+        .kind());
+    assertEquals(Kind.TIMEOUT, failures.fromIo("get", new SocketTimeoutException(), 5).kind());
+    assertEquals(Kind.UNAVAILABLE, failures.fromIo("get", new ConnectException("refused"), 5)
+        .kind());
+    assertEquals(Kind.UNAVAILABLE, failures.fromIo("get", new IOException("reset"), 5).kind());
+  }
+}

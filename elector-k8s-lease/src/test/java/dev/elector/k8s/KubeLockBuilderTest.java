@@ -1,0 +1,84 @@
+package dev.elector.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Namespace and identity resolution, and the checks at build(). */
+class KubeLockBuilderTest {
+  private static final String FILE = KubeEnvironment.NAMESPACE_FILE;
+  private final ApiClient client = new ApiClient();
+
+  private LeaseLock.Builder builder(KubeEnvironment environment) {
+    return LeaseLock.newBuilder().apiClient(client).name("lock").environment(environment);
+  }
+
+  @Test
+  void namespaceComesFromTheBuilderThenPodNamespaceThenTheServiceAccountFile() {
+    KubeEnvironment both = KubeEnvironment.of(Map.of("POD_NAMESPACE", "from-env"),
+        Map.of(FILE, "from-file\n"), "host", "x1");
+    KubeEnvironment fileOnly = KubeEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host",
+        "x1");
+
+    assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
+    assertEquals("from-env", builder(both).build().namespace());
+    assertEquals("from-file", builder(fileOnly).build().namespace());
+  }
+
+  @Test
+  void withoutANamespaceBuildFailsSayingWhereToSetIt() {
+    KubeEnvironment nothing = KubeEnvironment.of(Map.of(), Map.of(), "host", "x1");
+
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> builder(nothing).build());
+
+    assertTrue(e.getMessage().contains("POD_NAMESPACE"), e.getMessage());
+    assertTrue(e.getMessage().contains(FILE), e.getMessage());
+  }
+
+  @Test
+  void identityIsExplicitElsePodNameElseHostNameWithTheProcessSuffix() {
+    KubeEnvironment pod = KubeEnvironment.of(Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"),
+        Map.of(), "node-host", "ab12cd");
+    KubeEnvironment host = KubeEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(),
+        "node-host", "ab12cd");
+
+    assertEquals("me", builder(pod).identity("me").build().identity());
+    assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
+    assertEquals("node-host_ab12cd", builder(host).build().identity());
+  }
+
+  @Test
+  void systemIdentityHasARandomSuffix() {
+    assertTrue(KubeEnvironment.system().defaultIdentity().matches(".+_[a-z0-9]{6}"));
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> LeaseLock.newBuilder().name("Not_Valid").namespace("ns")
+            .requestTimeout(Duration.ZERO).build());
+
+    assertTrue(e.getMessage().contains("apiClient is missing"), e.getMessage());
+    assertTrue(e.getMessage().contains("\"Not_Valid\" is not a valid"), e.getMessage());
+    assertTrue(e.getMessage().contains("requestTimeout PT0S"), e.getMessage());
+  }
+
+  @Test
+  void describesTheLockAndDefaultsTheRequestTimeout() {
+    LeaseLock lock = LeaseLock.newBuilder().apiClient(client).name("lock").namespace("ns")
+        .identity("me").build();
+
+    assertEquals("Lease ns/lock", lock.describe());
+    assertEquals(Duration.ofSeconds(5), lock.requestTimeout());
+    assertEquals("apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
+        + " [\"patch\"], resourceNames: [\"lock\"]", lock.roleRuleFor("patch"));
+    assertEquals("apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
+        + " [\"create\"]", lock.roleRuleFor("create"));
+  }
+}

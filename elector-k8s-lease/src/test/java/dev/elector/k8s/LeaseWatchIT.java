@@ -1,0 +1,97 @@
+package dev.elector.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import dev.elector.testkit.kube.LocalControlPlane;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** The watch on a real server: current state first, each change, breaks and reconnection. */
+@KubeTest
+class LeaseWatchIT {
+
+  private static LeaderRecord record(String holder, long transitions) {
+    Instant now = Instant.now();
+    return new LeaderRecord(holder, Duration.ofSeconds(3), now, now, transitions);
+  }
+
+  private static String holderOf(LockRead read) {
+    return read instanceof LockRead.Found found ? found.record().holderIdentity() : null;
+  }
+
+  @Test
+  void deliversTheCurrentStateThenEveryChangeOfThisObjectOnly(KubeCluster cluster,
+      KubeNamespace namespace) throws Exception {
+    LeaseLock lock = LeaseLock.newBuilder().apiClient(cluster.admin())
+        .namespace(namespace.name()).name("watched").identity("me").build();
+    LeaseLock neighbour = LeaseLock.newBuilder().apiClient(cluster.admin())
+        .namespace(namespace.name()).name("neighbour").identity("me").build();
+    List<LockRead> events = new CopyOnWriteArrayList<>();
+
+    WatchableLock.Subscription watch = lock.watch(events::add);
+    try {
+      Await.until("the initial state", Duration.ofSeconds(5), () -> events.size() == 1);
+      assertEquals(new LockRead.Absent(), events.get(0));
+      String v1 = ((LockWrite.Written) lock.create(record("a", 1)).toCompletableFuture().get())
+          .version();
+      neighbour.create(record("n", 1)).toCompletableFuture().get();
+      lock.update(v1, record("b", 2)).toCompletableFuture().get();
+
+      Await.until("create and update arrive", Duration.ofSeconds(5), () -> events.size() >= 3);
+      assertEquals("a", holderOf(events.get(1)));
+      assertEquals("b", holderOf(events.get(2)));
+    } finally {
+      watch.close();
+    }
+    int seen = events.size();
+    lock.read().toCompletableFuture().get();
+    assertEquals(3, seen, "only this object's events: " + events);
+  }
+
+  @Test
+  void aBrokenWatchReportsFailureAndResumesAfterTheServerReturns(KubeCluster cluster,
+      KubeNamespace namespace) throws Exception {
+    assumeTrue(cluster.localControlPlane().isPresent(), "needs the local control plane");
+    LocalControlPlane plane = cluster.localControlPlane().orElseThrow();
+    LeaseLock lock = LeaseLock.newBuilder().apiClient(cluster.admin())
+        .namespace(namespace.name()).name("outage").identity("me")
+        .requestTimeout(Duration.ofSeconds(1)).build();
+    lock.create(record("before", 1)).toCompletableFuture().get();
+    List<LockRead> events = new CopyOnWriteArrayList<>();
+
+    WatchableLock.Subscription watch = lock.watch(events::add);
+    try {
+      Await.until("the initial state", Duration.ofSeconds(5),
+          () -> events.stream().anyMatch(e -> "before".equals(holderOf(e))));
+      plane.stop();
+      Await.until("the break is reported", Duration.ofSeconds(10),
+          () -> events.stream().anyMatch(e -> e instanceof LockRead.Failed));
+      LockFailure failure = events.stream().filter(e -> e instanceof LockRead.Failed)
+          .map(e -> ((LockRead.Failed) e).failure()).findFirst().orElseThrow();
+      assertEquals(false, failure.kind().isConfigurationProblem(), failure.toString());
+      plane.restart();
+      Await.until("the server answers again", Duration.ofSeconds(20),
+          () -> lock.read().toCompletableFuture().get() instanceof LockRead.Found);
+      String version = ((LockRead.Found) lock.read().toCompletableFuture().get()).version();
+      lock.update(version, record("after", 2)).toCompletableFuture().get();
+
+      Await.until("the watch resumed and saw the change", Duration.ofSeconds(40),
+          () -> events.stream().anyMatch(e -> "after".equals(holderOf(e))));
+    } finally {
+      watch.close();
+    }
+  }
+}

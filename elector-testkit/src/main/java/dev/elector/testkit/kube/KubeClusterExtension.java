@@ -1,0 +1,100 @@
+package dev.elector.testkit.kube;
+
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.Locale;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Gives tests a real Kubernetes API server. Inject, into test methods, constructors or lifecycle
+ * methods: {@link KubeCluster} (restricted identities, more namespaces, control of the local
+ * process), {@link ApiClient} (admin) and {@link KubeNamespace} (a fresh namespace per test class,
+ * created on first use).
+ *
+ * <p>The cluster is chosen once per JVM, started lazily and stopped when the JUnit run ends (and by
+ * a shutdown hook): the kubeconfig in {@code ELECTOR_TEST_KUBECONFIG}; else the local control plane
+ * ({@code ELECTOR_APISERVER_BIN}, default {@code ~/.cache/elector/bin/elector-apiserver}, built by
+ * {@code testenv/build.sh}); else k3s in Testcontainers when Docker is available. Without any,
+ * every test of the class fails saying how to get one; only {@code ELECTOR_SKIP_CLUSTER_TESTS=true}
+ * skips them instead.
+ */
+public final class KubeClusterExtension implements BeforeAllCallback, ParameterResolver {
+  private static final ExtensionContext.Namespace STORE =
+      ExtensionContext.Namespace.create(KubeClusterExtension.class);
+
+  /** The cluster, or why there is none; computed once per JVM run. */
+  private static final class Obtained implements AutoCloseable {
+    final KubeCluster cluster;
+    final Exception failure;
+
+    Obtained(KubeCluster cluster, Exception failure) {
+      this.cluster = cluster;
+      this.failure = failure;
+    }
+
+    @Override
+    public void close() {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    cluster(context);
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    return type == KubeCluster.class || type == ApiClient.class || type == KubeNamespace.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    KubeCluster cluster = cluster(context);
+    if (type == KubeCluster.class) {
+      return cluster;
+    }
+    if (type == ApiClient.class) {
+      return cluster.admin();
+    }
+    Class<?> testClass = context.getRequiredTestClass();
+    return context.getRoot().getStore(STORE).getOrComputeIfAbsent(
+        "namespace:" + testClass.getName(), key -> {
+          try {
+            return cluster.createNamespace(testClass.getSimpleName().toLowerCase(Locale.ROOT));
+          } catch (Exception e) {
+            throw new ParameterResolutionException("cannot create a namespace for "
+                + testClass.getName() + " on " + cluster + ": " + e, e);
+          }
+        }, KubeNamespace.class);
+  }
+
+  /** The cluster of this JVM run; fails or aborts the calling test when there is none. */
+  public static KubeCluster cluster(ExtensionContext context) {
+    ClusterChoice choice = ClusterChoice.fromEnvironment();
+    if (choice.skipRequested()) {
+      throw new TestAbortedException(ClusterChoice.SKIP + "=true: Kubernetes tests skipped on"
+          + " request");
+    }
+    Obtained obtained = context.getRoot().getStore(STORE).getOrComputeIfAbsent("cluster", key -> {
+      try {
+        return new Obtained(choice.obtain(), null);
+      } catch (Exception e) {
+        return new Obtained(null, e);
+      }
+    }, Obtained.class);
+    if (obtained.cluster == null) {
+      throw new ExtensionConfigurationException(obtained.failure.getMessage(), obtained.failure);
+    }
+    return obtained.cluster;
+  }
+}

@@ -484,7 +484,7 @@ final class Election {
       log.debug("{}: renew conflicted ({}); stepping down and reading the lock", subject,
           conflict.detail());
       ownRecord = null;
-      stepDown(TermEnd.LOST_TO_ANOTHER_HOLDER);
+      stepDown(TermEnd.LOCK_LOST);
       watchCurrent = false;
       becomeCandidate(0);
     } else {
@@ -499,16 +499,6 @@ final class Election {
   private boolean isOurTerm(LeaderRecord record) {
     return record.isHeldBy(identity)
         && record.leaderTransitions() == ownRecord.leaderTransitions();
-  }
-
-  private void lostLock(LockRead result, long now) {
-    TermEnd reason = result instanceof LockRead.Absent ? TermEnd.LOCK_DELETED
-        : TermEnd.LOST_TO_ANOTHER_HOLDER;
-    ownVersion = null;
-    ownRecord = null;
-    stepDown(reason);
-    observe(result, now);
-    becomeCandidate(0);
   }
 
   private void armDeadline(long now) {

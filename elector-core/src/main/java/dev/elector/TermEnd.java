@@ -7,10 +7,11 @@ public enum TermEnd {
    * failing) and stepped down before its lease could expire for anyone else.
    */
   RENEW_DEADLINE_EXCEEDED,
-  /** Someone else wrote the lock: another holder, or an outside writer. */
-  LOST_TO_ANOTHER_HOLDER,
-  /** The lock object was deleted. */
-  LOCK_DELETED,
+  /**
+   * Someone else wrote or deleted the lock (a renewal conflicted, or a read showed another holder):
+   * another candidate or an outside writer.
+   */
+  LOCK_LOST,
   /** The elector was closed. */
   CLOSED
 }

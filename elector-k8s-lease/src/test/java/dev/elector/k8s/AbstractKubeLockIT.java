@@ -34,7 +34,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.slf4j.Logger;
@@ -358,7 +357,7 @@ public abstract class AbstractKubeLockIT {
           () -> !lone.isLeader());
     }
     Await.until("lone leads once more", Duration.ofSeconds(10), lone::isLeader);
-    long lost = ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOST_TO_ANOTHER_HOLDER))
+    long lost = ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST))
         .count();
     assertEquals(3, lost, "terms ended: " + ended);
   }
@@ -371,19 +370,16 @@ public abstract class AbstractKubeLockIT {
     deleteObject(namespace.name(), lockName);
 
     Await.until("lone's term ends with the deletion", Duration.ofSeconds(5),
-        () -> ended.contains("lone:" + TermEnd.LOCK_DELETED));
+        () -> ended.contains("lone:" + TermEnd.LOCK_LOST));
     Await.until("lone leads again", Duration.ofSeconds(10), lone::isLeader);
     assertEquals("lone", readStored(namespace.name(), lockName).orElseThrow().holder());
   }
 
   /**
    * A follower that sees the lock deleted must not create it before the holder it last saw has
-   * expired: the old leader only learns of the deletion at its next renewal. Fails today: the core
-   * treats an absent lock as free at once (see the branch report).
+   * expired: the old leader only learns of the deletion at its next renewal.
    */
   @Test
-  @Disabled("core issue: Election.mayAcquire takes an absent lock at once, overlapping the old"
-      + " leader until it notices the deletion; enable when the core waits out the last holder")
   void deletedLockIsNotRetakenWhileTheOldLeaderMayStillLead() throws Exception {
     candidate("a");
     candidate("b");

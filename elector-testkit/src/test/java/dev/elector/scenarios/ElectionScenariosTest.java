@@ -126,7 +126,7 @@ class ElectionScenariosTest {
     }
     assertEquals(6, lone.started, "one start per term, without any restart");
     assertEquals(5, lone.stopped);
-    assertEquals(TermEnd.LOST_TO_ANOTHER_HOLDER, lone.terms.get(0).endReason().orElseThrow());
+    assertEquals(TermEnd.LOCK_LOST, lone.terms.get(0).endReason().orElseThrow());
     assertTrue(lone.terms.get(5).fencingToken() > 500, "token continues past the hijacker's");
   }
 

@@ -235,4 +235,22 @@ class ElectionScenariosTest {
     assertTrue(election.store.current().orElseThrow().isReleased(), "released on close");
     assertFalse(elector.health().healthy(), "a closed elector is not healthy");
   }
+
+  @Test
+  void aShortForeignLeaseCannotCutShortAPartitionedLeader() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofSeconds(1));
+    ElectionFixture.Candidate b = election.start("b");
+    election.advance(Duration.ofSeconds(10));
+    assertTrue(a.leading());
+
+    a.lock.hang(); // partitioned: a cannot see what happens next and leads until its deadline
+    var now = b.wall.instant();
+    election.store.overwrite(new LeaderRecord("outsider", Duration.ofSeconds(1), now, now, 50));
+    election.advance(Duration.ofMinutes(1));
+
+    assertEquals(TermEnd.RENEW_DEADLINE_EXCEEDED, a.terms.get(0).endReason().orElseThrow());
+    assertTrue(b.leading(), "b leads once the outsider's record counts as expired");
+    // the overlap detector (@AfterEach) fails if b started while a still led
+  }
 }

@@ -656,9 +656,8 @@ final class Election {
       return;
     }
     try {
-      long subscribedEpoch = epoch;
       watch = ((WatchableLock) lock).watch(event -> execute(() -> onWatchEvent(event)));
-      log.debug("{}: watching the lock (epoch {})", subject, subscribedEpoch);
+      log.debug("{}: watching the lock", subject);
     } catch (RuntimeException e) {
       log.warn("{}: could not watch the lock, polling instead: {}", subject, e.toString());
     }

@@ -1,0 +1,335 @@
+package dev.elector.ippool;
+
+import com.google.gson.annotations.SerializedName;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** The NICs of one VM that need addresses, and the addresses the controller allocated them. */
+public final class VirtualMachineNetworkConfig implements KubernetesObject {
+  /** The kind, as in the CRD. */
+  public static final String KIND = "VirtualMachineNetworkConfig";
+
+  @SerializedName("apiVersion")
+  private String apiVersion = NetworkApis.API_VERSION;
+
+  @SerializedName("kind")
+  private String kind = KIND;
+
+  @SerializedName("metadata")
+  private V1ObjectMeta metadata;
+
+  @SerializedName("spec")
+  private Spec spec;
+
+  @SerializedName("status")
+  private Status status;
+
+  @Override
+  public String getApiVersion() {
+    return apiVersion;
+  }
+
+  @Override
+  public String getKind() {
+    return kind;
+  }
+
+  @Override
+  public V1ObjectMeta getMetadata() {
+    return metadata;
+  }
+
+  public VirtualMachineNetworkConfig metadata(V1ObjectMeta metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public Spec getSpec() {
+    return spec;
+  }
+
+  public VirtualMachineNetworkConfig spec(Spec spec) {
+    this.spec = spec;
+    return this;
+  }
+
+  public Status getStatus() {
+    return status;
+  }
+
+  public VirtualMachineNetworkConfig status(Status status) {
+    this.status = status;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof VirtualMachineNetworkConfig c
+        && Objects.equals(metadata, c.metadata)
+        && Objects.equals(spec, c.spec)
+        && Objects.equals(status, c.status);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(metadata, spec, status);
+  }
+
+  @Override
+  public String toString() {
+    return KIND + " " + (metadata == null ? "?" : metadata.getNamespace() + "/" + metadata.getName())
+        + " spec=" + spec + " status=" + status;
+  }
+
+  /** The VM and its NICs. */
+  public static final class Spec {
+    @SerializedName("vmName")
+    private String vmName;
+
+    @SerializedName("networkConfigs")
+    private List<NetworkConfig> networkConfigs;
+
+    public String getVmName() {
+      return vmName;
+    }
+
+    public Spec vmName(String vmName) {
+      this.vmName = vmName;
+      return this;
+    }
+
+    /** The NICs; never null. */
+    public List<NetworkConfig> getNetworkConfigs() {
+      return networkConfigs == null ? List.of() : networkConfigs;
+    }
+
+    public Spec networkConfigs(List<NetworkConfig> networkConfigs) {
+      this.networkConfigs = networkConfigs == null ? null : new ArrayList<>(networkConfigs);
+      return this;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Spec s
+          && Objects.equals(vmName, s.vmName)
+          && Objects.equals(getNetworkConfigs(), s.getNetworkConfigs());
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(vmName, getNetworkConfigs());
+    }
+
+    @Override
+    public String toString() {
+      return "{vmName=" + vmName + ", networkConfigs=" + getNetworkConfigs() + "}";
+    }
+  }
+
+  /** One NIC: the network it is on, its MAC, and optionally the address it asks for. */
+  public static final class NetworkConfig {
+    @SerializedName("networkName")
+    private String networkName;
+
+    @SerializedName("macAddress")
+    private String macAddress;
+
+    @SerializedName("ipAddress")
+    private String ipAddress;
+
+    public String getNetworkName() {
+      return networkName;
+    }
+
+    public NetworkConfig networkName(String networkName) {
+      this.networkName = networkName;
+      return this;
+    }
+
+    public String getMacAddress() {
+      return macAddress;
+    }
+
+    public NetworkConfig macAddress(String macAddress) {
+      this.macAddress = macAddress;
+      return this;
+    }
+
+    /** The requested address, or null to take any free one. */
+    public String getIpAddress() {
+      return ipAddress;
+    }
+
+    public NetworkConfig ipAddress(String ipAddress) {
+      this.ipAddress = ipAddress;
+      return this;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof NetworkConfig n
+          && Objects.equals(networkName, n.networkName)
+          && Objects.equals(macAddress, n.macAddress)
+          && Objects.equals(ipAddress, n.ipAddress);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(networkName, macAddress, ipAddress);
+    }
+
+    @Override
+    public String toString() {
+      return "{networkName=" + networkName + ", macAddress=" + macAddress
+          + (ipAddress == null ? "" : ", ipAddress=" + ipAddress) + "}";
+    }
+  }
+
+  /** What the controller allocated. */
+  public static final class Status {
+    @SerializedName("networkConfigs")
+    private List<NetworkConfigStatus> networkConfigs;
+
+    @SerializedName("conditions")
+    private List<PoolCondition> conditions;
+
+    /** Per NIC; never null. */
+    public List<NetworkConfigStatus> getNetworkConfigs() {
+      return networkConfigs == null ? List.of() : networkConfigs;
+    }
+
+    public Status networkConfigs(List<NetworkConfigStatus> networkConfigs) {
+      this.networkConfigs = networkConfigs == null ? null : new ArrayList<>(networkConfigs);
+      return this;
+    }
+
+    /** The conditions; never null. */
+    public List<PoolCondition> getConditions() {
+      return conditions == null ? List.of() : conditions;
+    }
+
+    public Status conditions(List<PoolCondition> conditions) {
+      this.conditions = conditions == null ? null : new ArrayList<>(conditions);
+      return this;
+    }
+
+    /** The condition of the given type, if reported. */
+    public Optional<PoolCondition> condition(String type) {
+      return getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Status s
+          && Objects.equals(getNetworkConfigs(), s.getNetworkConfigs())
+          && Objects.equals(getConditions(), s.getConditions());
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(getNetworkConfigs(), getConditions());
+    }
+
+    @Override
+    public String toString() {
+      return "{networkConfigs=" + getNetworkConfigs() + ", conditions=" + getConditions() + "}";
+    }
+  }
+
+  /** The outcome for one NIC. */
+  public static final class NetworkConfigStatus {
+    /** The NIC has an address. */
+    public static final String STATE_ALLOCATED = "Allocated";
+
+    /** The NIC waits for its pool (missing, paused or not registered yet). */
+    public static final String STATE_PENDING = "Pending";
+
+    /** The NIC cannot get an address (pool full, requested address taken, bad MAC). */
+    public static final String STATE_ERROR = "Error";
+
+    @SerializedName("networkName")
+    private String networkName;
+
+    @SerializedName("macAddress")
+    private String macAddress;
+
+    @SerializedName("allocatedIPAddress")
+    private String allocatedIPAddress;
+
+    @SerializedName("state")
+    private String state;
+
+    @SerializedName("message")
+    private String message;
+
+    public String getNetworkName() {
+      return networkName;
+    }
+
+    public NetworkConfigStatus networkName(String networkName) {
+      this.networkName = networkName;
+      return this;
+    }
+
+    public String getMacAddress() {
+      return macAddress;
+    }
+
+    public NetworkConfigStatus macAddress(String macAddress) {
+      this.macAddress = macAddress;
+      return this;
+    }
+
+    public String getAllocatedIPAddress() {
+      return allocatedIPAddress;
+    }
+
+    public NetworkConfigStatus allocatedIPAddress(String allocatedIPAddress) {
+      this.allocatedIPAddress = allocatedIPAddress;
+      return this;
+    }
+
+    public String getState() {
+      return state;
+    }
+
+    public NetworkConfigStatus state(String state) {
+      this.state = state;
+      return this;
+    }
+
+    public String getMessage() {
+      return message;
+    }
+
+    public NetworkConfigStatus message(String message) {
+      this.message = message;
+      return this;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof NetworkConfigStatus n
+          && Objects.equals(networkName, n.networkName)
+          && Objects.equals(macAddress, n.macAddress)
+          && Objects.equals(allocatedIPAddress, n.allocatedIPAddress)
+          && Objects.equals(state, n.state)
+          && Objects.equals(message, n.message);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(networkName, macAddress, allocatedIPAddress, state, message);
+    }
+
+    @Override
+    public String toString() {
+      return "{" + networkName + " " + macAddress + " -> " + allocatedIPAddress + " " + state
+          + (message == null ? "" : " (" + message + ")") + "}";
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package dev.elector.bench;
+
+/** The implementations compared; ELECTOR_POLL is Elector with watching followers turned off. */
+enum Impl {
+  ELECTOR("Elector (watching followers)", "elector"),
+  ELECTOR_POLL("Elector (polling followers)", "elector-poll"),
+  CLIENT_JAVA("client-java-extended 25.0.0", "client-java"),
+  FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8");
+
+  final String label;
+  final String key;
+
+  Impl(String label, String key) {
+    this.label = label;
+    this.key = key;
+  }
+
+  boolean isElector() {
+    return this == ELECTOR || this == ELECTOR_POLL;
+  }
+}

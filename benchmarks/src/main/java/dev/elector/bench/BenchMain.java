@@ -87,26 +87,28 @@ public final class BenchMain {
         }
       }
 
-      Duration window = quick ? Duration.ofSeconds(6) : Duration.ofSeconds(60);
+      Duration window = quick ? Duration.ofSeconds(5) : Duration.ofSeconds(60);
       Timings loadTimings = quick ? Timings.SCALED : Timings.DEFAULT;
       step(results, "baseline", () -> {
-        Scenarios.settleThreads();
-        Duration baselineWindow = quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30);
+        Thread.sleep(quick ? 1000 : 6000);
+        Duration baselineWindow = quick ? Duration.ofSeconds(3) : Duration.ofSeconds(30);
         results.baseline = scenarios.baseline(baselineWindow);
         results.baselineSeconds = baselineWindow.toSeconds();
       });
-      for (Impl impl : Impl.values()) {
+      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.CLIENT_JAVA, Impl.FABRIC8)) {
         step(results, "load " + impl.key, () -> results.loads.add(
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }
 
       List<Integer> scaleSizes = quick ? List.of(10, 100) : List.of(10, 100, 1000);
-      Duration scaleWindow = quick ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
+      Duration scaleWindow = quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30);
       Duration cap = quick ? Duration.ofSeconds(30) : Duration.ofSeconds(90);
-      for (Impl impl : ANCHORED) {
+      Duration settle = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(6);
+      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.CLIENT_JAVA,
+          Impl.FABRIC8)) {
         for (int n : scaleSizes) {
           step(results, "scale " + impl.key + " " + n, () -> results.scales.add(
-              scenarios.scale(impl, Timings.DEFAULT, n, scaleWindow, cap)));
+              scenarios.scale(impl, Timings.DEFAULT, n, scaleWindow, cap, settle)));
         }
       }
     }

@@ -12,6 +12,7 @@ import dev.elector.lock.WatchableLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /** Elector on a Lease, behind a probe. */
@@ -21,10 +22,14 @@ final class ElectorCandidate implements Candidate {
   private final LeaderElector elector;
 
   ElectorCandidate(ApiClient client, String namespace, String name, String identity,
-      Timings timings, boolean watch, Recorder recorder) {
+      Timings timings, boolean watch, Recorder recorder, Executor io) {
     this.identity = identity;
-    LeaseLock lease = LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
-        .identity(identity).build();
+    LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
+        .name(name).identity(identity);
+    if (io != null) {
+      builder.executor(io);
+    }
+    LeaseLock lease = builder.build();
     this.elector = LeaderElector.create(ElectorConfig.newBuilder()
         .lock(new ProbedLock(lease, probe))
         .callbacks(LeaderCallbacks.of(term -> recorder.started(identity),

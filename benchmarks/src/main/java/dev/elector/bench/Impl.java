@@ -4,6 +4,8 @@ package dev.elector.bench;
 enum Impl {
   ELECTOR("Elector (watching followers)", "elector"),
   ELECTOR_POLL("Elector (polling followers)", "elector-poll"),
+  /** Elector with its documented {@code executor(...)} option: 4 shared I/O threads. */
+  ELECTOR_BOUNDED("Elector (4 shared I/O threads)", "elector-4io"),
   CLIENT_JAVA("client-java-extended 25.0.0", "client-java"),
   FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8");
 
@@ -16,6 +18,6 @@ enum Impl {
   }
 
   boolean isElector() {
-    return this == ELECTOR || this == ELECTOR_POLL;
+    return this == ELECTOR || this == ELECTOR_POLL || this == ELECTOR_BOUNDED;
   }
 }

@@ -12,6 +12,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +53,28 @@ final class Scenarios {
     this.namespace = namespace;
   }
 
+  private ExecutorService boundedIo;
+
+  /** The 4 shared I/O threads of ELECTOR_BOUNDED, created on first use, ended by the scale run. */
+  private synchronized ExecutorService boundedIo() {
+    if (boundedIo == null) {
+      AtomicInteger count = new AtomicInteger();
+      boundedIo = Executors.newFixedThreadPool(4, runnable -> {
+        Thread thread = new Thread(runnable, "bench-elector-io-" + count.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+      });
+    }
+    return boundedIo;
+  }
+
+  private synchronized void endBoundedIo() {
+    if (boundedIo != null) {
+      boundedIo.shutdown();
+      boundedIo = null;
+    }
+  }
+
   private String lockName(String prefix) {
     return prefix + "-" + LOCKS.incrementAndGet();
   }
@@ -58,9 +83,11 @@ final class Scenarios {
       Timings timings, Recorder recorder) {
     return switch (impl) {
       case ELECTOR -> new ElectorCandidate(client, namespace, name, identity, timings, true,
-          recorder);
+          recorder, null);
       case ELECTOR_POLL -> new ElectorCandidate(client, namespace, name, identity, timings, false,
-          recorder);
+          recorder, null);
+      case ELECTOR_BOUNDED -> new ElectorCandidate(client, namespace, name, identity, timings,
+          true, recorder, boundedIo());
       case CLIENT_JAVA -> new ClientJavaCandidate(client, namespace, name, identity, timings,
           recorder);
       case FABRIC8 -> new Fabric8Candidate(cluster.fabric8(), namespace, name, identity, timings,
@@ -209,15 +236,16 @@ final class Scenarios {
   }
 
   /** n electors on n distinct Leases in this JVM, sharing one client. */
-  Scale scale(Impl impl, Timings timings, int n, Duration window, Duration acquireCap)
-      throws IOException {
+  Scale scale(Impl impl, Timings timings, int n, Duration window, Duration acquireCap,
+      Duration settle) throws IOException {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     OperatingSystemMXBean os =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     ApiClient client = cluster.newApiClient();
-    settleThreads();
+    LockSupport.parkNanos(settle.toNanos());
     System.gc();
+    Map<String, Integer> groupsBefore = threadGroups();
     long heapBefore = memory.getHeapMemoryUsage().getUsed();
     int threadsBefore = threads.getThreadCount();
     threads.resetPeakThreadCount();
@@ -256,6 +284,7 @@ final class Scenarios {
       double wall = (System.nanoTime() - windowStart);
       double cpuCores = (os.getProcessCpuTime() - cpuBefore) / wall;
       int addedThreads = threads.getThreadCount() - threadsBefore;
+      String added = addedThreadGroups(groupsBefore, threadGroups());
       int peakAdded = threads.getPeakThreadCount() - threadsBefore;
       long stops = recorder.events().stream().filter(e -> !e.started()).count() - stopsBefore;
       List<String> leaders = recorder.leaders();
@@ -274,17 +303,43 @@ final class Scenarios {
       if (stops > 0) {
         note = (note.isEmpty() ? "" : note + "; ") + stops + " terms lost in the window";
       }
+      note = (note.isEmpty() ? "" : note + "; ") + "threads added: " + added;
       Scale scale = new Scale(impl, n, leaders.size(), onTime, maxGap / 1e6, addedThreads,
           peakAdded, heapMb, cpuCores, acquireSeconds, note);
       log.info("scale {}", scale);
       return scale;
     } finally {
       all.forEach(Candidate::shutdown);
+      endBoundedIo();
     }
   }
 
-  /** Gives idle pools of the previous run time to end their threads. */
-  static void settleThreads() {
-    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(6));
+  /** Live threads by name, with digits folded, so pools show up as one entry each. */
+  private static Map<String, Integer> threadGroups() {
+    Map<String, Integer> groups = new TreeMap<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive()) {
+        groups.merge(t.getName().replaceAll("[0-9]+", "N"), 1, Integer::sum);
+      }
+    }
+    return groups;
+  }
+
+  private static String addedThreadGroups(Map<String, Integer> before,
+      Map<String, Integer> after) {
+    List<Map.Entry<String, Integer>> added = new ArrayList<>();
+    after.forEach((name, count) -> {
+      int delta = count - before.getOrDefault(name, 0);
+      if (delta > 0) {
+        added.add(Map.entry(name, delta));
+      }
+    });
+    added.sort((a, b) -> b.getValue() - a.getValue());
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < Math.min(4, added.size()); i++) {
+      text.append(i > 0 ? ", " : "").append(added.get(i).getValue()).append(" × ")
+          .append(added.get(i).getKey());
+    }
+    return added.isEmpty() ? "none" : text.toString();
   }
 }

@@ -87,7 +87,7 @@ final class Scenarios {
       case ELECTOR_POLL -> new ElectorCandidate(client, namespace, name, identity, timings, false,
           recorder, null);
       case ELECTOR_BOUNDED -> new ElectorCandidate(client, namespace, name, identity, timings,
-          true, recorder, boundedIo());
+          false, recorder, boundedIo());
       case CLIENT_JAVA -> new ClientJavaCandidate(client, namespace, name, identity, timings,
           recorder);
       case FABRIC8 -> new Fabric8Candidate(cluster.fabric8(), namespace, name, identity, timings,

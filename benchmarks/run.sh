@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the whole comparison of Elector with the client-java-extended and fabric8 electors against
+# one local control plane, and writes benchmarks/RESULTS.md and benchmarks/results.svg.
+#
+#   benchmarks/run.sh            full mode, about 25-35 minutes on 2 cores
+#   benchmarks/run.sh --quick    quick mode, about 3 minutes (what CI runs, as BenchmarkQuickIT)
+#   benchmarks/run.sh --out DIR  write the report elsewhere
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin="${ELECTOR_APISERVER_BIN:-$HOME/.cache/elector/bin/elector-apiserver}"
+if [[ ! -x "$bin" ]]; then
+  echo "building the local control plane once (testenv/build.sh) ..." >&2
+  bash testenv/build.sh
+fi
+
+./mvnw -B -ntp -pl benchmarks -am -DskipTests package dependency:build-classpath \
+  -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime >target/bench-build.log 2>&1 \
+  || { grep -E 'ERROR' target/bench-build.log >&2 || true; echo "build failed; see target/bench-build.log" >&2; exit 1; }
+
+args=("$@")
+if [[ ! " ${args[*]:-} " =~ " --out " ]]; then
+  args+=(--out benchmarks)
+fi
+exec java -Xmx4g -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+  dev.elector.bench.BenchMain --binary "$bin" "${args[@]}"

@@ -1,0 +1,139 @@
+package dev.elector.bench;
+
+import dev.elector.ElectorConfig;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
+import dev.elector.k8s.LeaseLock;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/** Elector on a Lease, behind a probe. */
+final class ElectorCandidate implements Candidate {
+  private final String identity;
+  private final Probe probe = new Probe();
+  private final LeaderElector elector;
+
+  ElectorCandidate(ApiClient client, String namespace, String name, String identity,
+      Timings timings, boolean watch, Recorder recorder, Executor io) {
+    this.identity = identity;
+    LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
+        .name(name).identity(identity);
+    if (io != null) {
+      builder.executor(io);
+    }
+    LeaseLock lease = builder.build();
+    this.elector = LeaderElector.create(ElectorConfig.newBuilder()
+        .lock(new ProbedLock(lease, probe))
+        .callbacks(LeaderCallbacks.of(term -> recorder.started(identity),
+            (term, why) -> recorder.stopped(identity)))
+        .leaseDuration(timings.lease())
+        .renewDeadline(timings.renew())
+        .retryPeriod(timings.retry())
+        .watchWhenFollowing(watch)
+        .build());
+  }
+
+  @Override
+  public String identity() {
+    return identity;
+  }
+
+  @Override
+  public Probe probe() {
+    return probe;
+  }
+
+  @Override
+  public void start() {
+    elector.start();
+  }
+
+  @Override
+  public void closeGracefully() {
+    elector.close();
+  }
+
+  @Override
+  public void crash() {
+    probe.kill();
+    elector.closeAsync();
+  }
+
+  @Override
+  public void shutdown() {
+    elector.closeAsync();
+  }
+
+  /** Passes calls through to the real lock until the probe is killed; then every call fails. */
+  static final class ProbedLock implements WatchableLock {
+    private final WatchableLock delegate;
+    private final Probe probe;
+
+    ProbedLock(WatchableLock delegate, Probe probe) {
+      this.delegate = delegate;
+      this.probe = probe;
+    }
+
+    private static <T> CompletionStage<T> gone(T value) {
+      return CompletableFuture.completedFuture(value);
+    }
+
+    private static LockFailure dead() {
+      return LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the candidate's process is gone");
+    }
+
+    @Override
+    public CompletionStage<LockRead> read() {
+      if (!probe.call()) {
+        return gone(new LockRead.Failed(dead()));
+      }
+      return delegate.read();
+    }
+
+    @Override
+    public CompletionStage<LockWrite> create(LeaderRecord record) {
+      if (!probe.call()) {
+        return gone(new LockWrite.Failed(dead()));
+      }
+      return delegate.create(record).thenApply(this::noteWrite);
+    }
+
+    @Override
+    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+      if (!probe.call()) {
+        return gone(new LockWrite.Failed(dead()));
+      }
+      return delegate.update(expectedVersion, record).thenApply(this::noteWrite);
+    }
+
+    private LockWrite noteWrite(LockWrite result) {
+      if (result instanceof LockWrite.Written && !probe.dead()) {
+        probe.wrote();
+      }
+      return result;
+    }
+
+    @Override
+    public Subscription watch(Consumer<LockRead> listener) {
+      return delegate.watch(listener);
+    }
+
+    @Override
+    public String identity() {
+      return delegate.identity();
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
+    }
+  }
+}

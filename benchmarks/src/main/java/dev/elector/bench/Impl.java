@@ -1,0 +1,26 @@
+package dev.elector.bench;
+
+/** The implementations compared; ELECTOR_POLL is Elector with watching followers turned off. */
+enum Impl {
+  ELECTOR("Elector (watching followers)", "elector"),
+  ELECTOR_POLL("Elector (polling followers)", "elector-poll"),
+  /**
+   * Elector tuned for many locks per JVM with its documented options: no watch
+   * ({@code watchWhenFollowing(false)}) and 4 shared I/O threads ({@code executor(...)}).
+   */
+  ELECTOR_BOUNDED("Elector (polling, 4 shared I/O threads)", "elector-4io"),
+  CLIENT_JAVA("client-java-extended 25.0.0", "client-java"),
+  FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8");
+
+  final String label;
+  final String key;
+
+  Impl(String label, String key) {
+    this.label = label;
+    this.key = key;
+  }
+
+  boolean isElector() {
+    return this == ELECTOR || this == ELECTOR_POLL || this == ELECTOR_BOUNDED;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.elector.bench;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the benchmark learns from inside one candidate's lock: when its writes succeeded, and a kill
+ * switch. Once killed, every lock call fails as if the process were gone; this is how a leader is
+ * made to stop without releasing, identically for every implementation. Thread-safe.
+ */
+final class Probe {
+  private volatile boolean dead;
+  private final AtomicLong lastWriteNanos = new AtomicLong();
+  private final AtomicLong writes = new AtomicLong();
+  private final AtomicLong calls = new AtomicLong();
+  private volatile long gapsFromNanos = Long.MAX_VALUE;
+  private final AtomicLong maxGapNanos = new AtomicLong();
+
+  /** Whether the kill switch was thrown. */
+  boolean dead() {
+    return dead;
+  }
+
+  /** Throws the kill switch: from now on every call fails. */
+  void kill() {
+    dead = true;
+  }
+
+  /** A call is about to be made; returns false when it must fail because the candidate is dead. */
+  boolean call() {
+    calls.incrementAndGet();
+    return !dead;
+  }
+
+  /** A create or update succeeded now. */
+  void wrote() {
+    long now = System.nanoTime();
+    long previous = lastWriteNanos.getAndSet(now);
+    writes.incrementAndGet();
+    if (previous != 0 && previous - gapsFromNanos >= 0) {
+      maxGapNanos.accumulateAndGet(now - previous, Math::max);
+    }
+  }
+
+  /** Starts tracking the largest gap between successful writes from now on. */
+  void trackGaps() {
+    maxGapNanos.set(0);
+    long last = lastWriteNanos.get();
+    gapsFromNanos = last != 0 ? last : System.nanoTime();
+  }
+
+  /** Largest gap between successful writes since {@link #trackGaps()}, including the open one. */
+  long maxGapNanos() {
+    long open = System.nanoTime() - lastWriteNanos.get();
+    return Math.max(maxGapNanos.get(), open);
+  }
+
+  /** System.nanoTime() of the last successful write, 0 if none. */
+  long lastWriteNanos() {
+    return lastWriteNanos.get();
+  }
+
+  long writes() {
+    return writes.get();
+  }
+
+  long calls() {
+    return calls.get();
+  }
+}

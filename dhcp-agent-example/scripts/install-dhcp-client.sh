@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the real DHCP client (busybox udhcpc) and tcpdump used by the dhcp-agent-example
-# end-to-end test (DhcpRealClientIT). Idempotent: does nothing when both are already present.
+# Installs what the dhcp-agent-example end-to-end tests and the demo's network lab need: the real
+# DHCP client (busybox udhcpc), tcpdump, socat (carries the API server into network namespaces),
+# arping (gratuitous ARP when the server address moves) and curl (health endpoints inside a
+# namespace). Idempotent: does nothing when everything is already present.
 set -euo pipefail
 
 have_udhcpc() {
@@ -11,9 +13,12 @@ need=()
 have_udhcpc || need+=(udhcpc)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v tcpdump >/dev/null 2>&1 || need+=(tcpdump)
+command -v socat >/dev/null 2>&1 || need+=(socat)
+command -v arping >/dev/null 2>&1 || need+=(iputils-arping)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 
 if [ "${#need[@]}" -eq 0 ]; then
-  echo "install-dhcp-client: udhcpc, ip and tcpdump already present"
+  echo "install-dhcp-client: udhcpc, ip, tcpdump, socat, arping and curl already present"
   exit 0
 fi
 

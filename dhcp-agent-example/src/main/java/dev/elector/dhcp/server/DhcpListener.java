@@ -16,6 +16,9 @@ public interface DhcpListener {
   /** Called after the engine decided on {@code request}, before any reply is sent. */
   default void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {}
 
+  /** Called after the reply to {@code outcome} left the socket. */
+  default void sent(Outcome outcome) {}
+
   /** Called when a datagram from {@code from} could not be decoded. */
   default void malformed(InetSocketAddress from, MalformedPacketException problem) {}
 }

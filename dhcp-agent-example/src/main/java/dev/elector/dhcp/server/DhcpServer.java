@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Serving: {@link #setServing(boolean)} switches answering on and off at once without closing
  * the sockets; while off, datagrams are read and dropped without being decoded and no reply that
- * was being prepared is sent. It starts off, so an agent serves only once it leads.
+ * was being prepared is sent. It starts off, so an agent serves only once it leads. A
+ * {@linkplain Builder#servingGate serving gate} is consulted as well, before decoding and again
+ * right before each send: an agent passes its leadership term's {@code isActive}, so answering
+ * stops the instant the term ends, without waiting for any callback.
  *
  * <p>Failures: malformed datagrams are counted and logged at DEBUG at most once per ten seconds;
  * no datagram, send error or listener failure stops the receive loop. The lease source is only
@@ -52,6 +56,7 @@ public final class DhcpServer implements AutoCloseable {
   private final Ipv4Address broadcastAddress;
   private final DhcpListener listener;
   private final String threadName;
+  private final BooleanSupplier servingGate;
   private final RateLimiter malformedLog;
   private final RateLimiter failureLog;
 
@@ -81,6 +86,7 @@ public final class DhcpServer implements AutoCloseable {
     this.broadcastAddress = b.broadcastAddress;
     this.listener = b.listener;
     this.threadName = b.threadName;
+    this.servingGate = b.servingGate;
     this.malformedLog = new RateLimiter(b.clock, LOG_INTERVAL_NANOS);
     this.failureLog = new RateLimiter(b.clock, LOG_INTERVAL_NANOS);
   }
@@ -154,9 +160,9 @@ public final class DhcpServer implements AutoCloseable {
     LOG.info("DHCP server on {}:{} serving={}", bindAddress, boundPort, serving);
   }
 
-  /** Returns whether the server answers requests. */
+  /** Returns whether the server answers requests: serving is on and the serving gate is open. */
   public boolean isServing() {
-    return serving;
+    return serving && servingGate.getAsBoolean();
   }
 
   /**
@@ -248,7 +254,7 @@ public final class DhcpServer implements AutoCloseable {
   }
 
   private void process(InetSocketAddress from, ReceiveContext context, ByteBuffer datagram) {
-    if (!serving) {
+    if (!isServing()) {
       notServing.incrementAndGet();
       return;
     }
@@ -271,14 +277,16 @@ public final class DhcpServer implements AutoCloseable {
       unanswered.incrementAndGet();
       return;
     }
-    if (!serving) {
+    if (!isServing()) {
       notServing.incrementAndGet();
       return;
     }
-    send(outcome.reply().get());
+    if (send(outcome.reply().get())) {
+      notify(() -> listener.sent(outcome));
+    }
   }
 
-  private void send(Reply reply) {
+  private boolean send(Reply reply) {
     Destination to = reply.destination();
     InetSocketAddress target = switch (to.kind()) {
       case RELAY -> new InetSocketAddress(to.address().toInetAddress(), relayPort);
@@ -288,9 +296,11 @@ public final class DhcpServer implements AutoCloseable {
     try {
       unicastChannel.send(ByteBuffer.wrap(reply.message().encode()), target);
       replied.incrementAndGet();
+      return true;
     } catch (IOException e) {
       failures.incrementAndGet();
       logFailure("DHCP reply to " + target + " failed", e);
+      return false;
     }
   }
 
@@ -333,6 +343,7 @@ public final class DhcpServer implements AutoCloseable {
     private DhcpListener listener = DhcpListener.NONE;
     private MonotonicClock clock = MonotonicClock.system();
     private String threadName = "dhcp-server";
+    private BooleanSupplier servingGate = () -> true;
 
     private Builder() {}
 
@@ -381,6 +392,16 @@ public final class DhcpServer implements AutoCloseable {
     /** Sets the clock for log rate limiting; default {@link MonotonicClock#system()}. */
     public Builder clock(MonotonicClock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Sets a condition that must hold, besides {@link #setServing serving}, for any answer to be
+     * sent; checked before decoding and right before sending. Default: always open. It runs on the
+     * receive thread for every datagram, so it must be quick and must not block.
+     */
+    public Builder servingGate(BooleanSupplier gate) {
+      this.servingGate = Objects.requireNonNull(gate, "servingGate");
       return this;
     }
 

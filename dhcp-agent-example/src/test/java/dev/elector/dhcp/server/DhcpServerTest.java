@@ -20,7 +20,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,26 +92,23 @@ class DhcpServerTest {
     byte[] buffer = new byte[2048];
     DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
     client.receive(packet);
-    assertEquals(server.localPort(), packet.getPort(), "replies come from the server port");
     return DhcpMessage.decode(Arrays.copyOf(buffer, packet.getLength()));
   }
 
   /** Waits, on the real clock, until the server's counters satisfy {@code condition}. */
   private void awaitStats(Predicate<DhcpServerStats> condition) throws InterruptedException {
-    long deadline = System.nanoTime() + 2_000_000_000L;
-    while (!condition.test(server.stats())) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("stats never matched: " + server.stats());
-      }
-      Thread.sleep(5);
-    }
+    awaitStats(server, condition);
   }
 
   @Test
   void answersADiscoverWithAnOfferFromPortOfTheServer() throws Exception {
     send(discover(MAC, 1));
 
-    DhcpMessage offer = receive();
+    byte[] buffer = new byte[2048];
+    DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+    client.receive(packet);
+    assertEquals(server.localPort(), packet.getPort(), "replies come from the server port");
+    DhcpMessage offer = DhcpMessage.decode(Arrays.copyOf(buffer, packet.getLength()));
 
     assertEquals(1, offer.xid());
     assertEquals(CLIENT_IP, offer.yiaddr());
@@ -169,6 +168,77 @@ class DhcpServerTest {
     assertEquals(8, receive().xid(), "no reply to the request received while not serving");
     assertEquals(List.of("OFFERED"), heard);
     assertTrue(leases.calls().stream().noneMatch(c -> c.contains("7")));
+  }
+
+  @Test
+  void answersNothingWhileTheServingGateIsClosed() throws Exception {
+    AtomicBoolean termActive = new AtomicBoolean(false);
+    DhcpServer gated = gatedServer(termActive::get);
+    try {
+      sendTo(gated, discover(MAC, 10));
+      awaitStats(gated, s -> s.notServing() == 1);
+      assertFalse(gated.isServing());
+
+      termActive.set(true);
+      sendTo(gated, discover(MAC, 11));
+
+      assertEquals(11, receive().xid());
+      assertTrue(gated.isServing());
+    } finally {
+      gated.close();
+    }
+  }
+
+  @Test
+  void withholdsAReplyWhenTheGateClosesWhileItIsBeingPrepared() throws Exception {
+    // Open for the check before decoding, closed for the check before sending: the term ended
+    // while the engine was deciding, so the reply must not leave.
+    AtomicInteger checks = new AtomicInteger();
+    DhcpServer gated = gatedServer(() -> checks.incrementAndGet() == 1);
+    try {
+      sendTo(gated, discover(MAC, 12));
+      awaitStats(gated, s -> s.notServing() == 1);
+
+      assertEquals(0, gated.stats().replied());
+      assertThrows(SocketTimeoutException.class, () -> {
+        client.setSoTimeout(300);
+        receive();
+      });
+    } finally {
+      gated.close();
+    }
+  }
+
+  private DhcpServer gatedServer(BooleanSupplier gate) throws IOException {
+    server.close(); // only the gated server may answer on the client's port
+    DhcpServer gated = DhcpServer.builder()
+        .engine(new DhcpEngine(leases))
+        .bindAddress(SERVER_IP)
+        .port(0)
+        .clientPort(client.getLocalPort())
+        .broadcastAddress(CLIENT_IP)
+        .threadName(threadName + "-gated")
+        .servingGate(gate)
+        .build();
+    gated.start();
+    gated.setServing(true);
+    return gated;
+  }
+
+  private void sendTo(DhcpServer target, byte[] payload) throws IOException {
+    client.send(new DatagramPacket(payload, payload.length,
+        new InetSocketAddress(SERVER_IP.toInetAddress(), target.localPort())));
+  }
+
+  private static void awaitStats(DhcpServer target, Predicate<DhcpServerStats> condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    while (!condition.test(target.stats())) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("stats never matched: " + target.stats());
+      }
+      Thread.sleep(5);
+    }
   }
 
   @Test

@@ -1,0 +1,67 @@
+package dev.elector.dhcp.agent;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import dev.elector.dhcp.codec.DhcpMessage;
+import dev.elector.dhcp.codec.MacAddress;
+import dev.elector.dhcp.server.DhcpListener;
+import dev.elector.dhcp.server.Outcome;
+import dev.elector.time.MonotonicClock;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports what the server did: every reply that left as a {@code reply} event, and each MAC the
+ * pool does not know at most once a minute (INFO and an {@code unknown-client} event). The set of
+ * recently reported MACs is a bounded Caffeine cache on the agent's clock, so a flood of made-up
+ * MACs can neither flood the log nor grow memory.
+ */
+final class AgentDhcpListener implements DhcpListener {
+  private static final Logger log = LoggerFactory.getLogger(AgentDhcpListener.class);
+  static final Duration REPORT_INTERVAL = Duration.ofMinutes(1);
+  static final long MAX_TRACKED = 4_096;
+
+  private final AgentEvents events;
+  private final Cache<MacAddress, Boolean> recentlyReported;
+
+  AgentDhcpListener(AgentEvents events, MonotonicClock clock) {
+    this.events = events;
+    Ticker ticker = clock::nanos;
+    this.recentlyReported = Caffeine.newBuilder()
+        .ticker(ticker)
+        .expireAfterWrite(REPORT_INTERVAL)
+        .maximumSize(MAX_TRACKED)
+        .executor(Runnable::run)
+        .build();
+  }
+
+  @Override
+  public void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {
+    if (outcome.ignoredBecause().filter(r -> r == Outcome.IgnoreReason.UNKNOWN_CLIENT).isEmpty()) {
+      return;
+    }
+    MacAddress mac = outcome.mac().orElseThrow();
+    if (recentlyReported.asMap().putIfAbsent(mac, Boolean.TRUE) == null) {
+      log.info("DHCP {} from {} ({}): the pool has no address for this MAC; not answering (reported"
+          + " once a minute per MAC)", request.options().messageType().map(Enum::name).orElse("?"),
+          mac, from);
+      events.emit("unknown-client", "mac", mac);
+    }
+  }
+
+  @Override
+  public void sent(Outcome outcome) {
+    events.emit("reply", "kind", outcome.kind(), "mac", outcome.mac().map(String::valueOf)
+        .orElse("-"), "ip", outcome.address().map(String::valueOf).orElse("-"), "state",
+        outcome.state().map(String::valueOf).orElse("-"));
+  }
+
+  /** How many MACs are being held back now (for tests). */
+  long tracked() {
+    recentlyReported.cleanUp();
+    return recentlyReported.estimatedSize();
+  }
+}

@@ -1,0 +1,78 @@
+package dev.elector.dhcp.agent;
+
+import dev.elector.k8s.KubeEnvironment;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the DHCP agent; see {@link AgentConfig} for the flags. Exits with status 2 and one message
+ * per problem on bad flags, an unreadable kubeconfig or a missing namespace. SIGTERM stops leading
+ * gracefully: the server stops answering, the address is removed, then the lock is released, so
+ * another replica takes over at once.
+ */
+public final class AgentMain {
+  private AgentMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    DhcpAgent agent;
+    try {
+      AgentConfig config = AgentConfig.parse(args, System.getenv());
+      agent = DhcpAgent.start(config, client(config), KubeEnvironment.system(), out);
+    } catch (IllegalArgumentException | IllegalStateException | IOException e) {
+      // ElectorConfigException is an IllegalArgumentException: timings that break the rules
+      System.err.println("dhcp-agent: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      agent.close();
+      stopped.countDown();
+    }, "dhcp-agent-shutdown"));
+    stopped.await();
+  }
+
+  /**
+   * The API client: from {@code --kubeconfig}, else in-cluster, else KUBECONFIG or
+   * ~/.kube/config.
+   *
+   * @throws IllegalArgumentException naming the file and what is wrong with it
+   */
+  static ApiClient client(AgentConfig config) throws IOException {
+    if (config.kubeconfig().isEmpty()) {
+      try {
+        return ClientBuilder.standard().build();
+      } catch (IOException | RuntimeException e) {
+        throw new IllegalArgumentException("cannot configure a Kubernetes client from the"
+            + " environment (in-cluster service account, KUBECONFIG or ~/.kube/config): " + e
+            + "; pass --kubeconfig PATH", e);
+      }
+    }
+    Path file = config.kubeconfig().get();
+    if (!Files.isReadable(file)) {
+      throw new IllegalArgumentException("--kubeconfig " + file + " does not exist or cannot be"
+          + " read; pass the path of a kubeconfig file");
+    }
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      KubeConfig kubeconfig = KubeConfig.loadKubeConfig(reader);
+      if (kubeconfig.getServer() == null) {
+        throw new IllegalArgumentException("no server in the current context");
+      }
+      kubeconfig.setFile(file.toFile());
+      return ClientBuilder.kubeconfig(kubeconfig).build();
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException("--kubeconfig " + file + " is not a usable kubeconfig ("
+          + e.getMessage() + "); check that it is YAML with a current-context, a cluster server"
+          + " and credentials", e);
+    }
+  }
+}

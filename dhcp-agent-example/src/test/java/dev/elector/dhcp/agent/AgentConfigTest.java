@@ -1,0 +1,118 @@
+package dev.elector.dhcp.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.dhcp.codec.Ipv4Address;
+import dev.elector.dhcp.server.Ipv4Cidr;
+import dev.elector.ippool.IPPoolRef;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AgentConfigTest {
+
+  private static AgentConfig parse(Map<String, String> env, String... args) {
+    return AgentConfig.parse(args, env);
+  }
+
+  @Test
+  void readsEveryFlag() {
+    AgentConfig config = parse(Map.of(), "--ippool-ref", "default/net-48", "--nic", "net1",
+        "--server-ip", "192.0.2.1", "--cidr", "192.0.2.0/24", "--kubeconfig", "/k",
+        "--health-addr", "127.0.0.1:9090", "--expose-leases", "--identity", "a",
+        "--lease-duration=3s", "--renew-deadline", "2s", "--retry-period", "500ms",
+        "--dhcp-port", "1067", "--lock-name", "my-lock");
+
+    assertEquals(new IPPoolRef("default", "net-48"), config.pool());
+    assertEquals(Optional.of("net1"), config.nic());
+    assertEquals(Optional.of(Ipv4Address.parse("192.0.2.1")), config.serverIp());
+    assertEquals(Optional.of(Ipv4Cidr.parse("192.0.2.0/24")), config.cidr());
+    assertEquals(Optional.of(Path.of("/k")), config.kubeconfig());
+    assertEquals(9090, config.healthAddress().getPort());
+    assertTrue(config.exposeLeases());
+    assertEquals(Optional.of("a"), config.identity());
+    assertEquals(Duration.ofSeconds(3), config.leaseDuration());
+    assertEquals(Duration.ofSeconds(2), config.renewDeadline());
+    assertEquals(Duration.ofMillis(500), config.retryPeriod());
+    assertEquals(1067, config.dhcpPort());
+    assertEquals("my-lock", config.lockName());
+  }
+
+  @Test
+  void takesThePoolFromIppoolRefAndDefaultsTheRest() {
+    AgentConfig config = parse(Map.of("IPPOOL_REF", "tenant-a/vlan-10"), "--nic", "net1");
+
+    assertEquals(new IPPoolRef("tenant-a", "vlan-10"), config.pool());
+    assertEquals("dhcp-agent.tenant-a.vlan-10", config.lockName());
+    assertEquals(Duration.ofSeconds(15), config.leaseDuration());
+    assertEquals(Duration.ofSeconds(10), config.renewDeadline());
+    assertEquals(Duration.ofSeconds(2), config.retryPeriod());
+    assertEquals(67, config.dhcpPort());
+    assertEquals(AgentConfig.DEFAULT_HEALTH, config.healthAddress());
+    assertEquals(Optional.empty(), config.serverIp());
+  }
+
+  @Test
+  void theFlagWinsOverTheEnvironment() {
+    assertEquals("net-1", parse(Map.of("IPPOOL_REF", "a/b"), "--ippool-ref", "default/net-1",
+        "--dry-run").pool().name());
+  }
+
+  @Test
+  void aDryRunNeedsNoNic() {
+    assertEquals(Optional.empty(), parse(Map.of(), "--ippool-ref", "a/b", "--dry-run").nic());
+  }
+
+  @Test
+  void listsEveryProblemWithItsFlagAndFix() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(Map.of(),
+        "--server-ip", "10.0.0.1", "--cidr", "192.0.2.0/24", "--lease-duration", "fifteen",
+        "--retry-period", "0s", "--health-addr", "8080", "--frobnicate", "x", "stray"));
+
+    String message = e.getMessage();
+    assertTrue(message.contains("IPPool reference is missing: pass --ippool-ref NAMESPACE/NAME or"
+        + " set IPPOOL_REF"), message);
+    assertTrue(message.contains("--nic is missing"), message);
+    assertTrue(message.contains("--server-ip 10.0.0.1 is outside --cidr 192.0.2.0/24"), message);
+    assertTrue(message.contains("--lease-duration 'fifteen' is not a duration; write it like 15s"),
+        message);
+    assertTrue(message.contains("--retry-period 0s must be positive"), message);
+    assertTrue(message.contains("--health-addr '8080' is not HOST:PORT"), message);
+    assertTrue(message.contains("unknown flag --frobnicate"), message);
+    assertTrue(message.contains("unexpected argument 'stray'"), message);
+  }
+
+  @Test
+  void rejectsAMalformedPoolReferenceAndABadInterfaceName() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> parse(Map.of(), "--ippool-ref", "net-48", "--nic", "a very long interface name"));
+
+    assertTrue(e.getMessage().contains("'net-48' is not of the form NAMESPACE/NAME"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("is not a network interface name"), e.getMessage());
+  }
+
+  @Test
+  void rejectsAFlagGivenTwiceOrWithoutValue() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> parse(Map.of(), "--ippool-ref", "a/b", "--nic", "x", "--nic", "y", "--cidr"));
+
+    assertTrue(e.getMessage().contains("--nic is given twice"), e.getMessage());
+    assertTrue(e.getMessage().contains("--cidr needs a value"), e.getMessage());
+  }
+
+  @Test
+  void readsGoAndIsoDurations() {
+    assertEquals(Duration.ofMillis(1500), AgentConfig.parseDuration("1s500ms"));
+    assertEquals(Duration.ofMinutes(2), AgentConfig.parseDuration("2m"));
+    assertEquals(Duration.ofHours(1).plusMinutes(30), AgentConfig.parseDuration("1h30m"));
+    assertEquals(Duration.ofSeconds(15), AgentConfig.parseDuration("PT15S"));
+    assertThrows(IllegalArgumentException.class, () -> AgentConfig.parseDuration("15"));
+    assertThrows(IllegalArgumentException.class, () -> AgentConfig.parseDuration("s"));
+    assertThrows(IllegalArgumentException.class, () -> AgentConfig.parseDuration("3s junk"));
+  }
+}

@@ -1,0 +1,89 @@
+package dev.elector.dhcp.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.dhcp.codec.DhcpMessage;
+import dev.elector.dhcp.codec.DhcpOptions;
+import dev.elector.dhcp.codec.Ipv4Address;
+import dev.elector.dhcp.codec.MacAddress;
+import dev.elector.dhcp.codec.MessageType;
+import dev.elector.dhcp.server.DhcpEngine;
+import dev.elector.dhcp.server.Ipv4Cidr;
+import dev.elector.dhcp.server.Outcome;
+import dev.elector.dhcp.server.PoolOptions;
+import dev.elector.dhcp.server.ReceiveContext;
+import dev.elector.dhcp.server.StaticLeaseSource;
+import dev.elector.testkit.FakeClock;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Reporting in virtual time: each unknown MAC once a minute, in bounded memory. */
+class AgentDhcpListenerTest {
+  private static final MacAddress KNOWN = MacAddress.parse("52:54:00:00:00:0a");
+  private static final InetSocketAddress FROM = new InetSocketAddress("127.0.0.1", 68);
+
+  private final FakeClock clock = new FakeClock();
+  private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+  private final AgentDhcpListener listener = new AgentDhcpListener(new AgentEvents(
+      new PrintStream(printed, true, StandardCharsets.UTF_8), Clock.systemUTC(), clock, true),
+      clock);
+  private final DhcpEngine engine = new DhcpEngine(StaticLeaseSource.of(PoolOptions.builder()
+      .serverIp(Ipv4Address.parse("192.0.2.1")).cidr(Ipv4Cidr.parse("192.0.2.0/24")).build(),
+      Map.of(KNOWN, Ipv4Address.parse("192.0.2.10"))));
+
+  private Outcome discoverFrom(MacAddress mac) {
+    DhcpMessage discover = DhcpMessage.builder().mac(mac).xid(1)
+        .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build()).build();
+    Outcome outcome = engine.handle(discover, ReceiveContext.broadcast());
+    listener.handled(FROM, discover, outcome);
+    return outcome;
+  }
+
+  private long lines(String kind) {
+    return Arrays.stream(printed.toString(StandardCharsets.UTF_8).split("\n"))
+        .filter(l -> l.contains(" " + kind + " ")).count();
+  }
+
+  @Test
+  void reportsAnUnknownMacOnceAMinute() {
+    MacAddress stranger = MacAddress.parse("02:00:00:00:00:99");
+    discoverFrom(stranger);
+    clock.advance(Duration.ofSeconds(59));
+    discoverFrom(stranger);
+    assertEquals(1, lines("unknown-client"));
+
+    clock.advance(Duration.ofSeconds(1));
+    discoverFrom(stranger);
+
+    assertEquals(2, lines("unknown-client"));
+  }
+
+  @Test
+  void aFloodOfMadeUpMacsStaysWithinTheTrackingBound() {
+    for (long i = 0; i < 20_000; i++) {
+      discoverFrom(new MacAddress(0x020000000000L + i));
+    }
+
+    assertTrue(listener.tracked() <= AgentDhcpListener.MAX_TRACKED, "tracked " + listener.tracked());
+  }
+
+  @Test
+  void printsOneReplyEventPerReplySentAndNothingForAKnownClientHandled() {
+    Outcome offer = discoverFrom(KNOWN);
+    assertEquals(0, lines("unknown-client"));
+
+    listener.sent(offer);
+
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(text.matches("(?s)EVENT \\d+ \\d+ reply kind=OFFERED mac=52:54:00:00:00:0a"
+        + " ip=192.0.2.10 state=-\n"), text);
+  }
+}

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,9 +48,18 @@ interface ServerAddress {
     };
   }
 
-  /** The address {@code ip} with {@code cidr}'s prefix on {@code nic}, through iproute2. */
+  /**
+   * The address {@code ip} with {@code cidr}'s prefix on {@code nic}, through iproute2; the
+   * announcement runs in the background, so serving never waits for arping's reply window.
+   */
   static ServerAddress onInterface(String nic, Ipv4Address ip, Ipv4Cidr cidr, Commands commands) {
-    return new IpCommand(nic, ip + "/" + cidr.prefixLength(), ip.toString(), commands);
+    return onInterface(nic, ip, cidr, commands, IpCommand::inBackground);
+  }
+
+  /** As above, announcing on {@code announcer}. */
+  static ServerAddress onInterface(String nic, Ipv4Address ip, Ipv4Cidr cidr, Commands commands,
+      Executor announcer) {
+    return new IpCommand(nic, ip + "/" + cidr.prefixLength(), ip.toString(), commands, announcer);
   }
 
   /** Runs system commands; a seam for tests. */
@@ -86,12 +96,20 @@ interface ServerAddress {
     private final String address;
     private final String ip;
     private final Commands commands;
+    private final Executor announcer;
 
-    IpCommand(String nic, String address, String ip, Commands commands) {
+    IpCommand(String nic, String address, String ip, Commands commands, Executor announcer) {
       this.nic = Objects.requireNonNull(nic, "nic");
       this.address = address;
       this.ip = ip;
       this.commands = Objects.requireNonNull(commands, "commands");
+      this.announcer = Objects.requireNonNull(announcer, "announcer");
+    }
+
+    private static void inBackground(Runnable task) {
+      Thread thread = new Thread(task, "dhcp-agent-arp-announce");
+      thread.setDaemon(true);
+      thread.start();
     }
 
     @Override
@@ -102,7 +120,7 @@ interface ServerAddress {
         throw new IOException("'" + String.join(" ", command) + "' failed (exit " + result.exit()
             + "): " + result.output() + hint(result.output()));
       }
-      announce();
+      announcer.execute(this::announce);
     }
 
     private void announce() {

@@ -20,7 +20,7 @@ class ServerAddressTest {
         Ipv4Cidr.parse("192.0.2.0/24"), command -> {
           ran.add(String.join(" ", command));
           return answer.apply(command);
-        });
+        }, Runnable::run);
   }
 
   @Test
@@ -65,7 +65,7 @@ class ServerAddressTest {
             throw new IOException("Cannot run program \"arping\"");
           }
           return new ServerAddress.Result(0, "");
-        });
+        }, Runnable::run);
 
     noArping.add(); // does not throw: the announcement is best effort
   }

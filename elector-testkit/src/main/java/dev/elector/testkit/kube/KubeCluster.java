@@ -153,7 +153,8 @@ public final class KubeCluster implements AutoCloseable {
     String username = "system:serviceaccount:" + home.name() + ":" + name;
     RbacV1Subject subject = new RbacV1Subject().kind("ServiceAccount").name(name)
         .namespace(home.name());
-    return new KubeIdentity(username, subject, clientWithToken(token.getStatus().getToken()));
+    String bearer = token.getStatus().getToken();
+    return new KubeIdentity(username, subject, clientWithToken(bearer), bearer);
   }
 
   /**
@@ -188,6 +189,35 @@ public final class KubeCluster implements AutoCloseable {
     return builder.build();
   }
 
+  /**
+   * A kubeconfig for this server that authenticates with {@code token} only, for a process started
+   * by a test or a demo (for example with an identity's {@link KubeIdentity#token()}).
+   */
+  public String kubeconfigYaml(String token) {
+    Objects.requireNonNull(token, "token");
+    String cluster = certificateAuthority != null
+        ? "    certificate-authority-data: "
+            + Base64.getEncoder().encodeToString(certificateAuthority) + "\n"
+        : "    insecure-skip-tls-verify: true\n";
+    return "apiVersion: v1\n"
+        + "kind: Config\n"
+        + "clusters:\n"
+        + "- name: elector\n"
+        + "  cluster:\n"
+        + "    server: " + server + "\n"
+        + cluster
+        + "users:\n"
+        + "- name: token\n"
+        + "  user:\n"
+        + "    token: " + token + "\n"
+        + "contexts:\n"
+        + "- name: elector\n"
+        + "  context:\n"
+        + "    cluster: elector\n"
+        + "    user: token\n"
+        + "current-context: elector\n";
+  }
+
   /** Stops what this cluster started (process or container). */
   @Override
   public void close() {
@@ -213,7 +243,7 @@ public final class KubeCluster implements AutoCloseable {
     }
     RbacV1Subject subject = new RbacV1Subject().kind("User").name(user.name())
         .apiGroup("rbac.authorization.k8s.io");
-    return new KubeIdentity(user.name(), subject, clientWithToken(user.token()));
+    return new KubeIdentity(user.name(), subject, clientWithToken(user.token()), user.token());
   }
 
   private static byte[] certificateAuthority(KubeConfig config, Path file) throws IOException {

@@ -13,12 +13,16 @@ import java.util.Objects;
  *     {@code system:serviceaccount:ns:name}
  * @param subject the RBAC subject that RoleBindings name
  * @param client a client authenticated as this identity only
+ * @param token the bearer token the client sends, for processes that need a kubeconfig of their
+ *     own ({@link KubeCluster#kubeconfigYaml(String)})
  */
-public record KubeIdentity(String username, RbacV1Subject subject, ApiClient client) {
+public record KubeIdentity(String username, RbacV1Subject subject, ApiClient client,
+    String token) {
   public KubeIdentity {
     Objects.requireNonNull(username, "username");
     Objects.requireNonNull(subject, "subject");
     Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(token, "token");
   }
 
   @Override

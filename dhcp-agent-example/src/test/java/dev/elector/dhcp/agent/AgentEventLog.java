@@ -1,0 +1,146 @@
+package dev.elector.dhcp.agent;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/** The EVENT lines of one agent, read from a growing text source (a log file or a buffer). */
+final class AgentEventLog {
+
+  /** One event line. */
+  record Event(String agent, long epochMillis, long monoNanos, String kind,
+      Map<String, String> fields) {
+    String get(String key) {
+      return fields.get(key);
+    }
+
+    boolean is(String kind, String... keyValues) {
+      if (!this.kind.equals(kind)) {
+        return false;
+      }
+      for (int i = 0; i + 1 < keyValues.length; i += 2) {
+        if (!keyValues[i + 1].equals(fields.get(keyValues[i]))) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private final String agent;
+  private final Supplier<String> text;
+
+  private AgentEventLog(String agent, Supplier<String> text) {
+    this.agent = agent;
+    this.text = text;
+  }
+
+  /** Events printed into {@code file} (for example a process's redirected output). */
+  static AgentEventLog ofFile(String agent, Path file) {
+    return new AgentEventLog(agent, () -> {
+      try {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+      } catch (IOException e) {
+        return "";
+      }
+    });
+  }
+
+  /** Events printed into the returned log's {@link #sink()}. */
+  static InMemory inMemory(String agent) {
+    return new InMemory(agent);
+  }
+
+  /** An event log filled through an output stream, for in-process agents. */
+  static final class InMemory {
+    private final StringBuffer buffer = new StringBuffer();
+    private final AgentEventLog log;
+
+    private InMemory(String agent) {
+      this.log = new AgentEventLog(agent, buffer::toString);
+    }
+
+    OutputStream sink() {
+      return new OutputStream() {
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+        @Override
+        public synchronized void write(int b) {
+          line.write(b);
+          if (b == '\n') {
+            buffer.append(line.toString(StandardCharsets.UTF_8));
+            line.reset();
+          }
+        }
+      };
+    }
+
+    AgentEventLog log() {
+      return log;
+    }
+  }
+
+  String agent() {
+    return agent;
+  }
+
+  /** Every event so far, in order. */
+  List<Event> events() {
+    List<Event> events = new ArrayList<>();
+    for (String line : text.get().split("\n")) {
+      if (!line.startsWith("EVENT ")) {
+        continue;
+      }
+      String[] words = line.trim().split(" ");
+      if (words.length < 4) {
+        continue;
+      }
+      Map<String, String> fields = new LinkedHashMap<>();
+      for (int i = 4; i < words.length; i++) {
+        int eq = words[i].indexOf('=');
+        if (eq > 0) {
+          fields.put(words[i].substring(0, eq), words[i].substring(eq + 1));
+        }
+      }
+      events.add(new Event(agent, Long.parseLong(words[1]), Long.parseLong(words[2]), words[3],
+          fields));
+    }
+    return events;
+  }
+
+  /** The first event matching, if any yet. */
+  Optional<Event> first(Predicate<Event> match) {
+    return events().stream().filter(match).findFirst();
+  }
+
+  /** Waits, on the real clock, for an event matching; fails with the log so far. */
+  Event await(Predicate<Event> match, Duration limit, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      Optional<Event> found = first(match);
+      if (found.isPresent()) {
+        return found.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(agent + ": no event '" + what + "' within " + limit
+            + "; output so far:\n" + text.get());
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** The whole text, for failure messages. */
+  String text() {
+    return text.get();
+  }
+}

@@ -445,7 +445,7 @@ final class Election {
     observe(new LockRead.Found(version, record), now);
     Term newTerm =
         new Term(identity, lock.describe(), record.leaderTransitions(), record.acquireTime(),
-            callbackExecutor);
+            callbackExecutor, clock, start + renewDeadlineNanos);
     term = newTerm;
     currentTerm = newTerm;
     termsStarted.increment();
@@ -475,6 +475,7 @@ final class Election {
       ownRecord = renewed;
       ownVersion = written.version();
       validFrom = start;
+      term.extend(start + renewDeadlineNanos);
       observe(new LockRead.Found(written.version(), renewed), now);
       armDeadline(now);
       scheduleStep(Math.max(0, start + retryNanos - now));

@@ -14,8 +14,16 @@ import java.util.Optional;
 
 /**
  * The overlap detector: every candidate reports its terms here on one monotonic timeline, through
- * {@link #listenerFor(String)}, at the instant its elector starts and stops leading. Checks that no
- * two terms overlap and that fencing tokens increase strictly. Thread-safe.
+ * {@link #listenerFor(String)}, at the instant its elector starts and stops leading, or through
+ * {@link #started(String, long, long)} and {@link #ended(String, TermEnd, long)} with explicit
+ * instants (for candidates in other processes, whose {@code System.nanoTime()} is comparable on
+ * one Linux machine). Checks that no two terms overlap and that fencing tokens increase strictly.
+ *
+ * <p>A term ends on the timeline when its elector stepped down or when the term's
+ * {@linkplain Term#activeUntilNanos() validity deadline} passed, whichever came first: after the
+ * deadline {@link Term#isActive()} is false, so a leader that checks it no longer acts, even if
+ * its process was paused and its elector steps down only later. The clock given here must be the
+ * electors' clock. Thread-safe.
  */
 public final class LeadershipTimeline {
   /** One term on the timeline; {@code endNanos} is {@code Long.MAX_VALUE} while it lasts. */
@@ -45,28 +53,39 @@ public final class LeadershipTimeline {
 
       @Override
       public void onTermEnded(Term term, TermEnd reason) {
-        ended(candidate, reason);
+        long now = clock.nanos();
+        ended(candidate, reason, now - term.activeUntilNanos() > 0 ? term.activeUntilNanos() : now);
       }
     };
   }
 
   /** Records that {@code candidate} started a term with {@code token} now. */
-  public synchronized void started(String candidate, long token) {
+  public void started(String candidate, long token) {
+    started(candidate, token, clock.nanos());
+  }
+
+  /** Records that {@code candidate} started a term with {@code token} at {@code atNanos}. */
+  public synchronized void started(String candidate, long token, long atNanos) {
     if (openByCandidate.containsKey(candidate)) {
       throw new AssertionError(candidate + " started a term while its previous term was open");
     }
     openByCandidate.put(candidate, intervals.size());
-    intervals.add(new Interval(candidate, token, clock.nanos(), Long.MAX_VALUE, null));
+    intervals.add(new Interval(candidate, token, atNanos, Long.MAX_VALUE, null));
   }
 
   /** Records that {@code candidate}'s open term ended now. */
-  public synchronized void ended(String candidate, TermEnd reason) {
+  public void ended(String candidate, TermEnd reason) {
+    ended(candidate, reason, clock.nanos());
+  }
+
+  /** Records that {@code candidate}'s open term ended at {@code atNanos}. */
+  public synchronized void ended(String candidate, TermEnd reason, long atNanos) {
     Integer index = openByCandidate.remove(candidate);
     if (index == null) {
       throw new AssertionError(candidate + " ended a term that never started");
     }
     Interval open = intervals.get(index);
-    intervals.set(index, new Interval(candidate, open.token(), open.startNanos(), clock.nanos(),
+    intervals.set(index, new Interval(candidate, open.token(), open.startNanos(), atNanos,
         reason));
   }
 

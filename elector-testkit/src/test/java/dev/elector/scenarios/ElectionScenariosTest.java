@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.LeaderElector;
+import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
+import dev.elector.testkit.FakeClock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -160,6 +163,48 @@ class ElectionScenariosTest {
 
     election.advanceUntil(() -> election.leaders().size() == 1, Duration.ofMinutes(1));
     assertNotEquals(leader.name, election.onlyLeader().name);
+  }
+
+  @Test
+  void aPausedLeaderIsInactiveTheInstantItsDeadlinePassesEvenBeforeItsElectorRuns() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofSeconds(7));
+    Term term = a.terms.get(0);
+    FakeClock clock = election.time.clock();
+
+    // The process is paused (a long GC, SIGSTOP): time passes, none of its threads run.
+    clock.advance(Duration.ofNanos(term.activeUntilNanos() - clock.nanos() - 1));
+    assertTrue(term.isActive(), "one nanosecond before the deadline");
+    clock.advance(Duration.ofNanos(1));
+    assertFalse(term.isActive(), "at the deadline, although the elector has not run");
+    assertTrue(a.elector.isLeader(), "the elector itself has not noticed yet");
+    assertEquals(Optional.empty(), term.endReason());
+    clock.advance(Duration.ofSeconds(20));
+
+    election.time.scheduler().runDueTasks(); // the process resumes
+
+    assertEquals(Optional.of(TermEnd.RENEW_DEADLINE_EXCEEDED), term.endReason());
+    assertEquals(term.activeUntilNanos(), election.timeline.terms().get(0).endNanos(),
+        "on the timeline the term ends at its deadline, not when the paused elector woke up");
+    election.advance(Duration.ofSeconds(30));
+    assertTrue(a.terms.get(a.terms.size() - 1).fencingToken() > term.fencingToken(),
+        "a later term of the same candidate has a newer token");
+  }
+
+  @Test
+  void aRenewalMovesTheTermsDeadlineOn() {
+    ElectionFixture.Candidate a = election.start("a");
+    election.advance(Duration.ofMillis(1));
+    Term term = a.terms.get(0);
+    long first = term.activeUntilNanos();
+
+    election.advance(Duration.ofSeconds(30));
+
+    assertTrue(term.isActive());
+    assertTrue(term.activeUntilNanos() - first >= Duration.ofSeconds(28).toNanos(),
+        "renewed during 30 s, so the deadline moved by about as much");
+    assertTrue(term.activeUntilNanos() - election.time.clock().nanos()
+        <= RENEW_DEADLINE.toNanos());
   }
 
   @Test

@@ -4,18 +4,23 @@ import dev.elector.lock.LockFailure;
 import org.slf4j.Logger;
 
 /**
- * Logs a streak of lock failures without flooding: the first failure of a streak and a summary at
- * most once a minute at WARN (ERROR for configuration problems such as a missing permission), the
- * rest at DEBUG, and one INFO line when the streak ends.
+ * Logs lock failures without flooding, however they come: one long streak or many short ones (a
+ * flapping API server that fails every other call). At most one failure is reported per minute, at
+ * WARN (ERROR for configuration problems such as a missing permission), with a count of the
+ * failures and streaks held back since the previous report; the rest go to DEBUG. A streak that was
+ * reported gets one INFO line when it ends; one that was not ends at DEBUG.
  */
 final class FailureLog {
-  private static final long SUMMARY_INTERVAL_NANOS = 60_000_000_000L;
+  static final long REPORT_INTERVAL_NANOS = 60_000_000_000L;
 
   private final Logger log;
   private final String subject;
   private long streak;
-  private long suppressed;
-  private long lastLoudNanos;
+  private boolean streakReported;
+  private boolean everReported;
+  private long lastReportNanos;
+  private long heldBack;
+  private long streaksHeldBack;
 
   FailureLog(Logger log, String subject) {
     this.log = log;
@@ -24,29 +29,42 @@ final class FailureLog {
 
   void failure(String action, LockFailure failure, long now, String consequence) {
     streak++;
-    boolean loud = streak == 1 || now - lastLoudNanos >= SUMMARY_INTERVAL_NANOS;
-    if (!loud) {
-      suppressed++;
-      log.debug("{}: {} failed again ({} in a row): {}", subject, action, streak, failure);
+    boolean report = !everReported || now - lastReportNanos >= REPORT_INTERVAL_NANOS;
+    if (!report) {
+      heldBack++;
+      if (streak == 1) {
+        streaksHeldBack++;
+      }
+      log.debug("{}: {} failed ({} in a row): {}", subject, action, streak, failure);
       return;
     }
-    String summary = streak == 1 ? "" : " (" + streak + " failures in a row, " + suppressed
-        + " not logged)";
+    String summary = heldBack == 0 ? "" : " (" + heldBack + " more failures in "
+        + streaksHeldBack + " streaks since the last report were logged at DEBUG)";
+    String inARow = streak == 1 ? "" : " " + streak + " times in a row";
     if (failure.kind().isConfigurationProblem()) {
-      log.error("{}: {} failed{}: {}. {}", subject, action, summary, failure.message(), consequence);
+      log.error("{}: {} failed{}: {}. {}{}", subject, action, inARow, failure.message(),
+          consequence, summary);
     } else {
-      log.warn("{}: {} failed{}: {}. {}", subject, action, summary, failure, consequence);
+      log.warn("{}: {} failed{}: {}. {}{}", subject, action, inARow, failure, consequence,
+          summary);
     }
-    lastLoudNanos = now;
-    suppressed = 0;
+    everReported = true;
+    lastReportNanos = now;
+    heldBack = 0;
+    streaksHeldBack = 0;
+    streakReported = true;
   }
 
   void success(String action) {
     if (streak > 0) {
-      log.info("{}: {} succeeded again after {} failures", subject, action, streak);
+      if (streakReported) {
+        log.info("{}: {} succeeded again after {} failures", subject, action, streak);
+      } else {
+        log.debug("{}: {} succeeded again after {} failures", subject, action, streak);
+      }
     }
     streak = 0;
-    suppressed = 0;
+    streakReported = false;
   }
 
   long streak() {

@@ -1,0 +1,235 @@
+package dev.elector.reliability;
+
+import dev.elector.ElectorConfig;
+import dev.elector.ElectorStats;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
+import dev.elector.Term;
+import dev.elector.k8s.LeaseLock;
+import dev.elector.testkit.LeadershipTimeline;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeIdentity;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.RoleRules;
+import dev.elector.testkit.net.FaultProxy;
+import dev.elector.testkit.net.HttpFaults;
+import dev.elector.time.MonotonicClock;
+import io.kubernetes.client.openapi.ApiClient;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+/**
+ * Candidates for one Lease on the real API server, each as a separate pod would be: its own
+ * restricted identity bound to the shipped Role ({@code deploy/lease/rbac.yaml}), its own
+ * connection through a {@link FaultProxy} (so one can be partitioned alone) and an
+ * {@link HttpFaults} injector (synthetic 500/429). All report their terms to one
+ * {@link LeadershipTimeline} on the system monotonic clock, with their fencing tokens.
+ */
+final class Cohort implements AutoCloseable {
+  static final Path SHIPPED_LEASE_RBAC = Path.of("..", "deploy", "lease", "rbac.yaml");
+  static final String LOCK = "elector-leader"; // the lock name the shipped Role is written for
+  static final Duration LEASE = Duration.ofSeconds(3);
+  static final Duration RENEW_DEADLINE = Duration.ofSeconds(2);
+  static final Duration RETRY = Duration.ofMillis(500);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
+  private static final AtomicInteger IDENTITIES = new AtomicInteger();
+
+  /** One candidate and its faults. */
+  final class Member {
+    final String name;
+    final FaultProxy proxy;
+    final HttpFaults http;
+    final LeaderElector elector;
+    private final List<Term> terms;
+
+    private Member(String name, FaultProxy proxy, HttpFaults http, LeaderElector elector,
+        List<Term> terms) {
+      this.name = name;
+      this.proxy = proxy;
+      this.http = http;
+      this.elector = elector;
+      this.terms = terms;
+    }
+
+    /** The terms this member started, in order. */
+    List<Term> terms() {
+      synchronized (terms) {
+        return List.copyOf(terms);
+      }
+    }
+
+    boolean leading() {
+      return elector.isLeader();
+    }
+
+    ElectorStats stats() {
+      return elector.stats();
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  final LeadershipTimeline timeline = new LeadershipTimeline(MonotonicClock.system());
+  private final KubeCluster cluster;
+  private final KubeNamespace namespace;
+  private final InetSocketAddress server;
+  private final Map<String, Member> members = new LinkedHashMap<>();
+
+  Cohort(KubeCluster cluster, KubeNamespace namespace) {
+    this.cluster = cluster;
+    this.namespace = namespace;
+    URI uri = URI.create(cluster.server());
+    this.server = new InetSocketAddress(uri.getHost(), uri.getPort());
+  }
+
+  /** Starts {@code count} candidates named c1, c2, ... with the scenario timings. */
+  Cohort start(int count) throws Exception {
+    return start(count, UnaryOperator.identity());
+  }
+
+  /** As {@link #start(int)}, with extra elector settings. */
+  Cohort start(int count, UnaryOperator<ElectorConfig.Builder> tuning) throws Exception {
+    for (int i = 0; i < count; i++) {
+      add("c" + (members.size() + 1), tuning);
+    }
+    return this;
+  }
+
+  /** Adds and starts one candidate. */
+  Member add(String name, UnaryOperator<ElectorConfig.Builder> tuning) throws Exception {
+    KubeIdentity identity = cluster.newIdentity(namespace,
+        name + "-" + IDENTITIES.incrementAndGet());
+    cluster.grant(identity, namespace, RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
+    FaultProxy proxy = FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode())
+        .start();
+    ApiClient client = identity.client();
+    client.setBasePath("https://127.0.0.1:" + proxy.address().getPort());
+    HttpFaults http = HttpFaults.withSeed(name.hashCode()).installOn(client);
+    LeaseLock lock = LeaseLock.newBuilder().apiClient(client).namespace(namespace.name())
+        .name(LOCK).identity(name).requestTimeout(RENEW_DEADLINE.dividedBy(2)).build();
+    List<Term> terms = new ArrayList<>();
+    LeaderElector elector = LeaderElector.start(tuning.apply(ElectorConfig.newBuilder()
+        .lock(lock)
+        .leaseDuration(LEASE)
+        .renewDeadline(RENEW_DEADLINE)
+        .retryPeriod(RETRY)
+        .maxBackoff(MAX_BACKOFF)
+        .callbacks(LeaderCallbacks.of(term -> {
+          synchronized (terms) {
+            terms.add(term);
+          }
+        }, (term, reason) -> { }))
+        .listener(timeline.listenerFor(name)))
+        .build());
+    Member member = new Member(name, proxy, http, elector, terms);
+    members.put(name, member);
+    return member;
+  }
+
+  List<Member> members() {
+    return List.copyOf(members.values());
+  }
+
+  Member member(String name) {
+    return members.get(name);
+  }
+
+  /** The members leading now (normally at most one). */
+  List<Member> leaders() {
+    return members.values().stream().filter(Member::leading).toList();
+  }
+
+  /** Waits for exactly one leader; fails if two ever lead at once. */
+  Member awaitLeader(Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      List<Member> leaders = leaders();
+      if (leaders.size() > 1) {
+        throw new AssertionError("two leaders at once: " + leaders);
+      }
+      if (leaders.size() == 1) {
+        return leaders.get(0);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no leader within " + limit + "; terms so far: "
+            + timeline.terms());
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /** Waits until a member other than {@code not} leads. */
+  Member awaitLeaderOtherThan(Member not, Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      Optional<Member> other = leaders().stream().filter(m -> m != not).findFirst();
+      if (other.isPresent()) {
+        return other.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no leader other than " + not + " within " + limit
+            + "; terms so far: " + timeline.terms());
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /** Waits until {@code member} no longer leads; returns how long that took. */
+  Duration awaitStepDown(Member member, Duration limit) throws InterruptedException {
+    long start = System.nanoTime();
+    while (member.leading()) {
+      if (System.nanoTime() - start > limit.toNanos()) {
+        throw new AssertionError(member + " still leads after " + limit);
+      }
+      Thread.sleep(5);
+    }
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /** Total lock calls of all members so far. */
+  long totalCalls() {
+    return members.values().stream().mapToLong(m -> m.stats().totalCalls()).sum();
+  }
+
+  /** Per member, lock calls so far. */
+  Map<String, Long> callsByMember() {
+    Map<String, Long> calls = new LinkedHashMap<>();
+    members.forEach((name, m) -> calls.put(name, m.stats().totalCalls()));
+    return calls;
+  }
+
+  /** The documented bound on one candidate's lock calls in any interval of length {@code t}. */
+  static long callBound(Duration t) {
+    return ElectorConfig.CALL_BURST
+        + (long) Math.ceil((double) ElectorConfig.CALLS_PER_RETRY_PERIOD * t.toNanos()
+            / RETRY.toNanos());
+  }
+
+  /** Heals every fault. */
+  void healAll() {
+    members.values().forEach(m -> {
+      m.proxy.heal();
+      m.http.off();
+    });
+  }
+
+  /** Closes every elector (releasing if leading), then the proxies. */
+  @Override
+  public void close() {
+    healAll();
+    members.values().forEach(m -> m.elector.close());
+    members.values().forEach(m -> m.proxy.close());
+  }
+}

@@ -1,0 +1,73 @@
+package dev.elector.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An outside writer deletes the Lease, or rewrites it with a holder of its own, again and again.
+ * The same electors, never restarted, recover every time: a member of the cohort leads again, no
+ * two lead at once, and fencing tokens keep increasing because the running candidates remember the
+ * highest they saw.
+ */
+@KubeTest
+class LockTamperingIT {
+  private static final int ROUNDS = 6;
+
+  @Test
+  void electorsRecoverFromRepeatedDeletionsAndForeignRewritesWithoutRestarts(KubeCluster cluster,
+      KubeNamespace namespace) throws Exception {
+    CoordinationV1Api leases = new CoordinationV1Api(cluster.admin());
+    try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
+      cohort.awaitLeader(Duration.ofSeconds(20));
+      for (int round = 1; round <= ROUNDS; round++) {
+        Thread.sleep(1_000);
+        boolean delete = round % 2 == 1;
+        long tampered = System.nanoTime();
+        if (delete) {
+          leases.deleteNamespacedLease(Cohort.LOCK, namespace.name()).execute();
+        } else {
+          V1Lease lease = leases.readNamespacedLease(Cohort.LOCK, namespace.name()).execute();
+          OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+          lease.getSpec().holderIdentity("intruder-" + round).leaseDurationSeconds(3)
+              .acquireTime(now).renewTime(now);
+          leases.replaceNamespacedLease(Cohort.LOCK, namespace.name(), lease).execute();
+        }
+        int termsBefore = cohort.timeline.terms().size();
+        waitForNewTerm(cohort, termsBefore, Duration.ofSeconds(20));
+        Duration recovery = Duration.ofNanos(System.nanoTime() - tampered);
+        Figures.record("tampering", "round-" + round + (delete ? "-delete" : "-rewrite")
+            + "-recovered-in", Figures.millis(recovery));
+        assertTrue(recovery.compareTo(Cohort.LEASE.plus(Cohort.RETRY.multipliedBy(4))
+            .plus(Cohort.MAX_BACKOFF)) <= 0, "round " + round + " took " + recovery);
+      }
+      cohort.timeline.assertNoOverlap();
+      long terms = cohort.members().stream().mapToLong(m -> m.stats().termsStarted()).sum();
+      assertTrue(terms >= ROUNDS + 1, "a new term after every round: " + terms);
+      assertEquals(1, cohort.leaders().size());
+      List<Long> tokens = cohort.timeline.terms().stream().map(t -> t.token()).toList();
+      Figures.record("tampering", "tokens", tokens);
+    }
+  }
+
+  private static void waitForNewTerm(Cohort cohort, int termsBefore, Duration limit)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (cohort.timeline.terms().size() <= termsBefore || cohort.leaders().isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no new leader within " + limit + ": " + cohort.timeline.terms());
+      }
+      Thread.sleep(10);
+    }
+  }
+}

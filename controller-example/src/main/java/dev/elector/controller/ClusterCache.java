@@ -8,6 +8,7 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentList;
@@ -179,8 +180,11 @@ final class ClusterCache implements AutoCloseable {
   }
 
   private static <T> void watchFailed(Class<T> type, Throwable error) {
-    log.warn("list/watch of {} failed: {}; the informer retries. If this is 403, bind the"
-        + " ClusterRole ippool-controller of deploy/controller/rbac.yaml", type.getSimpleName(),
-        error.toString());
+    String what = error instanceof ApiException e
+        ? "HTTP " + e.getCode() + (e.getCode() == 403
+            ? " (forbidden: bind the ClusterRole ippool-controller of deploy/controller/rbac.yaml)"
+            : "")
+        : error.toString();
+    log.warn("list/watch of {} failed with {}; the informer retries", type.getSimpleName(), what);
   }
 }

@@ -47,6 +47,7 @@ final class AgentDeployment {
   static final String APP = "vm-dhcp-agent";
   static final String MANAGER = "ippool-controller";
   static final int HEALTH_PORT = 8080;
+  /** Pod names add 17 characters ("-", a 10-character hash, "-", 5); hostnames allow 63. */
   private static final int MAX_NAME = 52;
 
   private AgentDeployment() {}

@@ -12,9 +12,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs the IPPool controller until SIGTERM or SIGINT; see {@code controller-example/README.md}
- * for the flags and the {@code EVENT} lines it prints on standard output. Exit codes: 0 after a
- * signal, 1 when it cannot start, 2 for bad flags or a missing environment (the message names the
- * flag or variable and the fix).
+ * for the flags and the {@code EVENT} lines it prints on standard output. On SIGTERM or SIGINT it
+ * steps down and releases the Lease before the JVM exits (143 or 130). Exit code 2: bad flags or
+ * a missing environment; the message names the flag or variable and the fix.
  */
 public final class ControllerMain {
   private ControllerMain() {}

@@ -6,6 +6,7 @@ import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
 import io.kubernetes.client.openapi.ApiException;
+import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -53,10 +54,10 @@ final class PoolAllocator {
   private final ConflictRetry retry;
   private final EventLog events;
   private final ControllerStats stats;
-  private final java.time.Clock clock;
+  private final Clock clock;
 
   PoolAllocator(ClusterCache cache, LeaderWrites writes, ConflictRetry retry, EventLog events,
-      ControllerStats stats, java.time.Clock clock) {
+      ControllerStats stats, Clock clock) {
     this.cache = cache;
     this.writes = writes;
     this.retry = retry;

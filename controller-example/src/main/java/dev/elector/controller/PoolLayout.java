@@ -1,5 +1,6 @@
 package dev.elector.controller;
 
+import dev.elector.ippool.IPv4Status;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.SortedSet;
@@ -35,9 +36,9 @@ record PoolLayout(Cidr cidr, long serverIP, Long router, long start, long end,
   /** The marker an address carries in the allocation table, or null for an ordinary one. */
   String markerOf(long address) {
     if (address == serverIP || (router != null && address == router)) {
-      return dev.elector.ippool.IPv4Status.RESERVED;
+      return IPv4Status.RESERVED;
     }
-    return excluded.contains(address) ? dev.elector.ippool.IPv4Status.EXCLUDED : null;
+    return excluded.contains(address) ? IPv4Status.EXCLUDED : null;
   }
 
   /** "start-end", for messages. */

@@ -12,7 +12,7 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,7 +119,7 @@ final class PoolReconciler implements KeyReconciler {
         log.debug("IPPool {}: agent Deployment {} is up to date", key, deploymentName);
       }
       AllocationTable table = AllocationTable.of(validation.layout(),
-          current.getIpv4() == null ? java.util.Map.of() : current.getIpv4().getAllocated());
+          current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
       if (!table.evicted().isEmpty()) {
         log.info("IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new"
             + " ones", key, table.evicted());
@@ -224,5 +224,4 @@ final class PoolReconciler implements KeyReconciler {
     return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC)
         .truncatedTo(ChronoUnit.SECONDS);
   }
-
 }

@@ -10,6 +10,7 @@ import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
 import dev.elector.ippool.VirtualMachineNetworkConfig.Status;
 import io.kubernetes.client.extended.controller.reconciler.Result;
 import io.kubernetes.client.openapi.ApiException;
+import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -48,10 +49,10 @@ final class VmConfigReconciler implements KeyReconciler {
   private final PoolAllocator allocator;
   private final EventLog events;
   private final WarnOnce warnings;
-  private final java.time.Clock clock;
+  private final Clock clock;
 
   VmConfigReconciler(ClusterCache cache, LeaderWrites writes, PoolAllocator allocator,
-      EventLog events, WarnOnce warnings, java.time.Clock clock) {
+      EventLog events, WarnOnce warnings, Clock clock) {
     this.cache = cache;
     this.writes = writes;
     this.allocator = allocator;

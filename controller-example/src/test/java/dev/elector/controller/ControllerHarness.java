@@ -161,6 +161,11 @@ final class ControllerHarness implements AutoCloseable {
     }
   }
 
+  /** The open controller named {@code name}. */
+  IPPoolController controller(String name) {
+    return controllers.get(name);
+  }
+
   List<String> events(String name) {
     return events.getOrDefault(name, List.of());
   }

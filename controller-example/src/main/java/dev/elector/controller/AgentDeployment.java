@@ -1,0 +1,247 @@
+package dev.elector.controller;
+
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.NetworkApis;
+import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.openapi.models.V1Capabilities;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1EnvVarSource;
+import io.kubernetes.client.openapi.models.V1HTTPGetAction;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1ObjectFieldSelector;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Probe;
+import io.kubernetes.client.openapi.models.V1SecurityContext;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Renders the agent Deployment of one pool, and tells whether a live Deployment differs from the
+ * rendering in the fields the controller owns (so server defaulting never causes an update).
+ */
+final class AgentDeployment {
+  /** The agent's ServiceAccount, in every pool namespace. */
+  static final String SERVICE_ACCOUNT = "vm-dhcp-agent";
+  /** Name of the agent container. */
+  static final String CONTAINER = "dhcp-agent";
+  /** The NIC the agent serves on, as Multus names it. */
+  static final String NIC = "net1";
+  /** The Multus annotation on the pod template. */
+  static final String NETWORKS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
+  static final String LABEL_NAME = "app.kubernetes.io/name";
+  static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
+  static final String LABEL_POOL = "network.harvesterhci.io/ippool";
+  static final String APP = "vm-dhcp-agent";
+  static final String MANAGER = "ippool-controller";
+  static final int HEALTH_PORT = 8080;
+  /** Pod names add 17 characters ("-", a 10-character hash, "-", 5); hostnames allow 63. */
+  private static final int MAX_NAME = 52;
+
+  private AgentDeployment() {}
+
+  /** The Deployment's name: "POOL-dhcp-agent", shortened with a hash when the pool name is long. */
+  static String name(String poolName) {
+    return shorten(poolName, "-dhcp-agent", MAX_NAME);
+  }
+
+  /** The pool's label value (at most 63 characters). */
+  static String poolLabel(String poolName) {
+    return shorten(poolName, "", 63);
+  }
+
+  /**
+   * The agent Deployment of a pool with a valid spec.
+   *
+   * @param replicas the replicas to run (0 while the pool is paused)
+   */
+  static V1Deployment render(IPPool pool, String image, int replicas) {
+    String namespace = pool.getMetadata().getNamespace();
+    String name = pool.getMetadata().getName();
+    String ref = namespace + "/" + name;
+    Map<String, String> selector = new LinkedHashMap<>();
+    selector.put(LABEL_NAME, APP);
+    selector.put(LABEL_POOL, poolLabel(name));
+    Map<String, String> labels = new LinkedHashMap<>(selector);
+    labels.put(LABEL_MANAGED_BY, MANAGER);
+    String serverIP = pool.getSpec().getIpv4Config().getServerIP();
+    String cidr = pool.getSpec().getIpv4Config().getCidr();
+    V1Container agent = new V1Container()
+        .name(CONTAINER)
+        .image(image)
+        .args(List.of("--ippool-ref", ref, "--nic", NIC, "--server-ip", serverIP, "--cidr", cidr))
+        .env(List.of(
+            new V1EnvVar().name("IPPOOL_REF").value(ref),
+            fieldRef("POD_NAMESPACE", "metadata.namespace"),
+            fieldRef("POD_NAME", "metadata.name")))
+        .ports(List.of(new V1ContainerPort().name("health").containerPort(HEALTH_PORT)
+            .protocol("TCP")))
+        .livenessProbe(probe("/healthz"))
+        .readinessProbe(probe("/readyz"))
+        .securityContext(new V1SecurityContext().capabilities(new V1Capabilities()
+            .add(List.of("NET_ADMIN"))));
+    return new V1Deployment()
+        .apiVersion("apps/v1")
+        .kind("Deployment")
+        .metadata(new V1ObjectMeta()
+            .namespace(namespace)
+            .name(name(name))
+            .labels(labels)
+            .ownerReferences(List.of(ownerReference(pool))))
+        .spec(new V1DeploymentSpec()
+            .replicas(replicas)
+            .selector(new V1LabelSelector().matchLabels(selector))
+            .template(new V1PodTemplateSpec()
+                .metadata(new V1ObjectMeta()
+                    .labels(labels)
+                    .annotations(Map.of(NETWORKS_ANNOTATION,
+                        networksAnnotation(pool.getSpec().getNetworkName()))))
+                .spec(new V1PodSpec()
+                    .serviceAccountName(SERVICE_ACCOUNT)
+                    .containers(List.of(agent)))));
+  }
+
+  /** The Multus selection of the NetworkAttachmentDefinition "nadNamespace/nadName". */
+  static String networksAnnotation(String networkName) {
+    int slash = networkName.indexOf('/');
+    String nadNamespace = networkName.substring(0, slash);
+    String nadName = networkName.substring(slash + 1);
+    return "[{\"namespace\":\"" + nadNamespace + "\",\"name\":\"" + nadName
+        + "\",\"interface\":\"" + NIC + "\"}]";
+  }
+
+  /** The owner reference to the pool: controller, blocking the pool's deletion. */
+  static V1OwnerReference ownerReference(IPPool pool) {
+    return new V1OwnerReference()
+        .apiVersion(NetworkApis.API_VERSION)
+        .kind(IPPool.KIND)
+        .name(pool.getMetadata().getName())
+        .uid(pool.getMetadata().getUid())
+        .controller(true)
+        .blockOwnerDeletion(true);
+  }
+
+  /** Whether {@code live} is controlled by {@code pool} (same UID). */
+  static boolean controlledBy(V1Deployment live, IPPool pool) {
+    List<V1OwnerReference> owners = live.getMetadata().getOwnerReferences();
+    return owners != null && owners.stream().anyMatch(o -> Boolean.TRUE.equals(o.getController())
+        && Objects.equals(o.getUid(), pool.getMetadata().getUid()));
+  }
+
+  /** Whether {@code live} carries this controller's managed-by label (so it may be adopted). */
+  static boolean managedHere(V1Deployment live) {
+    Map<String, String> labels = live.getMetadata().getLabels();
+    return labels != null && MANAGER.equals(labels.get(LABEL_MANAGED_BY));
+  }
+
+  /**
+   * The fields this controller owns, as a comparable value. Fields the API server fills in
+   * (defaults, status, other containers' settings, foreign labels) are left out.
+   */
+  record Owned(Integer replicas, Map<String, String> selector, Map<String, String> templateLabels,
+      String networks, String serviceAccount, String image, List<String> args, List<String> env,
+      List<String> ports, String liveness, String readiness, List<String> capabilities,
+      List<String> owners) {}
+
+  static Owned owned(V1Deployment d) {
+    V1DeploymentSpec spec = d.getSpec();
+    V1PodTemplateSpec template = spec == null ? null : spec.getTemplate();
+    V1ObjectMeta templateMeta = template == null ? null : template.getMetadata();
+    V1PodSpec pod = template == null ? null : template.getSpec();
+    V1Container c = pod == null || pod.getContainers() == null ? null : pod.getContainers().stream()
+        .filter(x -> CONTAINER.equals(x.getName())).findFirst().orElse(null);
+    Map<String, String> templateLabels = new LinkedHashMap<>();
+    if (templateMeta != null && templateMeta.getLabels() != null) {
+      for (String key : List.of(LABEL_NAME, LABEL_POOL, LABEL_MANAGED_BY)) {
+        templateLabels.put(key, templateMeta.getLabels().get(key));
+      }
+    }
+    return new Owned(
+        spec == null ? null : spec.getReplicas(),
+        spec == null || spec.getSelector() == null ? null : spec.getSelector().getMatchLabels(),
+        templateLabels,
+        templateMeta == null || templateMeta.getAnnotations() == null ? null
+            : templateMeta.getAnnotations().get(NETWORKS_ANNOTATION),
+        pod == null ? null : pod.getServiceAccountName(),
+        c == null ? null : c.getImage(),
+        c == null ? null : c.getArgs(),
+        c == null || c.getEnv() == null ? null : c.getEnv().stream().map(e -> e.getName() + "="
+            + (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null
+                ? "fieldRef:" + e.getValueFrom().getFieldRef().getFieldPath() : e.getValue()))
+            .toList(),
+        c == null || c.getPorts() == null ? null : c.getPorts().stream()
+            .map(p -> p.getName() + ":" + p.getContainerPort()).toList(),
+        c == null ? null : probeText(c.getLivenessProbe()),
+        c == null ? null : probeText(c.getReadinessProbe()),
+        c == null || c.getSecurityContext() == null
+            || c.getSecurityContext().getCapabilities() == null ? null
+            : c.getSecurityContext().getCapabilities().getAdd(),
+        d.getMetadata() == null || d.getMetadata().getOwnerReferences() == null ? null
+            : d.getMetadata().getOwnerReferences().stream()
+                .map(o -> o.getKind() + "/" + o.getName() + "/" + o.getUid() + "/"
+                    + o.getController() + "/" + o.getBlockOwnerDeletion()).toList());
+  }
+
+  /** Whether {@code live} needs an update to match {@code rendered}. */
+  static boolean differs(V1Deployment live, V1Deployment rendered) {
+    return !owned(live).equals(owned(rendered));
+  }
+
+  /** Whether the only owned difference is the replica count. */
+  static boolean onlyReplicasDiffer(V1Deployment live, V1Deployment rendered) {
+    Owned a = owned(live);
+    Owned b = owned(rendered);
+    return !Objects.equals(a.replicas(), b.replicas())
+        && new Owned(null, a.selector(), a.templateLabels(), a.networks(), a.serviceAccount(),
+            a.image(), a.args(), a.env(), a.ports(), a.liveness(), a.readiness(),
+            a.capabilities(), a.owners())
+        .equals(new Owned(null, b.selector(), b.templateLabels(), b.networks(),
+            b.serviceAccount(), b.image(), b.args(), b.env(), b.ports(), b.liveness(),
+            b.readiness(), b.capabilities(), b.owners()));
+  }
+
+  private static String probeText(V1Probe probe) {
+    if (probe == null || probe.getHttpGet() == null) {
+      return null;
+    }
+    return probe.getHttpGet().getPath() + "@" + probe.getHttpGet().getPort();
+  }
+
+  private static V1Probe probe(String path) {
+    return new V1Probe().httpGet(new V1HTTPGetAction().path(path)
+        .port(new IntOrString("health")));
+  }
+
+  private static V1EnvVar fieldRef(String name, String path) {
+    return new V1EnvVar().name(name).valueFrom(new V1EnvVarSource()
+        .fieldRef(new V1ObjectFieldSelector().fieldPath(path)));
+  }
+
+  private static String shorten(String base, String suffix, int max) {
+    if (base.length() + suffix.length() <= max) {
+      return base + suffix;
+    }
+    String hash;
+    try {
+      hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(base.getBytes(StandardCharsets.UTF_8))).substring(0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+    String head = base.substring(0, max - suffix.length() - hash.length() - 1)
+        .replaceAll("[-.]+$", "");
+    return head + "-" + hash + suffix;
+  }
+}

@@ -1,0 +1,244 @@
+package dev.elector.controller;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The IPPool controller's settings. Immutable; build with {@link #newBuilder()}. {@code build()}
+ * checks every setting and reports all problems in one {@link IllegalArgumentException}, each
+ * naming the setting, its command-line flag, the value and the fix.
+ */
+public final class ControllerConfig {
+  /** Default agent image. */
+  public static final String DEFAULT_AGENT_IMAGE = "ghcr.io/elector-dev/dhcp-agent:0.1.0";
+  /** Default agent replicas per pool. */
+  public static final int DEFAULT_AGENT_REPLICAS = 2;
+  /** Default name of the controller's Lease. */
+  public static final String DEFAULT_LEASE_NAME = "ippool-controller";
+  /** Default reconciler workers per resource kind. */
+  public static final int DEFAULT_WORKERS = 2;
+
+  private final String agentImage;
+  private final int agentReplicas;
+  private final String leaseName;
+  private final String leaseNamespace;
+  private final String identity;
+  private final Duration leaseDuration;
+  private final Duration renewDeadline;
+  private final Duration retryPeriod;
+  private final int workers;
+  private final Consumer<String> events;
+  private final Clock clock;
+
+  private ControllerConfig(Builder b) {
+    this.agentImage = b.agentImage;
+    this.agentReplicas = b.agentReplicas;
+    this.leaseName = b.leaseName;
+    this.leaseNamespace = b.leaseNamespace;
+    this.identity = b.identity;
+    this.leaseDuration = b.leaseDuration;
+    this.renewDeadline = b.renewDeadline;
+    this.retryPeriod = b.retryPeriod;
+    this.workers = b.workers;
+    this.events = b.events;
+    this.clock = b.clock;
+  }
+
+  /** A builder with every default set. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /** The image of every pool's agent container. */
+  public String agentImage() {
+    return agentImage;
+  }
+
+  /** Replicas of each agent Deployment while its pool is not paused. */
+  public int agentReplicas() {
+    return agentReplicas;
+  }
+
+  /** Name of the controller's Lease. */
+  public String leaseName() {
+    return leaseName;
+  }
+
+  /** Namespace of the Lease; empty means POD_NAMESPACE (see {@code KubeEnvironment}). */
+  public Optional<String> leaseNamespace() {
+    return Optional.ofNullable(leaseNamespace);
+  }
+
+  /** This replica's identity; empty means POD_NAME or the host name plus a random suffix. */
+  public Optional<String> identity() {
+    return Optional.ofNullable(identity);
+  }
+
+  /** How long a Lease is valid without renewal. */
+  public Duration leaseDuration() {
+    return leaseDuration;
+  }
+
+  /** How long a leader keeps trying to renew before it steps down. */
+  public Duration renewDeadline() {
+    return renewDeadline;
+  }
+
+  /** The elector's renew and retry period. */
+  public Duration retryPeriod() {
+    return retryPeriod;
+  }
+
+  /** Reconciler threads per resource kind (IPPools, VirtualMachineNetworkConfigs). */
+  public int workers() {
+    return workers;
+  }
+
+  /** Receives the {@code EVENT ...} lines; default standard output. */
+  public Consumer<String> events() {
+    return events;
+  }
+
+  /** Wall clock for status timestamps and event lines. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** Builds a {@link ControllerConfig}. Setters reject null at once. */
+  public static final class Builder {
+    private String agentImage = DEFAULT_AGENT_IMAGE;
+    private int agentReplicas = DEFAULT_AGENT_REPLICAS;
+    private String leaseName = DEFAULT_LEASE_NAME;
+    private String leaseNamespace;
+    private String identity;
+    private Duration leaseDuration = Duration.ofSeconds(15);
+    private Duration renewDeadline = Duration.ofSeconds(10);
+    private Duration retryPeriod = Duration.ofSeconds(2);
+    private int workers = DEFAULT_WORKERS;
+    private Consumer<String> events = System.out::println;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** Agent image; default {@value #DEFAULT_AGENT_IMAGE}. */
+    public Builder agentImage(String agentImage) {
+      this.agentImage = Objects.requireNonNull(agentImage, "agentImage");
+      return this;
+    }
+
+    /** Agent replicas, 1 to 100; default {@value #DEFAULT_AGENT_REPLICAS}. */
+    public Builder agentReplicas(int agentReplicas) {
+      this.agentReplicas = agentReplicas;
+      return this;
+    }
+
+    /** Lease name; default {@value #DEFAULT_LEASE_NAME}. */
+    public Builder leaseName(String leaseName) {
+      this.leaseName = Objects.requireNonNull(leaseName, "leaseName");
+      return this;
+    }
+
+    /** Lease namespace; default the pod's own (POD_NAMESPACE). */
+    public Builder leaseNamespace(String leaseNamespace) {
+      this.leaseNamespace = Objects.requireNonNull(leaseNamespace, "leaseNamespace");
+      return this;
+    }
+
+    /** Identity; default POD_NAME (or host name) plus a per-process suffix. */
+    public Builder identity(String identity) {
+      this.identity = Objects.requireNonNull(identity, "identity");
+      return this;
+    }
+
+    /** Lease duration; default 15 s. */
+    public Builder leaseDuration(Duration leaseDuration) {
+      this.leaseDuration = Objects.requireNonNull(leaseDuration, "leaseDuration");
+      return this;
+    }
+
+    /** Renew deadline; default 10 s; must be shorter than the lease duration. */
+    public Builder renewDeadline(Duration renewDeadline) {
+      this.renewDeadline = Objects.requireNonNull(renewDeadline, "renewDeadline");
+      return this;
+    }
+
+    /** Retry period; default 2 s; 1.2 times it must be shorter than the renew deadline. */
+    public Builder retryPeriod(Duration retryPeriod) {
+      this.retryPeriod = Objects.requireNonNull(retryPeriod, "retryPeriod");
+      return this;
+    }
+
+    /** Reconciler workers per kind, 1 to 64; default {@value #DEFAULT_WORKERS}. */
+    public Builder workers(int workers) {
+      this.workers = workers;
+      return this;
+    }
+
+    /** Where EVENT lines go; default standard output. Called from many threads, one line each. */
+    public Builder events(Consumer<String> events) {
+      this.events = Objects.requireNonNull(events, "events");
+      return this;
+    }
+
+    /** Wall clock; default UTC system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Checks every setting.
+     *
+     * @throws IllegalArgumentException listing every problem
+     */
+    public ControllerConfig build() {
+      List<String> problems = new ArrayList<>();
+      if (agentImage.isBlank() || agentImage.chars().anyMatch(Character::isWhitespace)) {
+        problems.add("agentImage (--agent-image) '" + agentImage + "' is not an image reference;"
+            + " give one like " + DEFAULT_AGENT_IMAGE);
+      }
+      if (agentReplicas < 1 || agentReplicas > 100) {
+        problems.add("agentReplicas (--agent-replicas) " + agentReplicas + " must be 1 to 100;"
+            + " pause a pool (spec.paused) to run no agent");
+      }
+      if (leaseName.isBlank()) {
+        problems.add("leaseName is blank; give the Lease name all replicas share");
+      }
+      if (identity != null && identity.isBlank()) {
+        problems.add("identity (--identity) is blank; leave it out for the default or give a"
+            + " unique name");
+      }
+      positive(problems, "leaseDuration (--lease-duration)", leaseDuration);
+      positive(problems, "renewDeadline (--renew-deadline)", renewDeadline);
+      positive(problems, "retryPeriod (--retry-period)", retryPeriod);
+      if (renewDeadline.compareTo(leaseDuration) >= 0) {
+        problems.add("renewDeadline (--renew-deadline) " + renewDeadline + " must be shorter than"
+            + " leaseDuration (--lease-duration) " + leaseDuration + "; raise the lease duration"
+            + " or lower the renew deadline");
+      }
+      if (retryPeriod.multipliedBy(12).dividedBy(10).compareTo(renewDeadline) >= 0) {
+        problems.add("renewDeadline (--renew-deadline) " + renewDeadline + " must be longer than"
+            + " 1.2 x retryPeriod (--retry-period) " + retryPeriod + "; lower the retry period or"
+            + " raise the renew deadline");
+      }
+      if (workers < 1 || workers > 64) {
+        problems.add("workers (--workers) " + workers + " must be 1 to 64");
+      }
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(String.join("; ", problems));
+      }
+      return new ControllerConfig(this);
+    }
+
+    private static void positive(List<String> problems, String name, Duration value) {
+      if (value.isZero() || value.isNegative()) {
+        problems.add(name + " " + value + " must be positive, for example 15s");
+      }
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package dev.elector.controller;
+
+import dev.elector.Term;
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPPoolList;
+import dev.elector.ippool.NetworkApis;
+import dev.elector.ippool.VirtualMachineNetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfigList;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+
+/**
+ * Every call the controller makes to change the cluster, for one leadership term. Each write
+ * first checks {@link Term#isActive()} and throws {@link TermEndedException} once the term has
+ * ended, so after a step-down only a write already on the wire can land late; and every update
+ * carries the resourceVersion it was computed from, so such a late write cannot clobber a newer
+ * leader's (the server answers 409).
+ */
+final class LeaderWrites {
+  private final Term term;
+  private final GenericKubernetesApi<IPPool, IPPoolList> pools;
+  private final GenericKubernetesApi<VirtualMachineNetworkConfig, VirtualMachineNetworkConfigList>
+      configs;
+  private final ApiClient client;
+  private final AppsV1Api apps;
+  private final CoreV1Api core;
+  private final RbacAuthorizationV1Api rbac;
+
+  LeaderWrites(Term term, ApiClient client) {
+    this.term = term;
+    this.client = client;
+    this.pools = NetworkApis.ipPools(client);
+    this.configs = NetworkApis.vmNetworkConfigs(client);
+    this.apps = new AppsV1Api(client);
+    this.core = new CoreV1Api(client);
+    this.rbac = new RbacAuthorizationV1Api(client);
+  }
+
+  /** Whether the term is still active. */
+  boolean active() {
+    return term.isActive();
+  }
+
+  private void check(String what) {
+    if (!term.isActive()) {
+      throw new TermEndedException(what);
+    }
+  }
+
+  /** A fresh read of a pool, bypassing the cache (after a conflict). */
+  IPPool readPool(String namespace, String name) throws ApiException {
+    return pools.get(namespace, name).throwsApiException().getObject();
+  }
+
+  /** PUT of a pool's main resource (its finalizers), conditional on its resourceVersion. */
+  IPPool updatePool(IPPool pool) throws ApiException {
+    check("update of IPPool " + pool.ref());
+    return pools.update(pool).throwsApiException().getObject();
+  }
+
+  /** PUT of a pool's status, conditional on its resourceVersion. */
+  IPPool replacePoolStatus(IPPool pool) throws ApiException {
+    check("status of IPPool " + pool.ref());
+    return NetworkApis.replaceStatus(client, pool);
+  }
+
+  VirtualMachineNetworkConfig updateVmConfig(VirtualMachineNetworkConfig config)
+      throws ApiException {
+    check("update of VirtualMachineNetworkConfig " + KubeObjects.key(config));
+    return configs.update(config).throwsApiException().getObject();
+  }
+
+  VirtualMachineNetworkConfig replaceVmConfigStatus(VirtualMachineNetworkConfig config)
+      throws ApiException {
+    check("status of VirtualMachineNetworkConfig " + KubeObjects.key(config));
+    return NetworkApis.replaceStatus(client, config);
+  }
+
+  V1Deployment createDeployment(V1Deployment deployment) throws ApiException {
+    check("creation of Deployment " + KubeObjects.key(deployment));
+    return apps.createNamespacedDeployment(deployment.getMetadata().getNamespace(), deployment)
+        .execute();
+  }
+
+  /** PUT of a Deployment, conditional on the resourceVersion it carries. */
+  V1Deployment replaceDeployment(V1Deployment deployment) throws ApiException {
+    check("update of Deployment " + KubeObjects.key(deployment));
+    return apps.replaceNamespacedDeployment(deployment.getMetadata().getName(),
+        deployment.getMetadata().getNamespace(), deployment).execute();
+  }
+
+  /** Deletes a Deployment; an absent one counts as deleted. */
+  void deleteDeployment(String namespace, String name) throws ApiException {
+    check("deletion of Deployment " + namespace + "/" + name);
+    try {
+      apps.deleteNamespacedDeployment(name, namespace).execute();
+    } catch (ApiException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  /** Whether the ServiceAccount exists. */
+  boolean serviceAccountExists(String namespace, String name) throws ApiException {
+    return exists(() -> core.readNamespacedServiceAccount(name, namespace).execute());
+  }
+
+  /** Whether the RoleBinding exists. */
+  boolean roleBindingExists(String namespace, String name) throws ApiException {
+    return exists(() -> rbac.readNamespacedRoleBinding(name, namespace).execute());
+  }
+
+  /** Creates the ServiceAccount; one that exists already counts as created. */
+  void createServiceAccount(V1ServiceAccount account) throws ApiException {
+    String namespace = account.getMetadata().getNamespace();
+    check("creation of ServiceAccount " + namespace + "/" + account.getMetadata().getName());
+    ignoreConflict(() -> core.createNamespacedServiceAccount(namespace, account).execute());
+  }
+
+  /** Creates the RoleBinding; one that exists already counts as created. */
+  void createRoleBinding(V1RoleBinding binding) throws ApiException {
+    String namespace = binding.getMetadata().getNamespace();
+    check("creation of RoleBinding " + namespace + "/" + binding.getMetadata().getName());
+    ignoreConflict(() -> rbac.createNamespacedRoleBinding(namespace, binding).execute());
+  }
+
+  private interface Call {
+    Object run() throws ApiException;
+  }
+
+  private static boolean exists(Call read) throws ApiException {
+    try {
+      read.run();
+      return true;
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static void ignoreConflict(Call create) throws ApiException {
+    try {
+      create.run();
+    } catch (ApiException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package dev.elector.controller;
+
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPPoolStatus;
+import dev.elector.ippool.IPv4Status;
+import dev.elector.ippool.ObjectRef;
+import dev.elector.ippool.PoolCondition;
+import io.kubernetes.client.extended.controller.reconciler.Result;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one IPPool in step: its finalizer, its agent Deployment (created, updated only when an
+ * owned field differs, scaled to zero while paused, deleted on pool deletion), the agent's
+ * ServiceAccount and RoleBinding, the allocation table's markers and counts, and the conditions
+ * Registered, CacheReady, AgentReady and Stopped. An invalid spec is reported in Registered and
+ * changes nothing else: an existing agent keeps serving the last valid configuration.
+ */
+final class PoolReconciler implements KeyReconciler {
+  /** Finalizer that lets the controller delete the agent Deployment before the pool goes. */
+  static final String FINALIZER = "network.harvesterhci.io/dhcp-agent-cleanup";
+  private static final Logger log = LoggerFactory.getLogger(PoolReconciler.class);
+
+  private final ClusterCache cache;
+  private final LeaderWrites writes;
+  private final AgentAccess access;
+  private final ControllerConfig config;
+  private final EventLog events;
+  private final ControllerStats stats;
+  private final WarnOnce warnings;
+  private final Clock clock;
+
+  PoolReconciler(ClusterCache cache, LeaderWrites writes, AgentAccess access,
+      ControllerConfig config, EventLog events, ControllerStats stats, WarnOnce warnings) {
+    this.cache = cache;
+    this.writes = writes;
+    this.access = access;
+    this.config = config;
+    this.events = events;
+    this.stats = stats;
+    this.warnings = warnings;
+    this.clock = config.clock();
+  }
+
+  @Override
+  public Result reconcile(String namespace, String name) throws ApiException {
+    String key = namespace + "/" + name;
+    IPPool pool = cache.pool(key);
+    if (pool == null) {
+      warnings.forget(key);
+      log.debug("IPPool {} is gone; nothing to do", key);
+      return DONE;
+    }
+    if (KubeObjects.deleting(pool)) {
+      return finalizeDeletion(pool);
+    }
+    if (!KubeObjects.hasFinalizer(pool, FINALIZER)) {
+      pool = writes.updatePool(KubeObjects.withFinalizer(pool, FINALIZER, IPPool.class));
+      log.info("IPPool {}: added finalizer {}", key, FINALIZER);
+    }
+    PoolValidation validation = PoolValidation.validate(pool.getSpec());
+    String deploymentName = AgentDeployment.name(name);
+    V1Deployment live = cache.deployment(namespace, deploymentName);
+    boolean paused = pool.getSpec() != null && pool.getSpec().isPaused();
+    IPPoolStatus current = pool.getStatus() == null ? new IPPoolStatus() : pool.getStatus();
+    Conditions conditions = new Conditions(current.getConditions(), now());
+    IPPoolStatus next = new IPPoolStatus().ipv4(current.getIpv4())
+        .agentDeploymentRef(current.getAgentDeploymentRef()).lastUpdate(current.getLastUpdate());
+    String agentProblem = null;
+
+    if (!validation.isValid()) {
+      if (warnings.first(key, pool.getMetadata().getGeneration())) {
+        log.warn("IPPool {} generation {} is invalid: {}", key,
+            pool.getMetadata().getGeneration(), validation.message());
+      }
+      conditions.set(PoolCondition.REGISTERED, false, validation.reason(),
+          validation.message());
+      conditions.set(PoolCondition.CACHE_READY, false, "PoolInvalid", "the allocation table is"
+          + " not maintained while the spec is invalid; see the Registered condition");
+    } else {
+      warnings.forget(key);
+      access.ensure(namespace);
+      int replicas = paused ? 0 : config.agentReplicas();
+      V1Deployment rendered = AgentDeployment.render(pool, config.agentImage(), replicas);
+      if (live == null) {
+        live = writes.createDeployment(rendered);
+        stats.deploymentWrites.incrementAndGet();
+        log.info("IPPool {}: created agent Deployment {} with {} replicas", key, deploymentName,
+            replicas);
+        events.emit("DEPLOYMENT", "action", "created", "pool", key, "deployment",
+            namespace + "/" + deploymentName, "replicas", replicas);
+      } else if (!AgentDeployment.controlledBy(live, pool) && !AgentDeployment.managedHere(live)) {
+        agentProblem = "Deployment " + namespace + "/" + deploymentName + " exists but is not"
+            + " managed by this controller; delete or rename it";
+        if (warnings.first(key + "#deployment", pool.getMetadata().getGeneration())) {
+          log.warn("IPPool {}: {}", key, agentProblem);
+        }
+      } else if (AgentDeployment.differs(live, rendered)) {
+        boolean scaleOnly = AgentDeployment.onlyReplicasDiffer(live, rendered);
+        V1Deployment update = KubeObjects.copy(live, V1Deployment.class);
+        update.getMetadata().labels(rendered.getMetadata().getLabels())
+            .ownerReferences(rendered.getMetadata().getOwnerReferences());
+        update.spec(rendered.getSpec()).status(null);
+        live = writes.replaceDeployment(update);
+        stats.deploymentWrites.incrementAndGet();
+        log.info("IPPool {}: {} agent Deployment {} ({} replicas)", key,
+            scaleOnly ? "scaled" : "updated", deploymentName, replicas);
+        events.emit("DEPLOYMENT", "action", scaleOnly ? "scaled" : "updated", "pool", key,
+            "deployment", namespace + "/" + deploymentName, "replicas", replicas);
+      } else {
+        log.debug("IPPool {}: agent Deployment {} is up to date", key, deploymentName);
+      }
+      AllocationTable table = AllocationTable.of(validation.layout(),
+          current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
+      if (!table.evicted().isEmpty()) {
+        log.info("IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new"
+            + " ones", key, table.evicted());
+      }
+      next.ipv4(table.toStatus())
+          .agentDeploymentRef(new ObjectRef().namespace(namespace).name(deploymentName));
+      conditions.set(PoolCondition.REGISTERED, true, "Registered", "the spec is valid; network "
+          + pool.getSpec().getNetworkName() + ", range " + validation.layout().range());
+      conditions.set(PoolCondition.CACHE_READY, true, "TableReady", "status.ipv4.allocated"
+          + " holds the reserved and excluded addresses and every allocation");
+    }
+    if (paused) {
+      conditions.set(PoolCondition.STOPPED, true, "Paused", "spec.paused is true; the agent is"
+          + " scaled to zero and no new addresses are allocated");
+    } else {
+      conditions.set(PoolCondition.STOPPED, false, "Running", "the pool is not paused");
+    }
+    setAgentReady(conditions, live, paused, validation.isValid(), agentProblem, namespace,
+        deploymentName);
+    next.conditions(conditions.list());
+    writeIfChanged(pool, current, next);
+    return DONE;
+  }
+
+  private void setAgentReady(Conditions conditions, V1Deployment live, boolean paused,
+      boolean valid, String problem, String namespace, String deploymentName) {
+    if (problem != null) {
+      conditions.set(PoolCondition.AGENT_READY, false, "DeploymentConflict", problem);
+    } else if (live == null) {
+      conditions.set(PoolCondition.AGENT_READY, false, "NoAgent", valid
+          ? "the agent Deployment " + namespace + "/" + deploymentName + " does not exist yet"
+          : "no agent runs while the spec is invalid");
+    } else if (paused) {
+      conditions.set(PoolCondition.AGENT_READY, false, "Paused", "the pool is paused; its agent"
+          + " Deployment is scaled to zero");
+    } else {
+      int ready = live.getStatus() == null || live.getStatus().getReadyReplicas() == null ? 0
+          : live.getStatus().getReadyReplicas();
+      int wanted = live.getSpec() == null || live.getSpec().getReplicas() == null ? 0
+          : live.getSpec().getReplicas();
+      String message = ready + " of " + wanted + " agent replicas ready";
+      if (ready > 0) {
+        conditions.set(PoolCondition.AGENT_READY, true, "AgentReady", message);
+      } else {
+        conditions.set(PoolCondition.AGENT_READY, false, "NoReadyReplica", message);
+      }
+    }
+  }
+
+  private void writeIfChanged(IPPool pool, IPPoolStatus current, IPPoolStatus next)
+      throws ApiException {
+    String key = pool.ref();
+    IPPoolStatus comparable = new IPPoolStatus().ipv4(current.getIpv4())
+        .agentDeploymentRef(current.getAgentDeploymentRef()).conditions(current.getConditions())
+        .lastUpdate(next.getLastUpdate());
+    if (comparable.equals(next)) {
+      log.debug("IPPool {}: status is up to date", key);
+      return;
+    }
+    IPPool update = KubeObjects.copy(pool, IPPool.class).status(next.lastUpdate(now()));
+    writes.replacePoolStatus(update);
+    stats.poolStatusWrites.incrementAndGet();
+    for (PoolCondition c : next.getConditions()) {
+      PoolCondition before = current.condition(c.getType()).orElse(null);
+      if (before == null || !Objects.equals(before.getStatus(), c.getStatus())
+          || !Objects.equals(before.getReason(), c.getReason())) {
+        events.emit("CONDITION", "pool", key, "type", c.getType(), "status", c.getStatus(),
+            "reason", c.getReason());
+      }
+    }
+    IPv4Status ipv4 = next.getIpv4();
+    log.info("IPPool {}: status written ({})", key, next.getConditions());
+    events.emit("POOL_STATUS", "pool", key,
+        "used", ipv4 == null ? null : ipv4.getUsed(),
+        "available", ipv4 == null ? null : ipv4.getAvailable());
+  }
+
+  private Result finalizeDeletion(IPPool pool) throws ApiException {
+    String key = pool.ref();
+    if (!KubeObjects.hasFinalizer(pool, FINALIZER)) {
+      return DONE;
+    }
+    String namespace = pool.getMetadata().getNamespace();
+    String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
+    V1Deployment live = cache.deployment(namespace, deploymentName);
+    if (live == null || AgentDeployment.controlledBy(live, pool)
+        || AgentDeployment.managedHere(live)) {
+      writes.deleteDeployment(namespace, deploymentName);
+      stats.deploymentWrites.incrementAndGet();
+      log.info("IPPool {} is being deleted: deleted agent Deployment {}", key, deploymentName);
+      events.emit("DEPLOYMENT", "action", "deleted", "pool", key, "deployment",
+          namespace + "/" + deploymentName);
+    }
+    writes.updatePool(KubeObjects.withoutFinalizer(pool, FINALIZER, IPPool.class));
+    warnings.forget(key);
+    log.info("IPPool {}: finalizer {} removed", key, FINALIZER);
+    events.emit("FINALIZED", "kind", IPPool.KIND, "object", key);
+    return DONE;
+  }
+
+  private OffsetDateTime now() {
+    return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC)
+        .truncatedTo(ChronoUnit.SECONDS);
+  }
+}

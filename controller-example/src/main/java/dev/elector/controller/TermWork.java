@@ -1,0 +1,141 @@
+package dev.elector.controller;
+
+import dev.elector.Term;
+import io.kubernetes.client.extended.controller.DefaultController;
+import io.kubernetes.client.extended.controller.reconciler.Request;
+import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
+import io.kubernetes.client.extended.workqueue.RateLimitingQueue;
+import io.kubernetes.client.extended.workqueue.ratelimiter.DefaultControllerRateLimiter;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controllers of one leadership term: two client-java {@link DefaultController}s, each with
+ * a rate-limited work queue (IPPools, VirtualMachineNetworkConfigs) and its reconciler workers.
+ * client-java controllers cannot run again once shut down, so every term builds new ones.
+ * On start every object in the cache is queued, so a new leader picks up all work the previous
+ * one left; on stop the controllers shut down first, and stop() waits for the reconciles in
+ * flight (whose writes check the term) to return.
+ *
+ * <p>Two choices differ from client-java's usual wiring, both for a controller that lives for one
+ * term only. The controllers are made with their constructor, because
+ * {@code DefaultControllerBuilder} starts a default work queue whose non-daemon thread is never
+ * stopped (one leaked thread per term). And they run on two daemon threads of their own rather
+ * than in a {@code ControllerManager}: its shutdown stops every informer of its factory (ours
+ * serve all terms), and its non-daemon pool outlives a term that ends while it is starting.
+ */
+final class TermWork {
+  private static final Logger log = LoggerFactory.getLogger(TermWork.class);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
+  private final Term term;
+  private final ClusterCache cache;
+  private final ExecutorService queueThreads;
+  private final ScheduledExecutorService poolWorkers;
+  private final ScheduledExecutorService configWorkers;
+  private final RateLimitingQueue<Request> poolQueue;
+  private final RateLimitingQueue<Request> configQueue;
+  private final GuardedReconciler pools;
+  private final GuardedReconciler configs;
+  private final List<DefaultController> controllers;
+
+  TermWork(Term term, ApiClient client, ClusterCache cache, ControllerConfig config,
+      EventLog events, ControllerStats stats, WarnOnce warnings) {
+    this.term = term;
+    this.cache = cache;
+    String suffix = "-t" + term.fencingToken();
+    this.queueThreads = Executors.newCachedThreadPool(Threads.daemon("ippool-queue" + suffix));
+    this.poolQueue = new DefaultRateLimitingQueue<>(queueThreads,
+        new DefaultControllerRateLimiter<>());
+    this.configQueue = new DefaultRateLimitingQueue<>(queueThreads,
+        new DefaultControllerRateLimiter<>());
+    LeaderWrites writes = new LeaderWrites(term, client);
+    this.pools = new GuardedReconciler("IPPool", term, new PoolReconciler(cache, writes,
+        new AgentAccess(writes, events), config, events, stats, warnings), stats);
+    PoolAllocator allocator = new PoolAllocator(cache, writes, ConflictRetry.standard(), events,
+        stats, config.clock());
+    this.configs = new GuardedReconciler("VirtualMachineNetworkConfig", term,
+        new VmConfigReconciler(cache, writes, allocator, events, warnings, config.clock()),
+        stats);
+    this.poolWorkers = Executors.newScheduledThreadPool(config.workers(),
+        Threads.daemon("ippool-pools" + suffix));
+    this.configWorkers = Executors.newScheduledThreadPool(config.workers(),
+        Threads.daemon("ippool-vmconfigs" + suffix));
+    this.controllers = List.of(
+        controller("ippool-pools" + suffix, pools, poolQueue, poolWorkers, config.workers()),
+        controller("ippool-vmconfigs" + suffix, configs, configQueue, configWorkers,
+            config.workers()));
+  }
+
+  @SuppressWarnings("unchecked") // DefaultController takes its ready checks as generic varargs
+  private DefaultController controller(String name, GuardedReconciler reconciler,
+      RateLimitingQueue<Request> queue, ScheduledExecutorService workers, int count) {
+    DefaultController controller = new DefaultController(name, reconciler, queue,
+        cache::hasSynced);
+    controller.setWorkerCount(count);
+    controller.setWorkerThreadPool(workers);
+    return controller;
+  }
+
+  /** Starts the controllers and queues every known object. */
+  void start() {
+    for (DefaultController controller : controllers) {
+      Threads.daemon(controller.getName()).newThread(() -> run(controller)).start();
+    }
+    cache.allPools().forEach(p -> pool(KubeObjects.key(p)));
+    cache.allVmConfigs().forEach(c -> vmConfig(KubeObjects.key(c)));
+    log.info("term {}: controllers started, {} pools and {} configs queued",
+        term.fencingToken(), poolQueue.length(), configQueue.length());
+  }
+
+  private void run(DefaultController controller) {
+    try {
+      controller.run();
+    } catch (RejectedExecutionException e) {
+      log.debug("controller {} was shut down while starting", controller.getName());
+    }
+  }
+
+  void pool(String key) {
+    poolQueue.add(request(key));
+  }
+
+  void vmConfig(String key) {
+    configQueue.add(request(key));
+  }
+
+  /** Whether both queues are empty and no reconcile runs or waits for a retry. */
+  boolean idle() {
+    return poolQueue.length() == 0 && configQueue.length() == 0 && pools.idle()
+        && configs.idle();
+  }
+
+  /** Shuts the controllers down and waits (bounded) for reconciles in flight to return. */
+  void stop() {
+    controllers.forEach(DefaultController::shutdown);
+    try {
+      for (ExecutorService workers : List.of(poolWorkers, configWorkers)) {
+        if (!workers.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          log.warn("term {}: reconcilers still running {} after shutdown; their writes are"
+              + " refused once the term has ended", term.fencingToken(), STOP_WAIT);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    queueThreads.shutdownNow();
+  }
+
+  private static Request request(String key) {
+    int slash = key.indexOf('/');
+    return new Request(key.substring(0, slash), key.substring(slash + 1));
+  }
+}

@@ -1,0 +1,266 @@
+package dev.elector.controller;
+
+import dev.elector.controller.PoolAllocator.NicRequest;
+import dev.elector.controller.PoolAllocator.NicResult;
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.PoolCondition;
+import dev.elector.ippool.VirtualMachineNetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
+import dev.elector.ippool.VirtualMachineNetworkConfig.Status;
+import io.kubernetes.client.extended.controller.reconciler.Result;
+import io.kubernetes.client.openapi.ApiException;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Allocates the addresses of one VirtualMachineNetworkConfig and reports them in its status.
+ *
+ * <p>Each NIC is served by the IPPool, in any namespace, whose spec.networkName equals the NIC's
+ * networkName (several such pools are an error). Per pool, all the config's NICs are allocated in
+ * one conditional status write ({@link PoolAllocator}); MACs that left the spec are released in
+ * the same write. Bad input (a malformed MAC, a MAC twice, an unknown network, a paused, invalid
+ * or full pool, a requested address that is taken) becomes a per-NIC state and message, never an
+ * exception or a retry loop: the config is looked at again when it or its pool changes. A
+ * finalizer releases every address before the config goes.
+ */
+final class VmConfigReconciler implements KeyReconciler {
+  /** Finalizer that lets the controller release a config's addresses before it goes. */
+  static final String FINALIZER = "network.harvesterhci.io/ip-release";
+  private static final Logger log = LoggerFactory.getLogger(VmConfigReconciler.class);
+
+  private final ClusterCache cache;
+  private final LeaderWrites writes;
+  private final PoolAllocator allocator;
+  private final EventLog events;
+  private final WarnOnce warnings;
+  private final Clock clock;
+
+  VmConfigReconciler(ClusterCache cache, LeaderWrites writes, PoolAllocator allocator,
+      EventLog events, WarnOnce warnings, Clock clock) {
+    this.cache = cache;
+    this.writes = writes;
+    this.allocator = allocator;
+    this.events = events;
+    this.warnings = warnings;
+    this.clock = clock;
+  }
+
+  @Override
+  public Result reconcile(String namespace, String name) throws ApiException {
+    String key = namespace + "/" + name;
+    VirtualMachineNetworkConfig config = cache.vmConfig(key);
+    if (config == null) {
+      warnings.forget(key);
+      return DONE;
+    }
+    if (KubeObjects.deleting(config)) {
+      return releaseAll(config);
+    }
+    if (!KubeObjects.hasFinalizer(config, FINALIZER)) {
+      config = writes.updateVmConfig(KubeObjects.withFinalizer(config, FINALIZER,
+          VirtualMachineNetworkConfig.class));
+      log.info("VirtualMachineNetworkConfig {}: added finalizer {}", key, FINALIZER);
+    }
+    List<NetworkConfig> nics = config.getSpec() == null ? List.of()
+        : config.getSpec().getNetworkConfigs();
+    Map<Integer, NicResult> results = new HashMap<>();
+    Map<String, List<NicRequest>> byPool = new LinkedHashMap<>();
+    Set<String> macs = new HashSet<>();
+    Set<String> wanted = new HashSet<>();
+    for (int i = 0; i < nics.size(); i++) {
+      NetworkConfig nic = nics.get(i);
+      Optional<String> mac = Macs.normalise(nic.getMacAddress());
+      if (mac.isEmpty()) {
+        results.put(i, error("macAddress '" + nic.getMacAddress() + "' is not a MAC address;"
+            + " write six hex pairs like 52:54:00:12:34:56"));
+        continue;
+      }
+      wanted.add(nic.getNetworkName() + " " + mac.get());
+      if (!macs.add(mac.get())) {
+        results.put(i, error("macAddress " + mac.get() + " appears on more than one NIC of this"
+            + " config; give each NIC its own MAC"));
+        continue;
+      }
+      String requested = nic.getIpAddress();
+      if (requested != null && !requested.isBlank() && Ipv4.parse(requested).isEmpty()) {
+        results.put(i, error("ipAddress '" + requested + "' is not an IPv4 address; write it"
+            + " like 192.168.0.10 or leave it out"));
+        continue;
+      }
+      PoolChoice choice = poolFor(nic.getNetworkName());
+      if (choice.pool == null) {
+        results.put(i, choice.result);
+        continue;
+      }
+      byPool.computeIfAbsent(choice.pool.ref(), k -> new ArrayList<>())
+          .add(new NicRequest(i, mac.get(), requested));
+    }
+    Map<String, Set<String>> releaseByPool = staleMacs(config, wanted);
+    Set<String> poolKeys = new LinkedHashSet<>(byPool.keySet());
+    poolKeys.addAll(releaseByPool.keySet());
+    for (String poolKey : poolKeys) {
+      results.putAll(allocator.apply(poolKey, key, byPool.getOrDefault(poolKey, List.of()),
+          releaseByPool.getOrDefault(poolKey, Set.of())));
+    }
+    writeStatus(config, nics, results);
+    return DONE;
+  }
+
+  /** The pool serving a network, or why there is none usable. */
+  private record PoolChoice(IPPool pool, NicResult result) {}
+
+  private PoolChoice poolFor(String network) {
+    List<IPPool> pools = network == null ? List.of() : cache.poolsOnNetwork(network);
+    if (pools.isEmpty()) {
+      return new PoolChoice(null, NicResult.pending("no IPPool serves network " + network
+          + "; create one with spec.networkName: " + network));
+    }
+    if (pools.size() > 1) {
+      return new PoolChoice(null, error("network " + network + " is served by several IPPools ("
+          + pools.stream().map(IPPool::ref).sorted().collect(Collectors.joining(", "))
+          + "); keep only one"));
+    }
+    return new PoolChoice(pools.get(0), null);
+  }
+
+  /** MACs this config held (per its status) that its spec no longer has, per pool. */
+  private Map<String, Set<String>> staleMacs(VirtualMachineNetworkConfig config,
+      Set<String> wanted) {
+    Map<String, Set<String>> stale = new LinkedHashMap<>();
+    Status status = config.getStatus();
+    for (NetworkConfigStatus s : status == null ? List.<NetworkConfigStatus>of()
+        : status.getNetworkConfigs()) {
+      Optional<String> mac = Macs.normalise(s.getMacAddress());
+      if (mac.isEmpty() || s.getAllocatedIPAddress() == null
+          || wanted.contains(s.getNetworkName() + " " + mac.get())) {
+        continue;
+      }
+      List<IPPool> pools = s.getNetworkName() == null ? List.of()
+          : cache.poolsOnNetwork(s.getNetworkName());
+      if (pools.size() == 1) {
+        stale.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
+      }
+    }
+    return stale;
+  }
+
+  private void writeStatus(VirtualMachineNetworkConfig config, List<NetworkConfig> nics,
+      Map<Integer, NicResult> results) throws ApiException {
+    String key = KubeObjects.key(config);
+    List<NetworkConfigStatus> statuses = new ArrayList<>();
+    int allocated = 0;
+    String firstError = null;
+    String firstPending = null;
+    for (int i = 0; i < nics.size(); i++) {
+      NetworkConfig nic = nics.get(i);
+      NicResult r = results.get(i);
+      statuses.add(new NetworkConfigStatus().networkName(nic.getNetworkName())
+          .macAddress(nic.getMacAddress()).allocatedIPAddress(r.address()).state(r.state())
+          .message(r.message()));
+      if (NetworkConfigStatus.STATE_ALLOCATED.equals(r.state())) {
+        allocated++;
+      } else if (NetworkConfigStatus.STATE_ERROR.equals(r.state()) && firstError == null) {
+        firstError = nic.getMacAddress() + ": " + r.message();
+      } else if (NetworkConfigStatus.STATE_PENDING.equals(r.state()) && firstPending == null) {
+        firstPending = nic.getMacAddress() + ": " + r.message();
+      }
+    }
+    Status current = config.getStatus() == null ? new Status() : config.getStatus();
+    Conditions conditions = new Conditions(current.getConditions(), now());
+    String summary = allocated + " of " + nics.size() + " NICs have an address";
+    if (firstError != null) {
+      conditions.set(PoolCondition.ALLOCATED, false, "AllocationFailed", summary + "; "
+          + firstError);
+      if (warnings.first(key, config.getMetadata().getGeneration())) {
+        log.warn("VirtualMachineNetworkConfig {}: {}", key, firstError);
+      }
+    } else if (firstPending != null) {
+      conditions.set(PoolCondition.ALLOCATED, false, "Pending", summary + "; " + firstPending);
+    } else {
+      warnings.forget(key);
+      conditions.set(PoolCondition.ALLOCATED, true, "Allocated", summary);
+    }
+    Status next = new Status().networkConfigs(statuses).conditions(conditions.list());
+    if (next.equals(current)) {
+      log.debug("VirtualMachineNetworkConfig {}: status is up to date", key);
+      return;
+    }
+    VirtualMachineNetworkConfig update = KubeObjects.copy(config,
+        VirtualMachineNetworkConfig.class).status(next);
+    writes.replaceVmConfigStatus(update);
+    for (int i = 0; i < statuses.size(); i++) {
+      NetworkConfigStatus now = statuses.get(i);
+      NetworkConfigStatus before = findByMac(current, now.getMacAddress());
+      if (before == null || !Objects.equals(before.getState(), now.getState())
+          || !Objects.equals(before.getAllocatedIPAddress(), now.getAllocatedIPAddress())) {
+        events.emit("NIC", "vmconfig", key, "mac", now.getMacAddress(), "network",
+            now.getNetworkName(), "state", now.getState(), "ip", now.getAllocatedIPAddress(),
+            "message", now.getMessage());
+      }
+    }
+    log.info("VirtualMachineNetworkConfig {}: status written ({})", key, summary);
+  }
+
+  private static NetworkConfigStatus findByMac(Status status, String mac) {
+    return status.getNetworkConfigs().stream().filter(s -> Objects.equals(s.getMacAddress(), mac))
+        .findFirst().orElse(null);
+  }
+
+  private Result releaseAll(VirtualMachineNetworkConfig config) throws ApiException {
+    String key = KubeObjects.key(config);
+    if (!KubeObjects.hasFinalizer(config, FINALIZER)) {
+      return DONE;
+    }
+    Map<String, Set<String>> byPool = new LinkedHashMap<>();
+    List<String[]> pairs = new ArrayList<>();
+    if (config.getSpec() != null) {
+      config.getSpec().getNetworkConfigs().forEach(n -> pairs.add(
+          new String[] {n.getNetworkName(), n.getMacAddress()}));
+    }
+    if (config.getStatus() != null) {
+      config.getStatus().getNetworkConfigs().forEach(n -> pairs.add(
+          new String[] {n.getNetworkName(), n.getMacAddress()}));
+    }
+    for (String[] pair : pairs) {
+      Optional<String> mac = Macs.normalise(pair[1]);
+      List<IPPool> pools = pair[0] == null ? List.of() : cache.poolsOnNetwork(pair[0]);
+      if (mac.isPresent() && pools.size() == 1) {
+        byPool.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
+      }
+    }
+    for (Map.Entry<String, Set<String>> e : byPool.entrySet()) {
+      allocator.apply(e.getKey(), key, List.of(), e.getValue());
+    }
+    writes.updateVmConfig(KubeObjects.withoutFinalizer(config, FINALIZER,
+        VirtualMachineNetworkConfig.class));
+    warnings.forget(key);
+    log.info("VirtualMachineNetworkConfig {}: addresses released, finalizer removed", key);
+    events.emit("FINALIZED", "kind", VirtualMachineNetworkConfig.KIND, "object", key);
+    return DONE;
+  }
+
+  private static NicResult error(String message) {
+    return new NicResult(NetworkConfigStatus.STATE_ERROR, null, message);
+  }
+
+  private OffsetDateTime now() {
+    return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC)
+        .truncatedTo(ChronoUnit.SECONDS);
+  }
+}

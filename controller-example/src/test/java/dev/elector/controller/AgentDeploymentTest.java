@@ -1,0 +1,106 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ippool.IPPool;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentDeploymentTest {
+
+  private static IPPool pool() {
+    return new IPPool().metadata(new V1ObjectMeta().namespace("tenant-a").name("net-48")
+        .uid("0c9e-uid")).spec(PoolValidationTest.good().networkName("nads/vlan-48"));
+  }
+
+  private static V1Container agent(V1Deployment d) {
+    return d.getSpec().getTemplate().getSpec().getContainers().get(0);
+  }
+
+  @Test
+  void theDeploymentLivesInThePoolNamespaceAndIsOwnedByThePool() {
+    V1Deployment d = AgentDeployment.render(pool(), "img:1", 2);
+    assertEquals("tenant-a", d.getMetadata().getNamespace());
+    assertEquals("net-48-dhcp-agent", d.getMetadata().getName());
+    var owner = d.getMetadata().getOwnerReferences().get(0);
+    assertEquals(List.of("network.harvesterhci.io/v1alpha1", "IPPool", "net-48", "0c9e-uid"),
+        List.of(owner.getApiVersion(), owner.getKind(), owner.getName(), owner.getUid()));
+    assertTrue(owner.getController());
+    assertTrue(owner.getBlockOwnerDeletion());
+    assertEquals(2, d.getSpec().getReplicas());
+    assertEquals(Map.of("app.kubernetes.io/name", "vm-dhcp-agent",
+        "network.harvesterhci.io/ippool", "net-48"), d.getSpec().getSelector().getMatchLabels());
+  }
+
+  @Test
+  void thePodTemplateAttachesTheNetworkAndRunsTheAgentWithItsPool() {
+    V1Deployment d = AgentDeployment.render(pool(), "img:1", 2);
+    assertEquals("[{\"namespace\":\"nads\",\"name\":\"vlan-48\",\"interface\":\"net1\"}]",
+        d.getSpec().getTemplate().getMetadata().getAnnotations()
+            .get("k8s.v1.cni.cncf.io/networks"));
+    assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
+    V1Container c = agent(d);
+    assertEquals("img:1", c.getImage());
+    assertEquals(List.of("--ippool-ref", "tenant-a/net-48", "--nic", "net1", "--server-ip",
+        "192.168.0.2", "--cidr", "192.168.0.0/24"), c.getArgs());
+    List<V1EnvVar> env = c.getEnv();
+    assertEquals("IPPOOL_REF", env.get(0).getName());
+    assertEquals("tenant-a/net-48", env.get(0).getValue());
+    assertEquals("metadata.namespace", env.get(1).getValueFrom().getFieldRef().getFieldPath());
+    assertEquals("POD_NAME", env.get(2).getName());
+    assertEquals("metadata.name", env.get(2).getValueFrom().getFieldRef().getFieldPath());
+    assertEquals("health", c.getPorts().get(0).getName());
+    assertEquals(8080, c.getPorts().get(0).getContainerPort());
+    assertEquals("/healthz", c.getLivenessProbe().getHttpGet().getPath());
+    assertEquals("/readyz", c.getReadinessProbe().getHttpGet().getPath());
+    assertEquals("health", c.getReadinessProbe().getHttpGet().getPort().getStrValue());
+    assertEquals(List.of("NET_ADMIN"), c.getSecurityContext().getCapabilities().getAdd());
+  }
+
+  @Test
+  void serverDefaultsAreNotADifference() {
+    V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
+    V1Deployment live = KubeObjects.copy(rendered, V1Deployment.class);
+    live.getMetadata().resourceVersion("42").putLabelsItem("team", "blue")
+        .putAnnotationsItem("deployment.kubernetes.io/revision", "1");
+    live.getSpec().revisionHistoryLimit(10).progressDeadlineSeconds(600);
+    live.getSpec().getTemplate().getSpec().restartPolicy("Always").dnsPolicy("ClusterFirst");
+    V1Container c = agent(live);
+    c.imagePullPolicy("IfNotPresent").terminationMessagePath("/dev/termination-log");
+    c.getLivenessProbe().timeoutSeconds(1).periodSeconds(10).getHttpGet().scheme("HTTP");
+    c.getEnv().get(1).getValueFrom().getFieldRef().apiVersion("v1");
+    assertFalse(AgentDeployment.differs(live, rendered));
+  }
+
+  @Test
+  void ownedFieldsAreDifferences() {
+    V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
+    assertTrue(AgentDeployment.differs(AgentDeployment.render(pool(), "img:2", 2), rendered));
+    IPPool moved = pool();
+    moved.getSpec().getIpv4Config().serverIP("192.168.0.3");
+    assertTrue(AgentDeployment.differs(AgentDeployment.render(moved, "img:1", 2), rendered));
+    V1Deployment scaled = AgentDeployment.render(pool(), "img:1", 0);
+    assertTrue(AgentDeployment.differs(scaled, rendered));
+    assertTrue(AgentDeployment.onlyReplicasDiffer(scaled, rendered));
+    assertFalse(AgentDeployment.onlyReplicasDiffer(
+        AgentDeployment.render(moved, "img:1", 0), rendered));
+  }
+
+  @Test
+  void longPoolNamesGiveShortStableNames() {
+    String longName = "a".repeat(60) + ".b";
+    String name = AgentDeployment.name(longName);
+    assertTrue(name.length() <= 52, name);
+    assertTrue(name.endsWith("-dhcp-agent"), name);
+    assertEquals(name, AgentDeployment.name(longName));
+    assertFalse(name.equals(AgentDeployment.name("a".repeat(60) + ".c")));
+    assertTrue(AgentDeployment.poolLabel("x".repeat(80)).length() <= 63);
+  }
+}

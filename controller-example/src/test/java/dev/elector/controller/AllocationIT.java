@@ -1,0 +1,230 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.PoolCondition;
+import dev.elector.ippool.VirtualMachineNetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Addresses for VirtualMachineNetworkConfigs: allocation, idempotence, requested addresses,
+ * release, and every kind of bad input as a clear per-NIC state.
+ */
+@KubeTest
+class AllocationIT {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static ControllerHarness harness;
+  private static String ns;
+
+  @BeforeAll
+  static void start(KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    harness = ControllerHarness.create(cluster, "allocation-it");
+    ns = namespace.name();
+    harness.start("replica-a", 2);
+    harness.awaitLeader(WAIT);
+  }
+
+  @AfterAll
+  static void stop() {
+    harness.close();
+  }
+
+  private static String network(String pool) {
+    return ns + "/" + pool;
+  }
+
+  private static IPPool registeredPool(String name, int subnet) throws Exception {
+    return registered(ControllerHarness.pool(ns, name, subnet));
+  }
+
+  private static IPPool registered(IPPool pool) throws Exception {
+    String name = pool.getMetadata().getName();
+    harness.create(pool);
+    Await.until(name + " registers", WAIT, () -> {
+      IPPool read = harness.read(ns, name);
+      return read.getStatus() != null && read.getStatus().condition(PoolCondition.REGISTERED)
+          .map(PoolCondition::isTrue).orElse(false);
+    });
+    return harness.read(ns, name);
+  }
+
+  private static VirtualMachineNetworkConfig awaitNics(String name, String... states)
+      throws Exception {
+    Await.until(name + " NIC states " + List.of(states), WAIT, () -> {
+      VirtualMachineNetworkConfig c = harness.readConfig(ns, name);
+      return c.getStatus() != null && c.getStatus().getNetworkConfigs().stream()
+          .map(NetworkConfigStatus::getState).toList().equals(List.of(states));
+    });
+    return harness.readConfig(ns, name);
+  }
+
+  private static NetworkConfigStatus nicStatus(VirtualMachineNetworkConfig c, int i) {
+    return c.getStatus().getNetworkConfigs().get(i);
+  }
+
+  private static PoolCondition allocated(VirtualMachineNetworkConfig c) {
+    return c.getStatus().condition(PoolCondition.ALLOCATED).orElseThrow();
+  }
+
+  private static Map<String, String> table(String pool) throws Exception {
+    return harness.read(ns, pool).getStatus().getIpv4().getAllocated();
+  }
+
+  @Test
+  void everyNicGetsAnAddressRecordedInThePoolAndInTheConfig() throws Exception {
+    registeredPool("alloc", 31);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-1", List.of(
+        ControllerHarness.nic(network("alloc"), "52:54:00:31:00:01"),
+        ControllerHarness.nic(network("alloc"), "52:54:00:31:00:02"))));
+
+    VirtualMachineNetworkConfig c = awaitNics("vm-1", "Allocated", "Allocated");
+    assertEquals("10.31.0.10", nicStatus(c, 0).getAllocatedIPAddress());
+    assertEquals("10.31.0.11", nicStatus(c, 1).getAllocatedIPAddress());
+    assertEquals(List.of("True", "Allocated", "2 of 2 NICs have an address"), List.of(
+        allocated(c).getStatus(), allocated(c).getReason(), allocated(c).getMessage()));
+    assertTrue(c.getMetadata().getFinalizers().contains(VmConfigReconciler.FINALIZER));
+    Await.until("the pool counts them", WAIT, () -> {
+      IPPool p = harness.read(ns, "alloc");
+      return p.getStatus().getIpv4().getUsed() == 2
+          && p.getStatus().getIpv4().getAvailable() == 239;
+    });
+    assertEquals("52:54:00:31:00:01", table("alloc").get("10.31.0.10"));
+
+    // Idempotent: a third NIC gets the next address, the first two keep theirs.
+    VirtualMachineNetworkConfig more = harness.readConfig(ns, "vm-1");
+    List<NetworkConfig> nics = new ArrayList<>(more.getSpec().getNetworkConfigs());
+    nics.add(ControllerHarness.nic(network("alloc"), "52:54:00:31:00:03"));
+    more.getSpec().networkConfigs(nics);
+    harness.configs.update(more).throwsApiException();
+    VirtualMachineNetworkConfig three = awaitNics("vm-1", "Allocated", "Allocated", "Allocated");
+    assertEquals(List.of("10.31.0.10", "10.31.0.11", "10.31.0.12"), three.getStatus()
+        .getNetworkConfigs().stream().map(NetworkConfigStatus::getAllocatedIPAddress).toList());
+  }
+
+  @Test
+  void aFreeRequestedAddressIsHonouredAndATakenOneIsAnError() throws Exception {
+    registeredPool("requested", 32);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-req-1", List.of(
+        ControllerHarness.nic(network("requested"), "52:54:00:32:00:01")
+            .ipAddress("10.32.0.77"))));
+    VirtualMachineNetworkConfig first = awaitNics("vm-req-1", "Allocated");
+    assertEquals("10.32.0.77", nicStatus(first, 0).getAllocatedIPAddress());
+
+    harness.create(ControllerHarness.vmConfig(ns, "vm-req-2", List.of(
+        ControllerHarness.nic(network("requested"), "52:54:00:32:00:02")
+            .ipAddress("10.32.0.77"))));
+    VirtualMachineNetworkConfig second = awaitNics("vm-req-2", "Error");
+    assertEquals("requested ipAddress 10.32.0.77 is allocated to MAC 52:54:00:32:00:01; request"
+        + " a free address or leave ipAddress out", nicStatus(second, 0).getMessage());
+    assertNull(nicStatus(second, 0).getAllocatedIPAddress());
+    assertEquals("AllocationFailed", allocated(second).getReason());
+  }
+
+  @Test
+  void aMalformedMacIsAnErrorThatNamesTheForm() throws Exception {
+    registeredPool("badmac", 33);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-badmac", List.of(
+        ControllerHarness.nic(network("badmac"), "52:54:00:zz:00:01"),
+        ControllerHarness.nic(network("badmac"), "52:54:00:33:00:02"))));
+    VirtualMachineNetworkConfig c = awaitNics("vm-badmac", "Error", "Allocated");
+    assertEquals("macAddress '52:54:00:zz:00:01' is not a MAC address; write six hex pairs like"
+        + " 52:54:00:12:34:56", nicStatus(c, 0).getMessage());
+    assertEquals("False", allocated(c).getStatus());
+    assertTrue(allocated(c).getMessage().startsWith("1 of 2 NICs have an address"));
+  }
+
+  @Test
+  void anUnknownNetworkIsPendingUntilAPoolServesIt() throws Exception {
+    harness.create(ControllerHarness.vmConfig(ns, "vm-later", List.of(
+        ControllerHarness.nic(network("later"), "52:54:00:34:00:01"))));
+    VirtualMachineNetworkConfig c = awaitNics("vm-later", "Pending");
+    assertEquals("no IPPool serves network " + network("later") + "; create one with"
+        + " spec.networkName: " + network("later"), nicStatus(c, 0).getMessage());
+
+    registeredPool("later", 34);
+    assertEquals("10.34.0.10", nicStatus(awaitNics("vm-later", "Allocated"), 0)
+        .getAllocatedIPAddress());
+  }
+
+  @Test
+  void aPausedPoolKeepsAddressesButAllocatesNoNewOnes() throws Exception {
+    registeredPool("paused", 35);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-p-1", List.of(
+        ControllerHarness.nic(network("paused"), "52:54:00:35:00:01"))));
+    awaitNics("vm-p-1", "Allocated");
+    harness.edit(harness.read(ns, "paused"), p -> p.getSpec().paused(true));
+    Await.until("paused", WAIT, () -> harness.read(ns, "paused").getStatus()
+        .condition(PoolCondition.STOPPED).orElseThrow().isTrue());
+
+    harness.create(ControllerHarness.vmConfig(ns, "vm-p-2", List.of(
+        ControllerHarness.nic(network("paused"), "52:54:00:35:00:02"))));
+    VirtualMachineNetworkConfig waiting = awaitNics("vm-p-2", "Pending");
+    assertTrue(nicStatus(waiting, 0).getMessage().contains("is paused; addresses are allocated"
+        + " again when spec.paused is false"), nicStatus(waiting, 0).getMessage());
+    assertEquals("10.35.0.10", nicStatus(harness.readConfig(ns, "vm-p-1"), 0)
+        .getAllocatedIPAddress());
+
+    harness.edit(harness.read(ns, "paused"), p -> p.getSpec().paused(false));
+    assertEquals("10.35.0.11", nicStatus(awaitNics("vm-p-2", "Allocated"), 0)
+        .getAllocatedIPAddress());
+  }
+
+  @Test
+  void aFullPoolIsAnErrorUntilAnAddressIsReleased() throws Exception {
+    IPPool small = ControllerHarness.pool(ns, "full", 36);
+    small.getSpec().getIpv4Config().getPool().start("10.36.0.10").end("10.36.0.11");
+    registered(small);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-full-1", List.of(
+        ControllerHarness.nic(network("full"), "52:54:00:36:00:01"),
+        ControllerHarness.nic(network("full"), "52:54:00:36:00:02"))));
+    awaitNics("vm-full-1", "Allocated", "Allocated");
+
+    harness.create(ControllerHarness.vmConfig(ns, "vm-full-2", List.of(
+        ControllerHarness.nic(network("full"), "52:54:00:36:00:03"))));
+    VirtualMachineNetworkConfig refused = awaitNics("vm-full-2", "Error");
+    assertTrue(nicStatus(refused, 0).getMessage().startsWith("the pool is full: all 2 addresses"
+        + " of 10.36.0.10-10.36.0.11 are allocated"), nicStatus(refused, 0).getMessage());
+
+    harness.configs.delete(ns, "vm-full-1").throwsApiException();
+    Await.until("vm-full-1 is released and gone", WAIT,
+        () -> harness.absent(() -> harness.readConfig(ns, "vm-full-1")));
+    assertEquals("10.36.0.10", nicStatus(awaitNics("vm-full-2", "Allocated"), 0)
+        .getAllocatedIPAddress());
+    Await.until("the table holds only vm-full-2", WAIT, () -> table("full").equals(Map.of(
+        "10.36.0.1", "RESERVED", "10.36.0.2", "RESERVED", "10.36.0.10", "52:54:00:36:00:03")));
+  }
+
+  @Test
+  void aNicRemovedFromTheSpecReleasesItsAddress() throws Exception {
+    registeredPool("shrink", 37);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-shrink", List.of(
+        ControllerHarness.nic(network("shrink"), "52:54:00:37:00:01"),
+        ControllerHarness.nic(network("shrink"), "52:54:00:37:00:02"))));
+    awaitNics("vm-shrink", "Allocated", "Allocated");
+    VirtualMachineNetworkConfig c = harness.readConfig(ns, "vm-shrink");
+    c.getSpec().networkConfigs(List.of(c.getSpec().getNetworkConfigs().get(1)));
+    harness.configs.update(c).throwsApiException();
+
+    awaitNics("vm-shrink", "Allocated");
+    Await.until("the removed NIC's address is free", WAIT, () -> {
+      IPPool p = harness.read(ns, "shrink");
+      return !p.getStatus().getIpv4().getAllocated().containsValue("52:54:00:37:00:01")
+          && p.getStatus().getIpv4().getUsed() == 1;
+    });
+  }
+}

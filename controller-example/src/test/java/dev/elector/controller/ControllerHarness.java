@@ -1,0 +1,281 @@
+package dev.elector.controller;
+
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPPoolList;
+import dev.elector.ippool.IPPoolSpec;
+import dev.elector.ippool.IPv4Config;
+import dev.elector.ippool.NetworkApis;
+import dev.elector.ippool.NetworkCrds;
+import dev.elector.ippool.Pool;
+import dev.elector.ippool.VirtualMachineNetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfigList;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeIdentity;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.RoleRules;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
+import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1RoleRef;
+import io.kubernetes.client.util.Yaml;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs controllers against a real API server under an identity that holds exactly what
+ * deploy/controller/rbac.yaml grants: its ClusterRoles (bound cluster-wide) and its Role (bound in
+ * the controller's own namespace, where the Lease lives). Timings are scaled down (lease 3 s,
+ * renew 2 s, retry 0.5 s). Records every controller's EVENT lines.
+ */
+final class ControllerHarness implements AutoCloseable {
+  static final Path RBAC = Path.of("..", "deploy", "controller", "rbac.yaml");
+  static final Duration LEASE = Duration.ofSeconds(3);
+  static final Duration RENEW = Duration.ofSeconds(2);
+  static final Duration RETRY = Duration.ofMillis(500);
+  static final String IMAGE = "registry.test/dhcp-agent:it";
+
+  final KubeCluster cluster;
+  final ApiClient admin;
+  final KubeNamespace home;
+  final KubeIdentity identity;
+  final MovableClock clock = new MovableClock();
+  final GenericKubernetesApi<IPPool, IPPoolList> pools;
+  final GenericKubernetesApi<VirtualMachineNetworkConfig, VirtualMachineNetworkConfigList>
+      configs;
+  final AppsV1Api apps;
+  private final Map<String, IPPoolController> controllers = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> events = new ConcurrentHashMap<>();
+
+  private ControllerHarness(KubeCluster cluster, KubeNamespace home, KubeIdentity identity) {
+    this.cluster = cluster;
+    this.admin = cluster.admin();
+    this.home = home;
+    this.identity = identity;
+    this.pools = NetworkApis.ipPools(admin);
+    this.configs = NetworkApis.vmNetworkConfigs(admin);
+    this.apps = new AppsV1Api(admin);
+  }
+
+  /** Installs the CRDs and ClusterRoles, and a controller identity bound to exactly them. */
+  static ControllerHarness create(KubeCluster cluster, String prefix) throws Exception {
+    NetworkCrds.install(cluster.admin(), Duration.ofSeconds(30));
+    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(cluster.admin());
+    for (V1ClusterRole role : clusterRoles()) {
+      try {
+        rbac.createClusterRole(role).execute();
+      } catch (ApiException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+        V1ClusterRole existing = rbac.readClusterRole(role.getMetadata().getName()).execute();
+        role.getMetadata().resourceVersion(existing.getMetadata().getResourceVersion());
+        rbac.replaceClusterRole(role.getMetadata().getName(), role).execute();
+      }
+    }
+    KubeNamespace home = cluster.createNamespace(prefix);
+    KubeIdentity identity = cluster.newIdentity(home, "ippool-controller");
+    cluster.grant(identity, home, RoleRules.fromYaml(RBAC));
+    rbac.createClusterRoleBinding(new V1ClusterRoleBinding()
+        .apiVersion("rbac.authorization.k8s.io/v1").kind("ClusterRoleBinding")
+        .metadata(new V1ObjectMeta().name("ippool-controller-" + home.name()))
+        .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole")
+            .name("ippool-controller"))
+        .subjects(List.of(identity.subject()))).execute();
+    GenericKubernetesApi<IPPool, IPPoolList> asController = NetworkApis.ipPools(identity.client());
+    Await.until("the shipped RBAC takes effect", Duration.ofSeconds(15),
+        () -> asController.list().isSuccess());
+    return new ControllerHarness(cluster, home, identity);
+  }
+
+  /** The ClusterRoles of the shipped manifest. */
+  static List<V1ClusterRole> clusterRoles() throws IOException {
+    List<V1ClusterRole> roles = new ArrayList<>();
+    for (Object document : Yaml.loadAll(RBAC.toFile())) {
+      if (document instanceof V1ClusterRole role) {
+        roles.add(role);
+      }
+    }
+    return roles;
+  }
+
+  /** Starts a controller named {@code name} (its identity) under the restricted identity. */
+  IPPoolController start(String name, int workers) {
+    List<String> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
+    IPPoolController controller = IPPoolController.start(identity.client(),
+        ControllerConfig.newBuilder()
+            .identity(name)
+            .leaseNamespace(home.name())
+            .leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY)
+            .agentImage(IMAGE)
+            .workers(workers)
+            .clock(clock)
+            .events(line -> {
+              lines.add(line);
+              System.out.println(line);
+            })
+            .build());
+    controllers.put(name, controller);
+    return controller;
+  }
+
+  /** The leader among the started, open controllers, once there is exactly one. */
+  IPPoolController awaitLeader(Duration timeout) {
+    Await.until("exactly one leading controller", timeout,
+        () -> controllers.values().stream().filter(IPPoolController::isLeader).count() == 1);
+    return controllers.values().stream().filter(IPPoolController::isLeader).findFirst()
+        .orElseThrow();
+  }
+
+  /** Waits until a controller leads with nothing queued, running or waiting for a retry. */
+  void awaitIdle(Duration timeout) {
+    Await.until("the leader is idle", timeout,
+        () -> controllers.values().stream().anyMatch(IPPoolController::idleLeader));
+  }
+
+  /** Closes one controller (it steps down and releases the Lease). */
+  void stop(String name) {
+    IPPoolController c = controllers.remove(name);
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  /** The open controller named {@code name}. */
+  IPPoolController controller(String name) {
+    return controllers.get(name);
+  }
+
+  List<String> events(String name) {
+    return events.getOrDefault(name, List.of());
+  }
+
+  @Override
+  public void close() {
+    for (String name : List.copyOf(controllers.keySet())) {
+      stop(name);
+    }
+  }
+
+  // ------------------------------------------------------------------ objects
+
+  /** A valid pool: 10.x.0.0/24 (x from {@code subnet}), server .2, router .1, range .10-.250. */
+  static IPPool pool(String namespace, String name, int subnet) {
+    String net = "10." + subnet + ".0.";
+    return new IPPool().metadata(new V1ObjectMeta().namespace(namespace).name(name))
+        .spec(new IPPoolSpec().networkName(namespace + "/" + name).ipv4Config(new IPv4Config()
+            .cidr(net + "0/24").serverIP(net + "2").router(net + "1")
+            .pool(new Pool().start(net + "10").end(net + "250"))));
+  }
+
+  IPPool create(IPPool pool) throws ApiException {
+    return pools.create(pool).throwsApiException().getObject();
+  }
+
+  IPPool read(String namespace, String name) throws ApiException {
+    return pools.get(namespace, name).throwsApiException().getObject();
+  }
+
+  /** Re-reads the pool, applies {@code change}, and updates it; retries on conflict. */
+  IPPool edit(IPPool pool, java.util.function.Consumer<IPPool> change) throws ApiException {
+    for (int i = 0; ; i++) {
+      IPPool fresh = read(pool.getMetadata().getNamespace(), pool.getMetadata().getName());
+      change.accept(fresh);
+      var response = pools.update(fresh);
+      if (response.getHttpStatusCode() != 409 || i > 20) {
+        return response.throwsApiException().getObject();
+      }
+    }
+  }
+
+  static VirtualMachineNetworkConfig vmConfig(String namespace, String name,
+      List<NetworkConfig> nics) {
+    return new VirtualMachineNetworkConfig()
+        .metadata(new V1ObjectMeta().namespace(namespace).name(name))
+        .spec(new VirtualMachineNetworkConfig.Spec().vmName(name).networkConfigs(nics));
+  }
+
+  static NetworkConfig nic(String network, String mac) {
+    return new NetworkConfig().networkName(network).macAddress(mac);
+  }
+
+  VirtualMachineNetworkConfig create(VirtualMachineNetworkConfig config) throws ApiException {
+    return configs.create(config).throwsApiException().getObject();
+  }
+
+  VirtualMachineNetworkConfig readConfig(String namespace, String name) throws ApiException {
+    return configs.get(namespace, name).throwsApiException().getObject();
+  }
+
+  V1Deployment deployment(String namespace, String name) throws ApiException {
+    return apps.readNamespacedDeployment(name, namespace).execute();
+  }
+
+  boolean absent(ApiCall call) {
+    try {
+      call.run();
+      return false;
+    } catch (ApiException e) {
+      return e.getCode() == 404;
+    }
+  }
+
+  interface ApiCall {
+    Object run() throws ApiException;
+  }
+
+  /** Checks that {@code condition} stays true for {@code period}, polling every 50 ms. */
+  static void holdsFor(String what, Duration period, BooleanSupplier condition) {
+    long end = System.nanoTime() + period.toNanos();
+    while (System.nanoTime() - end < 0) {
+      if (!condition.getAsBoolean()) {
+        throw new AssertionError("stopped holding within " + period + ": " + what);
+      }
+      LockSupport.parkNanos(50_000_000L);
+    }
+  }
+
+  /** The system clock plus an offset the test moves forward. */
+  static final class MovableClock extends Clock {
+    private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
+
+    void advance(Duration by) {
+      offset.updateAndGet(o -> o.plus(by));
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.now().plus(offset.get());
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class FlagsTest {
+
+  private static String rejected(String... args) {
+    return assertThrows(Flags.FlagException.class, () -> Flags.parse(args)).getMessage();
+  }
+
+  @Test
+  void noFlagsGiveTheDefaults() {
+    Flags flags = Flags.parse();
+    ControllerConfig config = flags.config().build();
+    assertEquals("ghcr.io/elector-dev/dhcp-agent:0.1.0", config.agentImage());
+    assertEquals(2, config.agentReplicas());
+    assertEquals(Duration.ofSeconds(15), config.leaseDuration());
+    assertEquals("0.0.0.0:8080", flags.health().toString());
+    assertNull(flags.kubeconfig());
+    assertTrue(config.identity().isEmpty());
+  }
+
+  @Test
+  void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() {
+    ControllerConfig config = Flags.parse("--agent-image", "reg/agent:2", "--agent-replicas=3",
+        "--lease-duration", "6s", "--renew-deadline=PT4S", "--retry-period", "500ms",
+        "--identity", "replica-a", "--workers", "4").config().build();
+    assertEquals("reg/agent:2", config.agentImage());
+    assertEquals(3, config.agentReplicas());
+    assertEquals(Duration.ofSeconds(6), config.leaseDuration());
+    assertEquals(Duration.ofSeconds(4), config.renewDeadline());
+    assertEquals(Duration.ofMillis(500), config.retryPeriod());
+    assertEquals("replica-a", config.identity().orElseThrow());
+    assertEquals(4, config.workers());
+  }
+
+  @Test
+  void durationsAreGoStyleOrIso() {
+    assertEquals(Duration.ofSeconds(90), Flags.duration("--x", "1m30s"));
+    assertEquals(Duration.ofHours(1), Flags.duration("--x", "1h"));
+    assertEquals(Duration.ofSeconds(15), Flags.duration("--x", "PT15S"));
+  }
+
+  @Test
+  void aBadDurationNamesTheFlagAndTheForm() {
+    assertEquals("--lease-duration '15x' is not a duration; write it like 15s, 500ms, 2m, 1m30s"
+        + " or PT15S", rejected("--lease-duration", "15x"));
+    assertTrue(rejected("--retry-period", "0s").contains("--retry-period 0s must be positive"));
+  }
+
+  @Test
+  void timingsThatBreakTheElectorRulesNameBothFlags() {
+    String message = rejected("--lease-duration", "5s", "--renew-deadline", "8s");
+    assertTrue(message.contains("renewDeadline (--renew-deadline) PT8S must be shorter than"
+        + " leaseDuration (--lease-duration) PT5S"), message);
+  }
+
+  @Test
+  void otherBadValuesNameTheFlagAndTheFix() {
+    assertTrue(rejected("--agent-replicas", "two").startsWith("--agent-replicas 'two' is not a"
+        + " whole number"));
+    assertTrue(rejected("--agent-replicas", "0").contains("agentReplicas (--agent-replicas) 0"
+        + " must be 1 to 100"));
+    assertTrue(rejected("--health-addr", "localhost").startsWith("--health-addr 'localhost' is"
+        + " not HOST:PORT"));
+    assertTrue(rejected("--kubeconfig", "/no/such/file").startsWith("--kubeconfig /no/such/file"
+        + " cannot be read"));
+    assertTrue(rejected("--agent-image").startsWith("flag --agent-image needs a value"));
+    assertTrue(rejected("--agnet-image", "x").startsWith("unknown flag --agnet-image; known"
+        + " flags: --kubeconfig"));
+    assertTrue(rejected("--identity", "a", "--identity", "b").contains("given twice"));
+  }
+
+  @Test
+  void healthAddressesMayOmitTheHostOrUseIpv6() {
+    assertEquals("0.0.0.0:9000", Flags.hostPort("--h", ":9000").toString());
+    assertEquals("::1:0", Flags.hostPort("--h", "[::1]:0").toString());
+  }
+}

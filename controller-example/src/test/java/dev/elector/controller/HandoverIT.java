@@ -1,0 +1,212 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ippool.IPv4Status;
+import dev.elector.ippool.PoolCondition;
+import dev.elector.ippool.VirtualMachineNetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
+import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leading controller is a real {@link ControllerMain} process; it is killed with SIGKILL
+ * (nothing released) while allocations are pending, and an in-JVM replica finishes them once the
+ * Lease expires. Also checks the process's health endpoints and that every line it printed on
+ * standard output follows the EVENT format.
+ */
+@KubeTest
+class HandoverIT {
+  private static final Pattern EVENT = Pattern.compile(
+      "EVENT \\d{13} [A-Z_]+ identity=\\S+( [A-Za-z]+=(\"([^\"\\\\]|\\\\.)*\"|[^\\s\"]+))*");
+
+  @Test
+  void aKilledLeadersPendingAllocationsAreFinishedByTheNextLeader(KubeCluster cluster,
+      KubeNamespace namespace, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    String ns = namespace.name();
+    try (ControllerHarness harness = ControllerHarness.create(cluster, "handover-it")) {
+      Path kubeconfig = kubeconfigFor(harness, cluster, dir);
+      List<String> out = new CopyOnWriteArrayList<>();
+      ProcessBuilder command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+          .toString(), "-cp", System.getProperty("java.class.path"),
+          ControllerMain.class.getName(), "--kubeconfig", kubeconfig.toString(),
+          "--identity", "proc-a", "--lease-duration", "3s", "--renew-deadline", "2s",
+          "--retry-period", "500ms", "--health-addr", "127.0.0.1:0",
+          "--agent-image", ControllerHarness.IMAGE)
+          .redirectError(dir.resolve("proc-a.err").toFile());
+      command.environment().put("POD_NAMESPACE", harness.home.name()); // where the Lease lives
+      Process leader = command.start();
+      leader.getOutputStream().close();
+      Thread reader = new Thread(() -> readLines(leader, out), "proc-a-stdout");
+      reader.setDaemon(true);
+      reader.start();
+      try {
+        Await.until("the process leads", Duration.ofSeconds(60), () -> out.stream()
+            .anyMatch(l -> l.contains(" LEADING identity=proc-a")));
+        String health = out.stream().filter(l -> l.contains(" HEALTH ")).findFirst()
+            .orElseThrow().replaceAll(".* addr=", "");
+        assertEquals(200, get("http://" + health + "/healthz"));
+        Await.until("readyz", Duration.ofSeconds(10),
+            () -> get("http://" + health + "/readyz") == 200);
+        IPPoolController follower = harness.start("replica-b", 2);
+
+        harness.create(ControllerHarness.pool(ns, "pool", 51));
+        Await.until("the process registers the pool", Duration.ofSeconds(30), () -> harness
+            .read(ns, "pool").getStatus() != null && harness.read(ns, "pool").getStatus()
+            .condition(PoolCondition.REGISTERED).map(PoolCondition::isTrue).orElse(false));
+        String network = ns + "/pool";
+        createConcurrently(harness, ns, network, 0, 10);
+        Await.until("the process allocates", Duration.ofSeconds(30),
+            () -> out.stream().anyMatch(l -> l.contains(" ALLOCATED ")));
+
+        leader.destroyForcibly().waitFor();
+        long killed = System.currentTimeMillis();
+        long byProcess = out.stream().filter(l -> l.contains(" ALLOCATED ")).count();
+        createConcurrently(harness, ns, network, 10, 30);
+
+        Await.until("the follower takes over", Duration.ofSeconds(30), follower::isLeader);
+        long leading = harness.events("replica-b").stream()
+            .filter(l -> l.contains(" LEADING ")).map(l -> Long.parseLong(l.split(" ")[1]))
+            .findFirst().orElseThrow();
+        Await.until("all 30 configs are Allocated", Duration.ofSeconds(120), () -> IntStream
+            .range(0, 30).allMatch(vm -> allocated(harness, ns, vm)));
+        long done = System.currentTimeMillis();
+
+        Map<String, String> macByIp = new HashMap<>();
+        for (int vm = 0; vm < 30; vm++) {
+          for (NetworkConfigStatus s : harness.readConfig(ns, name(vm)).getStatus()
+              .getNetworkConfigs()) {
+            assertEquals(null, macByIp.put(s.getAllocatedIPAddress(), s.getMacAddress()),
+                "duplicate " + s.getAllocatedIPAddress());
+          }
+        }
+        IPv4Status table = harness.read(ns, "pool").getStatus().getIpv4();
+        Map<String, String> tableMacs = new HashMap<>(table.getAllocated());
+        tableMacs.values().removeIf(IPv4Status::isMarker);
+        assertEquals(macByIp, tableMacs);
+        assertEquals(60, table.getUsed());
+        assertEquals(241 - 60, table.getAvailable());
+        assertTrue(follower.stats().addressesAllocated.get() >= 40,
+            "the new leader allocated the pending ones: " + follower.stats());
+        for (String line : out) {
+          assertTrue(EVENT.matcher(line).matches(), "not an EVENT line: " + line);
+        }
+        System.out.printf("RESULT handover: process allocated %d before SIGKILL; new leader"
+            + " after %d ms (lease 3 s); all 60 addresses %d ms after the kill; %s%n", byProcess,
+            leading - killed, done - killed, follower.stats());
+      } finally {
+        leader.destroyForcibly();
+      }
+    }
+  }
+
+  /** A kubeconfig for the harness's restricted identity. */
+  private static Path kubeconfigFor(ControllerHarness harness, KubeCluster cluster, Path dir)
+      throws Exception {
+    String token;
+    if ("ServiceAccount".equals(harness.identity.subject().getKind())) {
+      token = new CoreV1Api(harness.admin).createNamespacedServiceAccountToken(
+          harness.identity.subject().getName(), harness.identity.subject().getNamespace(),
+          new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec()
+              .expirationSeconds(3600L))).execute().getStatus().getToken();
+    } else {
+      token = cluster.localControlPlane().orElseThrow().users().stream()
+          .filter(u -> u.name().equals(harness.identity.username())).findFirst().orElseThrow()
+          .token();
+    }
+    Path file = dir.resolve("kubeconfig");
+    Files.writeString(file, String.join("\n",
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters:",
+        "- name: it",
+        "  cluster:",
+        "    server: " + cluster.server(),
+        "    insecure-skip-tls-verify: true",
+        "users:",
+        "- name: it",
+        "  user:",
+        "    token: " + token,
+        "contexts:",
+        "- name: it",
+        "  context: {cluster: it, user: it, namespace: " + harness.home.name() + "}",
+        "current-context: it", ""));
+    return file;
+  }
+
+  private static void createConcurrently(ControllerHarness harness, String ns, String network,
+      int from, int to) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    List<Future<?>> done = new ArrayList<>();
+    for (int vm = from; vm < to; vm++) {
+      int n = vm;
+      done.add(threads.submit(() -> harness.create(ControllerHarness.vmConfig(ns, name(n),
+          List.of(ControllerHarness.nic(network, String.format("52:54:00:51:%02x:01", n)),
+              ControllerHarness.nic(network, String.format("52:54:00:51:%02x:02", n)))))));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    threads.shutdown();
+  }
+
+  private static String name(int vm) {
+    return String.format("vm-%02d", vm);
+  }
+
+  private static boolean allocated(ControllerHarness harness, String ns, int vm) {
+    try {
+      VirtualMachineNetworkConfig c = harness.readConfig(ns, name(vm));
+      return c.getStatus() != null && c.getStatus().condition(PoolCondition.ALLOCATED)
+          .map(PoolCondition::isTrue).orElse(false);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static int get(String url) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  private static void readLines(Process process, List<String> out) {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+        StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        out.add(line);
+        System.out.println("[proc-a] " + line);
+      }
+    } catch (java.io.IOException e) {
+      out.add("(stdout closed: " + e + ")");
+    }
+  }
+}

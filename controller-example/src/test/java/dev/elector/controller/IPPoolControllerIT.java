@@ -1,0 +1,234 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.PoolCondition;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The IPPool lifecycle on a real API server, with two controller replicas under the shipped RBAC:
+ * create, update, pause, resume, agent readiness and delete produce the right agent Deployment,
+ * status and conditions, and only the leader writes.
+ */
+@KubeTest
+class IPPoolControllerIT {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static ControllerHarness harness;
+  private static String ns;
+
+  @BeforeAll
+  static void start(KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    harness = ControllerHarness.create(cluster, "ippool-controller-it");
+    ns = namespace.name();
+    harness.start("replica-a", 2);
+    harness.start("replica-b", 2);
+    harness.awaitLeader(WAIT);
+  }
+
+  @AfterAll
+  static void stop() {
+    harness.close();
+  }
+
+  private static PoolCondition condition(IPPool pool, String type) {
+    return pool.getStatus() == null ? null
+        : pool.getStatus().condition(type).orElse(null);
+  }
+
+  private static IPPool awaitCondition(String name, String type, String status, String reason)
+      throws Exception {
+    Await.until(name + " " + type + "=" + status + " (" + reason + ")", WAIT, () -> {
+      PoolCondition c = condition(harness.read(ns, name), type);
+      return c != null && status.equals(c.getStatus()) && reason.equals(c.getReason());
+    });
+    return harness.read(ns, name);
+  }
+
+  private static V1Deployment awaitDeployment(String pool, java.util.function.Predicate<
+      V1Deployment> state, String what) throws Exception {
+    String name = pool + "-dhcp-agent";
+    Await.until("Deployment " + name + " " + what, WAIT, () -> state.test(
+        harness.deployment(ns, name)));
+    return harness.deployment(ns, name);
+  }
+
+  @Test
+  void aNewPoolGetsItsAgentDeploymentTableAndConditions() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "create", 1));
+    IPPool pool = awaitCondition("create", PoolCondition.REGISTERED, "True", "Registered");
+
+    assertTrue(pool.getMetadata().getFinalizers().contains(PoolReconciler.FINALIZER));
+    assertEquals(Map.of("10.1.0.1", "RESERVED", "10.1.0.2", "RESERVED"),
+        pool.getStatus().getIpv4().getAllocated());
+    assertEquals(0, pool.getStatus().getIpv4().getUsed());
+    assertEquals(241, pool.getStatus().getIpv4().getAvailable());
+    assertEquals("True", condition(pool, PoolCondition.CACHE_READY).getStatus());
+    assertEquals("False", condition(pool, PoolCondition.STOPPED).getStatus());
+    PoolCondition agent = condition(pool, PoolCondition.AGENT_READY);
+    assertEquals(List.of("False", "NoReadyReplica", "0 of 2 agent replicas ready"),
+        List.of(agent.getStatus(), agent.getReason(), agent.getMessage()));
+    assertEquals(ns + "/create-dhcp-agent", pool.getStatus().getAgentDeploymentRef().toString());
+
+    V1Deployment d = harness.deployment(ns, "create-dhcp-agent");
+    assertEquals(2, d.getSpec().getReplicas());
+    assertEquals(pool.getMetadata().getUid(), d.getMetadata().getOwnerReferences().get(0)
+        .getUid());
+    assertTrue(d.getMetadata().getOwnerReferences().get(0).getBlockOwnerDeletion());
+    assertEquals("[{\"namespace\":\"" + ns + "\",\"name\":\"create\",\"interface\":\"net1\"}]",
+        d.getSpec().getTemplate().getMetadata().getAnnotations()
+            .get("k8s.v1.cni.cncf.io/networks"));
+    V1Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertEquals(ControllerHarness.IMAGE, c.getImage());
+    assertEquals(List.of("--ippool-ref", ns + "/create", "--nic", "net1", "--server-ip",
+        "10.1.0.2", "--cidr", "10.1.0.0/24"), c.getArgs());
+    assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
+
+    assertNotNull(new CoreV1Api(harness.admin).readNamespacedServiceAccount("vm-dhcp-agent", ns)
+        .execute());
+    V1RoleBinding binding = new RbacAuthorizationV1Api(harness.admin)
+        .readNamespacedRoleBinding("vm-dhcp-agent", ns).execute();
+    assertEquals("ClusterRole/vm-dhcp-agent", binding.getRoleRef().getKind() + "/"
+        + binding.getRoleRef().getName());
+    assertEquals("vm-dhcp-agent", binding.getSubjects().get(0).getName());
+
+    harness.awaitIdle(WAIT);
+    String deploymentVersion = d.getMetadata().getResourceVersion();
+    String poolVersion = harness.read(ns, "create").getMetadata().getResourceVersion();
+    ControllerHarness.holdsFor("no update loop against server defaulting", Duration.ofSeconds(2),
+        () -> {
+          try {
+            return deploymentVersion.equals(harness.deployment(ns, "create-dhcp-agent")
+                .getMetadata().getResourceVersion())
+                && poolVersion.equals(harness.read(ns, "create").getMetadata()
+                    .getResourceVersion());
+          } catch (Exception e) {
+            return false;
+          }
+        });
+  }
+
+  @Test
+  void aSpecChangeUpdatesTheDeploymentAndTheReservations() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "update", 2));
+    IPPool before = awaitCondition("update", PoolCondition.REGISTERED, "True", "Registered");
+    OffsetDateTime registeredAt = condition(before, PoolCondition.REGISTERED)
+        .getLastTransitionTime();
+
+    harness.edit(before, p -> p.getSpec().getIpv4Config().serverIP("10.2.0.3")
+        .getPool().exclude(List.of("10.2.0.20", "10.2.0.21")));
+
+    V1Deployment d = awaitDeployment("update", x -> x.getSpec().getTemplate().getSpec()
+        .getContainers().get(0).getArgs().contains("10.2.0.3"), "serves 10.2.0.3");
+    assertEquals(2, d.getSpec().getReplicas());
+    Await.until("the table follows the spec", WAIT, () -> harness.read(ns, "update").getStatus()
+        .getIpv4().getAllocated().equals(Map.of("10.2.0.1", "RESERVED", "10.2.0.3", "RESERVED",
+            "10.2.0.20", "EXCLUDED", "10.2.0.21", "EXCLUDED")));
+    IPPool after = harness.read(ns, "update");
+    assertEquals(239, after.getStatus().getIpv4().getAvailable());
+    assertEquals(registeredAt, condition(after, PoolCondition.REGISTERED)
+        .getLastTransitionTime(), "Registered did not flip, so its transition time stays");
+  }
+
+  @Test
+  void pauseScalesTheAgentToZeroAndResumeScalesItBack() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "pause", 3));
+    awaitCondition("pause", PoolCondition.REGISTERED, "True", "Registered");
+
+    harness.clock.advance(Duration.ofMinutes(1));
+    harness.edit(harness.read(ns, "pause"), p -> p.getSpec().paused(true));
+    awaitDeployment("pause", x -> x.getSpec().getReplicas() == 0, "scaled to zero");
+    IPPool paused = awaitCondition("pause", PoolCondition.STOPPED, "True", "Paused");
+    assertEquals("Paused", condition(paused, PoolCondition.AGENT_READY).getReason());
+    OffsetDateTime stoppedAt = condition(paused, PoolCondition.STOPPED).getLastTransitionTime();
+    OffsetDateTime registeredAt = condition(paused, PoolCondition.REGISTERED)
+        .getLastTransitionTime();
+
+    harness.clock.advance(Duration.ofMinutes(1));
+    harness.edit(paused, p -> p.getSpec().paused(false));
+    awaitDeployment("pause", x -> x.getSpec().getReplicas() == 2, "scaled back to 2");
+    IPPool resumed = awaitCondition("pause", PoolCondition.STOPPED, "False", "Running");
+    assertEquals(stoppedAt.plusMinutes(1), condition(resumed, PoolCondition.STOPPED)
+        .getLastTransitionTime(), "Stopped flipped back a minute later");
+    assertEquals(registeredAt, condition(resumed, PoolCondition.REGISTERED)
+        .getLastTransitionTime());
+    assertEquals("NoReadyReplica", condition(resumed, PoolCondition.AGENT_READY).getReason());
+  }
+
+  @Test
+  void agentReadyFollowsTheDeploymentsReadyReplicas() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "ready", 4));
+    awaitCondition("ready", PoolCondition.AGENT_READY, "False", "NoReadyReplica");
+
+    // No kubelet runs on the local control plane: report a ready replica as one would.
+    V1Deployment d = harness.deployment(ns, "ready-dhcp-agent");
+    d.status(new V1DeploymentStatus().replicas(2).readyReplicas(1));
+    harness.apps.replaceNamespacedDeploymentStatus("ready-dhcp-agent", ns, d).execute();
+
+    IPPool ready = awaitCondition("ready", PoolCondition.AGENT_READY, "True", "AgentReady");
+    assertEquals("1 of 2 agent replicas ready", condition(ready, PoolCondition.AGENT_READY)
+        .getMessage());
+  }
+
+  @Test
+  void deletionRemovesTheAgentDeploymentThenThePool() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "delete", 5));
+    awaitCondition("delete", PoolCondition.REGISTERED, "True", "Registered");
+    assertNotNull(harness.deployment(ns, "delete-dhcp-agent"));
+
+    harness.pools.delete(ns, "delete").throwsApiException();
+
+    Await.until("the pool is gone", WAIT, () -> harness.absent(() -> harness.read(ns,
+        "delete")));
+    assertTrue(harness.absent(() -> harness.deployment(ns, "delete-dhcp-agent")),
+        "the finalizer deleted the Deployment before letting the pool go");
+  }
+
+  @Test
+  void onlyALeaderWrites() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "leader", 6));
+    awaitCondition("leader", PoolCondition.REGISTERED, "True", "Registered");
+    harness.awaitIdle(WAIT);
+    int writes = 0;
+    for (String replica : List.of("replica-a", "replica-b")) {
+      boolean leading = false;
+      for (String line : harness.events(replica)) {
+        String kind = line.split(" ")[2];
+        if (kind.equals("LEADING")) {
+          leading = true;
+        } else if (kind.equals("STOPPED_LEADING")) {
+          leading = false;
+        } else if (List.of("DEPLOYMENT", "POOL_STATUS", "CONDITION", "ALLOCATED", "NIC",
+            "SERVICE_ACCOUNT", "ROLE_BINDING", "FINALIZED").contains(kind)) {
+          assertTrue(leading, replica + " wrote while not leading: " + line);
+          writes++;
+        }
+      }
+    }
+    assertTrue(writes > 0, "the leader's writes were seen");
+    for (String replica : List.of("replica-a", "replica-b")) {
+      if (harness.events(replica).stream().noneMatch(l -> l.contains(" LEADING "))) {
+        assertEquals(0, harness.controller(replica).stats().reconciles.get(),
+            replica + " never led, so it never reconciled");
+      }
+    }
+  }
+}

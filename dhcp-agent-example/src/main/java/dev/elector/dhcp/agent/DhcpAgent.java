@@ -129,7 +129,7 @@ public final class DhcpAgent implements AutoCloseable {
     DhcpAgent agent = new DhcpAgent(config, client, environment, events, MonotonicClock.system(),
         commands);
     events.emit("started", "identity", agent.elector.identity(), "pool", config.pool(), "lock",
-        agent.elector.describe(), "health", agent.health.port());
+        config.lockName(), "health", agent.health.port());
     log.info("DHCP agent for IPPool {} as {} on {}", config.pool(), agent.elector.identity(),
         agent.elector.describe());
     agent.cache.initialSync().thenRun(() -> agent.events.emit("synced",

@@ -138,11 +138,13 @@ final class LeaderDuty implements AutoCloseable {
       next.add();
       address = next;
       current = wanted;
-      events.emit("address-added", "address", next.describe(), "token", t.fencingToken());
+      events.emit("address-added", "address", next.address(), "nic", next.nic(), "token",
+          t.fencingToken());
     } catch (IOException e) {
       problem = "leading, but the server address could not be added: " + e.getMessage();
       log.error("{}; not serving. /healthz fails so that the replica is restarted", problem);
-      events.emit("address-failed", "address", next.describe(), "token", t.fencingToken());
+      events.emit("address-failed", "address", next.address(), "nic", next.nic(), "token",
+          t.fencingToken());
       return;
     }
     try {
@@ -166,7 +168,7 @@ final class LeaderDuty implements AutoCloseable {
     }
     if (address != null) {
       address.remove();
-      events.emit("address-removed", "address", address.describe());
+      events.emit("address-removed", "address", address.address(), "nic", address.nic());
       address = null;
     }
     current = null;

@@ -29,8 +29,14 @@ interface ServerAddress {
   /** Takes the address off the NIC; best effort, logged when it fails. */
   void remove();
 
-  /** What this is, for logs and events. */
+  /** What this is, for logs. */
   String describe();
+
+  /** The address with its prefix, such as {@code 192.0.2.1/24}, for events; "-" for none. */
+  String address();
+
+  /** The interface, for events; "-" for none. */
+  String nic();
 
   /** For --dry-run: never touches an interface. */
   static ServerAddress none() {
@@ -44,6 +50,16 @@ interface ServerAddress {
       @Override
       public String describe() {
         return "no interface change (dry run)";
+      }
+
+      @Override
+      public String address() {
+        return "-";
+      }
+
+      @Override
+      public String nic() {
+        return "-";
       }
     };
   }
@@ -154,6 +170,16 @@ interface ServerAddress {
     @Override
     public String describe() {
       return address + " on " + nic;
+    }
+
+    @Override
+    public String address() {
+      return address;
+    }
+
+    @Override
+    public String nic() {
+      return nic;
     }
 
     private String hint(String output) {

@@ -86,6 +86,16 @@ class LeaderDutyTest {
       public String describe() {
         return address;
       }
+
+      @Override
+      public String address() {
+        return address;
+      }
+
+      @Override
+      public String nic() {
+        return "net1";
+      }
     };
   }
 

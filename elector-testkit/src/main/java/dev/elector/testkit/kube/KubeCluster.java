@@ -64,8 +64,13 @@ public final class KubeCluster implements AutoCloseable {
     }
   }
 
-  /** A cluster from a kubeconfig file (its current context). */
-  static KubeCluster fromKubeconfig(String description, Path file, LocalControlPlane local)
+  /**
+   * A cluster from a kubeconfig file (its current context), for use outside JUnit, such as a demo;
+   * {@code local} is the control plane process behind it, if any, and is closed with the cluster.
+   *
+   * @throws IOException if the kubeconfig cannot be read
+   */
+  public static KubeCluster fromKubeconfig(String description, Path file, LocalControlPlane local)
       throws IOException {
     return new KubeCluster(description, Files.readString(file), file, local, local);
   }

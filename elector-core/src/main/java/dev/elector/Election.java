@@ -114,6 +114,7 @@ final class Election {
   private Observation observed;
   private long highestTransitions = -1;
   private int consecutiveFailures;
+  private LockFailure lastFailure;
   private long epoch;
   private boolean callInFlight;
   private long callSeq;
@@ -390,12 +391,14 @@ final class Election {
       failed(failed.failure(), "read", now, "Retrying with back-off.");
       return;
     }
-    failureLog.success("read");
-    consecutiveFailures = 0;
     observe(result, now);
     if (mayAcquire(observed, now)) {
+      // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
+      // failing after good reads (an identity that may read but not write) back off all the same.
       acquire(now);
     } else {
+      failureLog.success("read");
+      consecutiveFailures = 0;
       scheduleStep(untilNextLook(now));
     }
   }
@@ -550,6 +553,7 @@ final class Election {
 
   private void failed(LockFailure failure, String action, long now, String consequence) {
     consecutiveFailures++;
+    lastFailure = failure;
     failureLog.failure(action, failure, now, consequence);
     watchCurrent = false;
     scheduleStep(backoff());
@@ -927,7 +931,8 @@ final class Election {
       case CANDIDATE:
         return new ElectorHealth(true, subject + ": following "
             + (observed == null ? "(lock not read yet)" : describeHolder(observed))
-            + (consecutiveFailures > 0 ? ", " + consecutiveFailures + " failures in a row" : ""));
+            + (consecutiveFailures > 0 ? ", " + consecutiveFailures + " failures in a row, the"
+                + " last: " + lastFailure : ""));
       default:
         return new ElectorHealth(false, subject + ": closed");
     }

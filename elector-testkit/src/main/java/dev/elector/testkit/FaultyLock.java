@@ -38,6 +38,7 @@ public final class FaultyLock implements WatchableLock {
   private final MonotonicClock clock;
   private final List<Call> calls = new ArrayList<>();
   private LockFailure.Kind failAll;
+  private LockFailure.Kind failWrites;
   private double failureProbability;
   private LockFailure.Kind probabilisticKind = LockFailure.Kind.UNAVAILABLE;
   private SplittableRandom random = new SplittableRandom(1);
@@ -59,6 +60,15 @@ public final class FaultyLock implements WatchableLock {
   /** Every call fails with {@code kind} until {@link #heal()}. */
   public synchronized FaultyLock failAll(LockFailure.Kind kind) {
     this.failAll = Objects.requireNonNull(kind, "kind");
+    return this;
+  }
+
+  /**
+   * Every create and update fails with {@code kind} until {@link #heal()}, while reads pass: for
+   * example an identity that may read the lock but not write it.
+   */
+  public synchronized FaultyLock failWrites(LockFailure.Kind kind) {
+    this.failWrites = Objects.requireNonNull(kind, "kind");
     return this;
   }
 
@@ -91,6 +101,7 @@ public final class FaultyLock implements WatchableLock {
   /** Removes every fault. */
   public synchronized FaultyLock heal() {
     failAll = null;
+    failWrites = null;
     failureProbability = 0;
     latencyNanos = 0;
     hang = false;
@@ -175,7 +186,7 @@ public final class FaultyLock implements WatchableLock {
       calls.add(new Call(clock.nanos(), kind));
       never = hang;
       delay = latencyNanos;
-      failWith = failAll;
+      failWith = failAll != null ? failAll : write ? failWrites : null;
       if (failWith == null && failureProbability > 0 && random.nextDouble() < failureProbability) {
         failWith = probabilisticKind;
       }

@@ -23,6 +23,8 @@ class CallRateBoundTest {
         .forEach(c -> c.lock.failAll(LockFailure.Kind.UNAVAILABLE))),
     ALL_CALLS_FORBIDDEN(e -> e.candidates.values()
         .forEach(c -> c.lock.failAll(LockFailure.Kind.FORBIDDEN))),
+    WRITES_FORBIDDEN(e -> e.candidates.values()
+        .forEach(c -> c.lock.failWrites(LockFailure.Kind.FORBIDDEN))),
     HALF_OF_CALLS_FAIL(e -> e.candidates.values()
         .forEach(c -> c.lock.failRandomly(0.5, LockFailure.Kind.UNAVAILABLE, c.name.hashCode()))),
     EVERY_WRITE_CONFLICTS(e -> e.candidates.values()
@@ -101,5 +103,28 @@ class CallRateBoundTest {
     assertTrue(calls <= atMost, mode + ": " + calls + " calls in 10 minutes, at most " + atMost);
     assertTrue(calls >= atLeast, mode + ": still retrying, " + calls + " calls, at least "
         + atLeast);
+  }
+
+  /**
+   * A candidate that may read the lock but not write it (read-only RBAC) must back off as well:
+   * its reads succeed, but a read that only leads to another failing write is no progress.
+   */
+  @org.junit.jupiter.api.Test
+  void aCandidateThatMayReadButNotWriteBacksOffToo() {
+    Fixture election = new Fixture(200);
+    ElectionFixture.Candidate a = election.add("a");
+    a.lock.failWrites(LockFailure.Kind.FORBIDDEN);
+    a.start(b -> b);
+    election.advance(Duration.ofMinutes(5));
+
+    long from = election.time.clock().nanos();
+    election.advance(Duration.ofMinutes(10));
+    long calls = a.lock.callsBetween(from, election.time.clock().nanos());
+
+    // a read and a write per capped back-off of 16 s to 19.2 s
+    long atMost = 2 * (600 / ElectorConfig.DEFAULT_MAX_BACKOFF.toSeconds() + 1);
+    assertTrue(calls <= atMost, calls + " calls in 10 minutes, at most " + atMost);
+    assertTrue(calls >= 2 * (long) (600 / (16 * 1.2)), "still retrying: " + calls);
+    assertTrue(!a.leading());
   }
 }

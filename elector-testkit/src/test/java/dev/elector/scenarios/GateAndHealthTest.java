@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.CallOutcome;
 import dev.elector.LockCall;
 import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,23 @@ class GateAndHealthTest {
     assertFalse(a.leading());
     assertFalse(a.elector.health().healthy());
     assertTrue(a.elector.health().detail().contains("readiness gate failed"));
+  }
+
+  @Test
+  void aCandidateWhoseCallsKeepFailingNamesTheLastFailureInItsHealth() {
+    ElectionFixture election = new ElectionFixture(13);
+    ElectionFixture.Candidate a = election.add("a");
+    a.lock.failAll(LockFailure.Kind.FORBIDDEN);
+    a.start(b -> b);
+
+    election.advance(Duration.ofMinutes(1));
+
+    String detail = a.elector.health().detail();
+    assertTrue(a.elector.health().healthy(), detail);
+    assertTrue(detail.contains("failures in a row, the last: FORBIDDEN"), detail);
+    a.lock.heal();
+    election.advanceUntil(a::leading, Duration.ofMinutes(1));
+    assertFalse(a.elector.health().detail().contains("failures"), a.elector.health().detail());
   }
 
   @Test

@@ -99,6 +99,9 @@ public final class DhcpEngine {
     Ipv4Address ip = lease.get().ip();
     if (!asked.get().equals(ip)) {
       DhcpMessage nak = ReplyFactory.nak(request, pool, "requested address " + asked.get() + " is not yours");
+      if (nak.encodedLength() > ReplyFactory.payloadLimit(request)) {
+        return Outcome.ignored(IgnoreReason.REPLY_TOO_LARGE, mac, state);
+      }
       Destination to = request.giaddr().isAny() ? Destination.broadcast() : Destination.relay(request.giaddr());
       return Outcome.replied(Kind.NAKED, mac, asked.get(), state, new Reply(nak, to));
     }

@@ -253,6 +253,22 @@ class DhcpEngineTest {
     }
 
     @Test
+    void sendsNoNakLargerThanTheClientAccepts() {
+      // Found by the reliability fuzzer: a NAK echoes the client identifier whatever its size.
+      byte[] longClientId = new byte[300];
+      longClientId[0] = 1;
+      DhcpOptions.Builder wrongAddress = options().requestedIp(ip("192.0.2.99")).clientId(longClientId);
+
+      Outcome tooLarge = handle(request(KNOWN, MessageType.REQUEST, wrongAddress));
+      Outcome fits = handle(request(KNOWN, MessageType.REQUEST, wrongAddress.maxMessageSize(1500)));
+
+      assertEquals(Optional.of(IgnoreReason.REPLY_TOO_LARGE), tooLarge.ignoredBecause());
+      assertEquals(Optional.empty(), tooLarge.reply());
+      assertEquals(Outcome.Kind.NAKED, fits.kind());
+      assertTrue(replyOf(fits).encodedLength() > 576 - 28);
+    }
+
+    @Test
     void staysSilentForAnUnknownMac() {
       Outcome outcome = handle(request(STRANGER, MessageType.REQUEST, options().requestedIp(KNOWN_IP)));
 

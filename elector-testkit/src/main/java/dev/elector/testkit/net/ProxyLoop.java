@@ -87,8 +87,8 @@ final class ProxyLoop implements Runnable {
   void resetAll() {
     for (Connection connection : connections) {
       if (!connection.closed()) {
+        counters.resets.incrementAndGet(); // counted before the client can see the reset
         connection.reset();
-        counters.resets.incrementAndGet();
       }
     }
   }
@@ -147,8 +147,8 @@ final class ProxyLoop implements Runnable {
       Connection connection = (Connection) key.attachment();
       try {
         if (!connection.onReady(key, faults, now, random)) {
-          connection.reset();
           counters.resets.incrementAndGet();
+          connection.reset();
         }
       } catch (IOException | RuntimeException e) {
         connection.reset();
@@ -171,8 +171,8 @@ final class ProxyLoop implements Runnable {
       try {
         Connection connection = new Connection(client, selector, counters, now);
         if (faults.resetNew()) {
-          connection.reset();
           counters.resets.incrementAndGet();
+          connection.reset();
         } else {
           connections.add(connection);
         }

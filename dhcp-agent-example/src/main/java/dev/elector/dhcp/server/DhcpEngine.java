@@ -100,6 +100,9 @@ public final class DhcpEngine {
     if (!asked.get().equals(ip)) {
       DhcpMessage nak = ReplyFactory.nak(request, pool, "requested address " + asked.get() + " is not yours");
       if (nak.encodedLength() > ReplyFactory.payloadLimit(request)) {
+        nak = ReplyFactory.nak(request, pool, null); // the message is optional; the NAK is not
+      }
+      if (nak.encodedLength() > ReplyFactory.payloadLimit(request)) {
         return Outcome.ignored(IgnoreReason.REPLY_TOO_LARGE, mac, state);
       }
       Destination to = request.giaddr().isAny() ? Destination.broadcast() : Destination.relay(request.giaddr());

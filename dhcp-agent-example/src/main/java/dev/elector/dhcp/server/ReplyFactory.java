@@ -60,8 +60,10 @@ final class ReplyFactory {
 
   /** Builds a NAK: message type, server identifier, message, and the echoed options. */
   static DhcpMessage nak(DhcpMessage request, PoolOptions pool, String why) {
-    DhcpOptions.Builder options = DhcpOptions.builder().messageType(MessageType.NAK).serverId(pool.serverIp())
-        .raw(OptionCode.MESSAGE, why.getBytes(StandardCharsets.US_ASCII));
+    DhcpOptions.Builder options = DhcpOptions.builder().messageType(MessageType.NAK).serverId(pool.serverIp());
+    if (why != null) {
+      options.raw(OptionCode.MESSAGE, why.getBytes(StandardCharsets.US_ASCII));
+    }
     echo(request, options);
     DhcpMessage.Builder reply = header(request);
     if (!request.giaddr().isAny()) {

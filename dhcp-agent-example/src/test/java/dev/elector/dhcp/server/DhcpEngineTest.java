@@ -253,19 +253,29 @@ class DhcpEngineTest {
     }
 
     @Test
-    void sendsNoNakLargerThanTheClientAccepts() {
+    void sendsNoNakLargerThanTheClientAcceptsDroppingItsMessageFirst() {
       // Found by the reliability fuzzer: a NAK echoes the client identifier whatever its size.
-      byte[] longClientId = new byte[300];
-      longClientId[0] = 1;
-      DhcpOptions.Builder wrongAddress = options().requestedIp(ip("192.0.2.99")).clientId(longClientId);
+      DhcpOptions.Builder longId = options().requestedIp(ip("192.0.2.99")).clientId(clientId(260));
+      DhcpOptions.Builder longerId = options().requestedIp(ip("192.0.2.99")).clientId(clientId(340));
 
-      Outcome tooLarge = handle(request(KNOWN, MessageType.REQUEST, wrongAddress));
-      Outcome fits = handle(request(KNOWN, MessageType.REQUEST, wrongAddress.maxMessageSize(1500)));
+      Outcome shortened = handle(request(KNOWN, MessageType.REQUEST, longId));
+      Outcome tooLarge = handle(request(KNOWN, MessageType.REQUEST, longerId));
+      Outcome fits = handle(request(KNOWN, MessageType.REQUEST, longId.maxMessageSize(1500)));
 
+      assertEquals(Outcome.Kind.NAKED, shortened.kind());
+      assertFalse(replyOf(shortened).options().contains(OptionCode.MESSAGE), "message dropped");
+      assertTrue(replyOf(shortened).encodedLength() <= 576 - 28);
       assertEquals(Optional.of(IgnoreReason.REPLY_TOO_LARGE), tooLarge.ignoredBecause());
       assertEquals(Optional.empty(), tooLarge.reply());
       assertEquals(Outcome.Kind.NAKED, fits.kind());
+      assertTrue(replyOf(fits).options().contains(OptionCode.MESSAGE), "kept when it fits");
       assertTrue(replyOf(fits).encodedLength() > 576 - 28);
+    }
+
+    private byte[] clientId(int length) {
+      byte[] id = new byte[length];
+      id[0] = 1;
+      return id;
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.elector.dhcp.codec.MacAddress;
 import dev.elector.dhcp.lab.NetLab;
+import dev.elector.dhcp.lab.Udhcpc;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkCrds;
 import dev.elector.testkit.kube.KubeCluster;
@@ -17,7 +18,6 @@ import dev.elector.testkit.kube.KubeTest;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +27,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -162,44 +161,10 @@ class DhcpAgentFailoverIT {
     return agents.stream().filter(a -> a != leader && a.isAlive()).findFirst().orElseThrow();
   }
 
-  /** A udhcpc script that writes each event's variables to a file named after the event. */
-  private static Path clientScript(Path dir) throws Exception {
-    Files.createDirectories(dir);
-    Path script = dir.resolve("udhcpc.sh");
-    Files.writeString(script, String.join("\n", "#!/bin/sh",
-        "{ echo \"event=$1\"; env | grep -E '^(ip|subnet|mask|router|dns|domain|search|ntpsrv"
-            + "|lease|serverid)='; } > " + dir + "/$1.tmp && mv " + dir + "/$1.tmp " + dir + "/$1",
-        "case \"$1\" in",
-        "  bound|renew) ip addr replace \"$ip/$mask\" dev \"$interface\" ;;",
-        "  deconfig) ip addr flush dev \"$interface\" ;;",
-        "esac", ""));
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    return script;
-  }
-
-  private static Map<String, String> env(Path file) throws Exception {
-    Map<String, String> env = new TreeMap<>();
-    for (String line : Files.readAllLines(file)) {
-      int eq = line.indexOf('=');
-      if (eq > 0) {
-        env.put(line.substring(0, eq), line.substring(eq + 1));
-      }
-    }
-    return env;
-  }
-
   /** Runs udhcpc once (-q) in {@code host}; returns the bound event's variables, if bound. */
   private static Optional<Map<String, String>> dhcpOnce(NetLab.Host host, String tag, int tries)
       throws Exception {
-    Path dir = work.resolve("client-" + tag);
-    NetLab.Result result = host.run(tries + 15, "udhcpc", "-f", "-q", "-n", "-t",
-        Integer.toString(tries), "-T", "1", "-i", host.nic(), "-s", clientScript(dir).toString(),
-        "-O", "ntpsrv", "-O", "search");
-    Path bound = dir.resolve("bound");
-    if (!result.ok() || !Files.exists(bound)) {
-      return Optional.empty();
-    }
-    return Optional.of(env(bound));
+    return new Udhcpc(host, work.resolve("client-" + tag)).once(tries);
   }
 
   private static long millisSince(long startNanos, AgentEventLog.Event event) {
@@ -213,7 +178,6 @@ class DhcpAgentFailoverIT {
 
     Map<String, String> bound = dhcpOnce(vm, "first", 5).orElseThrow(
         () -> new AssertionError("no lease; leader output:\n" + leader.events().text()));
-    vm.run(5, "ip", "addr", "flush", "dev", "eth0");
 
     assertEquals("192.0.2.10", bound.get("ip"), bound.toString());
     assertEquals("255.255.255.0", bound.get("subnet"));
@@ -285,24 +249,20 @@ class DhcpAgentFailoverIT {
       throws Exception {
     AgentProcess old = leader(Duration.ofSeconds(1));
     AgentProcess next = follower(old);
-    Path dir = work.resolve("client-renew");
-    Process client = vm.start(List.of("udhcpc", "-f", "-t", "5", "-T", "1", "-i", "eth0", "-s",
-        clientScript(dir).toString()), work.resolve("udhcpc-renew.log"));
-    awaitFile(dir.resolve("bound"), Duration.ofSeconds(15));
-    assertEquals("192.0.2.10", env(dir.resolve("bound")).get("ip"));
+    Udhcpc client = new Udhcpc(vm, work.resolve("client-renew"));
+    client.start();
+    assertEquals("192.0.2.10", client.await("bound", Duration.ofSeconds(15)).get("ip"));
 
     long killed = System.nanoTime();
     old.host().delete(); // SIGKILL, and the namespace with its NIC and address vanishes
     AgentEventLog.Event serving = next.events().await(e -> e.is("serving"),
         Duration.ofSeconds(20), "serving after the kill");
-    NetLab.run(5, "kill", "-USR1", Long.toString(client.pid())); // renew now, not at T1
-    awaitFile(dir.resolve("renew"), Duration.ofSeconds(20));
+    client.renewNow(); // renew now, not at T1
+    Map<String, String> renewal = client.await("renew", Duration.ofSeconds(20));
     AgentEventLog.Event renewed = next.events().await(
         e -> e.is("reply", "kind", "ACKED", "mac", VM.toString(), "state", "RENEWING"),
         Duration.ofSeconds(5), "ACK of the renewal");
-    client.destroy();
-    client.waitFor(5, TimeUnit.SECONDS);
-    vm.run(5, "ip", "addr", "flush", "dev", "eth0");
+    client.close();
 
     AgentEventLog.Event leading = next.events().first(e -> e.is("leading")).orElseThrow();
     AgentEventLog.Event added = next.events().first(e -> e.is("address-added")).orElseThrow();
@@ -315,11 +275,10 @@ class DhcpAgentFailoverIT {
     figures.put("kill-to-first-answer-of-new-leader-ms",
         Long.toString(millisSince(killed, next.events().first(e -> e.is("reply")).orElseThrow())));
     figures.put("kill-to-renewal-acked-ms", Long.toString(millisSince(killed, renewed)));
-    assertEquals("192.0.2.10", env(dir.resolve("renew")).get("ip"));
+    assertEquals("192.0.2.10", renewal.get("ip"));
     assertEquals(List.of("192.0.2.1/24"), next.host().addresses(), "the address moved");
 
     Map<String, String> rediscovered = dhcpOnce(vm, "rediscover", 5).orElseThrow();
-    vm.run(5, "ip", "addr", "flush", "dev", "eth0");
     assertEquals("192.0.2.10", rediscovered.get("ip"));
     assertEquals("192.0.2.1", rediscovered.get("serverid"));
   }
@@ -341,7 +300,6 @@ class DhcpAgentFailoverIT {
     assertEquals(List.of(), old.host().addresses(), "the old leader removed the address");
     assertEquals(List.of("192.0.2.1/24"), next.host().addresses());
     assertEquals("192.0.2.10", dhcpOnce(vm, "after-sigterm", 5).orElseThrow().get("ip"));
-    vm.run(5, "ip", "addr", "flush", "dev", "eth0");
   }
 
   @Test
@@ -384,14 +342,4 @@ class DhcpAgentFailoverIT {
     return events.get(events.size() - 1).monoNanos();
   }
 
-  private static void awaitFile(Path file, Duration limit) throws Exception {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (!Files.exists(file)) {
-      if (System.nanoTime() > deadline) {
-        fail("no " + file.getFileName() + " from udhcpc within " + limit + "; agents:\n"
-            + agents.stream().map(a -> a.events().text()).reduce("", String::concat));
-      }
-      Thread.sleep(20);
-    }
-  }
 }

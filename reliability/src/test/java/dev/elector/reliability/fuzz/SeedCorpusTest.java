@@ -28,7 +28,7 @@ class SeedCorpusTest {
       "derived-renewing, ACKED",
       "derived-relayed-discover, OFFERED",
       "derived-overload-file, OFFERED",
-      "finding-nak-larger-than-client-limit, IGNORED"})
+      "finding-nak-larger-than-client-limit, NAKED"})  // sent without its optional message
   void eachSeedDecodesAndReachesItsPath(String seed, Outcome.Kind expected) throws Exception {
     DhcpMessage request = DhcpMessage.decode(read(SEEDS + seed));
     LeaseTable table = LeaseTable.standard();

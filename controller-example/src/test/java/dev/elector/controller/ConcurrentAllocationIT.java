@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
-import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
 import dev.elector.testkit.kube.Await;
@@ -132,12 +131,6 @@ class ConcurrentAllocationIT {
   }
 
   private static boolean allocated(ControllerHarness harness, String ns, int vm) {
-    try {
-      VirtualMachineNetworkConfig c = harness.readConfig(ns, name(vm));
-      return c.getStatus() != null && c.getStatus().condition(PoolCondition.ALLOCATED)
-          .map(PoolCondition::isTrue).orElse(false);
-    } catch (Exception e) {
-      return false;
-    }
+    return harness.allocated(ns, name(vm));
   }
 }

@@ -7,6 +7,7 @@ import dev.elector.ippool.IPv4Config;
 import dev.elector.ippool.NetworkApis;
 import dev.elector.ippool.NetworkCrds;
 import dev.elector.ippool.Pool;
+import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfigList;
@@ -226,6 +227,17 @@ final class ControllerHarness implements AutoCloseable {
   VirtualMachineNetworkConfig readConfig(String namespace, String name) throws ApiException {
     return configs.get(namespace, name).throwsApiException().getObject();
   }
+  /** Whether the config's Allocated condition is True; false while it cannot be read. */
+  boolean allocated(String namespace, String name) {
+    try {
+      VirtualMachineNetworkConfig c = readConfig(namespace, name);
+      return c.getStatus() != null && c.getStatus().condition(PoolCondition.ALLOCATED)
+          .map(PoolCondition::isTrue).orElse(false);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
 
   V1Deployment deployment(String namespace, String name) throws ApiException {
     return apps.readNamespacedDeployment(name, namespace).execute();

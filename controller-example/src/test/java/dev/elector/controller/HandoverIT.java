@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
-import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -182,13 +181,7 @@ class HandoverIT {
   }
 
   private static boolean allocated(ControllerHarness harness, String ns, int vm) {
-    try {
-      VirtualMachineNetworkConfig c = harness.readConfig(ns, name(vm));
-      return c.getStatus() != null && c.getStatus().condition(PoolCondition.ALLOCATED)
-          .map(PoolCondition::isTrue).orElse(false);
-    } catch (Exception e) {
-      return false;
-    }
+    return harness.allocated(ns, name(vm));
   }
 
   private static int get(String url) throws Exception {

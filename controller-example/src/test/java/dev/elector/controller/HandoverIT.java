@@ -90,7 +90,10 @@ class HandoverIT {
         long byProcess = out.stream().filter(l -> l.contains(" ALLOCATED ")).count();
         createConcurrently(harness, ns, network, 10, 30);
 
-        Await.until("the follower takes over", Duration.ofSeconds(30), follower::isLeader);
+        // isLeader() turns true before the started callback has printed its LEADING line.
+        Await.until("the follower takes over", Duration.ofSeconds(30), () -> harness
+            .events("replica-b").stream().anyMatch(l -> l.contains(" LEADING ")));
+        assertTrue(follower.isLeader(), "replica-b printed LEADING but does not lead");
         long leading = harness.events("replica-b").stream()
             .filter(l -> l.contains(" LEADING ")).map(l -> Long.parseLong(l.split(" ")[1]))
             .findFirst().orElseThrow();

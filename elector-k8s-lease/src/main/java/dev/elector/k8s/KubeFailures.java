@@ -5,13 +5,17 @@ import dev.elector.lock.LockFailure.Kind;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 
-/** Turns API answers and I/O errors into failures that say what to do. */
+/**
+ * Turns API answers and I/O errors into failures that say what to do, about one lock object or,
+ * with a null name, about the whole collection in the namespace (the shared watch).
+ */
 final class KubeFailures {
   private final KubeObjectFormat format;
   private final String namespace;
   private final String name;
   private final String identity;
 
+  /** @param name the lock object's name, or null for the whole collection */
   KubeFailures(KubeObjectFormat format, String namespace, String name, String identity) {
     this.format = format;
     this.namespace = namespace;
@@ -30,14 +34,20 @@ final class KubeFailures {
     String rule = "apiGroups: [\"" + format.group() + "\"], resources: [\"" + format.resource()
         + "\"], verbs: [\"" + verb + "\"]";
     // create cannot be restricted by name: the name is not known when it is authorised
-    return verb.equals("create") ? rule : rule + ", resourceNames: [\"" + name + "\"]";
+    return verb.equals("create") || name == null ? rule
+        : rule + ", resourceNames: [\"" + name + "\"]";
+  }
+
+  /** What a request is about: one object, or the whole collection in the namespace. */
+  private String subject(String verb) {
+    return name == null ? verb + " " + qualifiedResource() + " in namespace " + namespace
+        : verb + " " + qualifiedResource() + " \"" + name + "\" in namespace " + namespace;
   }
 
   LockFailure fromReply(String verb, KubeHttp.Reply reply) {
     int code = reply.code();
     String server = reply.statusMessage();
-    String what = verb + " " + qualifiedResource() + " \"" + name + "\" in namespace "
-        + namespace;
+    String what = subject(verb);
     switch (code) {
       case 401:
         return LockFailure.of(Kind.UNAUTHORIZED, "the API server did not accept the credentials"
@@ -46,7 +56,10 @@ final class KubeFailures {
       case 403:
         return LockFailure.of(Kind.FORBIDDEN, identity + " is not allowed to " + what
             + " (403: " + server + "); grant it with a Role in namespace " + namespace
-            + ", bound to this pod's service account, with the rule {" + ruleFor(verb) + "}");
+            + ", bound to this pod's service account, with the rule {"
+            + (name == null ? ruleFor("list\", \"watch") + "}, which sharedWatch(true) needs;"
+                + " or build the locks without sharedWatch to watch each object by name"
+                : ruleFor(verb) + "}"));
       case 404:
         if (verb.equals("create")) {
           return LockFailure.of(Kind.NOT_FOUND, "cannot create " + format.kind() + " " + namespace
@@ -70,15 +83,13 @@ final class KubeFailures {
           return LockFailure.of(Kind.UNAVAILABLE, "the API server failed to " + what + " (" + code
               + ": " + server + ")");
         }
-        return LockFailure.of(Kind.UNEXPECTED, "unexpected answer to " + verb + " "
-            + qualifiedResource() + " \"" + name + "\" in namespace " + namespace + " (" + code
+        return LockFailure.of(Kind.UNEXPECTED, "unexpected answer to " + what + " (" + code
             + ": " + server + ")");
     }
   }
 
   LockFailure fromIo(String verb, IOException e, long timeoutMillis) {
-    String what = verb + " " + qualifiedResource() + " \"" + name + "\" in namespace "
-        + namespace;
+    String what = subject(verb);
     if (e instanceof InterruptedIOException) {
       return new LockFailure(Kind.TIMEOUT, "no answer within " + timeoutMillis + " ms to " + what
           + " (" + e + ")", e);

@@ -31,6 +31,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   private String identity;
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Executor executor;
+  private boolean sharedWatch;
   private KubeEnvironment environment = KubeEnvironment.system();
 
   protected KubeLockBuilder() {}
@@ -76,10 +77,28 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
 
   /**
    * Runs the blocking API requests; default a shared pool of daemon threads that end after 5 s idle.
-   * Watches run on their own daemon thread, which ends when the watch is closed.
+   * Watches run on their own daemon thread, which ends when the watch is closed (see
+   * {@link #sharedWatch}).
    */
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
+    return self();
+  }
+
+  /**
+   * Whether this lock joins one watch of the whole collection (every Lease, or every ConfigMap, in
+   * the namespace) shared by all locks built this way on the same {@code ApiClient}, instead of
+   * watching its own object on a thread of its own; default false.
+   *
+   * <p>Share when one process runs many electors: a thousand watching locks then cost one thread
+   * and one connection instead of a thousand. The identity needs {@code list} and {@code watch} on
+   * the whole collection in the namespace (a Role rule without resourceNames); without them the
+   * watch reports 403 once with the rule to add, and followers poll meanwhile. A shared watch
+   * receives every change in the collection, so it suits Leases better than ConfigMaps that change
+   * often.
+   */
+  public B sharedWatch(boolean sharedWatch) {
+    this.sharedWatch = sharedWatch;
     return self();
   }
 
@@ -91,7 +110,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
 
   /** Settings after defaults and checks. */
   record Resolved(ApiClient apiClient, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor) {}
+      Duration requestTimeout, Executor executor, boolean sharedWatch) {}
 
   Resolved resolve(String kind) {
     List<String> problems = new ArrayList<>();
@@ -125,6 +144,6 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
           + String.join("; ", problems));
     }
     return new Resolved(apiClient, ns, name, id, requestTimeout,
-        executor != null ? executor : KubeThreads.shared());
+        executor != null ? executor : KubeThreads.shared(), sharedWatch);
   }
 }

@@ -7,6 +7,7 @@ import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import dev.elector.lock.WatchableLock;
+import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * with {@code metadata.resourceVersion} as precondition, so a leader renews with one request and
  * nothing else in the object is touched; 409 or a deleted object is a conflict. API errors become
  * {@link LockFailure}s naming the missing permission. Watching opens a watch on exactly this object
- * and reconnects with back-off.
+ * (one thread per watching lock), or joins the watch of the whole collection that every lock built
+ * with {@code sharedWatch(true)} on the same client and namespace shares; both reconnect with
+ * back-off.
  *
  * <p>Every request is bounded by the builder's requestTimeout. Thread-safe.
  */
@@ -45,6 +48,8 @@ public abstract class KubeObjectLock implements WatchableLock {
   private final Executor executor;
   private final KubeHttp http;
   private final KubeFailures failures;
+  private final ApiClient apiClient;
+  private final boolean sharedWatch;
   private final String collectionPath;
   private final String objectPath;
 
@@ -63,6 +68,8 @@ public abstract class KubeObjectLock implements WatchableLock {
     this.executor = s.executor();
     this.http = new KubeHttp(s.apiClient(), requestTimeout);
     this.failures = new KubeFailures(format, namespace, name, identity);
+    this.apiClient = s.apiClient();
+    this.sharedWatch = s.sharedWatch();
     String root = format.group().isEmpty() ? "/api/" + format.version()
         : "/apis/" + format.group() + "/" + format.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + format.resource();
@@ -123,6 +130,10 @@ public abstract class KubeObjectLock implements WatchableLock {
   @Override
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
+    if (sharedWatch) {
+      return KubeSharedWatch.subscribe(this, apiClient,
+          new KubeFailures(format, namespace, null, identity), listener);
+    }
     KubeWatch watch = new KubeWatch(this, listener);
     watch.start();
     return watch;

@@ -170,7 +170,7 @@ public abstract class AbstractKubeLockIT {
 
   private String shippedLockName() throws Exception {
     return shippedRules().stream().filter(r -> r.getResourceNames() != null)
-        .flatMap(r -> r.getResourceNames().stream()).findFirst().orElseThrow();
+        .flatMap(r -> r.getResourceNames().stream()).findFirst().orElse(lockName);
   }
 
   @Test
@@ -182,14 +182,23 @@ public abstract class AbstractKubeLockIT {
     cluster.grant(a, own, shippedRules());
     cluster.grant(b, own, shippedRules());
 
-    candidate(a.client(), own.name(), name, "a");
-    candidate(b.client(), own.name(), name, "b");
+    LeaderElector first = candidate(a.client(), own.name(), name, "a");
+    LeaderElector second = candidate(b.client(), own.name(), name, "b");
 
     LeaderElector leader = awaitOneLeader(Duration.ofSeconds(15));
+    LeaderElector follower = leader == first ? second : first;
+    Await.until("the follower sees the leader", Duration.ofSeconds(5),
+        () -> follower.observedLeader().isPresent());
+    long followerCalls = follower.stats().totalCalls();
     holdsFor("one leader renewing under the shipped Role", Duration.ofSeconds(3),
         () -> leaders().size() == 1 && leaders().get(0) == leader);
     assertEquals(0, leader.stats().calls(dev.elector.LockCall.UPDATE,
         dev.elector.CallOutcome.FAILED), "renewals failed under the shipped Role");
+    // The Role lets the follower watch: it calls nothing while the leader renews (a follower
+    // that polls instead calls about every retry period, 6 times in these 3 s).
+    long polled = follower.stats().totalCalls() - followerCalls;
+    assertTrue(polled < 3, "the follower polled " + polled + " times under the shipped Role: "
+        + follower.health());
     leader.close();
     awaitOneLeader(Duration.ofSeconds(5));
   }

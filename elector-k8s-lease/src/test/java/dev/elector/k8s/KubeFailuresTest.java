@@ -1,6 +1,7 @@
 package dev.elector.k8s;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.lock.LockFailure;
@@ -43,6 +44,19 @@ class KubeFailuresTest {
         + " [\"leases\"], verbs: [\"patch\"], resourceNames: [\"lock\"]"}) {
       assertTrue(message.contains(part), "missing " + part + " in " + message);
     }
+  }
+
+  @Test
+  void aForbiddenSharedWatchAsksForListAndWatchOnTheWholeCollectionOrNoSharing() {
+    KubeFailures collection = new KubeFailures(new LeaseFormat(), "ns", null, "me_1");
+    String message = collection.fromReply("list", new KubeHttp.Reply(403, null, "no")).message();
+
+    for (String part : new String[] {"me_1 is not allowed to list leases.coordination.k8s.io in"
+        + " namespace ns", "resources: [\"leases\"], verbs: [\"list\", \"watch\"]}",
+        "without sharedWatch"}) {
+      assertTrue(message.contains(part), "missing " + part + " in " + message);
+    }
+    assertFalse(message.contains("resourceNames"), "a collection rule has no names: " + message);
   }
 
   @Test

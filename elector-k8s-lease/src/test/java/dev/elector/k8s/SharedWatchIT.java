@@ -1,0 +1,157 @@
+package dev.elector.k8s;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeIdentity;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import dev.elector.testkit.kube.RoleRules;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1RoleRef;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sharedWatch(true)} on a real server: many locks, one watch and one thread; each lock hears
+ * only about its own object; a late joiner gets the current state at once; the thread ends with
+ * the last subscriber; without namespace-wide list and watch the failure names the rule.
+ */
+@KubeTest
+class SharedWatchIT {
+
+  private static LeaderRecord record(String holder, long transitions) {
+    Instant now = Instant.now();
+    return new LeaderRecord(holder, Duration.ofSeconds(3), now, now, transitions);
+  }
+
+  private static String holderOf(LockRead read) {
+    return read instanceof LockRead.Found found ? found.record().holderIdentity() : null;
+  }
+
+  private static LeaseLock lock(io.kubernetes.client.openapi.ApiClient client, String namespace,
+      String name) {
+    return LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
+        .identity("me").requestTimeout(Duration.ofSeconds(2)).sharedWatch(true).build();
+  }
+
+  private static long sharedWatchThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("elector-shared-watch-")).count();
+  }
+
+  @Test
+  void manyLocksShareOneThreadAndEachHearsOnlyItsOwnObject(KubeCluster cluster,
+      KubeNamespace namespace) throws Exception {
+    int count = 20;
+    List<LeaseLock> locks = new ArrayList<>();
+    Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
+    List<WatchableLock.Subscription> subscriptions = new ArrayList<>();
+    long threadsBefore = sharedWatchThreads();
+    for (int i = 0; i < count; i++) {
+      LeaseLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
+      List<LockRead> events = new CopyOnWriteArrayList<>();
+      heard.put(lock.name(), events);
+      locks.add(lock);
+      subscriptions.add(lock.watch(events::add));
+    }
+    try {
+      assertEquals(1, sharedWatchThreads() - threadsBefore, "one thread for " + count + " locks");
+      Await.until("every lock hears that its object is absent", Duration.ofSeconds(5),
+          () -> heard.values().stream().allMatch(e -> e.equals(List.of(new LockRead.Absent()))));
+
+      for (int i = 0; i < count; i += 2) { // every other lock is written, twice
+        LeaseLock lock = locks.get(i);
+        String v1 = ((LockWrite.Written) lock.create(record("a" + i, 1)).toCompletableFuture()
+            .get()).version();
+        lock.update(v1, record("b" + i, 2)).toCompletableFuture().get();
+      }
+      Await.until("the writes arrive", Duration.ofSeconds(5), () -> locks.stream()
+          .filter(l -> Integer.parseInt(l.name().substring(7)) % 2 == 0)
+          .allMatch(l -> heard.get(l.name()).size() >= 3));
+      for (int i = 0; i < count; i++) {
+        List<LockRead> events = heard.get("shared-" + i);
+        if (i % 2 == 0) {
+          assertEquals(List.of("a" + i, "b" + i), events.subList(1, events.size()).stream()
+              .map(SharedWatchIT::holderOf).toList(), "shared-" + i + " heard " + events);
+        } else {
+          assertEquals(List.of(new LockRead.Absent()), events,
+              "shared-" + i + " heard about other objects");
+        }
+      }
+
+      // A late joiner on a running watch gets the current state at once, without a list.
+      LeaseLock late = lock(cluster.admin(), namespace.name(), "shared-0");
+      List<LockRead> lateEvents = new CopyOnWriteArrayList<>();
+      subscriptions.add(late.watch(lateEvents::add));
+      assertEquals(1, lateEvents.size(), "delivered while joining: " + lateEvents);
+      assertEquals("b0", holderOf(lateEvents.get(0)));
+
+      new io.kubernetes.client.openapi.apis.CoordinationV1Api(cluster.admin())
+          .deleteNamespacedLease("shared-0", namespace.name()).execute();
+      Await.until("both subscribers of shared-0 hear the delete", Duration.ofSeconds(5),
+          () -> lateEvents.size() == 2 && heard.get("shared-0").size() == 4);
+      assertEquals(new LockRead.Absent(), lateEvents.get(1));
+      assertEquals(new LockRead.Absent(), heard.get("shared-0").get(3));
+    } finally {
+      subscriptions.forEach(WatchableLock.Subscription::close);
+    }
+    Await.until("the shared thread ends with its last subscriber", Duration.ofSeconds(5),
+        () -> sharedWatchThreads() == threadsBefore);
+    assertEquals(0, KubeSharedWatch.running());
+  }
+
+  @Test
+  void withOnlyTheByNameRoleTheFailureNamesTheNamespaceWideRuleAndRecoversOnceGranted(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    KubeNamespace own = cluster.createNamespace("shared-rbac");
+    KubeIdentity restricted = cluster.newIdentity(own, "by-name");
+    cluster.grant(restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease",
+        "rbac.yaml")));
+    LeaseLock lock = lock(restricted.client(), own.name(), "elector-leader");
+    List<LockRead> events = new CopyOnWriteArrayList<>();
+
+    WatchableLock.Subscription watch = lock.watch(events::add);
+    try {
+      Await.until("the 403 is reported", Duration.ofSeconds(10),
+          () -> events.stream().anyMatch(e -> e instanceof LockRead.Failed));
+      LockFailure failure = ((LockRead.Failed) events.get(0)).failure();
+      assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind(), failure.toString());
+      assertTrue(failure.message().contains("verbs: [\"list\", \"watch\"]}, which"
+          + " sharedWatch(true) needs"), failure.message());
+      assertTrue(lock.read().toCompletableFuture().get() instanceof LockRead.Absent,
+          "reading by name still works");
+
+      // Add the namespace-wide rule of the sharing manifest next to the by-name Role.
+      RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(cluster.admin());
+      rbac.createNamespacedRole(own.name(), new V1Role().metadata(new V1ObjectMeta()
+          .name("shared-watch")).rules(RoleRules.fromYaml(Path.of("..", "deploy", "lease",
+              "rbac-shared-watch.yaml")))).execute();
+      rbac.createNamespacedRoleBinding(own.name(), new V1RoleBinding().metadata(
+          new V1ObjectMeta().name("shared-watch")).roleRef(new V1RoleRef()
+              .apiGroup("rbac.authorization.k8s.io").kind("Role").name("shared-watch"))
+          .subjects(List.of(restricted.subject()))).execute();
+      Await.until("the watch recovers after the back-off", Duration.ofSeconds(30),
+          () -> events.get(events.size() - 1) instanceof LockRead.Absent);
+    } finally {
+      watch.close();
+    }
+  }
+}

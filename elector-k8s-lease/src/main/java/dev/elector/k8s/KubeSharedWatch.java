@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * One watch of a whole collection in one namespace (such as every Lease in it), shared by all the
  * locks on that collection built on the same {@link ApiClient} with {@code sharedWatch(true)}: one
  * thread and one connection however many locks there are. Each subscriber hears only about its own
- * object: its state after every (re)list, or at once when it joins a running watch, then each
+ * object: its state after every (re)list, or at once when it joins a watch that is up, then each
  * change; and every break. The watch starts with its first subscriber and ends with its last.
  *
  * <p>Deliveries happen under this watch's monitor, so a subscriber never sees an older state after
@@ -163,6 +163,7 @@ final class KubeSharedWatch extends KubeListWatch {
 
   @Override
   synchronized void broke(LockFailure failure) {
+    listed = false; // what we hold may be stale now: a joiner waits for the next list
     LockRead.Failed failed = new LockRead.Failed(failure);
     subscribers.values().forEach(list -> list.forEach(s -> safely(s, failed)));
   }

@@ -2,6 +2,7 @@ package dev.elector.k8s;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
@@ -13,6 +14,7 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
+import dev.elector.testkit.kube.LocalControlPlane;
 import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -152,6 +154,42 @@ class SharedWatchIT {
           () -> events.get(events.size() - 1) instanceof LockRead.Absent);
     } finally {
       watch.close();
+    }
+  }
+
+  @Test
+  void aLockJoiningDuringABreakHearsNothingStaleAndGetsTheStateAfterTheNextList(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    assumeTrue(cluster.localControlPlane().isPresent(), "needs the local control plane");
+    LocalControlPlane plane = cluster.localControlPlane().orElseThrow();
+    LeaseLock first = lock(cluster.admin(), namespace.name(), "break-a");
+    first.create(record("before", 1)).toCompletableFuture().get();
+    List<LockRead> firstEvents = new CopyOnWriteArrayList<>();
+    WatchableLock.Subscription a = first.watch(firstEvents::add);
+    WatchableLock.Subscription b = null;
+    try {
+      Await.until("the first lock's state", Duration.ofSeconds(5),
+          () -> "before".equals(firstEvents.isEmpty() ? null : holderOf(firstEvents.get(0))));
+      plane.stop();
+      Await.until("the break is reported", Duration.ofSeconds(10),
+          () -> firstEvents.stream().anyMatch(e -> e instanceof LockRead.Failed));
+
+      LeaseLock joiner = lock(cluster.admin(), namespace.name(), "break-a");
+      List<LockRead> joinerEvents = new CopyOnWriteArrayList<>();
+      b = joiner.watch(joinerEvents::add);
+      assertTrue(joinerEvents.stream().noneMatch(e -> e instanceof LockRead.Found),
+          "a state held from before the break was handed to a joiner: " + joinerEvents);
+
+      plane.restart();
+      Await.until("the server answers", Duration.ofSeconds(20),
+          () -> first.read().toCompletableFuture().get() instanceof LockRead.Found);
+      Await.until("the joiner gets the state after the relist", Duration.ofSeconds(40),
+          () -> joinerEvents.stream().anyMatch(e -> "before".equals(holderOf(e))));
+    } finally {
+      a.close();
+      if (b != null) {
+        b.close();
+      }
     }
   }
 }

@@ -95,7 +95,8 @@ public final class BenchMain {
         results.baseline = scenarios.baseline(baselineWindow);
         results.baselineSeconds = baselineWindow.toSeconds();
       });
-      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.CLIENT_JAVA, Impl.FABRIC8)) {
+      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.ELECTOR_SHARED,
+          Impl.CLIENT_JAVA, Impl.FABRIC8)) {
         step(results, "load " + impl.key, () -> results.loads.add(
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }
@@ -104,8 +105,8 @@ public final class BenchMain {
       Duration scaleWindow = quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30);
       Duration cap = quick ? Duration.ofSeconds(30) : Duration.ofSeconds(90);
       Duration settle = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(6);
-      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.CLIENT_JAVA,
-          Impl.FABRIC8)) {
+      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.ELECTOR_SHARED,
+          Impl.CLIENT_JAVA, Impl.FABRIC8)) {
         for (int n : scaleSizes) {
           step(results, "scale " + impl.key + " " + n, () -> results.scales.add(
               scenarios.scale(impl, Timings.DEFAULT, n, scaleWindow, cap, settle)));

@@ -22,10 +22,10 @@ final class ElectorCandidate implements Candidate {
   private final LeaderElector elector;
 
   ElectorCandidate(ApiClient client, String namespace, String name, String identity,
-      Timings timings, boolean watch, Recorder recorder, Executor io) {
+      Timings timings, boolean watch, boolean sharedWatch, Recorder recorder, Executor io) {
     this.identity = identity;
     LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
-        .name(name).identity(identity);
+        .name(name).identity(identity).sharedWatch(sharedWatch);
     if (io != null) {
       builder.executor(io);
     }

@@ -9,6 +9,11 @@ enum Impl {
    * ({@code watchWhenFollowing(false)}) and 4 shared I/O threads ({@code executor(...)}).
    */
   ELECTOR_BOUNDED("Elector (polling, 4 shared I/O threads)", "elector-4io"),
+  /**
+   * Elector for many locks per JVM that keeps watching: one watch of the namespace's Leases shared
+   * by all its locks ({@code sharedWatch(true)}) and the same 4 shared I/O threads.
+   */
+  ELECTOR_SHARED("Elector (shared watch, 4 shared I/O threads)", "elector-shared"),
   CLIENT_JAVA("client-java-extended 25.0.0", "client-java"),
   FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8");
 
@@ -21,6 +26,7 @@ enum Impl {
   }
 
   boolean isElector() {
-    return this == ELECTOR || this == ELECTOR_POLL || this == ELECTOR_BOUNDED;
+    return this == ELECTOR || this == ELECTOR_POLL || this == ELECTOR_BOUNDED
+        || this == ELECTOR_SHARED;
   }
 }

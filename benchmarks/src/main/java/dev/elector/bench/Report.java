@@ -199,7 +199,7 @@ final class Report {
         .append(f(lease)).append(" ms, floor ").append(f(floor)).append(" ms (")
         .append(ratio(lease, floor)).append(") | ").append(verdict(lease <= floor * 1.05))
         .append(" |\n");
-    for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED)) {
+    for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.ELECTOR_SHARED)) {
       int biggest = r.scales.stream().filter(s -> s.impl() == impl)
           .mapToInt(Scenarios.Scale::electors).max().orElse(0);
       Optional<Scenarios.Scale> scale = r.scales.stream()

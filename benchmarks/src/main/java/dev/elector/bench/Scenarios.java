@@ -55,7 +55,10 @@ final class Scenarios {
 
   private ExecutorService boundedIo;
 
-  /** The 4 shared I/O threads of ELECTOR_BOUNDED, created on first use, ended by the scale run. */
+  /**
+   * The 4 shared I/O threads of ELECTOR_BOUNDED and ELECTOR_SHARED, created on first use, ended by
+   * each scale and load run.
+   */
   private synchronized ExecutorService boundedIo() {
     if (boundedIo == null) {
       AtomicInteger count = new AtomicInteger();
@@ -83,11 +86,13 @@ final class Scenarios {
       Timings timings, Recorder recorder) {
     return switch (impl) {
       case ELECTOR -> new ElectorCandidate(client, namespace, name, identity, timings, true,
-          recorder, null);
+          false, recorder, null);
       case ELECTOR_POLL -> new ElectorCandidate(client, namespace, name, identity, timings, false,
-          recorder, null);
+          false, recorder, null);
       case ELECTOR_BOUNDED -> new ElectorCandidate(client, namespace, name, identity, timings,
-          false, recorder, boundedIo());
+          false, false, recorder, boundedIo());
+      case ELECTOR_SHARED -> new ElectorCandidate(client, namespace, name, identity, timings,
+          true, true, recorder, boundedIo());
       case CLIENT_JAVA -> new ClientJavaCandidate(client, namespace, name, identity, timings,
           recorder);
       case FABRIC8 -> new Fabric8Candidate(cluster.fabric8(), namespace, name, identity, timings,
@@ -232,6 +237,7 @@ final class Scenarios {
       return load;
     } finally {
       election.shutdown();
+      endBoundedIo();
     }
   }
 

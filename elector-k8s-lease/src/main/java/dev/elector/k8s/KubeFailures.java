@@ -10,14 +10,29 @@ import java.io.InterruptedIOException;
  * with a null name, about the whole collection in the namespace (the shared watch).
  */
 final class KubeFailures {
-  private final KubeObjectFormat format;
+  private final String kind;
+  private final String group;
+  private final String resource;
   private final String namespace;
   private final String name;
   private final String identity;
 
   /** @param name the lock object's name, or null for the whole collection */
   KubeFailures(KubeObjectFormat format, String namespace, String name, String identity) {
-    this.format = format;
+    this(format.kind(), format.group(), format.resource(), namespace, name, identity);
+  }
+
+  /**
+   * @param group the API group, empty for the core group
+   * @param resource the plural resource name
+   * @param name the object's name, or null for the whole collection
+   * @param identity who asks, as messages name it
+   */
+  KubeFailures(String kind, String group, String resource, String namespace, String name,
+      String identity) {
+    this.kind = kind;
+    this.group = group;
+    this.resource = resource;
     this.namespace = namespace;
     this.name = name;
     this.identity = identity;
@@ -25,13 +40,12 @@ final class KubeFailures {
 
   /** The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}. */
   String qualifiedResource() {
-    return format.group().isEmpty() ? format.resource()
-        : format.resource() + "." + format.group();
+    return group.isEmpty() ? resource : resource + "." + group;
   }
 
   /** The Role rule that allows {@code verb} on this lock. */
   String ruleFor(String verb) {
-    String rule = "apiGroups: [\"" + format.group() + "\"], resources: [\"" + format.resource()
+    String rule = "apiGroups: [\"" + group + "\"], resources: [\"" + resource
         + "\"], verbs: [\"" + verb + "\"]";
     // create cannot be restricted by name: the name is not known when it is authorised
     return verb.equals("create") || name == null ? rule
@@ -62,7 +76,7 @@ final class KubeFailures {
                 : ruleFor(verb) + "}"));
       case 404:
         if (verb.equals("create")) {
-          return LockFailure.of(Kind.NOT_FOUND, "cannot create " + format.kind() + " " + namespace
+          return LockFailure.of(Kind.NOT_FOUND, "cannot create " + kind + " " + namespace
               + "/" + name + ": namespace " + namespace + " does not exist (404: " + server
               + "); create the namespace, or point the lock at an existing one");
         }

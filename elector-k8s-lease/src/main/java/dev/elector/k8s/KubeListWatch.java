@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The list-then-watch loop over one collection path, on a daemon thread of its own. After every
  * (re)list it hands over the listed objects; then each change. A break is handed over as a failure
- * and the loop reconnects after a back-off of 0.5 s doubling to 30 s; the end of a watch's
+ * and the loop reconnects after a back-off of 0.5 s doubling to 30 s (plus up to a fifth, so that
+ * many watches do not reconnect in step after an outage); the end of a watch's
  * server-side timeout reconnects silently from the last resourceVersion, and 410 Gone lists again.
  * Subclasses decide what the objects mean and whom to tell.
  */
@@ -46,7 +47,8 @@ abstract class KubeListWatch implements Runnable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closed;
   private volatile okhttp3.Call current;
-  private boolean warned;
+  private volatile Thread thread;
+  private boolean failing;
 
   /**
    * @param selector the list's and watch's selector parameters; empty for the whole collection
@@ -69,11 +71,30 @@ abstract class KubeListWatch implements Runnable {
   /** One ADDED, MODIFIED or DELETED event. */
   abstract void changed(String type, JsonObject object);
 
-  /** The watch broke; it reconnects by itself. */
-  abstract void broke(LockFailure failure);
+  /**
+   * The watch broke; it reconnects by itself.
+   *
+   * @param firstInARow whether this is the first failure since the last successful list
+   */
+  abstract void broke(LockFailure failure, boolean firstInARow);
 
   final void start(String threadPrefix) {
-    KubeThreads.daemonThreads(threadPrefix).newThread(this).start();
+    Thread started = KubeThreads.daemonThreads(threadPrefix).newThread(this);
+    thread = started;
+    started.start();
+  }
+
+  /** Waits up to {@code timeout} for the thread to end after {@link #stop()}; not on itself. */
+  final void awaitStopped(Duration timeout) {
+    Thread t = thread;
+    if (t == null || t == Thread.currentThread()) {
+      return;
+    }
+    try {
+      t.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Stops the loop and cancels the open request. Idempotent. */
@@ -97,7 +118,7 @@ abstract class KubeListWatch implements Runnable {
       try {
         String version = list();
         backoff = FIRST_BACKOFF_MILLIS;
-        warned = false;
+        failing = false;
         while (!closed && version != null) {
           version = watchFrom(version);
         }
@@ -105,17 +126,14 @@ abstract class KubeListWatch implements Runnable {
         if (closed) {
           break;
         }
-        if (broken.failure.kind().isConfigurationProblem() && !warned) {
-          warned = true; // once per streak: polling goes on meanwhile, so this is not fatal
-          log.warn("{}: cannot watch, followers poll instead: {}", describe(),
-              broken.failure.message());
-        } else {
-          log.debug("{}: watch broke, reconnecting in {} ms: {}", describe(), backoff,
-              broken.failure);
-        }
-        hand(() -> broke(broken.failure));
+        boolean first = !failing;
+        failing = true;
+        log.debug("{}: watch broke, reconnecting in about {} ms: {}", describe(), backoff,
+            broken.failure);
+        hand(() -> broke(broken.failure, first));
         try {
-          if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
+          long jittered = backoff + ThreadLocalRandom.current().nextLong(backoff / 5 + 1);
+          if (stopped.await(jittered, TimeUnit.MILLISECONDS)) {
             break;
           }
         } catch (InterruptedException e) {

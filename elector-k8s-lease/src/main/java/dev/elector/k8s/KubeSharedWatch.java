@@ -54,6 +54,7 @@ final class KubeSharedWatch extends KubeListWatch {
   /** The last known object of every name in the collection, trimmed; valid once listed. */
   private final Map<String, JsonObject> objects = new HashMap<>();
   private boolean listed;
+  private boolean warned;
 
   private KubeSharedWatch(Key key, KubeObjectLock first, KubeFailures failures) {
     super(first.http(), first.collectionPath(), List.of(), failures, first.requestTimeout());
@@ -133,6 +134,7 @@ final class KubeSharedWatch extends KubeListWatch {
 
   @Override
   synchronized void listed(List<JsonObject> all) {
+    warned = false;
     objects.clear();
     for (JsonObject object : all) {
       String name = nameOf(object);
@@ -162,7 +164,11 @@ final class KubeSharedWatch extends KubeListWatch {
   }
 
   @Override
-  synchronized void broke(LockFailure failure) {
+  synchronized void broke(LockFailure failure, boolean firstInARow) {
+    if (!warned && failure.kind().isConfigurationProblem()) {
+      warned = true; // once until the next successful list; polling goes on meanwhile
+      log.warn("{}: cannot watch, followers poll instead: {}", description, failure.message());
+    }
     listed = false; // what we hold may be stale now: a joiner waits for the next list
     LockRead.Failed failed = new LockRead.Failed(failure);
     subscribers.values().forEach(list -> list.forEach(s -> safely(s, failed)));

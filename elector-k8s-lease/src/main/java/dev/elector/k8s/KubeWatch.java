@@ -7,6 +7,8 @@ import dev.elector.lock.WatchableLock;
 import io.kubernetes.client.openapi.Pair;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches exactly one lock object (field selector on its name), on a thread of its own: the
@@ -14,8 +16,10 @@ import java.util.function.Consumer;
  * Needs only list and watch on that one name.
  */
 final class KubeWatch extends KubeListWatch implements WatchableLock.Subscription {
+  private static final Logger log = LoggerFactory.getLogger(KubeWatch.class);
   private final KubeObjectLock lock;
   private final Consumer<LockRead> listener;
+  private boolean warned; // only the watch's thread
 
   KubeWatch(KubeObjectLock lock, Consumer<LockRead> listener) {
     super(lock.http(), lock.collectionPath(),
@@ -41,6 +45,7 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
 
   @Override
   void listed(List<JsonObject> objects) {
+    warned = false;
     listener.accept(objects.isEmpty() ? new LockRead.Absent() : lock.toRead(objects.get(0)));
   }
 
@@ -50,7 +55,12 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   }
 
   @Override
-  void broke(LockFailure failure) {
+  void broke(LockFailure failure, boolean firstInARow) {
+    if (!warned && failure.kind().isConfigurationProblem()) {
+      warned = true; // once until the next successful list; polling goes on meanwhile
+      log.warn("{}: cannot watch the lock, followers poll instead: {}", lock.describe(),
+          failure.message());
+    }
     listener.accept(new LockRead.Failed(failure));
   }
 }

@@ -1,0 +1,241 @@
+package dev.elector.k8s;
+
+import com.google.gson.JsonObject;
+import dev.elector.lock.LockFailure;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.Pair;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Lists, then watches, exactly one named object of any namespaced resource, on a daemon thread of
+ * its own: the loop the locks use, for the state a leader needs before it acts (a readiness gate
+ * fed from one object). After every (re)list the listener gets the object's whole state, so it is
+ * right after the first list whatever events follow; then every change. A failure is reported and
+ * the watch reconnects after a back-off of 0.5 s doubling to 30 s with jitter; the end of a
+ * server-side timeout resumes from the last resourceVersion; 410 Gone lists again. Only
+ * {@code list} and {@code watch} on that one name are needed (the requests carry the field selector
+ * {@code metadata.name}).
+ *
+ * <pre>{@code
+ * KubeObjectWatch watch = KubeObjectWatch.newBuilder()
+ *     .apiClient(client).group("network.harvesterhci.io").version("v1alpha1")
+ *     .resource("ippools").namespace("default").name("net-48")
+ *     .listener(new KubeObjectWatch.Listener() { ... })
+ *     .build();
+ * watch.start();
+ * }</pre>
+ *
+ * <p>Raw JSON keeps fields this library does not know; deserialise with the client's own
+ * {@code JSON} if a typed model is wanted. Thread-safe.
+ */
+public final class KubeObjectWatch implements AutoCloseable {
+  private static final Pattern PLURAL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  /** What the watch reports, on its own thread, one call at a time; calls must not block long. */
+  public interface Listener {
+    /**
+     * The object's state after a (re)list or a change.
+     *
+     * @param object the object as the API server sent it, or empty when it does not exist
+     */
+    void state(Optional<JsonObject> object);
+
+    /**
+     * A list or watch failed; the watch reconnects by itself.
+     *
+     * @param failure what went wrong; a 403 names the Role rule to add
+     * @param firstInARow whether this is the first failure since the last successful list, so
+     *     that a listener can log once per streak
+     */
+    void failed(LockFailure failure, boolean firstInARow);
+  }
+
+  private final Loop loop;
+  private final String description;
+  private boolean started;
+
+  private KubeObjectWatch(Builder b) {
+    List<String> problems = new ArrayList<>();
+    if (b.apiClient == null) {
+      problems.add("apiClient is missing");
+    }
+    if (b.version == null || b.version.isBlank()) {
+      problems.add("version is missing, such as v1");
+    }
+    if (b.resource == null || !PLURAL.matcher(b.resource).matches()) {
+      problems.add("resource \"" + b.resource + "\" is not a plural resource name, such as"
+          + " leases");
+    }
+    if (b.namespace == null || b.namespace.isBlank()) {
+      problems.add("namespace is missing");
+    }
+    if (b.name == null || b.name.isBlank()) {
+      problems.add("name is missing");
+    }
+    if (b.listener == null) {
+      problems.add("listener is missing");
+    }
+    if (b.requestTimeout.isZero() || b.requestTimeout.isNegative()) {
+      problems.add("requestTimeout " + b.requestTimeout + " must be positive");
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("cannot build the watch: " + String.join("; ", problems));
+    }
+    String root = b.group.isEmpty() ? "/api/" + b.version : "/apis/" + b.group + "/" + b.version;
+    String qualified = b.group.isEmpty() ? b.resource : b.resource + "." + b.group;
+    this.description = qualified + " " + b.namespace + "/" + b.name;
+    this.loop = new Loop(new KubeHttp(b.apiClient, b.requestTimeout),
+        root + "/namespaces/" + b.namespace + "/" + b.resource, b.name,
+        new KubeFailures(b.resource, b.group, b.resource, b.namespace, b.name, b.identity),
+        b.requestTimeout, b.listener, description);
+  }
+
+  /** Returns a builder; apiClient, version, resource, namespace, name and listener are required. */
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  /**
+   * Starts the watch thread.
+   *
+   * @throws IllegalStateException if started before
+   */
+  public synchronized void start() {
+    if (started) {
+      throw new IllegalStateException(description + ": already started");
+    }
+    started = true;
+    loop.start("watch-" + description.replaceAll("[^A-Za-z0-9.-]", "-") + "-");
+  }
+
+  /**
+   * Stops the watch and waits up to 5 s for its thread to end, so no report follows once this
+   * returns (unless called from the listener itself). Idempotent.
+   */
+  @Override
+  public void close() {
+    loop.stop();
+    loop.awaitStopped(Duration.ofSeconds(5));
+  }
+
+  @Override
+  public String toString() {
+    return "watch of " + description;
+  }
+
+  private static final class Loop extends KubeListWatch {
+    private final Listener listener;
+    private final String description;
+
+    Loop(KubeHttp http, String collectionPath, String name, KubeFailures failures,
+        Duration requestTimeout, Listener listener, String description) {
+      super(http, collectionPath, List.of(new Pair("fieldSelector", "metadata.name=" + name)),
+          failures, requestTimeout);
+      this.listener = listener;
+      this.description = description;
+    }
+
+    @Override
+    String describe() {
+      return description;
+    }
+
+    @Override
+    void listed(List<JsonObject> objects) {
+      listener.state(objects.stream().findFirst());
+    }
+
+    @Override
+    void changed(String type, JsonObject object) {
+      listener.state(type.equals("DELETED") ? Optional.empty() : Optional.of(object));
+    }
+
+    @Override
+    void broke(LockFailure failure, boolean firstInARow) {
+      listener.failed(failure, firstInARow);
+    }
+  }
+
+  /** Builds a {@link KubeObjectWatch}; setters reject null at once, {@code build()} checks all. */
+  public static final class Builder {
+    private ApiClient apiClient;
+    private String group = "";
+    private String version;
+    private String resource;
+    private String namespace;
+    private String name;
+    private Listener listener;
+    private String identity = "this client";
+    private Duration requestTimeout = KubeLockBuilder.DEFAULT_REQUEST_TIMEOUT;
+
+    private Builder() {}
+
+    /** The client to talk to the API server with; its credentials are the watch's. */
+    public Builder apiClient(ApiClient apiClient) {
+      this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
+      return this;
+    }
+
+    /** The API group; default the core group (empty). */
+    public Builder group(String group) {
+      this.group = Objects.requireNonNull(group, "group");
+      return this;
+    }
+
+    /** The group version, such as {@code v1}. */
+    public Builder version(String version) {
+      this.version = Objects.requireNonNull(version, "version");
+      return this;
+    }
+
+    /** The plural resource name, such as {@code leases}. */
+    public Builder resource(String resource) {
+      this.resource = Objects.requireNonNull(resource, "resource");
+      return this;
+    }
+
+    /** The object's namespace. */
+    public Builder namespace(String namespace) {
+      this.namespace = Objects.requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    /** The object's name. */
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /** Whom to tell. */
+    public Builder listener(Listener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** Who watches, as failure messages name it; default "this client". */
+    public Builder identity(String identity) {
+      this.identity = Objects.requireNonNull(identity, "identity");
+      return this;
+    }
+
+    /** Timeout of each list; default {@link KubeLockBuilder#DEFAULT_REQUEST_TIMEOUT}. */
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+      return this;
+    }
+
+    /**
+     * Builds the watch; call {@link KubeObjectWatch#start()}.
+     *
+     * @throws IllegalStateException listing every missing or invalid option
+     */
+    public KubeObjectWatch build() {
+      return new KubeObjectWatch(this);
+    }
+  }
+}

@@ -142,10 +142,14 @@ final class ControllerHarness implements AutoCloseable {
 
   /** The leader among the started, open controllers, once there is exactly one. */
   IPPoolController awaitLeader(Duration timeout) {
-    Await.until("exactly one leading controller", timeout,
-        () -> controllers.values().stream().filter(IPPoolController::isLeader).count() == 1);
-    return controllers.values().stream().filter(IPPoolController::isLeader).findFirst()
-        .orElseThrow();
+    AtomicReference<IPPoolController> leader = new AtomicReference<>();
+    Await.until("exactly one leading controller", timeout, () -> {
+      List<IPPoolController> leading = controllers.values().stream()
+          .filter(IPPoolController::isLeader).toList();
+      leader.set(leading.size() == 1 ? leading.get(0) : null);
+      return leader.get() != null;
+    });
+    return leader.get(); // from the same look that saw exactly one
   }
 
   /** Waits until a controller leads with nothing queued, running or waiting for a retry. */

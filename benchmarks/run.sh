@@ -14,6 +14,7 @@ if [[ ! -x "$bin" ]]; then
   bash testenv/build.sh
 fi
 
+mkdir -p target
 ./mvnw -B -ntp -pl benchmarks -am -DskipTests package dependency:build-classpath \
   -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime >target/bench-build.log 2>&1 \
   || { grep -E 'ERROR' target/bench-build.log >&2 || true; echo "build failed; see target/bench-build.log" >&2; exit 1; }

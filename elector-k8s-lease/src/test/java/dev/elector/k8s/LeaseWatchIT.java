@@ -1,9 +1,10 @@
 package dev.elector.k8s;
 
+import static dev.elector.k8s.WatchRecords.holderOf;
+import static dev.elector.k8s.WatchRecords.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -14,7 +15,6 @@ import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
 import dev.elector.testkit.kube.LocalControlPlane;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -22,15 +22,6 @@ import org.junit.jupiter.api.Test;
 /** The watch on a real server: current state first, each change, breaks and reconnection. */
 @KubeTest
 class LeaseWatchIT {
-
-  private static LeaderRecord record(String holder, long transitions) {
-    Instant now = Instant.now();
-    return new LeaderRecord(holder, Duration.ofSeconds(3), now, now, transitions);
-  }
-
-  private static String holderOf(LockRead read) {
-    return read instanceof LockRead.Found found ? found.record().holderIdentity() : null;
-  }
 
   @Test
   void deliversTheCurrentStateThenEveryChangeOfThisObjectOnly(KubeCluster cluster,

@@ -1,10 +1,11 @@
 package dev.elector.k8s;
 
+import static dev.elector.k8s.WatchRecords.holderOf;
+import static dev.elector.k8s.WatchRecords.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -23,7 +24,6 @@ import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,15 +38,6 @@ import org.junit.jupiter.api.Test;
  */
 @KubeTest
 class SharedWatchIT {
-
-  private static LeaderRecord record(String holder, long transitions) {
-    Instant now = Instant.now();
-    return new LeaderRecord(holder, Duration.ofSeconds(3), now, now, transitions);
-  }
-
-  private static String holderOf(LockRead read) {
-    return read instanceof LockRead.Found found ? found.record().holderIdentity() : null;
-  }
 
   private static LeaseLock lock(io.kubernetes.client.openapi.ApiClient client, String namespace,
       String name) {
@@ -92,7 +83,7 @@ class SharedWatchIT {
         List<LockRead> events = heard.get("shared-" + i);
         if (i % 2 == 0) {
           assertEquals(List.of("a" + i, "b" + i), events.subList(1, events.size()).stream()
-              .map(SharedWatchIT::holderOf).toList(), "shared-" + i + " heard " + events);
+              .map(WatchRecords::holderOf).toList(), "shared-" + i + " heard " + events);
         } else {
           assertEquals(List.of(new LockRead.Absent()), events,
               "shared-" + i + " heard about other objects");

@@ -6,6 +6,8 @@ import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
 import io.kubernetes.client.openapi.Pair;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +19,14 @@ import org.slf4j.LoggerFactory;
  */
 final class KubeWatch extends KubeListWatch implements WatchableLock.Subscription {
   private static final Logger log = LoggerFactory.getLogger(KubeWatch.class);
+  /** From this many watches at once on, the process is told once about sharing. */
+  static final int MANY = 64;
+  private static final AtomicInteger OPEN = new AtomicInteger();
+  private static final AtomicBoolean TOLD = new AtomicBoolean();
   private final KubeObjectLock lock;
   private final Consumer<LockRead> listener;
   private boolean warned; // only the watch's thread
+  private final AtomicBoolean counted = new AtomicBoolean();
 
   KubeWatch(KubeObjectLock lock, Consumer<LockRead> listener) {
     super(lock.http(), lock.collectionPath(),
@@ -30,11 +37,21 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   }
 
   void start() {
+    counted.set(true);
+    if (OPEN.incrementAndGet() >= MANY && TOLD.compareAndSet(false, true)) {
+      log.info("{} locks in this process each watch on a thread of their own; build them with"
+          + " sharedWatch(true) to share one watch per namespace (it needs list and watch on the"
+          + " namespace's {}; see deploy/lease/rbac-shared-watch.yaml)", MANY,
+          lock.failures().qualifiedResource());
+    }
     start("elector-watch-" + lock.name() + "-");
   }
 
   @Override
   public void close() {
+    if (counted.compareAndSet(true, false)) {
+      OPEN.decrementAndGet();
+    }
     stop();
   }
 

@@ -1,6 +1,8 @@
 /**
  * Kubernetes lock backends: {@link dev.elector.k8s.LeaseLock} and the shared machinery of locks kept
- * in one Kubernetes object ({@link dev.elector.k8s.KubeObjectLock}).
+ * in one Kubernetes object ({@link dev.elector.k8s.KubeObjectLock}), with their watches (one per
+ * lock, or one per namespace shared by many locks), and {@link dev.elector.k8s.KubeObjectWatch}, the
+ * same list-then-watch loop for any one object a leader depends on.
  *
  * <p>Guarantees: writes are conditional on {@code metadata.resourceVersion}, so two candidates can
  * never both win the same version; a leader renews with one request; requests are bounded by

@@ -95,7 +95,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
    * the whole collection in the namespace (a Role rule without resourceNames); without them the
    * watch reports 403 once with the rule to add, and followers poll meanwhile. A shared watch
    * receives every change in the collection, so it suits Leases better than ConfigMaps that change
-   * often.
+   * often. Its list requests use the requestTimeout of the lock that started it.
    */
   public B sharedWatch(boolean sharedWatch) {
     this.sharedWatch = sharedWatch;

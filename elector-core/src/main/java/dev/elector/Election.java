@@ -124,6 +124,8 @@ final class Election {
   private Cancellable closeTimer;
   private WatchableLock.Subscription watch;
   private boolean watchCurrent;
+  /** Why the watch is interrupted, or null while it works (or there is none). */
+  private LockFailure watchFailure;
   private Term term;
   private LeaderRecord ownRecord;
   private String ownVersion;
@@ -678,18 +680,21 @@ final class Election {
       watch = null;
     }
     watchCurrent = false;
+    watchFailure = null;
   }
 
   private synchronized void onWatchEvent(LockRead event) {
     long now = clock.nanos();
     if (event instanceof LockRead.Failed failed) {
       watchCurrent = false;
+      watchFailure = failed.failure();
       log.debug("{}: watch interrupted ({}), polling until it resumes", subject, failed.failure());
       if (phase == Phase.CANDIDATE && !callInFlight) {
         scheduleStep(jitteredRetry());
       }
       return;
     }
+    watchFailure = null;
     switch (phase) {
       case CANDIDATE:
         observe(event, now);
@@ -932,10 +937,19 @@ final class Election {
         return new ElectorHealth(true, subject + ": following "
             + (observed == null ? "(lock not read yet)" : describeHolder(observed))
             + (consecutiveFailures > 0 ? ", " + consecutiveFailures + " failures in a row, the"
-                + " last: " + lastFailure : ""));
+                + " last: " + lastFailure : "") + watchState());
       default:
         return new ElectorHealth(false, subject + ": closed");
     }
+  }
+
+  /** How a follower learns of changes, for its health detail. */
+  private String watchState() {
+    if (watch == null) {
+      return "";
+    }
+    return watchFailure == null ? "; watching the lock"
+        : "; polling while the watch is interrupted: " + watchFailure;
   }
 
   ElectorStats stats() {

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * probability), latency, calls that never answer, and spurious conflicts. Every call is logged with
  * its time so tests can check call rates. Latency is served by the given scheduler, so it is
  * virtual under {@link VirtualTime}. While the lock fails or hangs every call (a partition), watch
- * events are dropped too.
+ * events are dropped too; {@link #breakWatches} breaks only the watch.
  *
  * <p>If the wrapped lock cannot be watched, {@link #watch} throws and electors fall back to polling.
  * Thread-safe.
@@ -45,6 +45,8 @@ public final class FaultyLock implements WatchableLock {
   private long latencyNanos;
   private boolean hang;
   private int conflictsToInject;
+  private final List<Consumer<LockRead>> watchers = new ArrayList<>();
+  private LockFailure watchBroken;
 
   public FaultyLock(LeaderLock delegate, Scheduler scheduler, MonotonicClock clock) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -95,6 +97,28 @@ public final class FaultyLock implements WatchableLock {
   /** The next {@code count} writes answer with a conflict without reaching the lock. */
   public synchronized FaultyLock injectConflicts(int count) {
     this.conflictsToInject = count;
+    return this;
+  }
+
+  /**
+   * Breaks every watch of this lock, as a watch refused with {@code kind} would: each listener gets
+   * a {@link LockRead.Failed} now, and events are dropped until {@link #mendWatches()}. Calls pass.
+   */
+  public FaultyLock breakWatches(LockFailure.Kind kind) {
+    LockFailure failure = LockFailure.of(Objects.requireNonNull(kind, "kind"),
+        "watch of " + describe() + " broken by the test");
+    List<Consumer<LockRead>> listeners;
+    synchronized (this) {
+      watchBroken = failure;
+      listeners = List.copyOf(watchers);
+    }
+    listeners.forEach(l -> l.accept(new LockRead.Failed(failure)));
+    return this;
+  }
+
+  /** Lets watch events through again after {@link #breakWatches}. */
+  public synchronized FaultyLock mendWatches() {
+    watchBroken = null;
     return this;
   }
 
@@ -154,11 +178,24 @@ public final class FaultyLock implements WatchableLock {
     if (!(delegate instanceof WatchableLock watchable)) {
       throw new UnsupportedOperationException(delegate.describe() + " cannot be watched");
     }
-    return watchable.watch(event -> {
-      if (!partitioned()) {
+    synchronized (this) {
+      watchers.add(listener);
+    }
+    Subscription subscription = watchable.watch(event -> {
+      if (!partitioned() && !watchBroken()) {
         listener.accept(event);
       }
     });
+    return () -> {
+      synchronized (this) {
+        watchers.remove(listener);
+      }
+      subscription.close();
+    };
+  }
+
+  private synchronized boolean watchBroken() {
+    return watchBroken != null;
   }
 
   @Override

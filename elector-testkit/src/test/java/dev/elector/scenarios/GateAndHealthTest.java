@@ -116,4 +116,34 @@ class GateAndHealthTest {
     assertEquals(before, b.lock.calls().size(), "the follower only watches");
     assertTrue(a.elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 300);
   }
+
+  @Test
+  void aFollowerWhoseWatchBreaksSaysSoInItsHealthPollsMeanwhileAndWatchesAgainOnceMended() {
+    ElectionFixture election = new ElectionFixture(14);
+    ElectionFixture.Candidate a = election.add("a");
+    ElectionFixture.Candidate b = election.add("b");
+    a.start(c -> c);
+    election.advanceUntil(a::leading, Duration.ofSeconds(10));
+    b.start(c -> c);
+    election.advance(Duration.ofSeconds(10));
+    assertTrue(b.elector.health().detail().endsWith("; watching the lock"),
+        b.elector.health().detail());
+    long quiet = b.lock.calls().size();
+    election.advance(Duration.ofMinutes(1));
+    assertEquals(quiet, b.lock.calls().size(), "a watching follower makes no calls");
+
+    b.lock.breakWatches(LockFailure.Kind.FORBIDDEN);
+    election.advance(Duration.ofMinutes(1));
+
+    String detail = b.elector.health().detail();
+    assertTrue(b.elector.health().healthy(), "polling is not a failure: " + detail);
+    assertTrue(detail.contains("; polling while the watch is interrupted: FORBIDDEN"), detail);
+    assertTrue(b.lock.calls().size() - quiet >= 20, "the follower polls at the retry period");
+
+    b.lock.mendWatches();
+    election.advance(Duration.ofSeconds(10)); // the leader's next renewal arrives by the watch
+    assertTrue(b.elector.health().detail().endsWith("; watching the lock"),
+        b.elector.health().detail());
+    assertTrue(a.leading());
+  }
 }

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.elector.ElectorConfig;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -181,6 +184,39 @@ class SharedWatchIT {
       if (b != null) {
         b.close();
       }
+    }
+  }
+
+  @Test
+  void electorsSharingAWatchTheyMayNotOpenStillElectByPollingAndTheFollowerSaysWhy(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    KubeNamespace own = cluster.createNamespace("shared-health");
+    KubeIdentity restricted = cluster.newIdentity(own, "by-name");
+    cluster.grant(restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease",
+        "rbac.yaml")));
+    List<LeaderElector> electors = new ArrayList<>();
+    try {
+      for (String id : List.of("a", "b")) {
+        LeaseLock lock = LeaseLock.newBuilder().apiClient(restricted.client())
+            .namespace(own.name()).name("elector-leader").identity(id)
+            .requestTimeout(Duration.ofSeconds(1)).sharedWatch(true).build();
+        electors.add(LeaderElector.start(ElectorConfig.newBuilder().lock(lock)
+            .callbacks(LeaderCallbacks.of(term -> { }, (term, why) -> { }))
+            .leaseDuration(Duration.ofSeconds(3)).renewDeadline(Duration.ofSeconds(2))
+            .retryPeriod(Duration.ofMillis(500)).build()));
+      }
+      Await.until("one leader, by polling", Duration.ofSeconds(15),
+          () -> electors.stream().filter(LeaderElector::isLeader).count() == 1);
+      LeaderElector follower = electors.stream().filter(e -> !e.isLeader()).findFirst()
+          .orElseThrow();
+      Await.until("the follower's health names the refused watch", Duration.ofSeconds(10),
+          () -> follower.health().detail().contains("polling while the watch is interrupted"));
+      String detail = follower.health().detail();
+      assertTrue(follower.health().healthy(), detail);
+      assertTrue(detail.contains("FORBIDDEN") && detail.contains("verbs: [\"list\", \"watch\"]"),
+          detail);
+    } finally {
+      electors.forEach(LeaderElector::close);
     }
   }
 }

@@ -48,6 +48,15 @@ class SharedWatchIT {
         .identity("me").requestTimeout(Duration.ofSeconds(2)).sharedWatch(true).build();
   }
 
+  /** An identity in {@code own} with exactly the shipped by-name Role (no namespace-wide list). */
+  private static KubeIdentity byNameIdentity(KubeCluster cluster, KubeNamespace own)
+      throws Exception {
+    KubeIdentity restricted = cluster.newIdentity(own, "by-name");
+    cluster.grant(restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease",
+        "rbac.yaml")));
+    return restricted;
+  }
+
   private static long sharedWatchThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("elector-shared-watch-")).count();
@@ -118,9 +127,7 @@ class SharedWatchIT {
   void withOnlyTheByNameRoleTheFailureNamesTheNamespaceWideRuleAndRecoversOnceGranted(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     KubeNamespace own = cluster.createNamespace("shared-rbac");
-    KubeIdentity restricted = cluster.newIdentity(own, "by-name");
-    cluster.grant(restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease",
-        "rbac.yaml")));
+    KubeIdentity restricted = byNameIdentity(cluster, own);
     LeaseLock lock = lock(restricted.client(), own.name(), "elector-leader");
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
@@ -191,9 +198,7 @@ class SharedWatchIT {
   void electorsSharingAWatchTheyMayNotOpenStillElectByPollingAndTheFollowerSaysWhy(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     KubeNamespace own = cluster.createNamespace("shared-health");
-    KubeIdentity restricted = cluster.newIdentity(own, "by-name");
-    cluster.grant(restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease",
-        "rbac.yaml")));
+    KubeIdentity restricted = byNameIdentity(cluster, own);
     List<LeaderElector> electors = new ArrayList<>();
     try {
       for (String id : List.of("a", "b")) {

@@ -27,8 +27,15 @@ final class KubeHttp {
   static final String MERGE_PATCH = "application/merge-patch+json";
   private static final String[] AUTH = {"BearerToken"};
 
-  /** An answer: status code and the body as JSON (null when it was not a JSON object). */
-  record Reply(int code, JsonObject body, String text) {
+  /**
+   * An answer: status code, the body as JSON (null when it was not a JSON object), and the
+   * server's {@code Retry-After} (zero when it sent none).
+   */
+  record Reply(int code, JsonObject body, String text, Duration retryAfter) {
+    Reply(int code, JsonObject body, String text) {
+      this(code, body, text, Duration.ZERO);
+    }
+
     boolean ok() {
       return code >= 200 && code < 300;
     }
@@ -59,7 +66,24 @@ final class KubeHttp {
     try (Response response = call.execute()) {
       ResponseBody responseBody = response.body();
       String text = responseBody == null ? "" : responseBody.string();
-      return new Reply(response.code(), parseObject(text), text);
+      return new Reply(response.code(), parseObject(text), text,
+          retryAfter(response.header("Retry-After")));
+    }
+  }
+
+  /**
+   * A {@code Retry-After} header in seconds, as the API server sends it; zero when absent or not a
+   * number of seconds (the HTTP-date form is not used by Kubernetes).
+   */
+  static Duration retryAfter(String header) {
+    if (header == null) {
+      return Duration.ZERO;
+    }
+    try {
+      long seconds = Long.parseLong(header.strip());
+      return seconds > 0 ? Duration.ofSeconds(Math.min(seconds, 86_400)) : Duration.ZERO;
+    } catch (NumberFormatException e) {
+      return Duration.ZERO;
     }
   }
 

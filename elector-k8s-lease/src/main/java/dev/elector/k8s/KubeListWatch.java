@@ -17,25 +17,33 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The list-then-watch loop over one collection path, on a daemon thread of its own. After every
- * (re)list it hands over the listed objects; then each change. A break is handed over as a failure
- * and the loop reconnects after a back-off of 0.5 s doubling to 30 s (plus up to a fifth, so that
- * many watches do not reconnect in step after an outage); the end of a watch's
- * server-side timeout reconnects silently from the last resourceVersion, and 410 Gone lists again.
- * Subclasses decide what the objects mean and whom to tell.
+ * (re)list it hands over the listed objects; then each change. Every list and watch request goes
+ * through a {@link WatchPacer}, so the loop keeps its documented bound whatever the server or a
+ * proxy does: at most {@value WatchPacer#BURST} + T / 1 s requests in any interval T, and a
+ * back-off of 0.5 s doubling to 30 s (plus up to a fifth, so that many watches do not reconnect in
+ * step) after a failure, a watch that ends at once without an event, or a 410 Gone right after a
+ * list. Each of those is handed over as a break, so that followers poll meanwhile. The end of a
+ * watch's server-side timeout reconnects from the last resourceVersion, and a 410 Gone on a watch
+ * that had been useful lists again, both without delay. Subclasses decide what the objects mean and
+ * whom to tell.
  */
 abstract class KubeListWatch implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(KubeListWatch.class);
-  private static final long FIRST_BACKOFF_MILLIS = 500;
-  private static final long MAX_BACKOFF_MILLIS = 30_000;
 
-  /** The watch broke; carries the failure to hand over. */
+  /** The watch broke; carries the failure to hand over and the server's Retry-After. */
   private static final class Broken extends Exception {
     private static final long serialVersionUID = 1L;
     private final transient LockFailure failure;
+    private final transient Duration retryAfter;
 
     Broken(LockFailure failure) {
+      this(failure, Duration.ZERO);
+    }
+
+    Broken(LockFailure failure, Duration retryAfter) {
       super(failure.message(), null, false, false);
       this.failure = failure;
+      this.retryAfter = retryAfter;
     }
   }
 
@@ -48,7 +56,8 @@ abstract class KubeListWatch implements Runnable {
   private volatile boolean closed;
   private volatile okhttp3.Call current;
   private volatile Thread thread;
-  private boolean failing;
+  private final WatchPacer pacer =
+      new WatchPacer(System::nanoTime, new java.util.SplittableRandom());
 
   /**
    * @param selector the list's and watch's selector parameters; empty for the whole collection
@@ -74,7 +83,8 @@ abstract class KubeListWatch implements Runnable {
   /**
    * The watch broke; it reconnects by itself.
    *
-   * @param firstInARow whether this is the first failure since the last successful list
+   * @param firstInARow whether this is the first failure since the start or since a watch stayed
+   *     open for 30 s (a list that succeeds between failures does not end a streak)
    */
   abstract void broke(LockFailure failure, boolean firstInARow);
 
@@ -113,49 +123,57 @@ abstract class KubeListWatch implements Runnable {
 
   @Override
   public final void run() {
-    long backoff = FIRST_BACKOFF_MILLIS;
-    while (!closed) {
+    String version = null; // null: list next
+    boolean afterList = false;
+    while (!closed && waitForPacer()) {
       try {
-        String version = list();
-        backoff = FIRST_BACKOFF_MILLIS;
-        failing = false;
-        while (!closed && version != null) {
-          version = watchFrom(version);
+        if (version == null) {
+          version = list();
+          afterList = true;
+        } else {
+          version = watchFrom(version, afterList);
+          afterList = false;
         }
       } catch (Broken broken) {
         if (closed) {
           break;
         }
-        boolean first = !failing;
-        failing = true;
-        log.debug("{}: watch broke, reconnecting in about {} ms: {}", describe(), backoff,
+        boolean first = pacer.streak() == 0;
+        Duration backoff = pacer.failed(broken.retryAfter);
+        log.debug("{}: watch broke, reconnecting in {} ms: {}", describe(), backoff.toMillis(),
             broken.failure);
         hand(() -> broke(broken.failure, first));
-        try {
-          long jittered = backoff + ThreadLocalRandom.current().nextLong(backoff / 5 + 1);
-          if (stopped.await(jittered, TimeUnit.MILLISECONDS)) {
-            break;
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-        backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+        version = null;
       }
     }
     log.debug("{}: watch closed", describe());
   }
 
+  /** Waits until the pacer lets the next request go; false when stopped meanwhile. */
+  private boolean waitForPacer() {
+    long delay = pacer.delayNanos();
+    if (delay == 0) {
+      return true;
+    }
+    try {
+      return !stopped.await(delay, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** Lists the collection, hands over its objects and returns the list's resourceVersion. */
   private String list() throws Broken {
     KubeHttp.Reply reply;
+    pacer.sent();
     try {
       reply = http.send("GET", collectionPath, selector, null, null);
     } catch (IOException e) {
       throw new Broken(failures.fromIo("list", e, requestTimeoutMillis));
     }
     if (!reply.ok()) {
-      throw new Broken(failures.fromReply("list", reply));
+      throw new Broken(failures.fromReply("list", reply), reply.retryAfter());
     }
     String version = KubeObjectLock.resourceVersion(reply.body());
     JsonElement items = reply.body().get("items");
@@ -174,8 +192,11 @@ abstract class KubeListWatch implements Runnable {
     return version;
   }
 
-  /** Watches from {@code version}; returns where to go on, or null to list again (410 Gone). */
-  private String watchFrom(String version) throws Broken {
+  /**
+   * Watches from {@code version}; returns where to go on, or null to list again (410 Gone on a
+   * watch that had been useful).
+   */
+  private String watchFrom(String version, boolean afterList) throws Broken {
     long timeoutSeconds = 240 + ThreadLocalRandom.current().nextLong(60);
     List<Pair> query = new ArrayList<>(selector);
     query.add(new Pair("watch", "true"));
@@ -183,6 +204,9 @@ abstract class KubeListWatch implements Runnable {
     query.add(new Pair("allowWatchBookmarks", "true"));
     query.add(new Pair("timeoutSeconds", Long.toString(timeoutSeconds)));
     String last = version;
+    long opened = System.nanoTime();
+    boolean sawEvent = false;
+    pacer.sent();
     try {
       okhttp3.Call call = http.stream(collectionPath, query,
           Duration.ofSeconds(timeoutSeconds + 30));
@@ -194,12 +218,13 @@ abstract class KubeListWatch implements Runnable {
       try (okhttp3.Response response = call.execute()) {
         okhttp3.ResponseBody body = response.body();
         if (response.code() == 410) {
-          return null;
+          return gone(opened, afterList);
         }
         if (!response.isSuccessful() || body == null) {
           String text = body == null ? "" : body.string();
           throw new Broken(failures.fromReply("watch",
-              new KubeHttp.Reply(response.code(), KubeHttp.parseObject(text), text)));
+              new KubeHttp.Reply(response.code(), KubeHttp.parseObject(text), text)),
+              KubeHttp.retryAfter(response.header("Retry-After")));
         }
         okio.BufferedSource source = body.source();
         String line;
@@ -209,9 +234,16 @@ abstract class KubeListWatch implements Runnable {
           }
           String next = onEvent(KubeHttp.parseObject(line), last);
           if (next == null) {
-            return null;
+            return gone(opened, afterList);
           }
+          sawEvent = true;
           last = next;
+        }
+        if (!closed && !sawEvent && pacer.isShort(opened)) {
+          throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of "
+              + describe() + " ended after " + millisSince(opened) + " ms without an event (an"
+              + " idle timeout of a proxy or load balancer, or an overloaded server?); followers"
+              + " poll until a watch lasts"));
         }
         return last;
       }
@@ -222,7 +254,25 @@ abstract class KubeListWatch implements Runnable {
       throw new Broken(failures.fromIo("watch", e, requestTimeoutMillis));
     } finally {
       current = null;
+      pacer.watchClosed(opened);
     }
+  }
+
+  /**
+   * 410 Gone: list again; at once when the watch resumed from an older watch, with back-off when
+   * the version of a fresh list was gone at once.
+   */
+  private String gone(long opened, boolean afterList) throws Broken {
+    if (!closed && afterList && pacer.isShort(opened)) {
+      throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of " + describe()
+          + " answered 410 Gone " + millisSince(opened) + " ms after a list; followers poll until"
+          + " a watch lasts"));
+    }
+    return null;
+  }
+
+  private static long millisSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1_000_000;
   }
 
   private String onEvent(JsonObject event, String last) throws Broken {

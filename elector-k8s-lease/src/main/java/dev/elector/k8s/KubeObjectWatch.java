@@ -17,7 +17,10 @@ import java.util.regex.Pattern;
  * fed from one object). After every (re)list the listener gets the object's whole state, so it is
  * right after the first list whatever events follow; then every change. A failure is reported and
  * the watch reconnects after a back-off of 0.5 s doubling to 30 s with jitter; the end of a
- * server-side timeout resumes from the last resourceVersion; 410 Gone lists again. Only
+ * server-side timeout resumes from the last resourceVersion; 410 Gone lists again. Whatever the
+ * server does, it sends at most 4 + T / 1 s list and watch requests in any interval T; a watch that
+ * ends at once without an event, or a 410 right after a list, is reported as a failure and backed
+ * off like one. Only
  * {@code list} and {@code watch} on that one name are needed (the requests carry the field selector
  * {@code metadata.name}).
  *
@@ -49,8 +52,8 @@ public final class KubeObjectWatch implements AutoCloseable {
      * A list or watch failed; the watch reconnects by itself.
      *
      * @param failure what went wrong; a 403 names the Role rule to add
-     * @param firstInARow whether this is the first failure since the last successful list, so
-     *     that a listener can log once per streak
+     * @param firstInARow whether this is the first failure since the start or since a watch
+     *     stayed open for 30 s, so that a listener can log once per streak
      */
     void failed(LockFailure failure, boolean firstInARow);
   }

@@ -1,0 +1,117 @@
+package dev.elector.k8s;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * When a list-then-watch loop may send its next request, whatever the server does. Pure: it reads
+ * time only through the clock it is given and draws jitter only from the generator it is given, so
+ * a test can drive it in virtual time.
+ *
+ * <p>Two rules, both always in force:
+ *
+ * <ul>
+ *   <li><b>The bound.</b> In any interval T, at most {@link #BURST} + T / {@link #MIN_INTERVAL}
+ *       list and watch requests (a token bucket that holds {@link #BURST} and refills one per
+ *       {@link #MIN_INTERVAL}). A healthy watch makes one request per server-side timeout (4 to 5
+ *       minutes), so only a misbehaving server or proxy ever meets this bound.
+ *   <li><b>The back-off.</b> After each unhealthy outcome the next request waits
+ *       {@link #FIRST_BACKOFF} doubling to {@link #MAX_BACKOFF}, plus up to a fifth more at random,
+ *       or the server's {@code Retry-After} when that is longer (up to {@link #MAX_RETRY_AFTER}).
+ *       Unhealthy outcomes: a failed list or watch; a watch that ended within
+ *       {@link #SHORT_WATCH} without a single event; a watch that answered 410 Gone within
+ *       {@link #SHORT_WATCH}. A watch that stayed open for {@link #HEALTHY_WATCH} ends the streak.
+ * </ul>
+ *
+ * <p>Not thread-safe: one loop owns it.
+ */
+final class WatchPacer {
+  /** Requests that may go out back to back. */
+  static final int BURST = 4;
+  /** One more request may go out per this interval. */
+  static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+  /** A watch that ends sooner than this without any event was of no use. */
+  static final Duration SHORT_WATCH = Duration.ofSeconds(2);
+  /** A watch open at least this long shows the server and the path to it are healthy again. */
+  static final Duration HEALTHY_WATCH = Duration.ofSeconds(30);
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+  /** A longer {@code Retry-After} is cut to this, so that a wrong header cannot stop the watch. */
+  static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
+
+  private static final long INTERVAL_NANOS = MIN_INTERVAL.toNanos();
+  /** How far the bucket's theoretical arrival time may run ahead of now (GCRA's tolerance). */
+  private static final long TOLERANCE_NANOS = (BURST - 1) * INTERVAL_NANOS;
+
+  private final LongSupplier nanoTime;
+  private final RandomGenerator random;
+  /** The bucket as a theoretical arrival time: a request may go when now >= tat - tolerance. */
+  private long tat;
+  /** No request before this, because of back-off or Retry-After. */
+  private long notBefore;
+  private int streak;
+
+  WatchPacer(LongSupplier nanoTime, RandomGenerator random) {
+    this.nanoTime = nanoTime;
+    this.random = random;
+    long now = nanoTime.getAsLong();
+    this.tat = now;
+    this.notBefore = now;
+  }
+
+  /** Nanoseconds until the next request may be sent; 0 when it may go now. */
+  long delayNanos() {
+    long now = nanoTime.getAsLong();
+    long bucket = tat - TOLERANCE_NANOS - now;
+    long backoff = notBefore - now;
+    return Math.max(0, Math.max(bucket, backoff));
+  }
+
+  /** A request goes out now; call only when {@link #delayNanos()} is 0. */
+  void sent() {
+    long now = nanoTime.getAsLong();
+    tat = Math.max(tat, now) + INTERVAL_NANOS;
+  }
+
+  /**
+   * A watch opened at {@code openedAt} (by this pacer's clock) has ended, however it ended. A watch
+   * that stayed open for {@link #HEALTHY_WATCH} ends the failure streak.
+   */
+  void watchClosed(long openedAt) {
+    if (nanoTime.getAsLong() - openedAt >= HEALTHY_WATCH.toNanos()) {
+      streak = 0;
+    }
+  }
+
+  /** Whether a watch opened at {@code openedAt} that ends now, having seen no event, was useless. */
+  boolean isShort(long openedAt) {
+    return nanoTime.getAsLong() - openedAt < SHORT_WATCH.toNanos();
+  }
+
+  /**
+   * Records an unhealthy outcome and returns the back-off before the next request.
+   *
+   * @param retryAfter the server's {@code Retry-After}, or zero
+   */
+  Duration failed(Duration retryAfter) {
+    streak = Math.min(streak + 1, 64);
+    long base = FIRST_BACKOFF.toNanos() << Math.min(streak - 1, 20);
+    base = Math.min(base, MAX_BACKOFF.toNanos());
+    long jittered = base + (long) (random.nextDouble() * (base / 5));
+    long asked = Math.min(retryAfter.toNanos(), MAX_RETRY_AFTER.toNanos());
+    long wait = Math.max(jittered, asked);
+    notBefore = nanoTime.getAsLong() + wait;
+    return Duration.ofNanos(wait);
+  }
+
+  /** Unhealthy outcomes since the last healthy watch. */
+  int streak() {
+    return streak;
+  }
+
+  /** The most requests the bound allows in any interval of length {@code window}. */
+  static long bound(Duration window) {
+    return BURST + window.toNanos() / INTERVAL_NANOS;
+  }
+}

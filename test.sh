@@ -19,3 +19,8 @@ fi
 
 echo "== Maven: unit and integration tests"
 ./mvnw -B -ntp verify "$@"
+
+echo "== release set: jar, sources, javadoc and pom of each published module, with the licence"
+bash scripts/release-check.sh
+echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"
+bash examples/hello-leader/ci.sh

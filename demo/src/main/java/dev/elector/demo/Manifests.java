@@ -1,5 +1,6 @@
 package dev.elector.demo;
 
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -27,10 +28,26 @@ final class Manifests {
 
   /** Applies every document of {@code file}; returns "Kind name" of each. */
   static List<String> apply(ApiClient admin, Path file) throws IOException, ApiException {
+    return apply(admin, file, null);
+  }
+
+  /**
+   * Applies every document of {@code file}, putting the namespaced ones that name no namespace into
+   * {@code namespace} (as {@code kubectl apply -n} does) when it is not null.
+   */
+  static List<String> apply(ApiClient admin, Path file, String namespace)
+      throws IOException, ApiException {
     CoreV1Api core = new CoreV1Api(admin);
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
     List<String> applied = new ArrayList<>();
     for (Object document : Yaml.loadAll(file.toFile())) {
+      if (namespace != null && (document instanceof V1ServiceAccount
+          || document instanceof V1Role || document instanceof V1RoleBinding)) {
+        V1ObjectMeta meta = ((KubernetesObject) document).getMetadata();
+        if (meta.getNamespace() == null) {
+          meta.setNamespace(namespace);
+        }
+      }
       if (document instanceof V1ServiceAccount sa) {
         String ns = sa.getMetadata().getNamespace();
         ensureNamespace(core, ns);

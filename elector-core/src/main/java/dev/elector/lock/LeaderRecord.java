@@ -27,6 +27,7 @@ public record LeaderRecord(
     Instant renewTime,
     long leaderTransitions) {
 
+  /** A null holder becomes the empty string, which means no holder. */
   public LeaderRecord {
     holderIdentity = holderIdentity == null ? "" : holderIdentity;
   }

@@ -41,6 +41,7 @@ public record LockFailure(Kind kind, String message, Throwable cause) {
     }
   }
 
+  /** Checks that the kind and the message are given. */
   public LockFailure {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(message, "message");

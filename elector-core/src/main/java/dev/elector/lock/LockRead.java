@@ -7,6 +7,7 @@ public sealed interface LockRead {
 
   /** The lock exists and holds a readable record at {@code version}. */
   record Found(String version, LeaderRecord record) implements LockRead {
+    /** Checks that the version and the record are given. */
     public Found {
       LeaderRecord.requireVersion(version);
       Objects.requireNonNull(record, "record");
@@ -19,6 +20,7 @@ public sealed interface LockRead {
    * is overwritten only after it has stayed unchanged for a whole lease duration.
    */
   record Malformed(String version, String problem) implements LockRead {
+    /** Checks that the version and the problem are given. */
     public Malformed {
       LeaderRecord.requireVersion(version);
       Objects.requireNonNull(problem, "problem");
@@ -30,6 +32,7 @@ public sealed interface LockRead {
 
   /** The read failed. */
   record Failed(LockFailure failure) implements LockRead {
+    /** Checks that the failure is given. */
     public Failed {
       Objects.requireNonNull(failure, "failure");
     }

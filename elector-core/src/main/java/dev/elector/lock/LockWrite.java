@@ -7,6 +7,7 @@ public sealed interface LockWrite {
 
   /** The write took effect; the lock is now at {@code version}. */
   record Written(String version) implements LockWrite {
+    /** Checks that the version is given. */
     public Written {
       LeaderRecord.requireVersion(version);
     }
@@ -17,6 +18,7 @@ public sealed interface LockWrite {
    * expected outcome of contention, not an error.
    */
   record Conflict(String detail) implements LockWrite {
+    /** Checks that the detail is given. */
     public Conflict {
       Objects.requireNonNull(detail, "detail");
     }
@@ -24,6 +26,7 @@ public sealed interface LockWrite {
 
   /** The write failed; whether it took effect is unknown. */
   record Failed(LockFailure failure) implements LockWrite {
+    /** Checks that the failure is given. */
     public Failed {
       Objects.requireNonNull(failure, "failure");
     }

@@ -34,6 +34,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   private boolean sharedWatch;
   private KubeEnvironment environment = KubeEnvironment.system();
 
+  /** For the lock builders of this module and of elector-configmap. */
   protected KubeLockBuilder() {}
 
   /** The subclass itself, for chaining. */

@@ -41,6 +41,7 @@ public interface KubeObjectFormat {
 
   /** A record read from an object, or what is wrong with it. Exactly one is non-null. */
   record Parsed(LeaderRecord record, String problem) {
+    /** Checks that exactly one of the record and the problem is given. */
     public Parsed {
       if ((record == null) == (problem == null)) {
         throw new IllegalArgumentException("exactly one of record and problem must be given");

@@ -48,6 +48,10 @@ public final class FaultyLock implements WatchableLock {
   private final List<Consumer<LockRead>> watchers = new ArrayList<>();
   private LockFailure watchBroken;
 
+  /**
+   * Wraps {@code delegate}; injected latency and hangs are served by {@code scheduler}, and calls are
+   * logged with the time of {@code clock}. Injects nothing until told to.
+   */
   public FaultyLock(LeaderLock delegate, Scheduler scheduler, MonotonicClock clock) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");

@@ -39,6 +39,7 @@ public final class LeadershipTimeline {
   private final List<Interval> intervals = new ArrayList<>();
   private final Map<String, Integer> openByCandidate = new HashMap<>();
 
+  /** An empty timeline whose intervals are timed on {@code clock}. */
   public LeadershipTimeline(MonotonicClock clock) {
     this.clock = clock;
   }

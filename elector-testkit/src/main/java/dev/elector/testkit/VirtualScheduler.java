@@ -18,6 +18,7 @@ public final class VirtualScheduler implements Scheduler {
   private long sequence;
   private long tasksRun;
 
+  /** A scheduler with no tasks that sets {@code clock} to each task's due time. */
   public VirtualScheduler(FakeClock clock) {
     this.clock = clock;
   }

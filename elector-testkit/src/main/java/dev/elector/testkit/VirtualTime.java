@@ -39,10 +39,12 @@ public final class VirtualTime {
     return seed;
   }
 
+  /** The clock, which only the scheduler (or the test) moves. */
   public FakeClock clock() {
     return clock;
   }
 
+  /** The scheduler on this clock; pass it to electors and locks. */
   public VirtualScheduler scheduler() {
     return scheduler;
   }

@@ -18,6 +18,7 @@ import java.util.Objects;
  */
 public record KubeIdentity(String username, RbacV1Subject subject, ApiClient client,
     String token) {
+  /** Checks that every component is given. */
   public KubeIdentity {
     Objects.requireNonNull(username, "username");
     Objects.requireNonNull(subject, "subject");

@@ -19,7 +19,8 @@ import java.util.Optional;
  * @param latency the calls that were answered or timed out, and the time they took, by purpose
  * @param termsEndedBy terms this candidate ended, by reason; the values sum to {@code termsEnded}
  * @param following how this candidate learns of changes to the lock while it follows
- * @param consecutiveFailures failed lock calls in a row, 0 after a call succeeds
+ * @param consecutiveFailures a candidate's failed lock calls in a row (counting a lost term as one),
+ *     0 after a call succeeds; a leader's failing renewals show in {@code calls}
  */
 public record ElectorStats(
     Map<LockCall, Map<CallOutcome, Long>> calls,

@@ -228,7 +228,8 @@ class HandoverIT {
         System.out.println("[proc-a] " + line);
       }
     } catch (java.io.IOException e) {
-      out.add("(stdout closed: " + e + ")");
+      // SIGKILL closes the pipe under a blocked read ("Stream closed"): not a line it printed
+      System.out.println("[proc-a] (stdout closed: " + e + ")");
     }
   }
 }

@@ -219,8 +219,13 @@ class DhcpAgentIT {
         "serving");
     await("agent-b's leader gauge turns 1").atMost(Duration.ofSeconds(5))
         .until(() -> leaderGauge(b.agent(), "agent-b"), value -> value == 1.0);
-    assertTrue(get(b.agent(), "/metrics").body().contains("elector_terms_started_total{"
-        + "identity=\"agent-b\",lock=\"Lease " + namespace.name() + "/"), "elector_* meters");
+    String scrape = get(b.agent(), "/metrics").body();
+    assertTrue(scrape.contains("elector_terms_started_total{identity=\"agent-b\",lock=\"Lease "
+        + namespace.name() + "/"), "elector_* meters: " + scrape);
+    System.out.println("RESULT /metrics of the new leader:\n" + scrape.lines()
+        .filter(l -> l.startsWith("leader_election") || l.contains("purpose=\"renew\"")
+            || l.contains("reason=\"closed\"") || l.contains("mode=\"watching\""))
+        .collect(java.util.stream.Collectors.joining("\n")));
     long handoverMillis = (bServes.monoNanos() - closing) / 1_000_000;
     System.out.printf("FIGURE graceful-handover close-to-serving=%d ms%n", handoverMillis);
 

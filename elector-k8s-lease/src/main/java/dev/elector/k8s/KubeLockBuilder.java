@@ -24,6 +24,12 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern QUALIFIED_NAME = Pattern.compile(
+      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+
+  /** The default reporting component of the lock's Events: {@value}. */
+  public static final String DEFAULT_EVENT_COMPONENT = "elector";
 
   private ApiClient apiClient;
   private String namespace;
@@ -32,6 +38,8 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Executor executor;
   private boolean sharedWatch;
+  private boolean recordEvents;
+  private String eventComponent;
   private KubeEnvironment environment = KubeEnvironment.system();
 
   /** For the lock builders of this module and of elector-configmap. */
@@ -103,6 +111,39 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
     return self();
   }
 
+  /**
+   * Whether to record client-go's leader election Events on the lock object: {@code <identity>
+   * became leader} and {@code <identity> stopped leading}, reason {@code LeaderElection}, so that
+   * {@code kubectl describe lease <name>} shows who led when; default false.
+   *
+   * <p>They are core/v1 Events, like those of client-go's elector, so {@code kubectl describe},
+   * {@code kubectl get events} and event exporters show them exactly as they show a Go
+   * controller's; they also carry {@code reportingComponent} ({@link #eventComponent}) and
+   * {@code reportingInstance} (this candidate's identity). They are sent on the lock's
+   * {@link #executor}, never on the elector's thread, one at a time per lock: at most 6 at once,
+   * then one a minute, and the next event counts what the limit held back.
+   *
+   * <p>The identity needs {@code create} on {@code events} in the lock's namespace
+   * ({@code deploy/lease/rbac-events.yaml}). Without it, one WARN per namespace and identity names
+   * the rule to add, and the election carries on unaffected.
+   */
+  public B recordEvents(boolean recordEvents) {
+    this.recordEvents = recordEvents;
+    return self();
+  }
+
+  /**
+   * The component the Events name as their source ({@code source.component} and
+   * {@code reportingComponent}), such as your operator's name; default
+   * {@value #DEFAULT_EVENT_COMPONENT}. A Kubernetes qualified name: letters, digits, '-', '_' and
+   * '.', at most 63 characters, with an optional DNS prefix and '/'. Needs
+   * {@link #recordEvents recordEvents(true)}.
+   */
+  public B eventComponent(String eventComponent) {
+    this.eventComponent = Objects.requireNonNull(eventComponent, "eventComponent");
+    return self();
+  }
+
   /** Where the default namespace and identity come from; default the real process environment. */
   public B environment(KubeEnvironment environment) {
     this.environment = Objects.requireNonNull(environment, "environment");
@@ -111,7 +152,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
 
   /** Settings after defaults and checks. */
   record Resolved(ApiClient apiClient, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, boolean sharedWatch) {}
+      Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
 
   Resolved resolve(String kind) {
     List<String> problems = new ArrayList<>();
@@ -140,11 +181,19 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
       problems.add("requestTimeout " + requestTimeout + " must be positive; the default is "
           + DEFAULT_REQUEST_TIMEOUT);
     }
+    if (eventComponent != null && !recordEvents) {
+      problems.add("eventComponent \"" + eventComponent + "\" is set but events are not recorded;"
+          + " add recordEvents(true), or drop eventComponent");
+    } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
+      problems.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified name;"
+          + " use letters, digits, '-', '_' and '.' (at most 63), for example \"my-operator\"");
+    }
     if (!problems.isEmpty()) {
       throw new IllegalStateException("cannot build the " + kind + " lock: "
           + String.join("; ", problems));
     }
     return new Resolved(apiClient, ns, name, id, requestTimeout,
-        executor != null ? executor : KubeThreads.shared(), sharedWatch);
+        executor != null ? executor : KubeThreads.shared(), sharedWatch,
+        !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT);
   }
 }

@@ -16,7 +16,10 @@ import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.k8s.KubeEnvironment;
 import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.micrometer.ElectorMetrics;
 import dev.elector.time.MonotonicClock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -46,6 +49,7 @@ public final class DhcpAgent implements AutoCloseable {
   private final PoolWatcher watcher;
   private final LeaderDuty duty;
   private final LeaderElector elector;
+  private final PrometheusMeterRegistry metrics;
   private final HealthServer health;
 
   private DhcpAgent(AgentConfig config, ApiClient client, KubeEnvironment environment,
@@ -104,9 +108,11 @@ public final class DhcpAgent implements AutoCloseable {
           }
         })
         .build());
+    this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ElectorMetrics.of(elector).bindTo(metrics);
     this.health = HealthServer.start(config.healthAddress(), this::livenessProblem,
         () -> elector.health().detail(), cache::notServingReason,
-        config.exposeLeases() ? this::leasesJson : null);
+        config.exposeLeases() ? this::leasesJson : null, metrics::scrape);
   }
 
   /**

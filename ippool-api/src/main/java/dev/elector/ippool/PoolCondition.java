@@ -18,6 +18,9 @@ public final class PoolCondition {
   /** The pool's agent Deployment has a ready replica. */
   public static final String AGENT_READY = "AgentReady";
 
+  /** The pool's network, a Multus NetworkAttachmentDefinition, exists. */
+  public static final String NETWORK_READY = "NetworkReady";
+
   /** The pool is paused: no agent runs. */
   public static final String STOPPED = "Stopped";
 

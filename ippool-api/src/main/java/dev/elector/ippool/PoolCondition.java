@@ -21,7 +21,7 @@ public final class PoolCondition {
   /** The pool's network, a Multus NetworkAttachmentDefinition, exists. */
   public static final String NETWORK_READY = "NetworkReady";
 
-  /** The pool is paused: no agent runs. */
+  /** The pool is paused (no agent runs), or the VirtualMachineNetworkConfig is paused (it keeps its addresses and is not reconciled). */
   public static final String STOPPED = "Stopped";
 
   /** A VirtualMachineNetworkConfig has an address for every NIC. */

@@ -117,6 +117,9 @@ final class Election {
   private LockFailure lastFailure;
   private long epoch;
   private boolean callInFlight;
+  private LockCall callKind;
+  /** The record of the last create or update issued, so a late result still says what it wrote. */
+  private LeaderRecord writing;
   private long callSeq;
   private Cancellable callTimer;
   private Cancellable nextStep;
@@ -276,7 +279,14 @@ final class Election {
       if (phase != Phase.CLOSING || releaseStarted || awaitingStopCallback) {
         return;
       }
-      if (!config.releaseOnClose() || ownVersion == null) {
+      if (!config.releaseOnClose()) {
+        finish();
+        return;
+      }
+      if (callInFlight && callKind != LockCall.READ) {
+        return; // the write may yet name us; its completion comes back here
+      }
+      if (ownVersion == null) {
         finish();
         return;
       }
@@ -411,6 +421,7 @@ final class Election {
         : seen.record().leaderTransitions()) + 1;
     var nowWall = wall.instant();
     LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), nowWall, nowWall, token);
+    writing = record;
     if (seen.absent()) {
       log.debug("{}: lock is absent, creating it", subject);
       issueWrite(LockCall.CREATE, () -> lock.create(record),
@@ -468,6 +479,7 @@ final class Election {
       return;
     }
     LeaderRecord renewed = ownRecord.withRenewTime(wall.instant());
+    writing = renewed;
     String version = ownVersion;
     issueWrite(LockCall.UPDATE, () -> lock.update(version, renewed),
         (result, start) -> onRenewWrite(result, start, renewed));
@@ -756,6 +768,7 @@ final class Election {
     long seq = ++callSeq;
     long callEpoch = epoch;
     callInFlight = true;
+    callKind = kind;
     callTimer = scheduler.schedule(
         () -> complete(seq, callEpoch, kind, now, failure.apply(LockFailure.of(
             LockFailure.Kind.TIMEOUT, kind + " took longer than callTimeout "
@@ -798,6 +811,7 @@ final class Election {
       // Issued in an earlier phase (for example a renew still in flight at step-down).
       if (result instanceof LockWrite.Written written) {
         ownVersion = written.version(); // the record there names us; close may release it
+        ownRecord = writing; // and its token is the one to keep in the release
       }
       if (phase == Phase.CLOSING) {
         releaseOrFinish();

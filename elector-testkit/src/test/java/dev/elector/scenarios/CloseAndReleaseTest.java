@@ -69,6 +69,15 @@ class CloseAndReleaseTest {
   }
 
   private void startLeader(boolean watch) {
+    start(watch);
+    assertTrue(elector.isLeader(), "a leads its free lock at once");
+  }
+
+  private void startCandidate() {
+    start(false);
+  }
+
+  private void start(boolean watch) {
     elector = LeaderElector.start(time.configure(ElectorConfig.newBuilder())
         .lock(lock)
         .watchWhenFollowing(watch)
@@ -87,7 +96,6 @@ class CloseAndReleaseTest {
         })
         .build());
     time.scheduler().runDueTasks();
-    assertTrue(elector.isLeader(), "a leads its free lock at once");
   }
 
   private void log(String line) {
@@ -187,6 +195,52 @@ class CloseAndReleaseTest {
     assertEquals("hijacker", store.current().orElseThrow().holderIdentity());
     assertEquals(hijackedVersion, store.version().orElseThrow(), "nothing written over it");
     assertEquals(1, stops);
+  }
+
+  @Test
+  void closeDuringAnAcquisitionThatLandsReleasesTheLockWithoutStartingATerm() {
+    var now = time.clock().newWallClock().instant();
+    store.overwrite(new LeaderRecord("gone", LEASE, now, now, 5).released(now));
+    CompletableFuture<Void> acquisitionArrives = lock.holdNextUpdate();
+    startCandidate();
+    assertFalse(elector.isLeader(), "its acquisition is on its way");
+
+    CompletableFuture<Void> closed = elector.closeAsync();
+    time.scheduler().runDueTasks();
+    acquisitionArrives.complete(null); // the write lands: the record names a
+    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+
+    assertEquals(List.of(), terms, "no term starts once close() has run");
+    assertEquals(0, stops);
+    assertTrue(store.current().orElseThrow().isReleased(),
+        "the record the late acquisition wrote is released, not left to expire: "
+            + store.current().orElseThrow());
+  }
+
+  @Test
+  void theReleaseAfterALateAcquisitionKeepsItsTokenNotAnOlderTermsOne() {
+    startLeader(false); // term with token 0
+    faults.hang();
+    time.scheduler().advanceUntil(() -> !elector.isLeader(), Duration.ofSeconds(15));
+    // While a is cut off, b leads with token 7 and releases the lock.
+    var now = time.clock().newWallClock().instant();
+    store.overwrite(new LeaderRecord("b", LEASE, now, now, 7));
+    store.overwrite(new LeaderRecord("b", LEASE, now, now, 7).released(now));
+    CompletableFuture<Void> acquisitionArrives = lock.holdNextUpdate();
+    faults.heal();
+    time.scheduler().advanceUntil(
+        () -> transcript.contains("a: update naming a held back"), Duration.ofMinutes(1));
+
+    CompletableFuture<Void> closed = elector.closeAsync();
+    time.scheduler().runDueTasks();
+    acquisitionArrives.complete(null); // a's write with token 8 lands
+    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+
+    LeaderRecord left = store.current().orElseThrow();
+    assertTrue(left.isReleased(), left.toString());
+    assertEquals(8, left.leaderTransitions(),
+        "the token in the lock never goes back: the next candidate would reuse b's 7 or a's 8");
+    assertEquals(1, terms.size(), "only the first term started");
   }
 
   @Test

@@ -120,6 +120,9 @@ final class Election {
   private LockFailure lastFailure;
   private long epoch;
   private boolean callInFlight;
+  private LockCall callKind;
+  /** The record of the last create or update issued, so a late result still says what it wrote. */
+  private LeaderRecord writing;
   private long callSeq;
   private Cancellable callTimer;
   private Cancellable nextStep;
@@ -286,7 +289,14 @@ final class Election {
       if (phase != Phase.CLOSING || releaseStarted || awaitingStopCallback) {
         return;
       }
-      if (!config.releaseOnClose() || ownVersion == null) {
+      if (!config.releaseOnClose()) {
+        finish();
+        return;
+      }
+      if (callInFlight && callKind != LockCall.READ) {
+        return; // the write may yet name us; its completion comes back here
+      }
+      if (ownVersion == null) {
         finish();
         return;
       }
@@ -421,6 +431,7 @@ final class Election {
         : seen.record().leaderTransitions()) + 1;
     var nowWall = wall.instant();
     LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), nowWall, nowWall, token);
+    writing = record;
     if (seen.absent()) {
       log.debug("{}: lock is absent, creating it", subject);
       issueWrite(LockCall.CREATE, () -> lock.create(record),
@@ -478,6 +489,7 @@ final class Election {
       return;
     }
     LeaderRecord renewed = ownRecord.withRenewTime(wall.instant());
+    writing = renewed;
     String version = ownVersion;
     issueWrite(LockCall.UPDATE, () -> lock.update(version, renewed),
         (result, start) -> onRenewWrite(result, start, renewed));
@@ -768,6 +780,7 @@ final class Election {
     long callEpoch = epoch;
     CallPurpose purpose = purposeOf(kind);
     callInFlight = true;
+    callKind = kind;
     callTimer = scheduler.schedule(
         () -> complete(seq, callEpoch, kind, purpose, now, failure.apply(LockFailure.of(
             LockFailure.Kind.TIMEOUT, kind + " took longer than callTimeout "
@@ -812,6 +825,7 @@ final class Election {
       // Issued in an earlier phase (for example a renew still in flight at step-down).
       if (result instanceof LockWrite.Written written) {
         ownVersion = written.version(); // the record there names us; close may release it
+        ownRecord = writing; // and its token is the one to keep in the release
       }
       if (phase == Phase.CLOSING) {
         releaseOrFinish();

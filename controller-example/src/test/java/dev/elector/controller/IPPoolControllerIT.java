@@ -149,19 +149,18 @@ class IPPoolControllerIT {
     assertEquals("vm-dhcp-agent", binding.getSubjects().get(0).getName());
 
     harness.awaitIdle(WAIT);
-    String deploymentVersion = d.getMetadata().getResourceVersion();
-    String poolVersion = harness.read(ns, "create").getMetadata().getResourceVersion();
-    ControllerHarness.holdsFor("no update loop against server defaulting", Duration.ofSeconds(2),
-        () -> {
-          try {
-            return deploymentVersion.equals(harness.deployment(ns, "create-dhcp-agent")
-                .getMetadata().getResourceVersion())
-                && poolVersion.equals(harness.read(ns, "create").getMetadata()
-                    .getResourceVersion());
-          } catch (Exception e) {
-            return false;
-          }
-        });
+    String deploymentVersion = harness.deployment(ns, "create-dhcp-agent").getMetadata()
+        .getResourceVersion();
+    IPPoolController leader = harness.awaitLeader(WAIT);
+    long statusWrites = leader.stats().poolStatusWrites.get();
+    long deploymentWrites = leader.stats().deploymentWrites.get();
+    harness.reconcileAgain(ns, "create", WAIT);
+    // No update loop against server defaulting: reconciling the settled pool writes nothing.
+    assertEquals(statusWrites, leader.stats().poolStatusWrites.get(), leader.stats().toString());
+    assertEquals(deploymentWrites, leader.stats().deploymentWrites.get(),
+        leader.stats().toString());
+    assertEquals(deploymentVersion, harness.deployment(ns, "create-dhcp-agent").getMetadata()
+        .getResourceVersion());
   }
 
   @Test

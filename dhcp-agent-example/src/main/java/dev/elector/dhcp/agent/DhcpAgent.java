@@ -4,6 +4,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
@@ -154,6 +155,16 @@ public final class DhcpAgent implements AutoCloseable {
   /** Whether this replica leads now. */
   public boolean isLeader() {
     return elector.isLeader();
+  }
+
+  /** The elector's counters. */
+  ElectorStats electorStats() {
+    return elector.stats();
+  }
+
+  /** Failed attempts to list or watch the pool so far. */
+  long poolFailures() {
+    return watcher.failures();
   }
 
   /** The health endpoints' port. */

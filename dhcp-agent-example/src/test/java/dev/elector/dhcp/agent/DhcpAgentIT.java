@@ -193,9 +193,16 @@ class DhcpAgentIT {
 
     Await.until("the agent reports it is not synced", Duration.ofSeconds(10),
         () -> get(a.agent(), "/readyz").body().contains("initial sync"));
-    Thread.sleep(4_000); // more than a whole lease: a candidate would have led by now
+    // The pool's list is refused again and again, with back-off; an elector that did not wait
+    // for the sync would have read the lock at once on start, long before the third refusal.
+    await("three refused attempts to list the pool").atMost(Duration.ofSeconds(30))
+        .until(() -> a.agent().poolFailures() >= 3);
 
+    assertEquals(0, a.agent().electorStats().totalCalls(),
+        "the elector never touched the lock: " + a.agent().electorStats());
     assertFalse(a.agent().isLeader());
+    assertTrue(get(a.agent(), "/healthz").body().contains("waiting for the readiness gate"),
+        get(a.agent(), "/healthz").body());
     assertTrue(a.events().first(e -> e.is("leading")).isEmpty(), a.events().text());
     assertEquals(200, get(a.agent(), "/healthz").statusCode(), "waiting is healthy, not a crash");
   }

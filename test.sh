@@ -18,11 +18,12 @@ if [ -x dhcp-agent-example/scripts/install-dhcp-client.sh ]; then
 fi
 
 echo "== Maven: unit and integration tests"
-./mvnw -B -ntp verify "$@"
+mkdir -p target
+./mvnw -B -ntp verify "$@" 2>&1 | tee target/maven-verify.log
 
 echo "== release set: jar, sources, javadoc and pom of each published module, with the licence"
 bash scripts/release-check.sh
 echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"
 bash examples/hello-leader/ci.sh
 
-bash scripts/test-summary.sh release-check=pass hello-leader=pass
+bash scripts/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass

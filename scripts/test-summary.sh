@@ -1,21 +1,19 @@
 #!/usr/bin/env bash
-# Prints one closing line for the whole test run, counted from the Surefire and Failsafe XML
-# reports of every module plus the checks that test.sh runs after Maven (passed as arguments,
-# each "name=pass" or "name=fail"):
+# Prints one closing line for the whole test run:
 #   tests: N passed, N failed, N skipped
+# counted from the per-module summaries that Surefire and Failsafe print in the Maven log
+# ("Tests run: N, Failures: F, Errors: E, Skipped: S", one per plugin run and module), plus the
+# checks that test.sh runs after Maven, each given as "name=pass" or "name=fail".
+#   scripts/test-summary.sh MAVEN_LOG [CHECK=pass|fail ...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+log="${1:?usage: test-summary.sh MAVEN_LOG [CHECK=pass|fail ...]}"
+shift
+[[ -r "$log" ]] || { echo "test-summary: cannot read $log" >&2; exit 2; }
 
-passed=0 failed=0 skipped=0
-while IFS= read -r report; do
-  # The <testsuite ...> element carries tests, failures, errors and skipped for its class.
-  line="$(grep -m1 -o '<testsuite [^>]*>' "$report" || true)"
-  [[ -n "$line" ]] || continue
-  attr() { sed -n "s/.* $1=\"\([0-9]*\)\".*/\1/p" <<<"$line"; }
-  t="$(attr tests)"; f="$(attr failures)"; e="$(attr errors)"; s="$(attr skipped)"
-  t="${t:-0}"; f="${f:-0}"; e="${e:-0}"; s="${s:-0}"
-  passed=$((passed + t - f - e - s)); failed=$((failed + f + e)); skipped=$((skipped + s))
-done < <(find . -path '*/target/surefire-reports/TEST-*.xml' -o -path '*/target/failsafe-reports/TEST-*.xml' | grep -v '/examples/' | sort)
+read -r run failed skipped < <(grep -E '^\[[A-Z]+\] Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$log" \
+  | sed -E 's/.*Tests run: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+), Skipped: ([0-9]+)$/\1 \2 \3 \4/' \
+  | awk '{ run += $1; failed += $2 + $3; skipped += $4 } END { print run + 0, failed + 0, skipped + 0 }')
+passed=$((run - failed - skipped))
 
 for check in "$@"; do
   case "${check#*=}" in

@@ -60,7 +60,9 @@ public final class DhcpAgent implements AutoCloseable {
     this.events = events;
     this.cache = new PoolLeaseCache(config.pool(), config.serverIp(), config.cidr(),
         this::onPool);
-    AgentDhcpListener listener = new AgentDhcpListener(events, clock);
+    this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    AgentDhcpListener listener = new AgentDhcpListener(events, clock, metrics,
+        config.pool().toString());
     this.duty = new LeaderDuty(cache,
         target -> config.dryRun() || config.nic().isEmpty() ? ServerAddress.none()
             : ServerAddress.onInterface(config.nic().get(), target.serverIp(), target.cidr(),
@@ -109,7 +111,6 @@ public final class DhcpAgent implements AutoCloseable {
           }
         })
         .build());
-    this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ElectorMetrics.of(elector).bindTo(metrics);
     this.health = HealthServer.start(config.healthAddress(), this::livenessProblem,
         () -> elector.health().detail(), cache::notServingReason,

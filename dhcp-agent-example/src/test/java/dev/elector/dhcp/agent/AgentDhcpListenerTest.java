@@ -15,6 +15,7 @@ import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.dhcp.server.ReceiveContext;
 import dev.elector.dhcp.server.StaticLeaseSource;
 import dev.elector.testkit.FakeClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -32,9 +33,10 @@ class AgentDhcpListenerTest {
 
   private final FakeClock clock = new FakeClock();
   private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final AgentDhcpListener listener = new AgentDhcpListener(new AgentEvents(
       new PrintStream(printed, true, StandardCharsets.UTF_8), Clock.systemUTC(), clock, true),
-      clock);
+      clock, registry, "tenant-a/net-48");
   private final DhcpEngine engine = new DhcpEngine(StaticLeaseSource.of(PoolOptions.builder()
       .serverIp(Ipv4Address.parse("192.0.2.1")).cidr(Ipv4Cidr.parse("192.0.2.0/24")).build(),
       Map.of(KNOWN, Ipv4Address.parse("192.0.2.10"))));
@@ -85,5 +87,28 @@ class AgentDhcpListenerTest {
     String text = printed.toString(StandardCharsets.UTF_8);
     assertTrue(text.matches("(?s)EVENT \\d+ \\d+ reply kind=OFFERED mac=52:54:00:00:00:0a"
         + " ip=192.0.2.10 state=-\n"), text);
+  }
+
+  @Test
+  void countsRepliesByKindDeclinesAndUnknownClientsPerPool() {
+    Outcome offer = discoverFrom(KNOWN);
+    listener.sent(offer);
+    listener.sent(offer);
+    discoverFrom(MacAddress.parse("02:00:00:00:00:98"));
+    discoverFrom(MacAddress.parse("02:00:00:00:00:98")); // counted, though reported only once
+    DhcpMessage decline = DhcpMessage.builder().mac(KNOWN).xid(2)
+        .options(DhcpOptions.builder().messageType(MessageType.DECLINE)
+            .requestedIp(Ipv4Address.parse("192.0.2.10"))
+            .serverId(Ipv4Address.parse("192.0.2.1")).build()).build();
+    Outcome declined = engine.handle(decline, ReceiveContext.broadcast());
+    listener.handled(FROM, decline, declined);
+
+    assertEquals(Outcome.Kind.DECLINED, declined.kind());
+    assertEquals(2.0, registry.get("dhcp.agent.replies").tags("pool", "tenant-a/net-48",
+        "kind", "offered").counter().count());
+    assertEquals(0.0, registry.get("dhcp.agent.replies").tags("kind", "acked").counter().count());
+    assertEquals(2.0, registry.get("dhcp.agent.unknown.clients").counter().count());
+    assertEquals(1.0, registry.get("dhcp.agent.declines").tags("pool", "tenant-a/net-48")
+        .counter().count());
   }
 }

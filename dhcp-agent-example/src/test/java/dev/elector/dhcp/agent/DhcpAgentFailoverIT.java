@@ -190,6 +190,19 @@ class DhcpAgentFailoverIT {
     assertEquals("192.0.2.1", bound.get("serverid"));
     assertEquals(List.of("192.0.2.1/24"), leader.host().addresses(), "the leader holds the address");
     assertEquals(List.of(), follower(leader).host().addresses(), "the follower does not");
+    String metrics = leader.host().run(5, "curl", "-s", "http://127.0.0.1:8080/metrics").output();
+    assertTrue(replies(metrics, "offered") >= 1, metrics);
+    assertTrue(replies(metrics, "acked") >= 1, metrics);
+    assertEquals(0.0, replies(metrics, "naked"), metrics);
+  }
+
+  /** The agent's dhcp_agent_replies_total of one kind, from its Prometheus text. */
+  private double replies(String metrics, String kind) {
+    String prefix = "dhcp_agent_replies_total{kind=\"" + kind + "\",pool=\"" + namespace + "/"
+        + POOL + "\"} ";
+    return metrics.lines().filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + prefix.strip() + " in\n" + metrics));
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.elector.controller;
 
 import dev.elector.ElectorConfigException;
-import dev.elector.micrometer.ElectorMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -83,8 +82,11 @@ public final class ControllerMain {
   /** The controller's elector meters, as Prometheus text for {@code /metrics}. */
   static Supplier<String> prometheus(IPPoolController controller) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    ElectorMetrics.of(controller.elector()).bindTo(registry);
-    return registry::scrape;
+    ControllerMetrics metrics = new ControllerMetrics(controller, registry);
+    return () -> {
+      metrics.refresh();
+      return registry.scrape();
+    };
   }
 
   private static ApiClient fromFile(Flags flags) throws IOException {

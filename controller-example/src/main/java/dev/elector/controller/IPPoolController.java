@@ -171,6 +171,11 @@ public final class IPPoolController implements AutoCloseable {
     return stats;
   }
 
+  /** The informer cache, for the metrics. */
+  ClusterCache cache() {
+    return cache;
+  }
+
   /** Steps down (the controllers stop first), releases the Lease and stops the informers. */
   @Override
   public void close() {

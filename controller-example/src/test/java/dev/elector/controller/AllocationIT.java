@@ -104,6 +104,19 @@ class AllocationIT {
           && p.getStatus().getIpv4().getAvailable() == 239;
     });
     assertEquals("52:54:00:31:00:01", table("alloc").get("10.31.0.10"));
+    // /metrics carries the upstream controller's gauges under their upstream names.
+    java.util.function.Supplier<String> metrics =
+        ControllerMain.prometheus(harness.controller("replica-a"));
+    String pool = "cidr=\"10.31.0.0/24\",ippool=\"" + ns + "/alloc\",network=\"" + ns + "/alloc\"";
+    Await.until("/metrics shows the pool's use", WAIT, () -> metrics.get().contains(
+        "vmdhcpcontroller_ippool_used{" + pool + "} 2.0"));
+    String scrape = metrics.get();
+    assertTrue(scrape.contains("vmdhcpcontroller_ippool_available{" + pool + "} 239.0"), scrape);
+    assertTrue(scrape.contains("vmdhcpcontroller_vmnetcfg_status{ip=\"10.31.0.10\","
+        + "mac=\"52:54:00:31:00:01\",network=\"" + ns + "/alloc\",status=\"Allocated\","
+        + "vmnetcfg=\"" + ns + "/vm-1\"} 1.0"), scrape);
+    assertTrue(scrape.lines().anyMatch(l -> l.startsWith("ippool_controller_addresses_allocated_total")
+        && Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)) >= 2), scrape);
 
     // Idempotent: a third NIC gets the next address, the first two keep theirs.
     VirtualMachineNetworkConfig more = harness.readConfig(ns, "vm-1");

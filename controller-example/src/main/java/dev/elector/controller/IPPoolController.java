@@ -64,7 +64,8 @@ public final class IPPoolController implements AutoCloseable {
         }
       }
     });
-    LeaseLock.Builder lock = LeaseLock.newBuilder().apiClient(client).name(config.leaseName());
+    LeaseLock.Builder lock = LeaseLock.newBuilder().apiClient(client).name(config.leaseName())
+        .recordEvents(true).eventComponent("ippool-controller");
     config.leaseNamespace().ifPresent(lock::namespace);
     config.identity().ifPresent(lock::identity);
     this.elector = LeaderElector.create(ElectorConfig.newBuilder()

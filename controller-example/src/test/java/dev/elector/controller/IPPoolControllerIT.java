@@ -72,6 +72,18 @@ class IPPoolControllerIT {
   }
 
   @Test
+  void leadershipShowsAsAnEventOnTheControllersLease() throws Exception {
+    IPPoolController leader = harness.awaitLeader(WAIT);
+    CoreV1Api core = new CoreV1Api(harness.admin);
+
+    Await.until("a LeaderElection event says " + leader.identity() + " became leader", WAIT,
+        () -> core.listNamespacedEvent(harness.home.name())
+            .fieldSelector("involvedObject.name=" + ControllerConfig.DEFAULT_LEASE_NAME)
+            .execute().getItems().stream().anyMatch(e -> "LeaderElection".equals(e.getReason())
+                && (leader.identity() + " became leader").equals(e.getMessage())));
+  }
+
+  @Test
   void networkReadyFollowsTheNetworkAttachmentDefinition() throws Exception {
     var crds = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
         "apiextensions.k8s.io", "v1", "customresourcedefinitions", harness.admin);

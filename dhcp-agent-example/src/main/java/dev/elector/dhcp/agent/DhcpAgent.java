@@ -72,7 +72,8 @@ public final class DhcpAgent implements AutoCloseable {
     Duration requestTimeout = min(KubeLockBuilder.DEFAULT_REQUEST_TIMEOUT,
         config.renewDeadline().dividedBy(2));
     LeaseLock.Builder lockBuilder = LeaseLock.newBuilder().apiClient(client)
-        .name(config.lockName()).environment(environment).requestTimeout(requestTimeout);
+        .name(config.lockName()).environment(environment).requestTimeout(requestTimeout)
+        .recordEvents(true).eventComponent("vm-dhcp-agent");
     config.identity().ifPresent(lockBuilder::identity);
     LeaseLock lock = lockBuilder.build();
     this.watcher = new PoolWatcher(client, cache);

@@ -42,6 +42,7 @@ public final class IPPoolController implements AutoCloseable {
   private final WarnOnce warnings = new WarnOnce();
   private final LeaderElector elector;
   private final EventLog events;
+  private final ObjectEvents objectEvents;
   private volatile TermWork work;
 
   private IPPoolController(ApiClient client, ControllerConfig config) {
@@ -92,6 +93,8 @@ public final class IPPoolController implements AutoCloseable {
         })
         .build());
     this.events = new EventLog(config.events(), config.clock(), elector.identity());
+    this.objectEvents = new ObjectEvents(client, "ippool-controller", elector.identity(),
+        config.clock());
   }
 
   /**
@@ -116,7 +119,8 @@ public final class IPPoolController implements AutoCloseable {
     events.emit("LEADING", "token", term.fencingToken());
     log.info("{} leads (term {}); starting the controllers", term.identity(),
         term.fencingToken());
-    TermWork started = new TermWork(term, client, cache, config, events, stats, warnings);
+    TermWork started = new TermWork(term, client, cache, config, events, objectEvents, stats,
+        warnings);
     work = started;
     started.start();
   }
@@ -183,6 +187,7 @@ public final class IPPoolController implements AutoCloseable {
     events.emit("STOPPING");
     elector.close();
     cache.close();
+    objectEvents.close();
     log.info("controller {} closed: {}", identity(), stats);
     events.emit("STOPPED");
   }

@@ -4,6 +4,7 @@ import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPPoolStatus;
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
+import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Clock;
@@ -53,15 +54,17 @@ final class PoolAllocator {
   private final LeaderWrites writes;
   private final ConflictRetry retry;
   private final EventLog events;
+  private final ObjectEvents objectEvents;
   private final ControllerStats stats;
   private final Clock clock;
 
   PoolAllocator(ClusterCache cache, LeaderWrites writes, ConflictRetry retry, EventLog events,
-      ControllerStats stats, Clock clock) {
+      ObjectEvents objectEvents, ControllerStats stats, Clock clock) {
     this.cache = cache;
     this.writes = writes;
     this.retry = retry;
     this.events = events;
+    this.objectEvents = objectEvents;
     this.stats = stats;
     this.clock = clock;
   }
@@ -143,6 +146,12 @@ final class PoolAllocator {
       }
       stats.allocationWrites.incrementAndGet();
       report(poolKey, owner, before.getAllocated(), after.getAllocated());
+      if (Integer.valueOf(0).equals(after.getAvailable())
+          && !Integer.valueOf(0).equals(before.getAvailable())) {
+        objectEvents.warning(pool, "PoolExhausted", "no free address is left: all "
+            + after.getUsed() + " addresses of the range are allocated; widen the range or"
+            + " release addresses");
+      }
       return results;
     }
     throw new ConflictsExhausted(poolKey, retry.attempts());
@@ -186,6 +195,11 @@ final class PoolAllocator {
         log.info("IPPool {}: allocated {} to {} of {}", pool, e.getKey(), e.getValue(), owner);
         events.emit("ALLOCATED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip",
             e.getKey());
+        VirtualMachineNetworkConfig config = cache.vmConfig(owner);
+        if (config != null) {
+          objectEvents.normal(config, "Allocated", e.getKey() + " to " + e.getValue()
+              + " from IPPool " + pool);
+        }
       }
     }
     for (Map.Entry<String, String> e : before.entrySet()) {
@@ -195,6 +209,11 @@ final class PoolAllocator {
         log.info("IPPool {}: released {} of {} ({})", pool, e.getKey(), e.getValue(), owner);
         events.emit("RELEASED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip",
             e.getKey());
+        VirtualMachineNetworkConfig config = cache.vmConfig(owner);
+        if (config != null) {
+          objectEvents.normal(config, "Released", e.getKey() + " of " + e.getValue()
+              + " back to IPPool " + pool);
+        }
       }
     }
   }

@@ -36,18 +36,21 @@ final class PoolReconciler implements KeyReconciler {
   private final NetworkAttachments networks;
   private final ControllerConfig config;
   private final EventLog events;
+  private final ObjectEvents objectEvents;
   private final ControllerStats stats;
   private final WarnOnce warnings;
   private final Clock clock;
 
   PoolReconciler(ClusterCache cache, LeaderWrites writes, AgentAccess access,
-      NetworkAttachments networks, ControllerConfig config, EventLog events, ControllerStats stats, WarnOnce warnings) {
+      NetworkAttachments networks, ControllerConfig config, EventLog events,
+      ObjectEvents objectEvents, ControllerStats stats, WarnOnce warnings) {
     this.cache = cache;
     this.writes = writes;
     this.access = access;
     this.networks = networks;
     this.config = config;
     this.events = events;
+    this.objectEvents = objectEvents;
     this.stats = stats;
     this.warnings = warnings;
     this.clock = config.clock();
@@ -138,6 +141,9 @@ final class PoolReconciler implements KeyReconciler {
       conditions.set(PoolCondition.NETWORK_READY, network.found(), network.reason(),
           network.message());
       networkFound = network.found();
+      if (!network.found()) {
+        objectEvents.warning(pool, network.reason(), network.message());
+      }
     }
     if (paused) {
       conditions.set(PoolCondition.STOPPED, true, "Paused", "spec.paused is true; the agent is"

@@ -48,7 +48,7 @@ final class TermWork {
   private final List<DefaultController> controllers;
 
   TermWork(Term term, ApiClient client, ClusterCache cache, ControllerConfig config,
-      EventLog events, ControllerStats stats, WarnOnce warnings) {
+      EventLog events, ObjectEvents objectEvents, ControllerStats stats, WarnOnce warnings) {
     this.term = term;
     this.cache = cache;
     String suffix = "-t" + term.fencingToken();
@@ -59,12 +59,14 @@ final class TermWork {
         new DefaultControllerRateLimiter<>());
     LeaderWrites writes = new LeaderWrites(term, client);
     this.pools = new GuardedReconciler("IPPool", term, new PoolReconciler(cache, writes,
-        new AgentAccess(writes, events), new NetworkAttachments(client), config, events, stats,
-        warnings), stats);
+        new AgentAccess(writes, events), new NetworkAttachments(client), config, events,
+        objectEvents, stats, warnings), stats);
     PoolAllocator allocator = new PoolAllocator(cache, writes, ConflictRetry.standard(), events,
+        objectEvents,
         stats, config.clock());
     this.configs = new GuardedReconciler("VirtualMachineNetworkConfig", term,
-        new VmConfigReconciler(cache, writes, allocator, events, warnings, config.clock()),
+        new VmConfigReconciler(cache, writes, allocator, events, objectEvents, warnings,
+            config.clock()),
         stats);
     this.poolWorkers = Executors.newScheduledThreadPool(config.workers(),
         Threads.daemon("ippool-pools" + suffix));

@@ -48,15 +48,17 @@ final class VmConfigReconciler implements KeyReconciler {
   private final LeaderWrites writes;
   private final PoolAllocator allocator;
   private final EventLog events;
+  private final ObjectEvents objectEvents;
   private final WarnOnce warnings;
   private final Clock clock;
 
   VmConfigReconciler(ClusterCache cache, LeaderWrites writes, PoolAllocator allocator,
-      EventLog events, WarnOnce warnings, Clock clock) {
+      EventLog events, ObjectEvents objectEvents, WarnOnce warnings, Clock clock) {
     this.cache = cache;
     this.writes = writes;
     this.allocator = allocator;
     this.events = events;
+    this.objectEvents = objectEvents;
     this.warnings = warnings;
     this.clock = clock;
   }
@@ -213,6 +215,7 @@ final class VmConfigReconciler implements KeyReconciler {
     if (firstError != null) {
       conditions.set(PoolCondition.ALLOCATED, false, "AllocationFailed", summary + "; "
           + firstError);
+      objectEvents.warning(config, "AllocationFailed", firstError);
       if (warnings.first(key, config.getMetadata().getGeneration())) {
         log.warn("VirtualMachineNetworkConfig {}: {}", key, firstError);
       }

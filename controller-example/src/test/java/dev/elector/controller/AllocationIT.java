@@ -81,6 +81,19 @@ class AllocationIT {
     return c.getStatus().condition(PoolCondition.ALLOCATED).orElseThrow();
   }
 
+  /** Waits for a Kubernetes Event about {@code object} whose message starts with {@code text}. */
+  private static void awaitEvent(String object, String type, String reason, String text)
+      throws Exception {
+    io.kubernetes.client.openapi.apis.CoreV1Api core =
+        new io.kubernetes.client.openapi.apis.CoreV1Api(harness.admin);
+    Await.until(type + " event " + reason + " on " + object + ": " + text, WAIT,
+        () -> core.listNamespacedEvent(ns).fieldSelector("involvedObject.name=" + object)
+            .execute().getItems().stream().anyMatch(e -> type.equals(e.getType())
+                && reason.equals(e.getReason()) && e.getMessage() != null
+                && e.getMessage().startsWith(text)
+                && "ippool-controller".equals(e.getReportingComponent())));
+  }
+
   private static Map<String, String> table(String pool) throws Exception {
     return harness.read(ns, pool).getStatus().getIpv4().getAllocated();
   }
@@ -104,6 +117,8 @@ class AllocationIT {
           && p.getStatus().getIpv4().getAvailable() == 239;
     });
     assertEquals("52:54:00:31:00:01", table("alloc").get("10.31.0.10"));
+    awaitEvent("vm-1", "Normal", "Allocated", "10.31.0.10 to 52:54:00:31:00:01 from IPPool "
+        + ns + "/alloc");
     // /metrics carries the upstream controller's gauges under their upstream names.
     java.util.function.Supplier<String> metrics =
         ControllerMain.prometheus(harness.controller("replica-a"));
@@ -212,6 +227,8 @@ class AllocationIT {
     VirtualMachineNetworkConfig refused = awaitNics("vm-full-2", "Error");
     assertTrue(nicStatus(refused, 0).getMessage().startsWith("the pool is full: all 2 addresses"
         + " of 10.36.0.10-10.36.0.11 are allocated"), nicStatus(refused, 0).getMessage());
+    awaitEvent("full", "Warning", "PoolExhausted", "no free address is left");
+    awaitEvent("vm-full-2", "Warning", "AllocationFailed", "52:54:00:36:00:03: the pool is full");
 
     harness.configs.delete(ns, "vm-full-1").throwsApiException();
     Await.until("vm-full-1 is released and gone", WAIT,

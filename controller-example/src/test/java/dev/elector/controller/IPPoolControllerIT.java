@@ -103,6 +103,11 @@ class IPPoolControllerIT {
         "False", "NetworkNotFound"), PoolCondition.NETWORK_READY);
     assertTrue(missing.getMessage().startsWith("NetworkAttachmentDefinition " + ns
         + "/network does not exist"), missing.getMessage());
+    CoreV1Api core = new CoreV1Api(harness.admin);
+    Await.until("a NetworkNotFound Warning event on the pool", WAIT,
+        () -> core.listNamespacedEvent(ns).fieldSelector("involvedObject.name=network")
+            .execute().getItems().stream().anyMatch(e -> "Warning".equals(e.getType())
+                && "NetworkNotFound".equals(e.getReason())));
 
     var nads = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
         NetworkAttachments.GROUP, NetworkAttachments.VERSION, NetworkAttachments.PLURAL,

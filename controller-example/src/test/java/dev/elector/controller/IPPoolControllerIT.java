@@ -95,8 +95,8 @@ class IPPoolControllerIT {
         "False", "MultusNotInstalled"), PoolCondition.NETWORK_READY);
     assertTrue(missingCrd.getMessage().contains("install Multus"), missingCrd.getMessage());
 
-    String yaml = java.nio.file.Files.readString(java.nio.file.Path.of("src", "test", "resources",
-        "crds", crdName + ".yaml"));
+    String yaml = java.nio.file.Files.readString(java.nio.file.Path.of("..", "deploy", "multus",
+        crdName + ".yaml"));
     crds.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(yaml))
         .throwsApiException();
     PoolCondition missing = condition(awaitCondition("network", PoolCondition.NETWORK_READY,

@@ -32,6 +32,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -119,6 +120,8 @@ public final class Demo {
   private final DemoSummary summary = new DemoSummary();
   private long killedAtMillis = -1;
   private final List<ProcessLog> controllerLogs = new ArrayList<>();
+  /** Each controller replica's health address, from its HEALTH event. */
+  private final Map<String, String> controllerHealth = new java.util.concurrent.ConcurrentHashMap<>();
   private final List<Process> controllers = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
   private Path work;
@@ -188,6 +191,7 @@ public final class Demo {
       awaitEvent(controllerLogs, e -> e.kind().equals("leading"), Duration.ofSeconds(60),
           "a controller leading");
 
+      ensureNetwork(cluster, namespace);
       createPoolAndVm(cluster, namespace);
       summary.allocatedIp = awaitAllocation(cluster, namespace, Duration.ofSeconds(60));
       progress.step("the controller allocated " + summary.allocatedIp + " to vm-1 ("
@@ -208,6 +212,7 @@ public final class Demo {
       VmClient vm = lab.isPresent() ? new VmClient(lab.get(), "vm1", VM_MAC, work) : null;
       firstLease(kubelet, leader, vm);
       failover(cluster, namespace, kubelet, leader, vm, deployment);
+      observability(cluster, namespace);
       conclude(kubelet, lab);
       if (vm != null) {
         vm.close();
@@ -274,6 +279,38 @@ public final class Demo {
     }
     progress.step("started 2 controller replicas as ServiceAccount " + CONTROLLER_NAMESPACE + "/"
         + CONTROLLER_SA + " (bound to the shipped ClusterRole)");
+  }
+
+  /**
+   * The pool's network as Multus knows it: a NetworkAttachmentDefinition. Where the cluster has no
+   * Multus (the local control plane), the stand-in CRD of deploy/multus is installed first.
+   */
+  private void ensureNetwork(KubeCluster cluster, String namespace) throws Exception {
+    var crds = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+        "apiextensions.k8s.io", "v1", "customresourcedefinitions", cluster.admin());
+    String crd = "network-attachment-definitions.k8s.cni.cncf.io";
+    var nads = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+        "k8s.cni.cncf.io", "v1", "network-attachment-definitions", cluster.admin());
+    if (crds.get(crd).getHttpStatusCode() == 404) {
+      crds.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(Files.readString(
+          options.manifests().resolve("multus").resolve(crd + ".yaml")))).throwsApiException();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (nads.list(namespace).getHttpStatusCode() != 200) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("the stand-in NetworkAttachmentDefinition CRD is not served");
+        }
+        Thread.sleep(50);
+      }
+      progress.step("no Multus here: installed the stand-in NetworkAttachmentDefinition CRD of"
+          + " deploy/multus");
+    }
+    nads.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml("""
+        apiVersion: k8s.cni.cncf.io/v1
+        kind: NetworkAttachmentDefinition
+        metadata: {namespace: %s, name: %s}
+        spec: {config: '{"cniVersion":"0.3.1","type":"bridge","bridge":"br-48"}'}
+        """.formatted(namespace, POOL))).throwsApiException();
+    progress.step("created NetworkAttachmentDefinition " + namespace + "/" + POOL);
   }
 
   private void createPoolAndVm(KubeCluster cluster, String namespace) throws ApiException {
@@ -445,6 +482,46 @@ public final class Demo {
     }
   }
 
+  /**
+   * What an operator would look at, read while everything still runs: the leading controller's
+   * /metrics (client-go's leader gauge and the pool's use) and the Kubernetes Events on the Leases,
+   * the IPPool and the VM config.
+   */
+  private void observability(KubeCluster cluster, String namespace) throws Exception {
+    boolean gauge = false;
+    for (Map.Entry<String, String> c : controllerHealth.entrySet()) {
+      String metrics = http.send(HttpRequest.newBuilder(URI.create("http://" + c.getValue()
+          + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
+          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+      for (String line : metrics.lines().toList()) {
+        if (line.startsWith("leader_election_master_status{") && line.endsWith(" 1.0")) {
+          gauge = true;
+          summary.whereToLook.add("curl http://" + c.getValue() + "/metrics (" + c.getKey()
+              + "): " + line.replaceAll("(identity|lock)=\"[^\"]*\",?", ""));
+          metrics.lines().filter(l -> l.startsWith("vmdhcpcontroller_ippool_used{")
+              && l.contains(POOL)).forEach(l -> summary.whereToLook.add("  " + l));
+        }
+      }
+    }
+    summary.check("the leading controller's /metrics has client-go's leader gauge at 1", gauge);
+    CoreV1Api core = new CoreV1Api(cluster.admin());
+    List<String> seen = new ArrayList<>();
+    for (String ns : List.of(CONTROLLER_NAMESPACE, namespace)) {
+      for (var event : core.listNamespacedEvent(ns).execute().getItems()) {
+        if (event.getReportingComponent() != null && List.of("ippool-controller",
+            "vm-dhcp-agent").contains(event.getReportingComponent())) {
+          seen.add(event.getReason());
+          summary.whereToLook.add("kubectl describe " + event.getInvolvedObject().getKind()
+              .toLowerCase(Locale.ROOT) + " -n " + ns + " " + event.getInvolvedObject()
+              .getName() + ": " + event.getType() + " " + event.getReason() + " "
+              + event.getMessage());
+        }
+      }
+    }
+    summary.check("Kubernetes Events show who leads and the VM's allocation",
+        seen.contains("LeaderElection") && seen.contains("Allocated"));
+  }
+
   private void stopControllers(KubeCluster cluster, String namespace) {
     if (options.kubeconfig().isPresent() && namespace != null) {
       try {
@@ -496,6 +573,9 @@ public final class Demo {
   }
 
   private void onControllerEvent(EventLine e) {
+    if (e.kind().equals("health")) {
+      controllerHealth.put(e.source(), e.get("addr"));
+    }
     String text = switch (e.kind()) {
       case "leading" -> "LEADS the controllers (token " + e.get("token") + ")";
       case "stopped_leading" -> "stops leading (" + e.get("reason") + ")";

@@ -36,6 +36,8 @@ final class DemoSummary {
   final Map<String, Integer> replies = new TreeMap<>();
   final Map<String, Boolean> checks = new LinkedHashMap<>();
   final List<String> notes = new ArrayList<>();
+  /** Where an operator looks: metrics lines and Kubernetes Events read during the run. */
+  final List<String> whereToLook = new ArrayList<>();
 
   boolean ok() {
     return !checks.isEmpty() && checks.values().stream().allMatch(Boolean::booleanValue);
@@ -93,6 +95,9 @@ final class DemoSummary {
     out.print("addresses served");
     servedTo.forEach((ip, macs) -> out.print("  " + ip + " -> " + String.join(", ", macs)));
     replies.forEach((k, n) -> out.print("    " + k + " x" + n));
+    out.print("");
+    out.print("where to look (read while it ran)");
+    whereToLook.forEach(line -> out.print("  " + line));
     out.print("");
     out.print("checks");
     checks.forEach((what, passed) -> out.print("  [" + (passed ? "ok" : "FAILED") + "] " + what));

@@ -77,8 +77,14 @@ class DemoIT {
     long agentTerms = json.getAsJsonArray("terms").asList().stream()
         .filter(t -> t.getAsJsonObject().get("role").getAsString().equals("agent")).count();
     assertTrue(agentTerms >= 2, "the killed leader's term and its successor's");
-    assertTrue(json.getAsJsonObject("checks").size() >= (realDhcp ? 9 : 6),
+    assertTrue(json.getAsJsonObject("checks").size() >= (realDhcp ? 11 : 8),
         json.getAsJsonObject("checks").toString());
+    assertTrue(output.contains("where to look (read while it ran)"), output);
+    assertTrue(output.contains("leader_election_master_status{name=\"ippool-controller\"} 1.0"),
+        "client-go's gauge of the leading controller, as read during the run:\n" + output);
+    assertTrue(output.contains("Normal Allocated " + allocated + " to " + Demo.VM_MAC), output);
+    assertFalse(output.contains("MultusNotInstalled") || output.contains("NetworkNotFound"),
+        "the demo gives its pool a NetworkAttachmentDefinition:\n" + output);
     assertTrue(output.contains("RESULT: OK"), output);
     assertTrue(output.contains("LEADS the agents"), "the live timeline was printed");
     assertFalse(output.contains("FAILED"), output);

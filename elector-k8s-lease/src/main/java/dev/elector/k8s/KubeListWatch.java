@@ -3,6 +3,7 @@ package dev.elector.k8s;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.elector.kube.internal.WatchPacer;
 import dev.elector.lock.LockFailure;
 import io.kubernetes.client.openapi.Pair;
 import java.io.IOException;

@@ -111,9 +111,26 @@ public final class RecordFields {
     return duration.getNano() > 0 ? seconds + 1 : seconds;
   }
 
-  /** A value as problem texts show it: strings quoted, anything else as it prints. */
+  /** A value as problem texts show it: as JSON where it can be, else as it prints. */
   public static String show(Object value) {
-    return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
+    if (value instanceof String s) {
+      return "\"" + s + "\"";
+    }
+    if (value instanceof Number number) {
+      try {
+        return new BigDecimal(number.toString()).stripTrailingZeros().toString();
+      } catch (NumberFormatException e) {
+        return number.toString();
+      }
+    }
+    if (value instanceof Map || value instanceof java.util.List) {
+      try {
+        return JsonText.write(value);
+      } catch (IllegalArgumentException e) {
+        return String.valueOf(value);
+      }
+    }
+    return String.valueOf(value);
   }
 
   private static void put(Map<String, Object> fields, String key, Object value,

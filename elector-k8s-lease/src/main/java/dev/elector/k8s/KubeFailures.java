@@ -28,6 +28,11 @@ final class KubeFailures {
     this.text = new FailureText(kind, group, resource, namespace, name, identity);
   }
 
+  /** The same texts, for the shared loop. */
+  FailureText text() {
+    return text;
+  }
+
   /** The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}. */
   String qualifiedResource() {
     return text.qualifiedResource();

@@ -24,3 +24,5 @@ echo "== release set: jar, sources, javadoc and pom of each published module, wi
 bash scripts/release-check.sh
 echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"
 bash examples/hello-leader/ci.sh
+
+bash scripts/test-summary.sh release-check=pass hello-leader=pass

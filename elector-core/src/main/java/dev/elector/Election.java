@@ -104,6 +104,9 @@ final class Election {
   private final LongAdder lateResults = new LongAdder();
   private final LongAdder termsStarted = new LongAdder();
   private final LongAdder termsEnded = new LongAdder();
+  private final Map<TermEnd, LongAdder> termsEndedBy = new EnumMap<>(TermEnd.class);
+  private final Map<CallPurpose, LongAdder> callsTimed = new EnumMap<>(CallPurpose.class);
+  private final Map<CallPurpose, LongAdder> callNanos = new EnumMap<>(CallPurpose.class);
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
   // All fields below are guarded by this.
@@ -117,6 +120,9 @@ final class Election {
   private LockFailure lastFailure;
   private long epoch;
   private boolean callInFlight;
+  private LockCall callKind;
+  /** The record of the last create or update issued, so a late result still says what it wrote. */
+  private LeaderRecord writing;
   private long callSeq;
   private Cancellable callTimer;
   private Cancellable nextStep;
@@ -170,6 +176,13 @@ final class Election {
         byOutcome.put(outcome, new LongAdder());
       }
       calls.put(call, byOutcome);
+    }
+    for (TermEnd reason : TermEnd.values()) {
+      termsEndedBy.put(reason, new LongAdder());
+    }
+    for (CallPurpose purpose : CallPurpose.values()) {
+      callsTimed.put(purpose, new LongAdder());
+      callNanos.put(purpose, new LongAdder());
     }
   }
 
@@ -276,7 +289,14 @@ final class Election {
       if (phase != Phase.CLOSING || releaseStarted || awaitingStopCallback) {
         return;
       }
-      if (!config.releaseOnClose() || ownVersion == null) {
+      if (!config.releaseOnClose()) {
+        finish();
+        return;
+      }
+      if (callInFlight && callKind != LockCall.READ) {
+        return; // the write may yet name us; its completion comes back here
+      }
+      if (ownVersion == null) {
         finish();
         return;
       }
@@ -411,6 +431,7 @@ final class Election {
         : seen.record().leaderTransitions()) + 1;
     var nowWall = wall.instant();
     LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), nowWall, nowWall, token);
+    writing = record;
     if (seen.absent()) {
       log.debug("{}: lock is absent, creating it", subject);
       issueWrite(LockCall.CREATE, () -> lock.create(record),
@@ -468,6 +489,7 @@ final class Election {
       return;
     }
     LeaderRecord renewed = ownRecord.withRenewTime(wall.instant());
+    writing = renewed;
     String version = ownVersion;
     issueWrite(LockCall.UPDATE, () -> lock.update(version, renewed),
         (result, start) -> onRenewWrite(result, start, renewed));
@@ -544,6 +566,7 @@ final class Election {
     nextStep = null;
     ended.end(reason);
     termsEnded.increment();
+    termsEndedBy.get(reason).increment();
     if (reason == TermEnd.CLOSED) {
       log.info("{}: stopped leading (term {}): closing", subject, ended.fencingToken());
     } else if (reason != TermEnd.RENEW_DEADLINE_EXCEEDED) {
@@ -755,9 +778,11 @@ final class Election {
     }
     long seq = ++callSeq;
     long callEpoch = epoch;
+    CallPurpose purpose = purposeOf(kind);
     callInFlight = true;
+    callKind = kind;
     callTimer = scheduler.schedule(
-        () -> complete(seq, callEpoch, kind, now, failure.apply(LockFailure.of(
+        () -> complete(seq, callEpoch, kind, purpose, now, failure.apply(LockFailure.of(
             LockFailure.Kind.TIMEOUT, kind + " took longer than callTimeout "
                 + config.callTimeout())), true, handler),
         callTimeoutNanos);
@@ -771,13 +796,13 @@ final class Election {
       T result = error != null ? failure.apply(unexpected(error))
           : value == null ? failure.apply(LockFailure.of(LockFailure.Kind.UNEXPECTED,
               "the lock completed " + kind + " with null")) : value;
-      execute(() -> complete(seq, callEpoch, kind, now, result, false, handler));
+      execute(() -> complete(seq, callEpoch, kind, purpose, now, result, false, handler));
     });
   }
 
   private synchronized <T> void complete(
-      long seq, long callEpoch, LockCall kind, long start, T result, boolean timedOut,
-      Handler<T> handler) {
+      long seq, long callEpoch, LockCall kind, CallPurpose purpose, long start, T result,
+      boolean timedOut, Handler<T> handler) {
     if (!callInFlight || seq != callSeq) {
       if (!timedOut) {
         lateResults.increment();
@@ -790,6 +815,8 @@ final class Election {
     CallOutcome outcome = outcomeOf(result, timedOut);
     calls.get(kind).get(outcome).increment();
     Duration latency = Duration.ofNanos(now - start);
+    callsTimed.get(purpose).increment();
+    callNanos.get(purpose).add(now - start);
     notifyListener(l -> l.onLockCall(kind, outcome, latency));
     if (phase == Phase.CLOSED) {
       return;
@@ -798,6 +825,7 @@ final class Election {
       // Issued in an earlier phase (for example a renew still in flight at step-down).
       if (result instanceof LockWrite.Written written) {
         ownVersion = written.version(); // the record there names us; close may release it
+        ownRecord = writing; // and its token is the one to keep in the release
       }
       if (phase == Phase.CLOSING) {
         releaseOrFinish();
@@ -807,6 +835,15 @@ final class Election {
       return;
     }
     handler.handle(result, start);
+  }
+
+  /** What a call issued now is for: the phase tells an acquire from a renewal or a release. */
+  private CallPurpose purposeOf(LockCall kind) {
+    if (kind == LockCall.READ) {
+      return CallPurpose.READ;
+    }
+    return phase == Phase.LEADER ? CallPurpose.RENEW
+        : phase == Phase.CLOSING ? CallPurpose.RELEASE : CallPurpose.ACQUIRE;
   }
 
   private static CallOutcome outcomeOf(Object result, boolean timedOut) {
@@ -959,7 +996,27 @@ final class Election {
       byOutcome.forEach((outcome, adder) -> counts.put(outcome, adder.sum()));
       snapshot.put(call, counts);
     });
+    Map<CallPurpose, ElectorStats.CallTime> latency = new EnumMap<>(CallPurpose.class);
+    callsTimed.forEach((purpose, count) -> latency.put(purpose,
+        new ElectorStats.CallTime(count.sum(), callNanos.get(purpose).sum())));
+    Map<TermEnd, Long> endedBy = new EnumMap<>(TermEnd.class);
+    termsEndedBy.forEach((reason, count) -> endedBy.put(reason, count.sum()));
+    ElectorStats.Following following;
+    int failures;
+    synchronized (this) { // a few field reads; steps never block while holding the monitor
+      following = following();
+      failures = consecutiveFailures;
+    }
     return new ElectorStats(snapshot, deferredCalls.sum(), lateResults.sum(), termsStarted.sum(),
-        termsEnded.sum(), currentTerm != null, observedLeader());
+        termsEnded.sum(), currentTerm != null, observedLeader(), latency, endedBy, following,
+        failures);
+  }
+
+  private ElectorStats.Following following() {
+    if (phase != Phase.CANDIDATE) {
+      return ElectorStats.Following.NONE;
+    }
+    return watch != null && watchFailure == null ? ElectorStats.Following.WATCHING
+        : ElectorStats.Following.POLLING;
   }
 }

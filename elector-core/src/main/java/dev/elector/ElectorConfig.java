@@ -59,6 +59,7 @@ public final class ElectorConfig {
   private final Scheduler scheduler;
   private final Executor callbackExecutor;
   private final ElectorListener listener;
+  private final ElectorListener notified;
   private final CompletionStage<?> readinessGate;
   private final RandomGenerator random;
 
@@ -80,6 +81,7 @@ public final class ElectorConfig {
     scheduler = b.scheduler;
     callbackExecutor = b.callbackExecutor;
     listener = b.listener;
+    notified = withLockListener(listener, lock);
     readinessGate = b.readinessGate;
     random = b.random;
   }
@@ -194,9 +196,72 @@ public final class ElectorConfig {
     return Optional.ofNullable(callbackExecutor);
   }
 
-  /** The metrics listener. */
+  /**
+   * The listener the elector notifies: the one configured, followed by the lock's own when the lock
+   * is a {@link ListeningLock} (a Kubernetes lock recording Events, for example).
+   */
   public ElectorListener listener() {
-    return listener;
+    return notified;
+  }
+
+  private static ElectorListener withLockListener(ElectorListener configured, LeaderLock lock) {
+    if (!(lock instanceof ListeningLock listening)) {
+      return configured;
+    }
+    ElectorListener own = Objects.requireNonNull(listening.electorListener(),
+        "electorListener() of " + lock.describe());
+    if (own == ElectorListener.NONE) {
+      return configured;
+    }
+    if (configured == ElectorListener.NONE) {
+      return own;
+    }
+    return new ElectorListener() {
+      @Override
+      public void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {
+        try {
+          configured.onLockCall(call, outcome, latency);
+        } finally {
+          own.onLockCall(call, outcome, latency);
+        }
+      }
+
+      @Override
+      public void onCallDeferred(Duration wait) {
+        try {
+          configured.onCallDeferred(wait);
+        } finally {
+          own.onCallDeferred(wait);
+        }
+      }
+
+      @Override
+      public void onTermStarted(Term term) {
+        try {
+          configured.onTermStarted(term);
+        } finally {
+          own.onTermStarted(term);
+        }
+      }
+
+      @Override
+      public void onTermEnded(Term term, TermEnd reason) {
+        try {
+          configured.onTermEnded(term, reason);
+        } finally {
+          own.onTermEnded(term, reason);
+        }
+      }
+
+      @Override
+      public void onLeaderObserved(String identity) {
+        try {
+          configured.onLeaderObserved(identity);
+        } finally {
+          own.onLeaderObserved(identity);
+        }
+      }
+    };
   }
 
   /** Candidacy starts when this completes normally. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -20,14 +21,18 @@ class ThreadBudgetTest {
     Set<String> before = electorThreads();
     int count = 1000;
     CountDownLatch leading = new CountDownLatch(count);
-    CountDownLatch stopped = new CountDownLatch(count);
+    AtomicIntegerArray starts = new AtomicIntegerArray(count);
+    AtomicIntegerArray stops = new AtomicIntegerArray(count);
     List<LeaderElector> electors = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       InMemoryLockStore store = InMemoryLockStore.create("lock-" + i);
+      int index = i;
       electors.add(LeaderElector.start(ElectorConfig.newBuilder()
           .lock(store.lockFor("candidate-" + i))
-          .callbacks(LeaderCallbacks.of(term -> leading.countDown(),
-              (term, reason) -> stopped.countDown()))
+          .callbacks(LeaderCallbacks.of(term -> {
+            starts.incrementAndGet(index);
+            leading.countDown();
+          }, (term, reason) -> stops.incrementAndGet(index)))
           .build()));
     }
     assertTrue(leading.await(60, TimeUnit.SECONDS), "all 1000 lead their own lock");
@@ -36,10 +41,16 @@ class ThreadBudgetTest {
     assertEquals(2, schedulerThreads, "1000 electors run on the two shared scheduler threads");
 
     for (LeaderElector elector : electors) {
-      elector.close();
+      elector.close(); // returns once the stop callback has returned
     }
-    assertTrue(stopped.await(10, TimeUnit.SECONDS), "stop delivered to every leader");
-    assertEquals(0, stopped.getCount());
+    List<String> wrong = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      if (starts.get(i) != 1 || stops.get(i) != 1) {
+        wrong.add("candidate-" + i + ": " + starts.get(i) + " starts, " + stops.get(i) + " stops");
+      }
+    }
+    assertEquals(0, wrong.size(), "every elector led once and got exactly one stop by close(); "
+        + wrong.size() + " did not, such as " + wrong.subList(0, Math.min(3, wrong.size())));
     Set<String> left = electorThreads();
     left.removeAll(before);
     assertEquals(Set.of(), left, "no elector thread is left after close()");

@@ -8,6 +8,8 @@ import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DownwardAPIVolumeFile;
+import io.kubernetes.client.openapi.models.V1DownwardAPIVolumeSource;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1EnvVarSource;
 import io.kubernetes.client.openapi.models.V1HTTPGetAction;
@@ -19,6 +21,8 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Probe;
 import io.kubernetes.client.openapi.models.V1SecurityContext;
+import io.kubernetes.client.openapi.models.V1Volume;
+import io.kubernetes.client.openapi.models.V1VolumeMount;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -37,8 +41,9 @@ final class AgentDeployment {
   static final String SERVICE_ACCOUNT = "vm-dhcp-agent";
   /** Name of the agent container. */
   static final String CONTAINER = "dhcp-agent";
-  /** The NIC the agent serves on, as Multus names it. */
-  static final String NIC = "net1";
+  /** Where the agent reads its pod's annotations (Multus' network status among them). */
+  static final String PODINFO_DIR = "/etc/podinfo";
+  static final String PODINFO_VOLUME = "podinfo";
   /** The Multus annotation on the pod template. */
   static final String NETWORKS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
   static final String LABEL_NAME = "app.kubernetes.io/name";
@@ -81,7 +86,11 @@ final class AgentDeployment {
     V1Container agent = new V1Container()
         .name(CONTAINER)
         .image(image)
-        .args(List.of("--ippool-ref", ref, "--nic", NIC, "--server-ip", serverIP, "--cidr", cidr))
+        .args(List.of("--ippool-ref", ref, "--network", pool.getSpec().getNetworkName(),
+            "--pod-annotations", PODINFO_DIR + "/annotations", "--server-ip", serverIP,
+            "--cidr", cidr))
+        .volumeMounts(List.of(new V1VolumeMount().name(PODINFO_VOLUME).mountPath(PODINFO_DIR)
+            .readOnly(true)))
         .env(List.of(
             new V1EnvVar().name("IPPOOL_REF").value(ref),
             fieldRef("POD_NAMESPACE", "metadata.namespace"),
@@ -110,16 +119,23 @@ final class AgentDeployment {
                         networksAnnotation(pool.getSpec().getNetworkName()))))
                 .spec(new V1PodSpec()
                     .serviceAccountName(SERVICE_ACCOUNT)
-                    .containers(List.of(agent)))));
+                    .containers(List.of(agent))
+                    .volumes(List.of(new V1Volume().name(PODINFO_VOLUME)
+                        .downwardAPI(new V1DownwardAPIVolumeSource().items(List.of(
+                            new V1DownwardAPIVolumeFile().path("annotations")
+                                .fieldRef(new V1ObjectFieldSelector()
+                                    .fieldPath("metadata.annotations"))))))))));
   }
 
-  /** The Multus selection of the NetworkAttachmentDefinition "nadNamespace/nadName". */
+  /**
+   * The Multus selection of the NetworkAttachmentDefinition "nadNamespace/nadName". Multus names
+   * the interface; the agent finds it in the pod's network status.
+   */
   static String networksAnnotation(String networkName) {
     int slash = networkName.indexOf('/');
     String nadNamespace = networkName.substring(0, slash);
     String nadName = networkName.substring(slash + 1);
-    return "[{\"namespace\":\"" + nadNamespace + "\",\"name\":\"" + nadName
-        + "\",\"interface\":\"" + NIC + "\"}]";
+    return "[{\"namespace\":\"" + nadNamespace + "\",\"name\":\"" + nadName + "\"}]";
   }
 
   /** The owner reference to the pool: controller, blocking the pool's deletion. */
@@ -153,7 +169,7 @@ final class AgentDeployment {
   record Owned(Integer replicas, Map<String, String> selector, Map<String, String> templateLabels,
       String networks, String serviceAccount, String image, List<String> args, List<String> env,
       List<String> ports, String liveness, String readiness, List<String> capabilities,
-      List<String> owners) {}
+      List<String> owners, List<String> volumes) {}
 
   static Owned owned(V1Deployment d) {
     V1DeploymentSpec spec = d.getSpec();
@@ -191,7 +207,25 @@ final class AgentDeployment {
         d.getMetadata() == null || d.getMetadata().getOwnerReferences() == null ? null
             : d.getMetadata().getOwnerReferences().stream()
                 .map(o -> o.getKind() + "/" + o.getName() + "/" + o.getUid() + "/"
-                    + o.getController() + "/" + o.getBlockOwnerDeletion()).toList());
+                    + o.getController() + "/" + o.getBlockOwnerDeletion()).toList(),
+        podinfo(pod, c));
+  }
+
+  /** The podinfo volume and its mount, as text; null when either is missing. */
+  private static List<String> podinfo(V1PodSpec pod, V1Container c) {
+    if (pod == null || pod.getVolumes() == null || c == null || c.getVolumeMounts() == null) {
+      return null;
+    }
+    List<String> found = new java.util.ArrayList<>();
+    pod.getVolumes().stream().filter(v -> PODINFO_VOLUME.equals(v.getName())
+        && v.getDownwardAPI() != null && v.getDownwardAPI().getItems() != null)
+        .flatMap(v -> v.getDownwardAPI().getItems().stream())
+        .map(i -> "item " + i.getPath() + "=" + (i.getFieldRef() == null ? null
+            : i.getFieldRef().getFieldPath()))
+        .forEach(found::add);
+    c.getVolumeMounts().stream().filter(m -> PODINFO_VOLUME.equals(m.getName()))
+        .map(m -> "mount " + m.getMountPath()).forEach(found::add);
+    return found;
   }
 
   /** Whether {@code live} needs an update to match {@code rendered}. */
@@ -206,10 +240,10 @@ final class AgentDeployment {
     return !Objects.equals(a.replicas(), b.replicas())
         && new Owned(null, a.selector(), a.templateLabels(), a.networks(), a.serviceAccount(),
             a.image(), a.args(), a.env(), a.ports(), a.liveness(), a.readiness(),
-            a.capabilities(), a.owners())
+            a.capabilities(), a.owners(), a.volumes())
         .equals(new Owned(null, b.selector(), b.templateLabels(), b.networks(),
             b.serviceAccount(), b.image(), b.args(), b.env(), b.ports(), b.liveness(),
-            b.readiness(), b.capabilities(), b.owners()));
+            b.readiness(), b.capabilities(), b.owners(), b.volumes()));
   }
 
   private static String probeText(V1Probe probe) {

@@ -1,14 +1,18 @@
 package dev.elector.controller;
 
 import dev.elector.ElectorConfigException;
+import dev.elector.micrometer.ElectorMetrics;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
  * Runs the IPPool controller until SIGTERM or SIGINT; see {@code controller-example/README.md}
@@ -54,7 +58,7 @@ public final class ControllerMain {
     HealthServer health;
     try {
       health = HealthServer.start(flags.health().host(), flags.health().port(),
-          controller::health, controller::isSynced);
+          controller::health, controller::isSynced, prometheus(controller));
     } catch (IOException e) {
       controller.close();
       System.err.println("ippool-controller: --health-addr " + flags.health() + " cannot be"
@@ -74,6 +78,13 @@ public final class ControllerMain {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The controller's elector meters, as Prometheus text for {@code /metrics}. */
+  static Supplier<String> prometheus(IPPoolController controller) {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ElectorMetrics.of(controller.elector()).bindTo(registry);
+    return registry::scrape;
   }
 
   private static ApiClient fromFile(Flags flags) throws IOException {

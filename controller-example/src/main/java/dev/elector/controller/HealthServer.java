@@ -14,7 +14,9 @@ import java.util.function.Supplier;
 
 /**
  * Serves {@code /healthz} (200 while the elector is healthy, else 503 with the reason) and
- * {@code /readyz} (200 once the informers have synced, else 503), as plain text.
+ * {@code /readyz} (200 once the informers have synced, else 503), as plain text, and
+ * {@code /metrics}, the elector's meters in the Prometheus text format (among them client-go's
+ * {@code leader_election_master_status}).
  */
 final class HealthServer implements AutoCloseable {
   private final HttpServer server;
@@ -31,7 +33,7 @@ final class HealthServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound
    */
   static HealthServer start(String host, int port, Supplier<ElectorHealth> health,
-      BooleanSupplier ready) throws IOException {
+      BooleanSupplier ready, Supplier<String> metrics) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
     ExecutorService threads = Executors.newSingleThreadExecutor(Threads.daemon("ippool-health"));
     server.setExecutor(threads);
@@ -44,6 +46,14 @@ final class HealthServer implements AutoCloseable {
       boolean synced = ready.getAsBoolean();
       answer(exchange, synced ? 200 : 503, synced ? "ok: informers synced"
           : "not ready: informers have not synced yet");
+    });
+    server.createContext("/metrics", exchange -> {
+      byte[] body = metrics.get().getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
     });
     server.start();
     return new HealthServer(server, threads);

@@ -146,6 +146,11 @@ public final class IPPoolController implements AutoCloseable {
     return cache.hasSynced();
   }
 
+  /** The elector, for its metrics. */
+  LeaderElector elector() {
+    return elector;
+  }
+
   /** The elector's health (liveness). */
   public ElectorHealth health() {
     return elector.health();

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Keeps one IPPool in step: its finalizer, its agent Deployment (created, updated only when an
  * owned field differs, scaled to zero while paused, deleted on pool deletion), the agent's
  * ServiceAccount and RoleBinding, the allocation table's markers and counts, and the conditions
- * Registered, CacheReady, AgentReady and Stopped. An invalid spec is reported in Registered and
+ * Registered, CacheReady, NetworkReady (its NetworkAttachmentDefinition exists; looked at again
+ * every 10 s while it does not), AgentReady and Stopped. An invalid spec is reported in Registered and
  * changes nothing else: an existing agent keeps serving the last valid configuration.
  */
 final class PoolReconciler implements KeyReconciler {
@@ -32,6 +33,7 @@ final class PoolReconciler implements KeyReconciler {
   private final ClusterCache cache;
   private final LeaderWrites writes;
   private final AgentAccess access;
+  private final NetworkAttachments networks;
   private final ControllerConfig config;
   private final EventLog events;
   private final ControllerStats stats;
@@ -39,10 +41,11 @@ final class PoolReconciler implements KeyReconciler {
   private final Clock clock;
 
   PoolReconciler(ClusterCache cache, LeaderWrites writes, AgentAccess access,
-      ControllerConfig config, EventLog events, ControllerStats stats, WarnOnce warnings) {
+      NetworkAttachments networks, ControllerConfig config, EventLog events, ControllerStats stats, WarnOnce warnings) {
     this.cache = cache;
     this.writes = writes;
     this.access = access;
+    this.networks = networks;
     this.config = config;
     this.events = events;
     this.stats = stats;
@@ -75,6 +78,7 @@ final class PoolReconciler implements KeyReconciler {
     IPPoolStatus next = new IPPoolStatus().ipv4(current.getIpv4())
         .agentDeploymentRef(current.getAgentDeploymentRef()).lastUpdate(current.getLastUpdate());
     String agentProblem = null;
+    boolean networkFound = true;
 
     if (!validation.isValid()) {
       if (warnings.first(key, pool.getMetadata().getGeneration())) {
@@ -130,6 +134,10 @@ final class PoolReconciler implements KeyReconciler {
           + pool.getSpec().getNetworkName() + ", range " + validation.layout().range());
       conditions.set(PoolCondition.CACHE_READY, true, "TableReady", "status.ipv4.allocated"
           + " holds the reserved and excluded addresses and every allocation");
+      NetworkAttachments.Check network = networks.check(pool.getSpec().getNetworkName());
+      conditions.set(PoolCondition.NETWORK_READY, network.found(), network.reason(),
+          network.message());
+      networkFound = network.found();
     }
     if (paused) {
       conditions.set(PoolCondition.STOPPED, true, "Paused", "spec.paused is true; the agent is"
@@ -141,7 +149,7 @@ final class PoolReconciler implements KeyReconciler {
         deploymentName);
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
-    return DONE;
+    return networkFound ? DONE : new Result(true, NetworkAttachments.RECHECK);
   }
 
   private void setAgentReady(Conditions conditions, V1Deployment live, boolean paused,

@@ -59,7 +59,8 @@ final class TermWork {
         new DefaultControllerRateLimiter<>());
     LeaderWrites writes = new LeaderWrites(term, client);
     this.pools = new GuardedReconciler("IPPool", term, new PoolReconciler(cache, writes,
-        new AgentAccess(writes, events), config, events, stats, warnings), stats);
+        new AgentAccess(writes, events), new NetworkAttachments(client), config, events, stats,
+        warnings), stats);
     PoolAllocator allocator = new PoolAllocator(cache, writes, ConflictRetry.standard(), events,
         stats, config.clock());
     this.configs = new GuardedReconciler("VirtualMachineNetworkConfig", term,

@@ -77,6 +77,9 @@ final class VmConfigReconciler implements KeyReconciler {
           VirtualMachineNetworkConfig.class));
       log.info("VirtualMachineNetworkConfig {}: added finalizer {}", key, FINALIZER);
     }
+    if (config.getSpec() != null && config.getSpec().isPaused()) {
+      return holdWhilePaused(config);
+    }
     List<NetworkConfig> nics = config.getSpec() == null ? List.of()
         : config.getSpec().getNetworkConfigs();
     Map<Integer, NicResult> results = new HashMap<>();
@@ -160,6 +163,29 @@ final class VmConfigReconciler implements KeyReconciler {
     return stale;
   }
 
+  /**
+   * A paused config keeps what it holds: its addresses stay allocated and its NIC states stay as
+   * they were; only the Stopped condition says so. Nothing is allocated or released until it is
+   * resumed (deleting it still releases its addresses).
+   */
+  private Result holdWhilePaused(VirtualMachineNetworkConfig config) throws ApiException {
+    String key = KubeObjects.key(config);
+    Status current = config.getStatus() == null ? new Status() : config.getStatus();
+    Conditions conditions = new Conditions(current.getConditions(), now());
+    conditions.set(PoolCondition.STOPPED, true, "Paused", "spec.paused is true; the addresses"
+        + " are kept and nothing is allocated or released until it is resumed");
+    Status next = new Status().networkConfigs(current.getNetworkConfigs())
+        .conditions(conditions.list());
+    if (!next.equals(current)) {
+      writes.replaceVmConfigStatus(KubeObjects.copy(config, VirtualMachineNetworkConfig.class)
+          .status(next));
+      log.info("VirtualMachineNetworkConfig {}: paused; its addresses are kept", key);
+      events.emit("CONDITION", "vmconfig", key, "type", PoolCondition.STOPPED, "status", "True",
+          "reason", "Paused");
+    }
+    return DONE;
+  }
+
   private void writeStatus(VirtualMachineNetworkConfig config, List<NetworkConfig> nics,
       Map<Integer, NicResult> results) throws ApiException {
     String key = KubeObjects.key(config);
@@ -195,6 +221,9 @@ final class VmConfigReconciler implements KeyReconciler {
     } else {
       warnings.forget(key);
       conditions.set(PoolCondition.ALLOCATED, true, "Allocated", summary);
+    }
+    if (current.condition(PoolCondition.STOPPED).isPresent()) {
+      conditions.set(PoolCondition.STOPPED, false, "Resumed", "spec.paused is false");
     }
     Status next = new Status().networkConfigs(statuses).conditions(conditions.list());
     if (next.equals(current)) {

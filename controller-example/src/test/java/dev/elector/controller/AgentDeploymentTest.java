@@ -42,14 +42,21 @@ class AgentDeploymentTest {
   @Test
   void thePodTemplateAttachesTheNetworkAndRunsTheAgentWithItsPool() {
     V1Deployment d = AgentDeployment.render(pool(), "img:1", 2);
-    assertEquals("[{\"namespace\":\"nads\",\"name\":\"vlan-48\",\"interface\":\"net1\"}]",
+    assertEquals("[{\"namespace\":\"nads\",\"name\":\"vlan-48\"}]",
         d.getSpec().getTemplate().getMetadata().getAnnotations()
-            .get("k8s.v1.cni.cncf.io/networks"));
+            .get("k8s.v1.cni.cncf.io/networks"), "Multus names the interface");
     assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
     V1Container c = agent(d);
     assertEquals("img:1", c.getImage());
-    assertEquals(List.of("--ippool-ref", "tenant-a/net-48", "--nic", "net1", "--server-ip",
-        "192.168.0.2", "--cidr", "192.168.0.0/24"), c.getArgs());
+    assertEquals(List.of("--ippool-ref", "tenant-a/net-48", "--network", "nads/vlan-48",
+        "--pod-annotations", "/etc/podinfo/annotations", "--server-ip", "192.168.0.2", "--cidr",
+        "192.168.0.0/24"), c.getArgs());
+    var volume = d.getSpec().getTemplate().getSpec().getVolumes().get(0);
+    assertEquals("metadata.annotations",
+        volume.getDownwardAPI().getItems().get(0).getFieldRef().getFieldPath());
+    assertEquals("annotations", volume.getDownwardAPI().getItems().get(0).getPath());
+    assertEquals(volume.getName(), c.getVolumeMounts().get(0).getName());
+    assertEquals("/etc/podinfo", c.getVolumeMounts().get(0).getMountPath());
     List<V1EnvVar> env = c.getEnv();
     assertEquals("IPPOOL_REF", env.get(0).getName());
     assertEquals("tenant-a/net-48", env.get(0).getValue());
@@ -76,7 +83,20 @@ class AgentDeploymentTest {
     c.imagePullPolicy("IfNotPresent").terminationMessagePath("/dev/termination-log");
     c.getLivenessProbe().timeoutSeconds(1).periodSeconds(10).getHttpGet().scheme("HTTP");
     c.getEnv().get(1).getValueFrom().getFieldRef().apiVersion("v1");
+    var podinfo = live.getSpec().getTemplate().getSpec().getVolumes().get(0).getDownwardAPI();
+    podinfo.defaultMode(420).getItems().get(0).getFieldRef().apiVersion("v1");
     assertFalse(AgentDeployment.differs(live, rendered));
+  }
+
+  @Test
+  void aMissingPodinfoVolumeIsADifference() {
+    V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
+    V1Deployment live = KubeObjects.copy(rendered, V1Deployment.class);
+    live.getSpec().getTemplate().getSpec().volumes(null);
+    assertTrue(AgentDeployment.differs(live, rendered));
+    V1Deployment unmounted = KubeObjects.copy(rendered, V1Deployment.class);
+    agent(unmounted).volumeMounts(null);
+    assertTrue(AgentDeployment.differs(unmounted, rendered));
   }
 
   @Test

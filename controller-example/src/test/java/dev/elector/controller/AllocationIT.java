@@ -227,4 +227,41 @@ class AllocationIT {
           && p.getStatus().getIpv4().getUsed() == 1;
     });
   }
+
+  @Test
+  void aPausedConfigKeepsItsAddressesAndIsReconciledOnlyWhenResumed() throws Exception {
+    registeredPool("hold", 38);
+    harness.create(ControllerHarness.vmConfig(ns, "vm-hold", List.of(
+        ControllerHarness.nic(network("hold"), "52:54:00:38:00:01"),
+        ControllerHarness.nic(network("hold"), "52:54:00:38:00:02"))));
+    awaitNics("vm-hold", "Allocated", "Allocated");
+    Map<String, String> before = table("hold");
+
+    // One update pauses the config and drops its first NIC: the Stopped condition, written by
+    // the reconcile of that very generation, shows the controller saw the removal and kept
+    // the address.
+    VirtualMachineNetworkConfig c = harness.readConfig(ns, "vm-hold");
+    c.getSpec().paused(true).networkConfigs(List.of(c.getSpec().getNetworkConfigs().get(1)));
+    harness.configs.update(c).throwsApiException();
+    Await.until("vm-hold is Stopped", WAIT, () -> harness.readConfig(ns, "vm-hold").getStatus()
+        .condition(PoolCondition.STOPPED).map(PoolCondition::isTrue).orElse(false));
+
+    VirtualMachineNetworkConfig paused = harness.readConfig(ns, "vm-hold");
+    assertEquals("Paused", paused.getStatus().condition(PoolCondition.STOPPED).orElseThrow()
+        .getReason());
+    assertEquals(List.of("10.38.0.10", "10.38.0.11"), paused.getStatus().getNetworkConfigs()
+        .stream().map(NetworkConfigStatus::getAllocatedIPAddress).toList(),
+        "both NICs keep their addresses while paused");
+    assertEquals(before, table("hold"), "the pool keeps both allocations while paused");
+
+    VirtualMachineNetworkConfig resume = harness.readConfig(ns, "vm-hold");
+    resume.getSpec().paused(false);
+    harness.configs.update(resume).throwsApiException();
+    VirtualMachineNetworkConfig resumed = awaitNics("vm-hold", "Allocated");
+    assertEquals("10.38.0.11", nicStatus(resumed, 0).getAllocatedIPAddress());
+    PoolCondition stopped = resumed.getStatus().condition(PoolCondition.STOPPED).orElseThrow();
+    assertEquals(List.of("False", "Resumed"), List.of(stopped.getStatus(), stopped.getReason()));
+    Await.until("the dropped NIC's address is free after resuming", WAIT,
+        () -> !table("hold").containsValue("52:54:00:38:00:01"));
+  }
 }

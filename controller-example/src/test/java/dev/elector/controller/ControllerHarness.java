@@ -40,8 +40,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * Runs controllers against a real API server under an identity that holds exactly what
@@ -260,15 +258,20 @@ final class ControllerHarness implements AutoCloseable {
     Object run() throws ApiException;
   }
 
-  /** Checks that {@code condition} stays true for {@code period}, polling every 50 ms. */
-  static void holdsFor(String what, Duration period, BooleanSupplier condition) {
-    long end = System.nanoTime() + period.toNanos();
-    while (System.nanoTime() - end < 0) {
-      if (!condition.getAsBoolean()) {
-        throw new AssertionError("stopped holding within " + period + ": " + what);
-      }
-      LockSupport.parkNanos(50_000_000L);
-    }
+  /**
+   * Makes the leader reconcile the pool {@code namespace/name} once more, by touching an annotation
+   * no reconciler reads, and waits until it has and is idle again; returns the leader. A settled
+   * pool must not be written by that reconcile: that is how an update loop would show.
+   */
+  IPPoolController reconcileAgain(String namespace, String name, Duration timeout)
+      throws ApiException {
+    IPPoolController leader = awaitLeader(timeout);
+    long before = leader.stats().reconciles.get();
+    edit(read(namespace, name), p -> p.getMetadata()
+        .putAnnotationsItem("test.elector.dev/touched", Long.toString(before)));
+    Await.until("the leader reconciles " + namespace + "/" + name + " again", timeout,
+        () -> leader.stats().reconciles.get() > before && leader.idleLeader());
+    return leader;
   }
 
   /** The system clock plus an offset the test moves forward. */

@@ -1,5 +1,6 @@
 package dev.elector.controller;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,6 +76,13 @@ class HandoverIT {
         Await.until("readyz", Duration.ofSeconds(10),
             () -> get("http://" + health + "/readyz") == 200);
         IPPoolController follower = harness.start("replica-b", 2);
+        // replica-b serves /metrics the way ControllerMain does, to watch its gauge turn 1
+        HealthServer followerHttp = HealthServer.start("127.0.0.1", 0, follower::health,
+            follower::isSynced, ControllerMain.prometheus(follower));
+        String followerAddr = "127.0.0.1:" + followerHttp.port();
+        assertEquals(1.0, leaderGauge(health, "proc-a"), "the process leads: client-go's gauge");
+        await("replica-b follows").atMost(Duration.ofSeconds(10))
+            .until(() -> leaderGauge(followerAddr, "replica-b"), value -> value == 0.0);
 
         harness.create(ControllerHarness.pool(ns, "pool", 51));
         Await.until("the process registers the pool", Duration.ofSeconds(30), () -> harness
@@ -94,6 +102,9 @@ class HandoverIT {
         Await.until("the follower takes over", Duration.ofSeconds(30), () -> harness
             .events("replica-b").stream().anyMatch(l -> l.contains(" LEADING ")));
         assertTrue(follower.isLeader(), "replica-b printed LEADING but does not lead");
+        await("replica-b's leader gauge turns 1").atMost(Duration.ofSeconds(5))
+            .until(() -> leaderGauge(followerAddr, "replica-b"), value -> value == 1.0);
+        followerHttp.close();
         long leading = harness.events("replica-b").stream()
             .filter(l -> l.contains(" LEADING ")).map(l -> Long.parseLong(l.split(" ")[1]))
             .findFirst().orElseThrow();
@@ -187,6 +198,21 @@ class HandoverIT {
     return harness.allocated(ns, name(vm));
   }
 
+  /** client-go's leader gauge on /metrics at {@code addr}, for the lock and this identity. */
+  private static double leaderGauge(String addr, String identity) throws Exception {
+    HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://" + addr + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, metrics.statusCode());
+    List<String> lines = metrics.body().lines()
+        .filter(l -> l.startsWith("leader_election_master_status{")).toList();
+    assertEquals(1, lines.size(), metrics.body());
+    String line = lines.get(0);
+    assertTrue(line.contains("identity=\"" + identity + "\"")
+        && line.contains("name=\"" + ControllerConfig.DEFAULT_LEASE_NAME + "\""), line);
+    return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+  }
+
   private static int get(String url) throws Exception {
     return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
         .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
@@ -202,7 +228,8 @@ class HandoverIT {
         System.out.println("[proc-a] " + line);
       }
     } catch (java.io.IOException e) {
-      out.add("(stdout closed: " + e + ")");
+      // SIGKILL closes the pipe under a blocked read ("Stream closed"): not a line it printed
+      System.out.println("[proc-a] (stdout closed: " + e + ")");
     }
   }
 }

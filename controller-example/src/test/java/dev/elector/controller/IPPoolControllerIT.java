@@ -72,6 +72,43 @@ class IPPoolControllerIT {
   }
 
   @Test
+  void networkReadyFollowsTheNetworkAttachmentDefinition() throws Exception {
+    var crds = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+        "apiextensions.k8s.io", "v1", "customresourcedefinitions", harness.admin);
+    String crdName = "network-attachment-definitions.k8s.cni.cncf.io";
+    assertEquals(404, crds.get(crdName).getHttpStatusCode(),
+        "no other test installs Multus' CRD before this one");
+    harness.create(ControllerHarness.pool(ns, "network", 7));
+    PoolCondition missingCrd = condition(awaitCondition("network", PoolCondition.NETWORK_READY,
+        "False", "MultusNotInstalled"), PoolCondition.NETWORK_READY);
+    assertTrue(missingCrd.getMessage().contains("install Multus"), missingCrd.getMessage());
+
+    String yaml = java.nio.file.Files.readString(java.nio.file.Path.of("src", "test", "resources",
+        "crds", crdName + ".yaml"));
+    crds.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(yaml))
+        .throwsApiException();
+    PoolCondition missing = condition(awaitCondition("network", PoolCondition.NETWORK_READY,
+        "False", "NetworkNotFound"), PoolCondition.NETWORK_READY);
+    assertTrue(missing.getMessage().startsWith("NetworkAttachmentDefinition " + ns
+        + "/network does not exist"), missing.getMessage());
+
+    var nads = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+        NetworkAttachments.GROUP, NetworkAttachments.VERSION, NetworkAttachments.PLURAL,
+        harness.admin);
+    Await.until("the NetworkAttachmentDefinition CRD serves", WAIT,
+        () -> nads.list(ns).getHttpStatusCode() == 200);
+    nads.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml("""
+        apiVersion: k8s.cni.cncf.io/v1
+        kind: NetworkAttachmentDefinition
+        metadata: {namespace: %s, name: network}
+        spec: {config: '{"cniVersion":"0.3.1","type":"bridge","bridge":"br-48"}'}
+        """.formatted(ns))).throwsApiException();
+    awaitCondition("network", PoolCondition.NETWORK_READY, "True", "NetworkFound");
+    assertEquals("True", condition(harness.read(ns, "network"), PoolCondition.REGISTERED)
+        .getStatus(), "a missing network is reported, not treated as an invalid spec");
+  }
+
+  @Test
   void aNewPoolGetsItsAgentDeploymentTableAndConditions() throws Exception {
     harness.create(ControllerHarness.pool(ns, "create", 1));
     IPPool pool = awaitCondition("create", PoolCondition.REGISTERED, "True", "Registered");
@@ -93,13 +130,14 @@ class IPPoolControllerIT {
     assertEquals(pool.getMetadata().getUid(), d.getMetadata().getOwnerReferences().get(0)
         .getUid());
     assertTrue(d.getMetadata().getOwnerReferences().get(0).getBlockOwnerDeletion());
-    assertEquals("[{\"namespace\":\"" + ns + "\",\"name\":\"create\",\"interface\":\"net1\"}]",
+    assertEquals("[{\"namespace\":\"" + ns + "\",\"name\":\"create\"}]",
         d.getSpec().getTemplate().getMetadata().getAnnotations()
             .get("k8s.v1.cni.cncf.io/networks"));
     V1Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertEquals(ControllerHarness.IMAGE, c.getImage());
-    assertEquals(List.of("--ippool-ref", ns + "/create", "--nic", "net1", "--server-ip",
-        "10.1.0.2", "--cidr", "10.1.0.0/24"), c.getArgs());
+    assertEquals(List.of("--ippool-ref", ns + "/create", "--network", ns + "/create",
+        "--pod-annotations", "/etc/podinfo/annotations", "--server-ip", "10.1.0.2", "--cidr",
+        "10.1.0.0/24"), c.getArgs());
     assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
 
     assertNotNull(new CoreV1Api(harness.admin).readNamespacedServiceAccount("vm-dhcp-agent", ns)
@@ -111,19 +149,18 @@ class IPPoolControllerIT {
     assertEquals("vm-dhcp-agent", binding.getSubjects().get(0).getName());
 
     harness.awaitIdle(WAIT);
-    String deploymentVersion = d.getMetadata().getResourceVersion();
-    String poolVersion = harness.read(ns, "create").getMetadata().getResourceVersion();
-    ControllerHarness.holdsFor("no update loop against server defaulting", Duration.ofSeconds(2),
-        () -> {
-          try {
-            return deploymentVersion.equals(harness.deployment(ns, "create-dhcp-agent")
-                .getMetadata().getResourceVersion())
-                && poolVersion.equals(harness.read(ns, "create").getMetadata()
-                    .getResourceVersion());
-          } catch (Exception e) {
-            return false;
-          }
-        });
+    String deploymentVersion = harness.deployment(ns, "create-dhcp-agent").getMetadata()
+        .getResourceVersion();
+    IPPoolController leader = harness.awaitLeader(WAIT);
+    long statusWrites = leader.stats().poolStatusWrites.get();
+    long deploymentWrites = leader.stats().deploymentWrites.get();
+    harness.reconcileAgain(ns, "create", WAIT);
+    // No update loop against server defaulting: reconciling the settled pool writes nothing.
+    assertEquals(statusWrites, leader.stats().poolStatusWrites.get(), leader.stats().toString());
+    assertEquals(deploymentWrites, leader.stats().deploymentWrites.get(),
+        leader.stats().toString());
+    assertEquals(deploymentVersion, harness.deployment(ns, "create-dhcp-agent").getMetadata()
+        .getResourceVersion());
   }
 
   @Test

@@ -62,14 +62,16 @@ class PoolValidationIT {
         .orElseThrow().getReason());
     assertTrue(harness.absent(() -> harness.deployment(ns, name + "-dhcp-agent")),
         "an invalid pool gets no agent");
-    String version = read.getMetadata().getResourceVersion();
-    ControllerHarness.holdsFor(name + " is not rewritten", Duration.ofSeconds(1), () -> {
-      try {
-        return version.equals(harness.read(ns, name).getMetadata().getResourceVersion());
-      } catch (Exception e) {
-        return false;
-      }
-    });
+    IPPoolController leader = harness.awaitLeader(WAIT);
+    long statusWrites = leader.stats().poolStatusWrites.get();
+    long deploymentWrites = leader.stats().deploymentWrites.get();
+    String version = harness.read(ns, name).getMetadata().getResourceVersion();
+    harness.reconcileAgain(ns, name, WAIT);
+    assertEquals(statusWrites, leader.stats().poolStatusWrites.get(),
+        name + " is not rewritten when reconciled again: " + leader.stats());
+    assertEquals(deploymentWrites, leader.stats().deploymentWrites.get());
+    assertTrue(Long.parseLong(harness.read(ns, name).getMetadata().getResourceVersion())
+        > Long.parseLong(version), "the touch reached the pool");
     List<String> writes = harness.events("replica-a").stream()
         .filter(l -> l.contains(" POOL_STATUS ") && (l.contains("pool=" + ns + "/" + name + " ")
             || l.endsWith("pool=" + ns + "/" + name)))

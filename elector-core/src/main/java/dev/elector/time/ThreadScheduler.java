@@ -38,11 +38,6 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
     return () -> future.cancel(false);
   }
 
-  /** Returns the number of tasks waiting to run. */
-  public int queuedTasks() {
-    return executor.getQueue().size();
-  }
-
   /**
    * Stops the threads; tasks not yet started never run. Waits up to 5 s for them to end, unless
    * called from one of them. Idempotent.

@@ -5,6 +5,7 @@ import dev.elector.kube.internal.DaemonThreads;
 import dev.elector.kube.internal.LockOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -110,7 +111,7 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   Resolved resolve(String kind) {
     LockOptions.Resolved r = LockOptions.resolve(kind, client == null
         ? "client is missing; pass one, for example new KubernetesClientBuilder().build()" : null,
-        name, namespace, identity, requestTimeout, environment);
+        name, namespace, identity, requestTimeout, environment, List.of());
     return new Resolved(client, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
         executor != null ? executor : DaemonThreads.shared(), sharedWatch);
   }

@@ -3,8 +3,11 @@ package dev.elector.k8s;
 import dev.elector.kube.internal.LockOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.regex.Pattern;
 
 /**
  * The options every Kubernetes lock shares. Setters reject null at once; {@code build()} resolves
@@ -19,6 +22,13 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = LockOptions.DEFAULT_REQUEST_TIMEOUT;
 
+  private static final Pattern QUALIFIED_NAME = Pattern.compile(
+      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+
+  /** The default reporting component of the lock's Events: {@value}. */
+  public static final String DEFAULT_EVENT_COMPONENT = "elector";
+
   private ApiClient apiClient;
   private String namespace;
   private String name;
@@ -26,6 +36,8 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Executor executor;
   private boolean sharedWatch;
+  private boolean recordEvents;
+  private String eventComponent;
   private KubeEnvironment environment = KubeEnvironment.system();
 
   /** For the lock builders of this module and of elector-configmap. */
@@ -97,6 +109,39 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
     return self();
   }
 
+  /**
+   * Whether to record client-go's leader election Events on the lock object: {@code <identity>
+   * became leader} and {@code <identity> stopped leading}, reason {@code LeaderElection}, so that
+   * {@code kubectl describe lease <name>} shows who led when; default false.
+   *
+   * <p>They are core/v1 Events, like those of client-go's elector, so {@code kubectl describe},
+   * {@code kubectl get events} and event exporters show them exactly as they show a Go
+   * controller's; they also carry {@code reportingComponent} ({@link #eventComponent}) and
+   * {@code reportingInstance} (this candidate's identity). They are sent on the lock's
+   * {@link #executor}, never on the elector's thread, one at a time per lock: at most 6 at once,
+   * then one a minute, and the next event counts what the limit held back.
+   *
+   * <p>The identity needs {@code create} on {@code events} in the lock's namespace
+   * ({@code deploy/lease/rbac-events.yaml}). Without it, one WARN per namespace and identity names
+   * the rule to add, and the election carries on unaffected.
+   */
+  public B recordEvents(boolean recordEvents) {
+    this.recordEvents = recordEvents;
+    return self();
+  }
+
+  /**
+   * The component the Events name as their source ({@code source.component} and
+   * {@code reportingComponent}), such as your operator's name; default
+   * {@value #DEFAULT_EVENT_COMPONENT}. A Kubernetes qualified name: letters, digits, '-', '_' and
+   * '.', at most 63 characters, with an optional DNS prefix and '/'. Needs
+   * {@link #recordEvents recordEvents(true)}.
+   */
+  public B eventComponent(String eventComponent) {
+    this.eventComponent = Objects.requireNonNull(eventComponent, "eventComponent");
+    return self();
+  }
+
   /** Where the default namespace and identity come from; default the real process environment. */
   public B environment(KubeEnvironment environment) {
     this.environment = Objects.requireNonNull(environment, "environment");
@@ -105,14 +150,23 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
 
   /** Settings after defaults and checks. */
   record Resolved(ApiClient apiClient, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, boolean sharedWatch) {}
+      Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
 
   Resolved resolve(String kind) {
+    List<String> more = new ArrayList<>();
+    if (eventComponent != null && !recordEvents) {
+      more.add("eventComponent \"" + eventComponent + "\" is set but events are not recorded;"
+          + " add recordEvents(true), or drop eventComponent");
+    } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
+      more.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified name;"
+          + " use letters, digits, '-', '_' and '.' (at most 63), for example \"my-operator\"");
+    }
     LockOptions.Resolved r = LockOptions.resolve(kind, apiClient == null
         ? "apiClient is missing; pass one, for example ClientBuilder.standard().build()" : null,
-        name, namespace, identity, requestTimeout, environment.pod());
+        name, namespace, identity, requestTimeout, environment.pod(), more);
     return new Resolved(apiClient, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
-        executor != null ? executor : KubeThreads.shared(), sharedWatch);
+        executor != null ? executor : KubeThreads.shared(), sharedWatch,
+        !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT);
   }
 
 }

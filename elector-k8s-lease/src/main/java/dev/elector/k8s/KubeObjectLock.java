@@ -3,12 +3,16 @@ package dev.elector.k8s;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.elector.kube.KubeLock;
+import dev.elector.ElectorListener;
+import dev.elector.ListeningLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
+import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every request is bounded by the builder's requestTimeout. Thread-safe.
  */
-public abstract class KubeObjectLock implements KubeLock {
+public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(KubeObjectLock.class);
 
   private final KubeObjectFormat format;
@@ -52,6 +56,9 @@ public abstract class KubeObjectLock implements KubeLock {
   private final boolean sharedWatch;
   private final String collectionPath;
   private final String objectPath;
+  private final KubeEventRecorder events;
+  /** The lock object's uid as last seen, for the Events' involvedObject. */
+  private volatile String objectUid;
 
   /**
    * Builds the lock from the shared options.
@@ -74,6 +81,11 @@ public abstract class KubeObjectLock implements KubeLock {
         : "/apis/" + format.group() + "/" + format.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + format.resource();
     this.objectPath = collectionPath + "/" + name;
+    this.events = s.eventComponent() == null ? null : new KubeEventRecorder(format, namespace, name,
+        identity, s.eventComponent(), () -> objectUid,
+        event -> http.send("POST", "/api/v1/namespaces/" + namespace + "/events", List.of(),
+            event, null),
+        executor, MonotonicClock.system(), Clock.systemUTC(), log);
   }
 
   @Override
@@ -136,6 +148,20 @@ public abstract class KubeObjectLock implements KubeLock {
     return watch;
   }
 
+  /**
+   * Records the Events of {@link KubeLockBuilder#recordEvents} when they were asked for; otherwise
+   * {@link ElectorListener#NONE}. The elector notifies it by itself.
+   */
+  @Override
+  public final ElectorListener electorListener() {
+    return events == null ? ElectorListener.NONE : events;
+  }
+
+  /** The event recorder, or null; for tests. */
+  KubeEventRecorder eventRecorder() {
+    return events;
+  }
+
   @Override
   public String toString() {
     return describe() + " as " + identity;
@@ -156,6 +182,7 @@ public abstract class KubeObjectLock implements KubeLock {
     if (!reply.ok()) {
       return new LockRead.Failed(failures.fromReply("get", reply));
     }
+    rememberUid(reply.body());
     return toRead(reply.body());
   }
 
@@ -200,6 +227,7 @@ public abstract class KubeObjectLock implements KubeLock {
     if (!reply.ok()) {
       return new LockWrite.Failed(failures.fromReply(verb, reply));
     }
+    rememberUid(reply.body());
     String version = resourceVersion(reply.body());
     if (version == null) {
       return new LockWrite.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the answer to "
@@ -239,6 +267,13 @@ public abstract class KubeObjectLock implements KubeLock {
       return new LockRead.Malformed(version, parsed.problem());
     }
     return new LockRead.Found(version, parsed.record());
+  }
+
+  private void rememberUid(JsonObject object) {
+    if (events != null && object != null && object.get("metadata") instanceof JsonObject metadata
+        && metadata.get("uid") != null && metadata.get("uid").isJsonPrimitive()) {
+      objectUid = metadata.get("uid").getAsString();
+    }
   }
 
   static String resourceVersion(JsonObject object) {

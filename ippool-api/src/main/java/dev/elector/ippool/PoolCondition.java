@@ -18,7 +18,10 @@ public final class PoolCondition {
   /** The pool's agent Deployment has a ready replica. */
   public static final String AGENT_READY = "AgentReady";
 
-  /** The pool is paused: no agent runs. */
+  /** The pool's network, a Multus NetworkAttachmentDefinition, exists. */
+  public static final String NETWORK_READY = "NetworkReady";
+
+  /** The pool is paused (no agent runs), or the VirtualMachineNetworkConfig is paused (it keeps its addresses and is not reconciled). */
   public static final String STOPPED = "Stopped";
 
   /** A VirtualMachineNetworkConfig has an address for every NIC. */

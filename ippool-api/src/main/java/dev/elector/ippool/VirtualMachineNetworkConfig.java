@@ -85,10 +85,13 @@ public final class VirtualMachineNetworkConfig implements KubernetesObject {
         + " spec=" + spec + " status=" + status;
   }
 
-  /** The VM and its NICs. */
+  /** The VM, its NICs, and whether the config is paused. */
   public static final class Spec {
     @SerializedName("vmName")
     private String vmName;
+
+    @SerializedName("paused")
+    private Boolean paused;
 
     @SerializedName("networkConfigs")
     private List<NetworkConfig> networkConfigs;
@@ -99,6 +102,20 @@ public final class VirtualMachineNetworkConfig implements KubernetesObject {
 
     public Spec vmName(String vmName) {
       this.vmName = vmName;
+      return this;
+    }
+
+    public Boolean getPaused() {
+      return paused;
+    }
+
+    /** True when the config is paused (an absent field means not paused). */
+    public boolean isPaused() {
+      return Boolean.TRUE.equals(paused);
+    }
+
+    public Spec paused(Boolean paused) {
+      this.paused = paused;
       return this;
     }
 
@@ -116,17 +133,19 @@ public final class VirtualMachineNetworkConfig implements KubernetesObject {
     public boolean equals(Object o) {
       return o instanceof Spec s
           && Objects.equals(vmName, s.vmName)
+          && Objects.equals(paused, s.paused)
           && Objects.equals(getNetworkConfigs(), s.getNetworkConfigs());
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(vmName, getNetworkConfigs());
+      return Objects.hash(vmName, paused, getNetworkConfigs());
     }
 
     @Override
     public String toString() {
-      return "{vmName=" + vmName + ", networkConfigs=" + getNetworkConfigs() + "}";
+      return "{vmName=" + vmName + ", paused=" + paused + ", networkConfigs="
+          + getNetworkConfigs() + "}";
     }
   }
 

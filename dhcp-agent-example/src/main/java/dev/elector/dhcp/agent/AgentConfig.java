@@ -18,7 +18,11 @@ import java.util.Optional;
  *
  * <pre>
  * dhcp-agent --ippool-ref NAMESPACE/NAME   (or IPPOOL_REF)   the one pool this agent serves
- *            --nic IFACE                   the NIC to serve on and to put the server address on
+ *            --network NAMESPACE/NAME      the pool's network (NetworkAttachmentDefinition): the
+ *                                          NIC is the one Multus attached for it, read from the
+ *                                          pod's k8s.v1.cni.cncf.io/network-status annotation
+ *            [--pod-annotations PATH]      default /etc/podinfo/annotations (Downward API file)
+ *            or --nic IFACE                the NIC to serve on and to put the server address on
  *            [--server-ip IP --cidr CIDR]  default: the pool's serverIP and cidr
  *            [--dry-run]                   never change the NIC (the address must exist already)
  *            [--kubeconfig PATH]           default: in-cluster, else KUBECONFIG, else ~/.kube/config
@@ -35,14 +39,19 @@ import java.util.Optional;
 public final class AgentConfig {
   /** The default health listener. */
   public static final InetSocketAddress DEFAULT_HEALTH = new InetSocketAddress("0.0.0.0", 8080);
+  /** Where the pod's annotations are read from by default (a downwardAPI volume item). */
+  public static final Path DEFAULT_POD_ANNOTATIONS = Path.of("/etc/podinfo/annotations");
 
-  private static final List<String> VALUE_FLAGS = List.of("ippool-ref", "nic", "server-ip", "cidr",
+  private static final List<String> VALUE_FLAGS = List.of("ippool-ref", "nic", "network",
+      "pod-annotations", "server-ip", "cidr",
       "kubeconfig", "health-addr", "lock-name", "identity", "lease-duration", "renew-deadline",
       "retry-period", "dhcp-port");
   private static final List<String> SWITCHES = List.of("dry-run", "expose-leases");
 
   private final IPPoolRef pool;
   private final Optional<String> nic;
+  private final Optional<String> network;
+  private final Path podAnnotations;
   private final Optional<Ipv4Address> serverIp;
   private final Optional<Ipv4Cidr> cidr;
   private final boolean dryRun;
@@ -59,6 +68,8 @@ public final class AgentConfig {
   private AgentConfig(Parsed p) {
     this.pool = p.pool;
     this.nic = Optional.ofNullable(p.nic);
+    this.network = Optional.ofNullable(p.network);
+    this.podAnnotations = p.podAnnotations;
     this.serverIp = Optional.ofNullable(p.serverIp);
     this.cidr = Optional.ofNullable(p.cidr);
     this.dryRun = p.dryRun;
@@ -94,10 +105,19 @@ public final class AgentConfig {
     if (p.nic != null && !p.nic.matches("[A-Za-z0-9_.:@-]{1,15}")) {
       problems.add("--nic '" + p.nic + "' is not a network interface name (1-15 letters, digits,"
           + " '.', '-', '_', ':' or '@')");
-    } else if (p.nic == null && !p.dryRun) {
-      problems.add("--nic is missing: name the interface to serve on (for example net1), or pass"
+    }
+    p.network = flags.get("network");
+    if (p.network != null && !p.network.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?")) {
+      problems.add("--network '" + p.network + "' is not NAMESPACE/NAME of a"
+          + " NetworkAttachmentDefinition, e.g. default/net-48 (the pool's spec.networkName)");
+    }
+    if (p.nic == null && p.network == null && !p.dryRun) {
+      problems.add("--network or --nic is missing: pass --network NAMESPACE/NAME (the pool's"
+          + " network; the interface Multus attached for it is looked up) or --nic IFACE, or"
           + " --dry-run to leave interfaces alone");
     }
+    String annotations = flags.get("pod-annotations");
+    p.podAnnotations = annotations == null ? DEFAULT_POD_ANNOTATIONS : Path.of(annotations);
     p.serverIp = parse(flags, "server-ip", Ipv4Address::parse, "an IPv4 address like 192.0.2.1",
         problems);
     p.cidr = parse(flags, "cidr", Ipv4Cidr::parse, "a network like 192.0.2.0/24", problems);
@@ -147,6 +167,26 @@ public final class AgentConfig {
   /** The interface to serve on; empty only in dry-run mode. */
   public Optional<String> nic() {
     return nic;
+  }
+
+  /**
+   * The pool's network, {@code NAMESPACE/NAME}, whose interface the agent serves on when
+   * {@link #nic()} is not given.
+   */
+  public Optional<String> network() {
+    return network;
+  }
+
+  /** The Downward API file with the pod's annotations, where Multus' network status is read. */
+  public Path podAnnotations() {
+    return podAnnotations;
+  }
+
+  /** This configuration serving on {@code iface}, as looked up for {@link #network()}. */
+  public AgentConfig withNic(String iface) {
+    Parsed p = toParsed();
+    p.nic = iface;
+    return new AgentConfig(p);
   }
 
   /** The server address, overriding the pool's serverIP. */
@@ -326,9 +366,32 @@ public final class AgentConfig {
     return flags;
   }
 
+  private Parsed toParsed() {
+    Parsed p = new Parsed();
+    p.pool = pool;
+    p.nic = nic.orElse(null);
+    p.network = network.orElse(null);
+    p.podAnnotations = podAnnotations;
+    p.serverIp = serverIp.orElse(null);
+    p.cidr = cidr.orElse(null);
+    p.dryRun = dryRun;
+    p.kubeconfig = kubeconfig.orElse(null);
+    p.healthAddress = healthAddress;
+    p.exposeLeases = exposeLeases;
+    p.lockName = lockName;
+    p.identity = identity.orElse(null);
+    p.leaseDuration = leaseDuration;
+    p.renewDeadline = renewDeadline;
+    p.retryPeriod = retryPeriod;
+    p.dhcpPort = dhcpPort;
+    return p;
+  }
+
   private static final class Parsed {
     IPPoolRef pool;
     String nic;
+    String network;
+    Path podAnnotations;
     Ipv4Address serverIp;
     Ipv4Cidr cidr;
     boolean dryRun;

@@ -25,7 +25,7 @@ public final class AgentMain {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     DhcpAgent agent;
     try {
-      AgentConfig config = AgentConfig.parse(args, System.getenv());
+      AgentConfig config = withInterface(AgentConfig.parse(args, System.getenv()));
       agent = DhcpAgent.start(config, client(config), KubeEnvironment.system(), out);
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       // ElectorConfigException is an IllegalArgumentException: timings that break the rules
@@ -40,6 +40,26 @@ public final class AgentMain {
     }, "dhcp-agent-shutdown"));
     stopped.await();
   }
+
+  /**
+   * The configuration with its NIC: as given by {@code --nic}, else the interface Multus attached
+   * for {@code --network}, waiting up to a minute for the pod's network status to appear.
+   *
+   * @throws IllegalStateException naming the network and what the pod's annotations hold instead
+   */
+  static AgentConfig withInterface(AgentConfig config) throws InterruptedException {
+    if (config.nic().isPresent() || config.network().isEmpty() || config.dryRun()) {
+      return config;
+    }
+    String iface = PodNetworks.interfaceOf(config.podAnnotations(), config.network().get(),
+        NETWORK_WAIT, System::nanoTime, d -> Thread.sleep(d.toMillis()));
+    System.err.println("dhcp-agent: serving network " + config.network().get() + " on " + iface
+        + " (from the pod's network status)");
+    return config.withNic(iface);
+  }
+
+  /** How long the agent waits for Multus' network status before it gives up. */
+  static final java.time.Duration NETWORK_WAIT = java.time.Duration.ofSeconds(60);
 
   /**
    * The API client: from {@code --kubeconfig}, else in-cluster, else KUBECONFIG or

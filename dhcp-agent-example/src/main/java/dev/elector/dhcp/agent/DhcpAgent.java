@@ -4,6 +4,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
@@ -16,7 +17,10 @@ import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.k8s.KubeEnvironment;
 import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.micrometer.ElectorMetrics;
 import dev.elector.time.MonotonicClock;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -46,6 +50,7 @@ public final class DhcpAgent implements AutoCloseable {
   private final PoolWatcher watcher;
   private final LeaderDuty duty;
   private final LeaderElector elector;
+  private final PrometheusMeterRegistry metrics;
   private final HealthServer health;
 
   private DhcpAgent(AgentConfig config, ApiClient client, KubeEnvironment environment,
@@ -104,9 +109,11 @@ public final class DhcpAgent implements AutoCloseable {
           }
         })
         .build());
+    this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ElectorMetrics.of(elector).bindTo(metrics);
     this.health = HealthServer.start(config.healthAddress(), this::livenessProblem,
         () -> elector.health().detail(), cache::notServingReason,
-        config.exposeLeases() ? this::leasesJson : null);
+        config.exposeLeases() ? this::leasesJson : null, metrics::scrape);
   }
 
   /**
@@ -148,6 +155,16 @@ public final class DhcpAgent implements AutoCloseable {
   /** Whether this replica leads now. */
   public boolean isLeader() {
     return elector.isLeader();
+  }
+
+  /** The elector's counters. */
+  ElectorStats electorStats() {
+    return elector.stats();
+  }
+
+  /** Failed attempts to list or watch the pool so far. */
+  long poolFailures() {
+    return watcher.failures();
   }
 
   /** The health endpoints' port. */

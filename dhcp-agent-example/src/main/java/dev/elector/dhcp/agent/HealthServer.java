@@ -18,13 +18,18 @@ import java.util.function.Supplier;
  *   <li>{@code /healthz}: 200 unless the elector is unhealthy (a leader that missed its renewals,
  *       stalled threads) or the leader cannot do its duty (address or server failed); liveness.
  *   <li>{@code /readyz}: 200 once the initial sync is done and the pool can be served; readiness.
+ *   <li>{@code /metrics}: the elector's meters in the Prometheus text format, among them client-go's
+ *       {@code leader_election_master_status}.
  *   <li>{@code /leases} (only with {@code --expose-leases}): the lease cache as JSON, read-only.
  * </ul>
  *
- * Every answer is {@code text/plain} one line (JSON for {@code /leases}); any method but GET and
+ * Every probe answer is {@code text/plain} one line (JSON for {@code /leases}); any method but GET and
  * HEAD gets 405, so nothing here can change the agent.
  */
 final class HealthServer implements AutoCloseable {
+
+  /** The content type of the Prometheus text exposition format. */
+  static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
   /** An answer to a probe: empty problem means healthy. */
   interface Check extends Supplier<Optional<String>> {}
@@ -41,10 +46,11 @@ final class HealthServer implements AutoCloseable {
    * Listens on {@code address}.
    *
    * @param leases the JSON dump, or null to leave {@code /leases} out
+   * @param metrics the Prometheus text, or null to leave {@code /metrics} out
    * @throws IOException if the address cannot be bound, naming it
    */
   static HealthServer start(InetSocketAddress address, Check liveness, Supplier<String> livenessOk,
-      Check readiness, Supplier<String> leases) throws IOException {
+      Check readiness, Supplier<String> leases, Supplier<String> metrics) throws IOException {
     HttpServer http;
     try {
       http = HttpServer.create(address, 16);
@@ -58,6 +64,13 @@ final class HealthServer implements AutoCloseable {
       http.createContext("/leases", exchange -> {
         if (allowed(exchange)) {
           send(exchange, 200, "application/json", leases.get());
+        }
+      });
+    }
+    if (metrics != null) {
+      http.createContext("/metrics", exchange -> {
+        if (allowed(exchange)) {
+          send(exchange, 200, PROMETHEUS_TEXT, metrics.get());
         }
       });
     }

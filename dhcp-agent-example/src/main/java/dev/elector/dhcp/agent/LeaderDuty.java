@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>The server's serving gate is the term's {@link Term#isActive()} (and a servable pool), so
  * answering stops the instant the elector steps down, before this class hears of it. The stop
  * callback waits until the address is removed, so on a graceful close the lock is released only
- * after this replica gave the address up.
+ * after this replica gave the address up. The term's {@link Term#whenEnded()} starts the same
+ * teardown the moment the term ends, so it does not wait behind callbacks still running.
  */
 final class LeaderDuty implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LeaderDuty.class);
@@ -71,14 +72,28 @@ final class LeaderDuty implements AutoCloseable {
 
   /** The term started: take the address and serve. Returns once done (or failed). */
   void started(Term term) {
-    this.term = term;
+    synchronized (this) {
+      this.term = term;
+    }
+    term.whenEnded().thenRun(() -> ended(term));
     awaitConverged();
+  }
+
+  private void ended(Term ended) {
+    synchronized (this) {
+      if (term == ended) {
+        term = null;
+      }
+    }
+    converge();
   }
 
   /** The term ended: stop serving and give the address up. Returns once done. */
   void stopped(Term ended, TermEnd reason) {
-    if (term == ended) {
-      term = null;
+    synchronized (this) {
+      if (term == ended) {
+        term = null;
+      }
     }
     awaitConverged();
   }

@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.JSON;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,7 @@ public final class PoolWatcher implements AutoCloseable {
   private final PoolLeaseCache cache;
   private final KubeObjectWatch watch;
   private volatile boolean failing;
+  private final AtomicLong failures = new AtomicLong();
 
   /** A watcher of {@code cache.ref()} through {@code client}; call {@link #start()}. */
   public PoolWatcher(ApiClient client, PoolLeaseCache cache) {
@@ -81,8 +83,14 @@ public final class PoolWatcher implements AutoCloseable {
     cache.apply(pool);
   }
 
+  /** Failed attempts to list or watch the pool so far. */
+  long failures() {
+    return failures.get();
+  }
+
   private void onFailure(LockFailure failure, boolean firstInARow) {
     failing = true;
+    failures.incrementAndGet();
     if (!firstInARow) {
       log.debug("IPPool {}: still failing: {}", ref, failure.message());
     } else if (failure.kind().isConfigurationProblem()) {

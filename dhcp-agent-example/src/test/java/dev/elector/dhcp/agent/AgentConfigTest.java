@@ -68,6 +68,30 @@ class AgentConfigTest {
   }
 
   @Test
+  void theNetworkStandsInForTheNicUntilItsInterfaceIsLookedUp() {
+    AgentConfig config = parse(Map.of(), "--ippool-ref", "a/b", "--network", "default/net-48");
+
+    assertEquals(Optional.of("default/net-48"), config.network());
+    assertEquals(Optional.empty(), config.nic());
+    assertEquals(AgentConfig.DEFAULT_POD_ANNOTATIONS, config.podAnnotations());
+    AgentConfig resolved = config.withNic("net2");
+    assertEquals(Optional.of("net2"), resolved.nic());
+    assertEquals(config.pool(), resolved.pool());
+    assertEquals(config.network(), resolved.network());
+    assertEquals(config.lockName(), resolved.lockName());
+    assertEquals(config.leaseDuration(), resolved.leaseDuration());
+  }
+
+  @Test
+  void aNetworkMustBeNamespaceSlashName() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> parse(Map.of(), "--ippool-ref", "a/b", "--network", "net-48"));
+
+    assertTrue(e.getMessage().contains("--network 'net-48' is not NAMESPACE/NAME of a"
+        + " NetworkAttachmentDefinition"), e.getMessage());
+  }
+
+  @Test
   void listsEveryProblemWithItsFlagAndFix() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(Map.of(),
         "--server-ip", "10.0.0.1", "--cidr", "192.0.2.0/24", "--lease-duration", "fifteen",
@@ -76,7 +100,8 @@ class AgentConfigTest {
     String message = e.getMessage();
     assertTrue(message.contains("IPPool reference is missing: pass --ippool-ref NAMESPACE/NAME or"
         + " set IPPOOL_REF"), message);
-    assertTrue(message.contains("--nic is missing"), message);
+    assertTrue(message.contains("--network or --nic is missing: pass --network NAMESPACE/NAME"),
+        message);
     assertTrue(message.contains("--server-ip 10.0.0.1 is outside --cidr 192.0.2.0/24"), message);
     assertTrue(message.contains("--lease-duration 'fifteen' is not a duration; write it like 15s"),
         message);

@@ -1,5 +1,6 @@
 package dev.elector.dhcp.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,6 +76,19 @@ class DhcpAgentIT {
             "x"), new PrintStream(log.sink(), true, StandardCharsets.UTF_8));
     agents.add(agent);
     return new Running(agent, log.log());
+  }
+
+  /** The value of client-go's leader gauge on the agent's /metrics, for its lock and identity. */
+  private double leaderGauge(DhcpAgent agent, String identity) throws Exception {
+    HttpResponse<String> metrics = get(agent, "/metrics");
+    assertEquals(200, metrics.statusCode());
+    List<String> lines = metrics.body().lines()
+        .filter(l -> l.startsWith("leader_election_master_status{")).toList();
+    assertEquals(1, lines.size(), metrics.body());
+    String line = lines.get(0);
+    assertTrue(line.contains("identity=\"" + identity + "\"") && line.contains(
+        "name=\"dhcp-agent." + fixture.namespace().name() + "."), "identity and lock name: " + line);
+    return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
   }
 
   private HttpResponse<String> get(DhcpAgent agent, String path) throws Exception {
@@ -179,9 +193,16 @@ class DhcpAgentIT {
 
     Await.until("the agent reports it is not synced", Duration.ofSeconds(10),
         () -> get(a.agent(), "/readyz").body().contains("initial sync"));
-    Thread.sleep(4_000); // more than a whole lease: a candidate would have led by now
+    // The pool's list is refused again and again, with back-off; an elector that did not wait
+    // for the sync would have read the lock at once on start, long before the third refusal.
+    await("three refused attempts to list the pool").atMost(Duration.ofSeconds(30))
+        .until(() -> a.agent().poolFailures() >= 3);
 
+    assertEquals(0, a.agent().electorStats().totalCalls(),
+        "the elector never touched the lock: " + a.agent().electorStats());
     assertFalse(a.agent().isLeader());
+    assertTrue(get(a.agent(), "/healthz").body().contains("waiting for the readiness gate"),
+        get(a.agent(), "/healthz").body());
     assertTrue(a.events().first(e -> e.is("leading")).isEmpty(), a.events().text());
     assertEquals(200, get(a.agent(), "/healthz").statusCode(), "waiting is healthy, not a crash");
   }
@@ -195,11 +216,23 @@ class DhcpAgentIT {
     a.events().await(e -> e.is("serving"), Duration.ofSeconds(20), "serving");
     Running b = start("agent-b", "handover", fixture.agentIdentity("agent-b", "handover"));
     b.events().await(e -> e.is("synced"), Duration.ofSeconds(20), "synced");
+    assertEquals(1.0, leaderGauge(a.agent(), "agent-a"), "client-go's gauge on /metrics");
+    await("agent-b's /metrics shows it following").atMost(Duration.ofSeconds(10))
+        .until(() -> leaderGauge(b.agent(), "agent-b"), value -> value == 0.0);
 
     long closing = System.nanoTime();
     a.agent().close();
     AgentEventLog.Event bServes = b.events().await(e -> e.is("serving"), Duration.ofSeconds(10),
         "serving");
+    await("agent-b's leader gauge turns 1").atMost(Duration.ofSeconds(5))
+        .until(() -> leaderGauge(b.agent(), "agent-b"), value -> value == 1.0);
+    String scrape = get(b.agent(), "/metrics").body();
+    assertTrue(scrape.contains("elector_terms_started_total{identity=\"agent-b\",lock=\"Lease "
+        + namespace.name() + "/"), "elector_* meters: " + scrape);
+    System.out.println("RESULT /metrics of the new leader:\n" + scrape.lines()
+        .filter(l -> l.startsWith("leader_election") || l.contains("purpose=\"renew\"")
+            || l.contains("reason=\"closed\"") || l.contains("mode=\"watching\""))
+        .collect(java.util.stream.Collectors.joining("\n")));
     long handoverMillis = (bServes.monoNanos() - closing) / 1_000_000;
     System.out.printf("FIGURE graceful-handover close-to-serving=%d ms%n", handoverMillis);
 

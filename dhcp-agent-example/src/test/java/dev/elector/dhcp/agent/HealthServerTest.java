@@ -27,7 +27,8 @@ class HealthServerTest {
 
   private void start(boolean withLeases) throws Exception {
     server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), liveness::get,
-        () -> "following agent-b", readiness::get, withLeases ? () -> "{\"leases\":{}}\n" : null);
+        () -> "following agent-b", readiness::get, withLeases ? () -> "{\"leases\":{}}\n" : null,
+        () -> "leader_election_master_status{name=\"net-48\"} 1.0\n");
   }
 
   @AfterEach
@@ -68,5 +69,16 @@ class HealthServerTest {
     assertEquals("{\"leases\":{}}\n", call("GET", "/leases").body());
     assertEquals(405, call("POST", "/leases").statusCode());
     assertEquals(405, call("DELETE", "/healthz").statusCode());
+  }
+
+  @Test
+  void metricsAreServedInThePrometheusTextFormat() throws Exception {
+    start(false);
+    HttpResponse<String> metrics = call("GET", "/metrics");
+    assertEquals(200, metrics.statusCode());
+    assertEquals("text/plain; version=0.0.4; charset=utf-8",
+        metrics.headers().firstValue("Content-Type").orElseThrow());
+    assertEquals("leader_election_master_status{name=\"net-48\"} 1.0\n", metrics.body());
+    assertEquals(405, call("POST", "/metrics").statusCode());
   }
 }

@@ -1,5 +1,6 @@
 package dev.elector.dhcp.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -124,11 +125,8 @@ class LeaderDutyTest {
     elector = null;
   }
 
-  private void awaitTranscript(int size) throws InterruptedException {
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (transcript.size() < size && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+  private void awaitTranscript(int size) {
+    await().atMost(Duration.ofSeconds(5)).until(() -> transcript.size() >= size);
   }
 
   @Test
@@ -158,6 +156,20 @@ class LeaderDutyTest {
         "remove 192.0.2.1/24"), transcript);
     String printed = eventBytes.toString(StandardCharsets.UTF_8);
     assertTrue(printed.indexOf("address-added") < printed.indexOf("address-removed"), printed);
+  }
+
+  @Test
+  void anEndedTermGivesTheAddressUpWithoutWaitingForTheStopCallback() {
+    cache.apply(Pools.pool("1", Map.of()));
+    Term term = lead();
+    duty.started(term);
+
+    endTerm(); // the elector's stop callback here does nothing: whenEnded() alone tears down
+    awaitTranscript(3);
+
+    assertEquals(List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken(),
+        "remove 192.0.2.1/24"), transcript);
+    assertFalse(duty.serving());
   }
 
   @Test

@@ -59,15 +59,27 @@ class ServerAddressTest {
 
   @Test
   void aMissingArpingDoesNotFailTheAdd() throws IOException {
+    List<Runnable> announcements = new ArrayList<>();
     ServerAddress noArping = ServerAddress.onInterface("net1", Ipv4Address.parse("192.0.2.1"),
         Ipv4Cidr.parse("192.0.2.0/24"), command -> {
+          ran.add(String.join(" ", command));
           if (command.get(0).equals("arping")) {
             throw new IOException("Cannot run program \"arping\"");
           }
           return new ServerAddress.Result(0, "");
-        }, Runnable::run);
+        }, announcements::add);
 
-    noArping.add(); // does not throw: the announcement is best effort
+    noArping.add();
+    assertEquals(List.of("ip addr replace 192.0.2.1/24 dev net1"), ran,
+        "the address is in place before the announcement runs");
+    assertEquals(1, announcements.size(), "the announcement is handed to the announcer");
+
+    announcements.get(0).run(); // arping cannot be started: the announcement gives up quietly
+
+    assertEquals(List.of("ip addr replace 192.0.2.1/24 dev net1",
+        "arping -U -c 1 -I net1 192.0.2.1"), ran);
+    noArping.remove();
+    assertEquals("ip addr del 192.0.2.1/24 dev net1", ran.get(2), "the address stays usable");
   }
 
   @Test

@@ -35,10 +35,11 @@ public final class LockOptions {
    * @param missingClient the problem to report when no client was given, or null when one was
    * @param namespace the namespace given, or null for the pod's own
    * @param identity the identity given, or null for the environment's default
+   * @param more problems the backend found with its own options, reported with these
    * @throws IllegalStateException listing every problem
    */
   public static Resolved resolve(String kind, String missingClient, String name, String namespace,
-      String identity, Duration requestTimeout, PodEnvironment environment) {
+      String identity, Duration requestTimeout, PodEnvironment environment, List<String> more) {
     List<String> problems = new ArrayList<>();
     if (missingClient != null) {
       problems.add(missingClient);
@@ -65,6 +66,7 @@ public final class LockOptions {
       problems.add("requestTimeout " + requestTimeout + " must be positive; the default is "
           + DEFAULT_REQUEST_TIMEOUT);
     }
+    problems.addAll(more);
     if (!problems.isEmpty()) {
       throw new IllegalStateException("cannot build the " + kind + " lock: "
           + String.join("; ", problems));

@@ -1,0 +1,100 @@
+package dev.elector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.elector.lock.InMemoryLockStore;
+import dev.elector.lock.LeaderLock;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+/** A lock's own listener is notified after the configured one, once, with nothing to wire. */
+class ListeningLockTest {
+  private final List<String> heard = new ArrayList<>();
+  private final LeaderCallbacks callbacks = LeaderCallbacks.of(t -> {}, (t, r) -> {});
+
+  private ElectorListener recording(String who) {
+    return new ElectorListener() {
+      @Override
+      public void onTermStarted(Term term) {
+        heard.add(who + " started " + term.fencingToken());
+      }
+
+      @Override
+      public void onTermEnded(Term term, TermEnd reason) {
+        heard.add(who + " ended " + reason);
+      }
+    };
+  }
+
+  private record Listening(LeaderLock delegate, ElectorListener electorListener)
+      implements ListeningLock {
+    @Override
+    public CompletionStage<LockRead> read() {
+      return delegate.read();
+    }
+
+    @Override
+    public CompletionStage<LockWrite> create(LeaderRecord record) {
+      return delegate.create(record);
+    }
+
+    @Override
+    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+      return delegate.update(expectedVersion, record);
+    }
+
+    @Override
+    public String identity() {
+      return delegate.identity();
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
+    }
+  }
+
+  private static Term term() {
+    return new Term("me", "l", 7, Instant.EPOCH, Runnable::run, () -> 0, 1);
+  }
+
+  @Test
+  void theLocksListenerHearsAfterTheConfiguredOneAndOnlyOnceAfterToBuilder() {
+    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"),
+        recording("lock"));
+    ElectorConfig config = ElectorConfig.newBuilder().lock(lock).callbacks(callbacks)
+        .listener(recording("configured")).build();
+    ElectorConfig copy = config.toBuilder().build();
+
+    copy.listener().onTermStarted(term());
+    copy.listener().onTermEnded(term(), TermEnd.CLOSED);
+
+    assertEquals(List.of("configured started 7", "lock started 7", "configured ended CLOSED",
+        "lock ended CLOSED"), heard);
+  }
+
+  @Test
+  void withoutAConfiguredListenerTheLocksOwnIsTheListener() {
+    ElectorListener own = recording("lock");
+    ElectorConfig config = ElectorConfig.newBuilder()
+        .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), own))
+        .callbacks(callbacks).build();
+    assertSame(own, config.listener());
+  }
+
+  @Test
+  void aLockWithoutAListenerLeavesTheConfiguredOne() {
+    ElectorListener configured = recording("configured");
+    ElectorConfig config = ElectorConfig.newBuilder()
+        .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), ElectorListener.NONE))
+        .callbacks(callbacks).listener(configured).build();
+    assertSame(configured, config.listener());
+  }
+}

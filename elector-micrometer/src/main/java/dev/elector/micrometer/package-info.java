@@ -1,0 +1,6 @@
+/**
+ * Micrometer metrics of electors: {@link dev.elector.micrometer.ElectorMetrics} binds client-go's
+ * leader gauge and Elector's counters to a registry. Meters are read at scrape time from the
+ * electors' snapshots, never on the elector's threads.
+ */
+package dev.elector.micrometer;

@@ -1,0 +1,126 @@
+package dev.elector.scenarios;
+
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+
+/**
+ * Sits between one candidate and its lock, writes every call and its answer into a shared
+ * transcript, and can script the next update: hold it back (it reaches the lock only when the test
+ * lets it go, or never), or let an outside writer act just before it arrives.
+ */
+final class ScriptedLock implements WatchableLock {
+  private final WatchableLock delegate;
+  private final List<String> transcript;
+  private CompletableFuture<Void> holdNextUpdate;
+  private Runnable beforeNextUpdate;
+
+  ScriptedLock(WatchableLock delegate, List<String> transcript) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    this.transcript = Objects.requireNonNull(transcript, "transcript");
+  }
+
+  /** The next update waits until the returned future completes; it never arrives if it does not. */
+  synchronized CompletableFuture<Void> holdNextUpdate() {
+    holdNextUpdate = new CompletableFuture<>();
+    return holdNextUpdate;
+  }
+
+  /** Runs {@code outsideWrite} just before the next update reaches the lock. */
+  synchronized void beforeNextUpdate(Runnable outsideWrite) {
+    beforeNextUpdate = outsideWrite;
+  }
+
+  @Override
+  public CompletionStage<LockRead> read() {
+    return delegate.read().thenApply(result -> {
+      log("read -> " + describe(result));
+      return result;
+    });
+  }
+
+  @Override
+  public CompletionStage<LockWrite> create(LeaderRecord record) {
+    return delegate.create(record).thenApply(result -> {
+      log("create naming " + holder(record) + " -> " + describe(result));
+      return result;
+    });
+  }
+
+  @Override
+  public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+    CompletableFuture<Void> hold;
+    Runnable before;
+    synchronized (this) {
+      hold = holdNextUpdate;
+      before = beforeNextUpdate;
+      holdNextUpdate = null;
+      beforeNextUpdate = null;
+    }
+    if (hold != null) {
+      log("update naming " + holder(record) + " held back");
+      return hold.thenCompose(ignored -> forwardUpdate(expectedVersion, record));
+    }
+    if (before != null) {
+      before.run();
+    }
+    return forwardUpdate(expectedVersion, record);
+  }
+
+  private CompletionStage<LockWrite> forwardUpdate(String expectedVersion, LeaderRecord record) {
+    return delegate.update(expectedVersion, record).thenApply(result -> {
+      log("update naming " + holder(record) + " -> " + describe(result));
+      return result;
+    });
+  }
+
+  @Override
+  public Subscription watch(Consumer<LockRead> listener) {
+    return delegate.watch(listener);
+  }
+
+  @Override
+  public String identity() {
+    return delegate.identity();
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe();
+  }
+
+  private void log(String line) {
+    synchronized (transcript) {
+      transcript.add(identity() + ": " + line);
+    }
+  }
+
+  static String holder(LeaderRecord record) {
+    return record.isReleased() ? "nobody" : record.holderIdentity();
+  }
+
+  private static String describe(Object result) {
+    if (result instanceof LockWrite.Written) {
+      return "written";
+    }
+    if (result instanceof LockWrite.Conflict) {
+      return "conflict";
+    }
+    if (result instanceof LockWrite.Failed failed) {
+      return "failed " + failed.failure().kind();
+    }
+    if (result instanceof LockRead.Found found) {
+      return "holder " + holder(found.record());
+    }
+    if (result instanceof LockRead.Failed failed) {
+      return "failed " + failed.failure().kind();
+    }
+    return result.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+  }
+}

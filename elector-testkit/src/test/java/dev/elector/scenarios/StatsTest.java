@@ -1,0 +1,106 @@
+package dev.elector.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.CallPurpose;
+import dev.elector.ElectorStats;
+import dev.elector.ElectorStats.Following;
+import dev.elector.TermEnd;
+import dev.elector.lock.LockFailure;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The figures of {@code stats()} that metrics read: latency by purpose, ends by reason, following. */
+class StatsTest {
+
+  @Test
+  void latencyIsSummedPerPurposeOnTheElectorsClock() {
+    ElectionFixture election = new ElectionFixture(21);
+    ElectionFixture.Candidate a = election.add("a");
+    a.lock.latency(Duration.ofMillis(40));
+    a.start(b -> b.watchWhenFollowing(false));
+    election.advanceUntil(a::leading, Duration.ofSeconds(5));
+    ElectorStats stats = a.elector.stats();
+    assertEquals(new ElectorStats.CallTime(1, 40_000_000), stats.latency(CallPurpose.READ));
+    assertEquals(new ElectorStats.CallTime(1, 40_000_000), stats.latency(CallPurpose.ACQUIRE));
+    assertEquals(0, stats.latency(CallPurpose.RENEW).count());
+
+    election.advance(Duration.ofSeconds(10)); // renews every retryPeriod (2 s)
+    ElectorStats later = a.elector.stats();
+    long renewals = later.latency(CallPurpose.RENEW).count();
+    assertEquals(5, renewals, later.toString());
+    assertEquals(renewals * 40_000_000, later.latency(CallPurpose.RENEW).totalNanos());
+    assertEquals(Duration.ofMillis(200), later.latency(CallPurpose.RENEW).total());
+    assertEquals(1, later.latency(CallPurpose.ACQUIRE).count(), "renewals are not acquisitions");
+
+    election.time.close(a.elector);
+    assertEquals(new ElectorStats.CallTime(1, 40_000_000),
+        a.elector.stats().latency(CallPurpose.RELEASE));
+  }
+
+  @Test
+  void termsEndedAreCountedByReason() {
+    ElectionFixture election = new ElectionFixture(22);
+    ElectionFixture.Candidate a = election.start("a");
+    election.advanceUntil(a::leading, Duration.ofSeconds(5));
+
+    a.lock.injectConflicts(1); // someone else wrote the lock: the next renewal conflicts
+    election.advanceUntil(() -> !a.leading(), Duration.ofSeconds(5));
+    election.advanceUntil(a::leading, Duration.ofSeconds(30));
+
+    a.lock.failAll(LockFailure.Kind.UNAVAILABLE);
+    election.advanceUntil(() -> !a.leading(), Duration.ofSeconds(15));
+    a.lock.heal();
+    election.advanceUntil(a::leading, Duration.ofSeconds(60));
+
+    election.time.close(a.elector);
+    ElectorStats stats = a.elector.stats();
+    assertEquals(1, stats.termsEnded(TermEnd.LOCK_LOST), stats.toString());
+    assertEquals(1, stats.termsEnded(TermEnd.RENEW_DEADLINE_EXCEEDED), stats.toString());
+    assertEquals(1, stats.termsEnded(TermEnd.CLOSED), stats.toString());
+    assertEquals(3, stats.termsEnded());
+    assertEquals(3, stats.termsStarted());
+  }
+
+  @Test
+  void aFollowerSaysWhetherItWatchesOrPolls() {
+    ElectionFixture election = new ElectionFixture(23);
+    ElectionFixture.Candidate a = election.start("a");
+    election.advanceUntil(a::leading, Duration.ofSeconds(5));
+    ElectionFixture.Candidate b = election.start("b");
+    election.advance(Duration.ofSeconds(1));
+
+    assertEquals(Following.NONE, a.elector.stats().following(), "the leader does not follow");
+    assertEquals(Following.WATCHING, b.elector.stats().following());
+
+    b.lock.breakWatches(LockFailure.Kind.UNAVAILABLE);
+    election.advance(Duration.ofMillis(1));
+    assertEquals(Following.POLLING, b.elector.stats().following());
+    b.lock.mendWatches();
+    election.advanceUntil(() -> b.elector.stats().following() == Following.WATCHING,
+        Duration.ofSeconds(30));
+
+    ElectionFixture.Candidate c = election.add("c");
+    c.start(builder -> builder.watchWhenFollowing(false));
+    election.advance(Duration.ofSeconds(1));
+    assertEquals(Following.POLLING, c.elector.stats().following(), "watching turned off");
+
+    election.closeAll();
+    assertEquals(Following.NONE, b.elector.stats().following(), "closed");
+  }
+
+  @Test
+  void consecutiveFailuresCountTheStreakAndResetOnSuccess() {
+    ElectionFixture election = new ElectionFixture(24);
+    ElectionFixture.Candidate a = election.add("a");
+    a.lock.failAll(LockFailure.Kind.FORBIDDEN);
+    a.start(b -> b);
+    election.advance(Duration.ofSeconds(30));
+    int failures = a.elector.stats().consecutiveFailures();
+    assertTrue(failures >= 3, "failures in a row: " + failures);
+    a.lock.heal();
+    election.advanceUntil(a::leading, Duration.ofMinutes(1));
+    assertEquals(0, a.elector.stats().consecutiveFailures());
+  }
+}

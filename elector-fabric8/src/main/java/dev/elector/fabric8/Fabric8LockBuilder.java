@@ -5,7 +5,6 @@ import dev.elector.kube.internal.DaemonThreads;
 import dev.elector.kube.internal.LockOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -30,6 +29,8 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Executor executor;
   private boolean sharedWatch;
+  private boolean recordEvents;
+  private String eventComponent;
   private PodEnvironment environment = PodEnvironment.system();
 
   Fabric8LockBuilder() {}
@@ -98,6 +99,29 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
     return self();
   }
 
+  /**
+   * Whether the lock records client-go's leader election Events on the lock object ({@code
+   * <identity> became leader}, {@code <identity> stopped leading}, reason {@code LeaderElection});
+   * default false. The same Events, rate limit and RBAC as the client-java locks: sent on the
+   * lock's {@link #executor}, never on the elector's thread, at most 6 at once then one a minute;
+   * the identity needs {@code create} on {@code events} in the lock's namespace
+   * ({@code deploy/lease/rbac-events.yaml}); without it, one WARN names the rule and the election
+   * carries on unaffected.
+   */
+  public B recordEvents(boolean recordEvents) {
+    this.recordEvents = recordEvents;
+    return self();
+  }
+
+  /**
+   * The component the Events name as their source, such as your operator's name; default
+   * {@code elector}. A Kubernetes qualified name. Needs {@link #recordEvents recordEvents(true)}.
+   */
+  public B eventComponent(String eventComponent) {
+    this.eventComponent = Objects.requireNonNull(eventComponent, "eventComponent");
+    return self();
+  }
+
   /** Where the default namespace and identity come from; default the real process environment. */
   public B environment(PodEnvironment environment) {
     this.environment = Objects.requireNonNull(environment, "environment");
@@ -106,13 +130,15 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
 
   /** Settings after defaults and checks. */
   record Resolved(KubernetesClient client, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, boolean sharedWatch) {}
+      Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
 
   Resolved resolve(String kind) {
     LockOptions.Resolved r = LockOptions.resolve(kind, client == null
         ? "client is missing; pass one, for example new KubernetesClientBuilder().build()" : null,
-        name, namespace, identity, requestTimeout, environment, List.of());
+        name, namespace, identity, requestTimeout, environment,
+        LockOptions.eventProblems(recordEvents, eventComponent));
     return new Resolved(client, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
-        executor != null ? executor : DaemonThreads.shared(), sharedWatch);
+        executor != null ? executor : DaemonThreads.shared(), sharedWatch,
+        LockOptions.eventComponent(recordEvents, eventComponent));
   }
 }

@@ -1,6 +1,9 @@
 package dev.elector.fabric8;
 
+import dev.elector.ElectorListener;
+import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.FailureText;
 import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.kube.internal.ListWatchLoop.Reply;
@@ -9,7 +12,9 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
+import dev.elector.time.MonotonicClock;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * record's fields carrying {@code metadata.resourceVersion} as precondition (409 or a deleted
  * object is a conflict), so a renewal is one request and nothing else in the object changes.
  */
-abstract class Fabric8ObjectLock implements KubeLock {
+abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(Fabric8ObjectLock.class);
 
   private final ObjectShape shape;
@@ -46,6 +51,9 @@ abstract class Fabric8ObjectLock implements KubeLock {
   private final boolean sharedWatch;
   private final String collectionPath;
   private final String objectPath;
+  private final EventRecorder events;
+  /** The lock object's uid as last seen, for the Events' involvedObject. */
+  private volatile String objectUid;
 
   /**
    * @param kind the object's kind, for messages about the options
@@ -70,6 +78,20 @@ abstract class Fabric8ObjectLock implements KubeLock {
         : "/apis/" + this.shape.group() + "/" + this.shape.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + this.shape.resource();
     this.objectPath = collectionPath + "/" + name;
+    this.events = s.eventComponent() == null ? null : new EventRecorder(this.shape.apiVersion(),
+        this.shape.kind(), namespace, name, identity, s.eventComponent(), () -> objectUid,
+        event -> http.send("POST", "/api/v1/namespaces/" + namespace + "/events", "", event,
+            null),
+        executor, MonotonicClock.system(), Clock.systemUTC(), log);
+  }
+
+  /**
+   * Records the Events of {@link Fabric8LockBuilder#recordEvents} when they were asked for;
+   * otherwise {@link ElectorListener#NONE}. The elector notifies it by itself.
+   */
+  @Override
+  public final ElectorListener electorListener() {
+    return events == null ? ElectorListener.NONE : events;
   }
 
   @Override
@@ -193,6 +215,7 @@ abstract class Fabric8ObjectLock implements KubeLock {
     if (!reply.ok()) {
       return new LockWrite.Failed(failures.fromStatus(verb, reply.code(), reply.statusMessage()));
     }
+    rememberUid(reply.body());
     String version = ListWatchLoop.resourceVersion(reply.body());
     if (version == null) {
       return new LockWrite.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the answer to "
@@ -224,6 +247,7 @@ abstract class Fabric8ObjectLock implements KubeLock {
 
   /** The state an object read from the API server stands for. */
   LockRead toRead(Map<String, Object> object) {
+    rememberUid(object);
     String version = ListWatchLoop.resourceVersion(object);
     if (version == null) {
       return new LockRead.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the API server"
@@ -239,6 +263,14 @@ abstract class Fabric8ObjectLock implements KubeLock {
       return new LockRead.Malformed(version, parsed.problem());
     }
     return new LockRead.Found(version, parsed.record());
+  }
+
+  private void rememberUid(Map<String, Object> object) {
+    Map<String, Object> metadata = ListWatchLoop.asObject(object == null ? null
+        : object.get("metadata"));
+    if (events != null && metadata != null && metadata.get("uid") instanceof String uid) {
+      objectUid = uid;
+    }
   }
 
   private <T> CompletionStage<T> async(Supplier<T> work, Function<LockFailure, T> failed) {

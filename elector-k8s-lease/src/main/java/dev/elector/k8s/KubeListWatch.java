@@ -199,7 +199,7 @@ abstract class KubeListWatch {
     }
   }
 
-  private static ListWatchLoop.Reply plain(KubeHttp.Reply reply) {
+  static ListWatchLoop.Reply plain(KubeHttp.Reply reply) {
     return new ListWatchLoop.Reply(reply.code(),
         reply.body() == null ? null : toPlain(reply.body()), reply.text(), reply.retryAfter());
   }

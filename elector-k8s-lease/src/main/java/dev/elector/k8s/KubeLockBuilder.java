@@ -3,11 +3,9 @@ package dev.elector.k8s;
 import dev.elector.kube.internal.LockOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.regex.Pattern;
 
 /**
  * The options every Kubernetes lock shares. Setters reject null at once; {@code build()} resolves
@@ -22,12 +20,8 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = LockOptions.DEFAULT_REQUEST_TIMEOUT;
 
-  private static final Pattern QUALIFIED_NAME = Pattern.compile(
-      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-
   /** The default reporting component of the lock's Events: {@value}. */
-  public static final String DEFAULT_EVENT_COMPONENT = "elector";
+  public static final String DEFAULT_EVENT_COMPONENT = LockOptions.DEFAULT_EVENT_COMPONENT;
 
   private ApiClient apiClient;
   private String namespace;
@@ -153,20 +147,13 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
       Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
 
   Resolved resolve(String kind) {
-    List<String> more = new ArrayList<>();
-    if (eventComponent != null && !recordEvents) {
-      more.add("eventComponent \"" + eventComponent + "\" is set but events are not recorded;"
-          + " add recordEvents(true), or drop eventComponent");
-    } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
-      more.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified name;"
-          + " use letters, digits, '-', '_' and '.' (at most 63), for example \"my-operator\"");
-    }
+    List<String> more = LockOptions.eventProblems(recordEvents, eventComponent);
     LockOptions.Resolved r = LockOptions.resolve(kind, apiClient == null
         ? "apiClient is missing; pass one, for example ClientBuilder.standard().build()" : null,
         name, namespace, identity, requestTimeout, environment.pod(), more);
     return new Resolved(apiClient, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
         executor != null ? executor : KubeThreads.shared(), sharedWatch,
-        !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT);
+        LockOptions.eventComponent(recordEvents, eventComponent));
   }
 
 }

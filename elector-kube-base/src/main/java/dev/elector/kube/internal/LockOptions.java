@@ -22,7 +22,34 @@ public final class LockOptions {
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
+  /** The default reporting component of a lock's Events. */
+  public static final String DEFAULT_EVENT_COMPONENT = "elector";
+
+  private static final Pattern QUALIFIED_NAME = Pattern.compile(
+      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+
   private LockOptions() {}
+
+  /** What is wrong with the Events options: an eventComponent without events, or a bad name. */
+  public static List<String> eventProblems(boolean recordEvents, String eventComponent) {
+    List<String> problems = new ArrayList<>();
+    if (eventComponent != null && !recordEvents) {
+      problems.add("eventComponent \"" + eventComponent + "\" is set but events are not"
+          + " recorded; add recordEvents(true), or drop eventComponent");
+    } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
+      problems.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified"
+          + " name; use letters, digits, '-', '_' and '.' (at most 63), for example"
+          + " \"my-operator\"");
+    }
+    return problems;
+  }
+
+  /** The component events are recorded as, or null when none are recorded. */
+  public static String eventComponent(boolean recordEvents, String eventComponent) {
+    return !recordEvents ? null : eventComponent != null ? eventComponent
+        : DEFAULT_EVENT_COMPONENT;
+  }
 
   /** Options after defaults and checks. */
   public record Resolved(String namespace, String name, String identity,

@@ -1,6 +1,7 @@
 package dev.elector.kube.internal;
 
 import dev.elector.lock.LockFailure;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,7 +94,8 @@ public abstract class ListWatchLoop implements Runnable {
   private final FailureText failures;
   private final long requestTimeoutMillis;
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private final WatchPacer pacer = new WatchPacer(System::nanoTime, new SplittableRandom());
+  private final MonotonicClock clock = MonotonicClock.system();
+  private final WatchPacer pacer = new WatchPacer(clock::nanos, new SplittableRandom());
   private volatile boolean closed;
   private volatile WatchStream current;
   private volatile Thread thread;
@@ -245,7 +247,7 @@ public abstract class ListWatchLoop implements Runnable {
   private String watchFrom(String version, boolean afterList) throws Broken {
     long timeoutSeconds = 240 + ThreadLocalRandom.current().nextLong(60);
     String last = version;
-    long opened = System.nanoTime();
+    long opened = clock.nanos();
     boolean sawEvent = false;
     pacer.sent();
     try (WatchStream stream = transport.watch(version, timeoutSeconds)) {
@@ -307,8 +309,8 @@ public abstract class ListWatchLoop implements Runnable {
     return null;
   }
 
-  private static long millisSince(long nanos) {
-    return (System.nanoTime() - nanos) / 1_000_000;
+  private long millisSince(long nanos) {
+    return (clock.nanos() - nanos) / 1_000_000;
   }
 
   private String onEvent(Map<String, Object> event, String last) throws Broken {

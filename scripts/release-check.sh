@@ -36,7 +36,8 @@ fi
 
 # The published artifacts: "artifactId:kinds" (kinds of file besides the pom).
 library=(elector-core:dev.elector.core elector-testkit:dev.elector.testkit
-  elector-k8s-lease:dev.elector.k8s.lease elector-configmap:dev.elector.configmap
+  elector-kube-base:dev.elector.kube elector-k8s-lease:dev.elector.k8s.lease
+  elector-configmap:dev.elector.configmap elector-fabric8:dev.elector.fabric8
   elector-micrometer:dev.elector.micrometer)
 expected="$(mktemp)"
 actual="$(mktemp)"

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
-  private static final List<Impl> ANCHORED = List.of(Impl.ELECTOR, Impl.CLIENT_JAVA,
-      Impl.FABRIC8);
+  private static final List<Impl> ANCHORED = List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8,
+      Impl.CLIENT_JAVA, Impl.FABRIC8);
 
   private BenchMain() {}
 
@@ -96,7 +96,7 @@ public final class BenchMain {
         results.baselineSeconds = baselineWindow.toSeconds();
       });
       for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.ELECTOR_SHARED,
-          Impl.CLIENT_JAVA, Impl.FABRIC8)) {
+          Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8)) {
         step(results, "load " + impl.key, () -> results.loads.add(
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }

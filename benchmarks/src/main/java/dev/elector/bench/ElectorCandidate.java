@@ -23,22 +23,31 @@ final class ElectorCandidate implements Candidate {
 
   ElectorCandidate(ApiClient client, String namespace, String name, String identity,
       Timings timings, boolean watch, boolean sharedWatch, Recorder recorder, Executor io) {
-    this.identity = identity;
-    LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
-        .name(name).identity(identity).sharedWatch(sharedWatch);
-    if (io != null) {
-      builder.executor(io);
-    }
-    LeaseLock lease = builder.build();
+    this(lease(client, namespace, name, identity, sharedWatch, io), timings, watch, recorder);
+  }
+
+  /** Elector on an already built lock, such as the fabric8 backend's. */
+  ElectorCandidate(WatchableLock lock, Timings timings, boolean watch, Recorder recorder) {
+    this.identity = lock.identity();
     this.elector = LeaderElector.create(ElectorConfig.newBuilder()
-        .lock(new ProbedLock(lease, probe))
-        .callbacks(LeaderCallbacks.of(term -> recorder.started(identity),
-            (term, why) -> recorder.stopped(identity)))
+        .lock(new ProbedLock(lock, probe))
+        .callbacks(LeaderCallbacks.of(term -> recorder.started(lock.identity()),
+            (term, why) -> recorder.stopped(lock.identity())))
         .leaseDuration(timings.lease())
         .renewDeadline(timings.renew())
         .retryPeriod(timings.retry())
         .watchWhenFollowing(watch)
         .build());
+  }
+
+  private static LeaseLock lease(ApiClient client, String namespace, String name,
+      String identity, boolean sharedWatch, Executor io) {
+    LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
+        .name(name).identity(identity).sharedWatch(sharedWatch);
+    if (io != null) {
+      builder.executor(io);
+    }
+    return builder.build();
   }
 
   @Override

@@ -14,6 +14,8 @@ enum Impl {
    * by all its locks ({@code sharedWatch(true)}) and the same 4 shared I/O threads.
    */
   ELECTOR_SHARED("Elector (shared watch, 4 shared I/O threads)", "elector-shared"),
+  /** Elector with watching followers on the fabric8 backend ({@code Fabric8LeaseLock}). */
+  ELECTOR_FABRIC8("Elector (fabric8 backend)", "elector-fabric8"),
   CLIENT_JAVA("client-java-extended 25.0.0", "client-java"),
   FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8");
 
@@ -27,6 +29,6 @@ enum Impl {
 
   boolean isElector() {
     return this == ELECTOR || this == ELECTOR_POLL || this == ELECTOR_BOUNDED
-        || this == ELECTOR_SHARED;
+        || this == ELECTOR_SHARED || this == ELECTOR_FABRIC8;
   }
 }

@@ -1,6 +1,7 @@
 package dev.elector.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.elector.fabric8.Fabric8LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -93,6 +94,9 @@ final class Scenarios {
           false, false, recorder, boundedIo());
       case ELECTOR_SHARED -> new ElectorCandidate(client, namespace, name, identity, timings,
           true, true, recorder, boundedIo());
+      case ELECTOR_FABRIC8 -> new ElectorCandidate(Fabric8LeaseLock.newBuilder()
+          .client(cluster.fabric8()).namespace(namespace).name(name).identity(identity).build(),
+          timings, true, recorder);
       case CLIENT_JAVA -> new ClientJavaCandidate(client, namespace, name, identity, timings,
           recorder);
       case FABRIC8 -> new Fabric8Candidate(cluster.fabric8(), namespace, name, identity, timings,

@@ -54,7 +54,12 @@ class BenchmarkQuickIT {
       assertTrue(results.scales.stream().anyMatch(s -> s.impl() == impl && s.electors() > 0
           && s.leading() == s.electors()), "scale not measured for " + impl);
     }
-    for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.CLIENT_JAVA, Impl.FABRIC8)) {
+    assertTrue(results.failovers.stream().anyMatch(t -> t.impl() == Impl.ELECTOR_FABRIC8
+        && !t.fromStopMs().isEmpty()), "no crash failover measured for the fabric8 backend");
+    assertTrue(results.handovers.stream().anyMatch(t -> t.impl() == Impl.ELECTOR_FABRIC8
+        && !t.fromStopMs().isEmpty()), "no handover measured for the fabric8 backend");
+    for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.ELECTOR_FABRIC8,
+        Impl.CLIENT_JAVA, Impl.FABRIC8)) {
       assertTrue(results.loads.stream().anyMatch(l -> l.impl() == impl && l.total() > 0),
           "no API load measured for " + impl);
     }

@@ -7,7 +7,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.AbstractKubeLockIT;
-import dev.elector.k8s.KubeObjectLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.testkit.kube.Await;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -23,11 +23,14 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The ConfigMap lock on a real API server, plus what only a ConfigMap can get wrong. */
-class ConfigMapLockIT extends AbstractKubeLockIT {
+/**
+ * The ConfigMap lock on a real API server, plus what only a ConfigMap can get wrong. Public so that
+ * other ConfigMap backends (elector-fabric8) run the same scenarios with their own lock.
+ */
+public class ConfigMapLockIT extends AbstractKubeLockIT {
 
   @Override
-  protected KubeObjectLock newLock(ApiClient client, String namespace, String name,
+  protected KubeLock newLock(ApiClient client, String namespace, String name,
       String identity) {
     return ConfigMapLock.newBuilder().apiClient(client).namespace(namespace).name(name)
         .identity(identity).requestTimeout(RENEW.dividedBy(2)).build();

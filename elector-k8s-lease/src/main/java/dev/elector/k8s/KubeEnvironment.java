@@ -1,21 +1,15 @@
 package dev.elector.k8s;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.SecureRandom;
+import dev.elector.kube.PodEnvironment;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Where a lock backend learns its namespace and default identity: environment variables, the
  * service account's namespace file and the host name. {@link #system()} reads the real ones;
- * {@link #of} supplies fixed values, for tests.
+ * {@link #of} supplies fixed values, for tests. The rules are those of {@link PodEnvironment},
+ * shared by every Elector backend.
  *
  * <p>Namespace: {@code POD_NAMESPACE} (set it from the Downward API, {@code fieldRef:
  * metadata.namespace}), else the file {@value #NAMESPACE_FILE} that Kubernetes mounts with a service
@@ -28,25 +22,14 @@ import java.util.function.Supplier;
  */
 public final class KubeEnvironment {
   /** The namespace file of a pod's service account. */
-  public static final String NAMESPACE_FILE =
-      "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+  public static final String NAMESPACE_FILE = PodEnvironment.NAMESPACE_FILE;
 
-  private static final String PROCESS_SUFFIX = randomSuffix();
-  private static final KubeEnvironment SYSTEM =
-      new KubeEnvironment(System::getenv, KubeEnvironment::readFile, KubeEnvironment::hostName,
-          PROCESS_SUFFIX);
+  private static final KubeEnvironment SYSTEM = new KubeEnvironment(PodEnvironment.system());
 
-  private final Function<String, String> env;
-  private final Function<Path, String> files;
-  private final Supplier<String> hostName;
-  private final String suffix;
+  private final PodEnvironment pod;
 
-  private KubeEnvironment(Function<String, String> env, Function<Path, String> files,
-      Supplier<String> hostName, String suffix) {
-    this.env = env;
-    this.files = files;
-    this.hostName = hostName;
-    this.suffix = suffix;
+  private KubeEnvironment(PodEnvironment pod) {
+    this.pod = pod;
   }
 
   /** The process's real environment, files and host name. */
@@ -60,61 +43,25 @@ public final class KubeEnvironment {
    */
   public static KubeEnvironment of(Map<String, String> env, Map<String, String> files,
       String hostName, String suffix) {
-    Map<String, String> envCopy = Map.copyOf(env);
-    Map<String, String> filesCopy = Map.copyOf(files);
-    Objects.requireNonNull(hostName, "hostName");
-    Objects.requireNonNull(suffix, "suffix");
-    return new KubeEnvironment(envCopy::get, path -> filesCopy.get(path.toString()),
-        () -> hostName, suffix);
+    return new KubeEnvironment(PodEnvironment.of(env, files, hostName, suffix));
+  }
+
+  /** The same environment as {@code pod}, the form every Elector backend shares. */
+  public static KubeEnvironment of(PodEnvironment pod) {
+    return new KubeEnvironment(Objects.requireNonNull(pod, "pod"));
   }
 
   /** The namespace of the pod this process runs in, if it can be told. */
   public Optional<String> namespace() {
-    Optional<String> fromEnv = nonBlank(env.apply("POD_NAMESPACE"));
-    if (fromEnv.isPresent()) {
-      return fromEnv;
-    }
-    return nonBlank(files.apply(Path.of(NAMESPACE_FILE)));
+    return pod.namespace();
   }
 
   /** The identity used when none is given: pod name or host name, {@code _}, random suffix. */
   public String defaultIdentity() {
-    String base = nonBlank(env.apply("POD_NAME")).or(() -> nonBlank(hostName.get()))
-        .orElse("elector");
-    return base + "_" + suffix;
+    return pod.defaultIdentity();
   }
 
-  private static Optional<String> nonBlank(String value) {
-    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
-  }
-
-  private static String readFile(Path path) {
-    try {
-      return Files.isReadable(path) ? Files.readString(path, StandardCharsets.UTF_8) : null;
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private static String hostName() {
-    String fromEnv = System.getenv("HOSTNAME");
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return fromEnv;
-    }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private static String randomSuffix() {
-    String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-    SecureRandom random = new SecureRandom();
-    StringBuilder s = new StringBuilder(6);
-    for (int i = 0; i < 6; i++) {
-      s.append(alphabet.charAt(random.nextInt(alphabet.length())));
-    }
-    return s.toString();
+  PodEnvironment pod() {
+    return pod;
   }
 }

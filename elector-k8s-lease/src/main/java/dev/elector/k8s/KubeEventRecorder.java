@@ -4,36 +4,25 @@ import com.google.gson.JsonObject;
 import dev.elector.ElectorListener;
 import dev.elector.Term;
 import dev.elector.TermEnd;
+import dev.elector.kube.internal.EventRecorder;
 import dev.elector.time.MonotonicClock;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
- * Records client-go's leader election Events on the lock object: {@code <identity> became leader}
- * and {@code <identity> stopped leading}, reason {@value #REASON}, as core/v1 Events.
- *
- * <p>The elector calls this on its own thread; this only decides (the rate limit) and queues. The
- * request goes out on the lock's executor, one at a time per lock, in order. At most
- * {@value #BURST} events go out at once, then one per minute; what the limit held back is counted
- * in the next event's message. A 403 is reported once per namespace and identity in this process,
- * at WARN, with the Role rule to add; the election never depends on an event.
+ * Records client-go's leader election Events on the lock object through client-java: the shared
+ * {@link EventRecorder} of elector-kube-base (rate limit, queue, one WARN on 403 naming the rule)
+ * with the requests sent by the lock's {@link KubeHttp}.
  */
 final class KubeEventRecorder implements ElectorListener {
-  static final String REASON = "LeaderElection";
-  static final int BURST = 6;
-  static final long REFILL_NANOS = 60_000_000_000L;
-  static final int MAX_INSTANCE = 128;
-  static final String RULE = "{apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}";
-  private static final Set<String> FORBIDDEN_REPORTED = ConcurrentHashMap.newKeySet();
+  static final String REASON = EventRecorder.REASON;
+  static final int BURST = EventRecorder.BURST;
+  static final long REFILL_NANOS = EventRecorder.REFILL_NANOS;
+  static final int MAX_INSTANCE = EventRecorder.MAX_INSTANCE;
+  static final String RULE = EventRecorder.RULE;
 
   /** Sends one Event body; the lock's HTTP client in production. */
   @FunctionalInterface
@@ -41,207 +30,37 @@ final class KubeEventRecorder implements ElectorListener {
     KubeHttp.Reply post(JsonObject event) throws IOException;
   }
 
-  private final KubeObjectFormat format;
-  private final String namespace;
-  private final String name;
-  private final String identity;
-  private final String component;
-  private final Supplier<String> uid;
-  private final Sender sender;
-  private final Executor executor;
-  private final MonotonicClock clock;
-  private final Clock wall;
-  private final Logger log;
-  private final String subject;
-
-  // Guarded by this.
-  private final ArrayDeque<JsonObject> queue = new ArrayDeque<>();
-  private boolean draining;
-  private long tokens = BURST;
-  private long refilledAt;
-  private long heldBack;
-  private boolean failureReported;
-  private long sent;
-  private long failed;
+  private final EventRecorder recorder;
 
   KubeEventRecorder(KubeObjectFormat format, String namespace, String name, String identity,
       String component, Supplier<String> uid, Sender sender, Executor executor,
       MonotonicClock clock, Clock wall, Logger log) {
-    this.format = format;
-    this.namespace = namespace;
-    this.name = name;
-    this.identity = identity;
-    this.component = component;
-    this.uid = uid;
-    this.sender = sender;
-    this.executor = executor;
-    this.clock = clock;
-    this.wall = wall;
-    this.log = log;
-    this.subject = format.kind() + " " + namespace + "/" + name;
-    this.refilledAt = clock.nanos();
+    this.recorder = new EventRecorder(format.apiVersion(), format.kind(), namespace, name,
+        identity, component, uid,
+        event -> KubeListWatch.plain(sender.post(KubeListWatch.toTree(event).getAsJsonObject())),
+        executor, clock, wall, log);
   }
 
   @Override
   public void onTermStarted(Term term) {
-    started(term.identity());
+    recorder.onTermStarted(term);
   }
 
   @Override
   public void onTermEnded(Term term, TermEnd reason) {
-    ended(term.identity(), reason);
+    recorder.onTermEnded(term, reason);
   }
 
   void started(String leader) {
-    record("became leader", "Normal", "BecameLeader", leader);
+    recorder.started(leader);
   }
 
   void ended(String leader, TermEnd reason) {
-    switch (reason) {
-      case CLOSED:
-        record("stopped leading (closed)", "Normal", "StoppedLeading", leader);
-        break;
-      case LOCK_LOST:
-        record("stopped leading: someone else wrote the lock", "Warning", "StoppedLeading",
-            leader);
-        break;
-      default:
-        record("stopped leading: could not renew within renewDeadline", "Warning",
-            "StoppedLeading", leader);
-        break;
-    }
+    recorder.ended(leader, reason);
   }
 
   /** Events sent and answered with success, and those that failed; for tests. */
-  synchronized long[] counts() {
-    return new long[] {sent, failed};
-  }
-
-  private synchronized void record(String what, String type, String action, String leader) {
-    long now = clock.nanos();
-    long earned = (now - refilledAt) / REFILL_NANOS;
-    if (earned > 0) {
-      tokens = Math.min(BURST, tokens + earned);
-      refilledAt = tokens == BURST ? now : refilledAt + earned * REFILL_NANOS;
-    }
-    if (tokens == 0) {
-      heldBack++;
-      log.debug("{}: event \"{} {}\" not recorded: rate limit", subject, leader, what);
-      return;
-    }
-    tokens--;
-    String message = leader + " " + what + (heldBack == 0 ? "" : " (" + heldBack + " earlier"
-        + " leader election events were not recorded: at most " + BURST + " at once, then one a"
-        + " minute)");
-    heldBack = 0;
-    queue.add(event(message, type, action));
-    if (!draining) {
-      draining = true;
-      try {
-        executor.execute(this::drain);
-      } catch (RejectedExecutionException e) {
-        draining = false;
-        queue.clear();
-        log.debug("{}: the executor rejected the event request: {}", subject, e.toString());
-      }
-    }
-  }
-
-  private JsonObject event(String message, String type, String action) {
-    String now = DateTimeFormatter.ISO_INSTANT.format(wall.instant().truncatedTo(ChronoUnit.SECONDS));
-    JsonObject metadata = new JsonObject();
-    metadata.addProperty("generateName", name + ".");
-    metadata.addProperty("namespace", namespace);
-    JsonObject source = new JsonObject();
-    source.addProperty("component", component);
-    JsonObject event = new JsonObject();
-    event.addProperty("apiVersion", "v1");
-    event.addProperty("kind", "Event");
-    event.add("metadata", metadata);
-    event.addProperty("reason", REASON);
-    event.addProperty("message", message);
-    event.addProperty("type", type);
-    event.addProperty("action", action);
-    event.add("source", source);
-    event.addProperty("reportingComponent", component);
-    event.addProperty("reportingInstance",
-        identity.length() <= MAX_INSTANCE ? identity : identity.substring(0, MAX_INSTANCE));
-    event.addProperty("firstTimestamp", now);
-    event.addProperty("lastTimestamp", now);
-    event.addProperty("count", 1);
-    return event;
-  }
-
-  private void drain() {
-    while (true) {
-      JsonObject event;
-      synchronized (this) {
-        event = queue.poll();
-        if (event == null) {
-          draining = false;
-          return;
-        }
-      }
-      send(event);
-    }
-  }
-
-  private void send(JsonObject event) {
-    JsonObject involved = new JsonObject();
-    involved.addProperty("apiVersion", format.apiVersion());
-    involved.addProperty("kind", format.kind());
-    involved.addProperty("namespace", namespace);
-    involved.addProperty("name", name);
-    String objectUid = uid.get();
-    if (objectUid != null) {
-      involved.addProperty("uid", objectUid); // kubectl describe matches events by uid
-    }
-    event.add("involvedObject", involved);
-    String message = event.get("message").getAsString();
-    KubeHttp.Reply reply;
-    try {
-      reply = sender.post(event);
-    } catch (IOException | RuntimeException e) {
-      failed(message, e.toString());
-      return;
-    }
-    if (reply.ok()) {
-      synchronized (this) {
-        sent++;
-        failureReported = false;
-      }
-      log.debug("{}: recorded event \"{}\"", subject, message);
-    } else if (reply.code() == 403) {
-      synchronized (this) {
-        failed++;
-      }
-      if (FORBIDDEN_REPORTED.add(namespace + " " + identity)) {
-        log.warn("{}: {} may not create Events in namespace {} (403: {}), so leader election"
-            + " events are not recorded; the election is not affected. To record them, add the"
-            + " rule {} to a Role in namespace {} bound to this identity (see deploy/{}/"
-            + "rbac-events.yaml), or build the lock without recordEvents(true). Reported once.",
-            subject, identity, namespace, reply.statusMessage(), RULE, namespace,
-            format.kind().toLowerCase(java.util.Locale.ROOT));
-      } else {
-        log.debug("{}: event \"{}\" forbidden (403)", subject, message);
-      }
-    } else {
-      failed(message, reply.code() + ": " + reply.statusMessage());
-    }
-  }
-
-  private void failed(String message, String why) {
-    boolean report;
-    synchronized (this) {
-      failed++;
-      report = !failureReported;
-      failureReported = true;
-    }
-    if (report) {
-      log.warn("{}: could not record event \"{}\" ({}); the election is not affected. Further"
-          + " failures go to DEBUG until an event is recorded again.", subject, message, why);
-    } else {
-      log.debug("{}: could not record event \"{}\" ({})", subject, message, why);
-    }
+  long[] counts() {
+    return recorder.counts();
   }
 }

@@ -1,21 +1,16 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.internal.FailureText;
 import dev.elector.lock.LockFailure;
-import dev.elector.lock.LockFailure.Kind;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 
 /**
  * Turns API answers and I/O errors into failures that say what to do, about one lock object or,
- * with a null name, about the whole collection in the namespace (the shared watch).
+ * with a null name, about the whole collection in the namespace (the shared watch). The texts are
+ * those of every Elector backend ({@link FailureText}).
  */
 final class KubeFailures {
-  private final String kind;
-  private final String group;
-  private final String resource;
-  private final String namespace;
-  private final String name;
-  private final String identity;
+  private final FailureText text;
 
   /** @param name the lock object's name, or null for the whole collection */
   KubeFailures(KubeObjectFormat format, String namespace, String name, String identity) {
@@ -30,85 +25,29 @@ final class KubeFailures {
    */
   KubeFailures(String kind, String group, String resource, String namespace, String name,
       String identity) {
-    this.kind = kind;
-    this.group = group;
-    this.resource = resource;
-    this.namespace = namespace;
-    this.name = name;
-    this.identity = identity;
+    this.text = new FailureText(kind, group, resource, namespace, name, identity);
+  }
+
+  /** The same texts, for the shared loop. */
+  FailureText text() {
+    return text;
   }
 
   /** The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}. */
   String qualifiedResource() {
-    return group.isEmpty() ? resource : resource + "." + group;
+    return text.qualifiedResource();
   }
 
   /** The Role rule that allows {@code verb} on this lock. */
   String ruleFor(String verb) {
-    String rule = "apiGroups: [\"" + group + "\"], resources: [\"" + resource
-        + "\"], verbs: [\"" + verb + "\"]";
-    // create cannot be restricted by name: the name is not known when it is authorised
-    return verb.equals("create") || name == null ? rule
-        : rule + ", resourceNames: [\"" + name + "\"]";
-  }
-
-  /** What a request is about: one object, or the whole collection in the namespace. */
-  private String subject(String verb) {
-    return name == null ? verb + " " + qualifiedResource() + " in namespace " + namespace
-        : verb + " " + qualifiedResource() + " \"" + name + "\" in namespace " + namespace;
+    return text.ruleFor(verb);
   }
 
   LockFailure fromReply(String verb, KubeHttp.Reply reply) {
-    int code = reply.code();
-    String server = reply.statusMessage();
-    String what = subject(verb);
-    switch (code) {
-      case 401:
-        return LockFailure.of(Kind.UNAUTHORIZED, "the API server did not accept the credentials"
-            + " of " + identity + " to " + what + " (401: " + server + "); check the service"
-            + " account token or kubeconfig, it may be missing or expired");
-      case 403:
-        return LockFailure.of(Kind.FORBIDDEN, identity + " is not allowed to " + what
-            + " (403: " + server + "); grant it with a Role in namespace " + namespace
-            + ", bound to this pod's service account, with the rule {"
-            + (name == null ? ruleFor("list\", \"watch") + "}, which sharedWatch(true) needs;"
-                + " or build the locks without sharedWatch to watch each object by name"
-                : ruleFor(verb) + "}"));
-      case 404:
-        if (verb.equals("create")) {
-          return LockFailure.of(Kind.NOT_FOUND, "cannot create " + kind + " " + namespace
-              + "/" + name + ": namespace " + namespace + " does not exist (404: " + server
-              + "); create the namespace, or point the lock at an existing one");
-        }
-        return LockFailure.of(Kind.NOT_FOUND, "could not " + what + " (404: " + server + ")");
-      case 400:
-      case 422:
-        return LockFailure.of(Kind.INVALID, "the API server rejected the request to " + what
-            + " as invalid (" + code + ": " + server + ")");
-      case 429:
-        return LockFailure.of(Kind.UNAVAILABLE, "the API server is overloaded and refused to "
-            + what + " (429: " + server + ")");
-      case 408:
-      case 504:
-        return LockFailure.of(Kind.TIMEOUT, "the API server timed out trying to " + what + " ("
-            + code + ": " + server + ")");
-      default:
-        if (code >= 500) {
-          return LockFailure.of(Kind.UNAVAILABLE, "the API server failed to " + what + " (" + code
-              + ": " + server + ")");
-        }
-        return LockFailure.of(Kind.UNEXPECTED, "unexpected answer to " + what + " (" + code
-            + ": " + server + ")");
-    }
+    return text.fromStatus(verb, reply.code(), reply.statusMessage());
   }
 
   LockFailure fromIo(String verb, IOException e, long timeoutMillis) {
-    String what = subject(verb);
-    if (e instanceof InterruptedIOException) {
-      return new LockFailure(Kind.TIMEOUT, "no answer within " + timeoutMillis + " ms to " + what
-          + " (" + e + ")", e);
-    }
-    return new LockFailure(Kind.UNAVAILABLE, "could not reach the API server to " + what + " ("
-        + e + ")", e);
+    return text.fromTransport(verb, e, timeoutMillis);
   }
 }

@@ -76,16 +76,9 @@ final class KubeHttp {
    * number of seconds (the HTTP-date form is not used by Kubernetes).
    */
   static Duration retryAfter(String header) {
-    if (header == null) {
-      return Duration.ZERO;
-    }
-    try {
-      long seconds = Long.parseLong(header.strip());
-      return seconds > 0 ? Duration.ofSeconds(Math.min(seconds, 86_400)) : Duration.ZERO;
-    } catch (NumberFormatException e) {
-      return Duration.ZERO;
-    }
+    return dev.elector.kube.internal.WatchPacer.retryAfter(header);
   }
+
 
   /** A call for a long-running stream (watch): no read timeout, {@code total} overall. */
   Call stream(String path, List<Pair> query, Duration total) throws IOException {

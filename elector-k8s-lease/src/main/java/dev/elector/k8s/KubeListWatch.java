@@ -2,73 +2,40 @@ package dev.elector.k8s;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.lock.LockFailure;
 import io.kubernetes.client.openapi.Pair;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Map;
 
 /**
- * The list-then-watch loop over one collection path, on a daemon thread of its own. After every
- * (re)list it hands over the listed objects; then each change. Every list and watch request goes
- * through a {@link WatchPacer}, so the loop keeps its documented bound whatever the server or a
- * proxy does: at most {@value WatchPacer#BURST} + T / 1 s requests in any interval T, and a
- * back-off of 0.5 s doubling to 30 s (plus up to a fifth, so that many watches do not reconnect in
- * step) after a failure, a watch that ends at once without an event, or a 410 Gone right after a
- * list. Each of those is handed over as a break, so that followers poll meanwhile. The end of a
- * watch's server-side timeout reconnects from the last resourceVersion, and a 410 Gone on a watch
- * that had been useful lists again, both without delay. Subclasses decide what the objects mean and
- * whom to tell.
+ * The list-then-watch loop over one collection path, on a daemon thread of its own: the
+ * client-neutral {@link ListWatchLoop} of elector-kube-base (the same loop, bound and back-off as
+ * the fabric8 backend) on client-java's HTTP client, with objects as Gson trees. After every
+ * (re)list it hands over the listed objects; then each change. At most 4 + T / 1 s list and watch
+ * requests in any interval T; a back-off of 0.5 s doubling to 30 s (plus up to a fifth) after a
+ * failure, a watch that ends at once without an event, or a 410 Gone right after a list, each
+ * handed over as a break so that followers poll meanwhile. Subclasses decide what the objects mean
+ * and whom to tell.
  */
-abstract class KubeListWatch implements Runnable {
-  private static final Logger log = LoggerFactory.getLogger(KubeListWatch.class);
-
-  /** The watch broke; carries the failure to hand over and the server's Retry-After. */
-  private static final class Broken extends Exception {
-    private static final long serialVersionUID = 1L;
-    private final transient LockFailure failure;
-    private final transient Duration retryAfter;
-
-    Broken(LockFailure failure) {
-      this(failure, Duration.ZERO);
-    }
-
-    Broken(LockFailure failure, Duration retryAfter) {
-      super(failure.message(), null, false, false);
-      this.failure = failure;
-      this.retryAfter = retryAfter;
-    }
-  }
-
-  private final KubeHttp http;
-  private final String collectionPath;
-  private final List<Pair> selector;
-  private final KubeFailures failures;
-  private final long requestTimeoutMillis;
-  private final CountDownLatch stopped = new CountDownLatch(1);
-  private volatile boolean closed;
-  private volatile okhttp3.Call current;
-  private volatile Thread thread;
-  private final WatchPacer pacer =
-      new WatchPacer(System::nanoTime, new java.util.SplittableRandom());
+abstract class KubeListWatch {
+  private final Loop loop;
 
   /**
    * @param selector the list's and watch's selector parameters; empty for the whole collection
    */
   KubeListWatch(KubeHttp http, String collectionPath, List<Pair> selector,
       KubeFailures failures, Duration requestTimeout) {
-    this.http = http;
-    this.collectionPath = collectionPath;
-    this.selector = List.copyOf(selector);
-    this.failures = failures;
-    this.requestTimeoutMillis = requestTimeout.toMillis();
+    this.loop = new Loop(new Transport(http, collectionPath, List.copyOf(selector)),
+        failures.text(), requestTimeout);
   }
 
   /** What the logs call this watch. */
@@ -89,225 +56,212 @@ abstract class KubeListWatch implements Runnable {
   abstract void broke(LockFailure failure, boolean firstInARow);
 
   final void start(String threadPrefix) {
-    Thread started = KubeThreads.daemonThreads(threadPrefix).newThread(this);
-    thread = started;
-    started.start();
+    loop.start(threadPrefix);
   }
 
   /** Waits up to {@code timeout} for the thread to end after {@link #stop()}; not on itself. */
   final void awaitStopped(Duration timeout) {
-    Thread t = thread;
-    if (t == null || t == Thread.currentThread()) {
-      return;
-    }
-    try {
-      t.join(timeout.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.awaitStopped(timeout);
   }
 
   /** Stops the loop and cancels the open request. Idempotent. */
   final void stop() {
-    closed = true;
-    stopped.countDown();
-    okhttp3.Call call = current;
-    if (call != null) {
-      call.cancel();
-    }
+    loop.stop();
   }
 
   final boolean isStopped() {
-    return closed;
+    return loop.isStopped();
   }
 
-  @Override
-  public final void run() {
-    String version = null; // null: list next
-    boolean afterList = false;
-    while (!closed && waitForPacer()) {
+  /** The shared loop, handing Gson trees to the subclass. */
+  private final class Loop extends ListWatchLoop {
+    Loop(Transport transport, dev.elector.kube.internal.FailureText failures,
+        Duration requestTimeout) {
+      super(transport, failures, requestTimeout);
+    }
+
+    @Override
+    protected String describe() {
+      return KubeListWatch.this.describe();
+    }
+
+    @Override
+    protected void listed(List<Map<String, Object>> objects) {
+      List<JsonObject> trees = new ArrayList<>(objects.size());
+      for (Map<String, Object> object : objects) {
+        trees.add(toTree(object).getAsJsonObject());
+      }
+      KubeListWatch.this.listed(trees);
+    }
+
+    @Override
+    protected void changed(String type, Map<String, Object> object) {
+      KubeListWatch.this.changed(type, toTree(object).getAsJsonObject());
+    }
+
+    @Override
+    protected void broke(LockFailure failure, boolean firstInARow) {
+      KubeListWatch.this.broke(failure, firstInARow);
+    }
+  }
+
+  /** Lists and watches through client-java's HTTP client. */
+  private static final class Transport implements ListWatchLoop.Transport {
+    private final KubeHttp http;
+    private final String collectionPath;
+    private final List<Pair> selector;
+
+    Transport(KubeHttp http, String collectionPath, List<Pair> selector) {
+      this.http = http;
+      this.collectionPath = collectionPath;
+      this.selector = selector;
+    }
+
+    @Override
+    public ListWatchLoop.Reply list() throws IOException {
+      return plain(http.send("GET", collectionPath, selector, null, null));
+    }
+
+    @Override
+    public ListWatchLoop.WatchStream watch(String resourceVersion, long timeoutSeconds) {
+      List<Pair> query = new ArrayList<>(selector);
+      query.add(new Pair("watch", "true"));
+      query.add(new Pair("resourceVersion", resourceVersion));
+      query.add(new Pair("allowWatchBookmarks", "true"));
+      query.add(new Pair("timeoutSeconds", Long.toString(timeoutSeconds)));
+      return new Stream(http, collectionPath, query, Duration.ofSeconds(timeoutSeconds + 30));
+    }
+  }
+
+  /** One watch request on OkHttp. */
+  private static final class Stream implements ListWatchLoop.WatchStream {
+    private final KubeHttp http;
+    private final String path;
+    private final List<Pair> query;
+    private final Duration total;
+    private volatile okhttp3.Call call;
+    private volatile boolean cancelled;
+    private okhttp3.Response response;
+    private okio.BufferedSource source;
+
+    Stream(KubeHttp http, String path, List<Pair> query, Duration total) {
+      this.http = http;
+      this.path = path;
+      this.query = query;
+      this.total = total;
+    }
+
+    @Override
+    public ListWatchLoop.Reply open() throws IOException {
+      okhttp3.Call started = http.stream(path, query, total);
+      call = started;
+      if (cancelled) {
+        started.cancel();
+      }
+      response = started.execute();
+      okhttp3.ResponseBody body = response.body();
+      if (!response.isSuccessful() || body == null) {
+        String text = body == null ? "" : body.string();
+        return plain(new KubeHttp.Reply(response.code(), KubeHttp.parseObject(text), text,
+            KubeHttp.retryAfter(response.header("Retry-After"))));
+      }
+      source = body.source();
+      return null;
+    }
+
+    @Override
+    public Map<String, Object> next() throws IOException {
+      String line;
+      do {
+        line = source.readUtf8Line();
+        if (line == null) {
+          return null;
+        }
+      } while (line.isBlank());
+      JsonObject event = KubeHttp.parseObject(line);
+      return event == null ? Map.of() : toPlain(event);
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+      okhttp3.Call started = call;
+      if (started != null) {
+        started.cancel();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (response != null) {
+        response.close();
+      }
+    }
+  }
+
+  static ListWatchLoop.Reply plain(KubeHttp.Reply reply) {
+    return new ListWatchLoop.Reply(reply.code(),
+        reply.body() == null ? null : toPlain(reply.body()), reply.text(), reply.retryAfter());
+  }
+
+  /** A Gson object as plain values: maps, lists, strings, BigDecimal numbers, booleans, null. */
+  static Map<String, Object> toPlain(JsonObject object) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> entry : object.entrySet()) {
+      map.put(entry.getKey(), plainValue(entry.getValue()));
+    }
+    return map;
+  }
+
+  private static Object plainValue(JsonElement element) {
+    if (element == null || element.isJsonNull()) {
+      return null;
+    }
+    if (element.isJsonObject()) {
+      return toPlain(element.getAsJsonObject());
+    }
+    if (element.isJsonArray()) {
+      List<Object> list = new ArrayList<>();
+      for (JsonElement item : element.getAsJsonArray()) {
+        list.add(plainValue(item));
+      }
+      return list;
+    }
+    JsonPrimitive primitive = element.getAsJsonPrimitive();
+    if (primitive.isBoolean()) {
+      return primitive.getAsBoolean();
+    }
+    if (primitive.isNumber()) {
       try {
-        if (version == null) {
-          version = list();
-          afterList = true;
-        } else {
-          version = watchFrom(version, afterList);
-          afterList = false;
-        }
-      } catch (Broken broken) {
-        if (closed) {
-          break;
-        }
-        boolean first = pacer.streak() == 0;
-        Duration backoff = pacer.failed(broken.retryAfter);
-        log.debug("{}: watch broke, reconnecting in {} ms: {}", describe(), backoff.toMillis(),
-            broken.failure);
-        hand(() -> broke(broken.failure, first));
-        version = null;
+        return new BigDecimal(primitive.getAsString());
+      } catch (NumberFormatException e) {
+        return primitive.getAsString();
       }
     }
-    log.debug("{}: watch closed", describe());
+    return primitive.getAsString();
   }
 
-  /** Waits until the pacer lets the next request go; false when stopped meanwhile. */
-  private boolean waitForPacer() {
-    long delay = pacer.delayNanos();
-    if (delay == 0) {
-      return true;
+  /** Plain values back as a Gson tree. */
+  static JsonElement toTree(Object value) {
+    if (value == null) {
+      return JsonNull.INSTANCE;
     }
-    try {
-      return !stopped.await(delay, TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    if (value instanceof Map<?, ?> map) {
+      JsonObject object = new JsonObject();
+      map.forEach((key, item) -> object.add(String.valueOf(key), toTree(item)));
+      return object;
     }
-  }
-
-  /** Lists the collection, hands over its objects and returns the list's resourceVersion. */
-  private String list() throws Broken {
-    KubeHttp.Reply reply;
-    pacer.sent();
-    try {
-      reply = http.send("GET", collectionPath, selector, null, null);
-    } catch (IOException e) {
-      throw new Broken(failures.fromIo("list", e, requestTimeoutMillis));
+    if (value instanceof List<?> list) {
+      JsonArray array = new JsonArray();
+      list.forEach(item -> array.add(toTree(item)));
+      return array;
     }
-    if (!reply.ok()) {
-      throw new Broken(failures.fromReply("list", reply), reply.retryAfter());
+    if (value instanceof Boolean b) {
+      return new JsonPrimitive(b);
     }
-    String version = KubeObjectLock.resourceVersion(reply.body());
-    JsonElement items = reply.body().get("items");
-    if (version == null || !(items == null || items.isJsonNull() || items.isJsonArray())) {
-      throw new Broken(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the list of "
-          + describe() + " has no resourceVersion or no items"));
+    if (value instanceof Number n) {
+      return new JsonPrimitive(n);
     }
-    JsonArray found = items == null || items.isJsonNull() ? new JsonArray() : items.getAsJsonArray();
-    List<JsonObject> objects = new ArrayList<>(found.size());
-    for (JsonElement item : found) {
-      if (item.isJsonObject()) {
-        objects.add(item.getAsJsonObject());
-      }
-    }
-    hand(() -> listed(objects));
-    return version;
-  }
-
-  /**
-   * Watches from {@code version}; returns where to go on, or null to list again (410 Gone on a
-   * watch that had been useful).
-   */
-  private String watchFrom(String version, boolean afterList) throws Broken {
-    long timeoutSeconds = 240 + ThreadLocalRandom.current().nextLong(60);
-    List<Pair> query = new ArrayList<>(selector);
-    query.add(new Pair("watch", "true"));
-    query.add(new Pair("resourceVersion", version));
-    query.add(new Pair("allowWatchBookmarks", "true"));
-    query.add(new Pair("timeoutSeconds", Long.toString(timeoutSeconds)));
-    String last = version;
-    long opened = System.nanoTime();
-    boolean sawEvent = false;
-    pacer.sent();
-    try {
-      okhttp3.Call call = http.stream(collectionPath, query,
-          Duration.ofSeconds(timeoutSeconds + 30));
-      current = call;
-      if (closed) {
-        call.cancel();
-        return null;
-      }
-      try (okhttp3.Response response = call.execute()) {
-        okhttp3.ResponseBody body = response.body();
-        if (response.code() == 410) {
-          return gone(opened, afterList);
-        }
-        if (!response.isSuccessful() || body == null) {
-          String text = body == null ? "" : body.string();
-          throw new Broken(failures.fromReply("watch",
-              new KubeHttp.Reply(response.code(), KubeHttp.parseObject(text), text)),
-              KubeHttp.retryAfter(response.header("Retry-After")));
-        }
-        okio.BufferedSource source = body.source();
-        String line;
-        while (!closed && (line = source.readUtf8Line()) != null) {
-          if (line.isBlank()) {
-            continue;
-          }
-          String next = onEvent(KubeHttp.parseObject(line), last);
-          if (next == null) {
-            return gone(opened, afterList);
-          }
-          sawEvent = true;
-          last = next;
-        }
-        if (!closed && !sawEvent && pacer.isShort(opened)) {
-          throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of "
-              + describe() + " ended after " + millisSince(opened) + " ms without an event (an"
-              + " idle timeout of a proxy or load balancer, or an overloaded server?); followers"
-              + " poll until a watch lasts"));
-        }
-        return last;
-      }
-    } catch (IOException e) {
-      if (closed) {
-        return null;
-      }
-      throw new Broken(failures.fromIo("watch", e, requestTimeoutMillis));
-    } finally {
-      current = null;
-      pacer.watchClosed(opened);
-    }
-  }
-
-  /**
-   * 410 Gone: list again; at once when the watch resumed from an older watch, with back-off when
-   * the version of a fresh list was gone at once.
-   */
-  private String gone(long opened, boolean afterList) throws Broken {
-    if (!closed && afterList && pacer.isShort(opened)) {
-      throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of " + describe()
-          + " answered 410 Gone " + millisSince(opened) + " ms after a list; followers poll until"
-          + " a watch lasts"));
-    }
-    return null;
-  }
-
-  private static long millisSince(long nanos) {
-    return (System.nanoTime() - nanos) / 1_000_000;
-  }
-
-  private String onEvent(JsonObject event, String last) throws Broken {
-    JsonElement typeElement = event == null ? null : event.get("type");
-    if (event == null || !(event.get("object") instanceof JsonObject object)
-        || typeElement == null || !typeElement.isJsonPrimitive()) {
-      throw new Broken(LockFailure.of(LockFailure.Kind.UNEXPECTED, "unreadable watch event on "
-          + describe()));
-    }
-    String type = typeElement.getAsString();
-    if (type.equals("ERROR")) {
-      JsonElement code = object.get("code");
-      if (code != null && code.isJsonPrimitive() && code.getAsInt() == 410) {
-        return null;
-      }
-      int status = code != null && code.isJsonPrimitive() ? code.getAsInt() : 500;
-      throw new Broken(failures.fromReply("watch",
-          new KubeHttp.Reply(status, object, object.toString())));
-    }
-    String version = KubeObjectLock.resourceVersion(object);
-    switch (type) {
-      case "ADDED", "MODIFIED", "DELETED" -> hand(() -> changed(type, object));
-      default -> { } // BOOKMARK: only moves the resourceVersion on
-    }
-    return version != null ? version : last;
-  }
-
-  private void hand(Runnable delivery) {
-    if (closed) {
-      return;
-    }
-    try {
-      delivery.run();
-    } catch (RuntimeException e) {
-      log.warn("{}: watch listener failed: {}", describe(), e.toString());
-    }
+    return new JsonPrimitive(String.valueOf(value));
   }
 }

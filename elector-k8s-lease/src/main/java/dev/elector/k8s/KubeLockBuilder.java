@@ -1,12 +1,11 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.internal.LockOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.regex.Pattern;
 
 /**
  * The options every Kubernetes lock shares. Setters reject null at once; {@code build()} resolves
@@ -19,17 +18,10 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
    * Default timeout of one API request: 5 s, half the elector's default renewDeadline, so a hung
    * request cannot outlive a term. Keep it at most the elector's callTimeout.
    */
-  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
-
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern QUALIFIED_NAME = Pattern.compile(
-      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = LockOptions.DEFAULT_REQUEST_TIMEOUT;
 
   /** The default reporting component of the lock's Events: {@value}. */
-  public static final String DEFAULT_EVENT_COMPONENT = "elector";
+  public static final String DEFAULT_EVENT_COMPONENT = LockOptions.DEFAULT_EVENT_COMPONENT;
 
   private ApiClient apiClient;
   private String namespace;
@@ -155,45 +147,13 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
       Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
 
   Resolved resolve(String kind) {
-    List<String> problems = new ArrayList<>();
-    if (apiClient == null) {
-      problems.add("apiClient is missing; pass one, for example ClientBuilder.standard().build()");
-    }
-    if (name == null || name.isBlank()) {
-      problems.add("name is missing; set name(...) to the " + kind + " all candidates share");
-    } else if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-      problems.add("name \"" + name + "\" is not a valid Kubernetes object name; use lower case"
-          + " letters, digits, '-' and '.', at most 253 characters");
-    }
-    String ns = namespace != null ? namespace.trim() : environment.namespace().orElse(null);
-    if (ns == null || ns.isEmpty()) {
-      problems.add("no namespace for the " + kind + ": set namespace(...), or set the environment"
-          + " variable POD_NAMESPACE from the Downward API (fieldRef: metadata.namespace), or run"
-          + " in a pod with a service account mounted (" + KubeEnvironment.NAMESPACE_FILE + ")");
-    } else if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
-      problems.add("namespace \"" + ns + "\" is not a valid namespace name");
-    }
-    String id = identity != null ? identity : environment.defaultIdentity();
-    if (id.isBlank()) {
-      problems.add("identity is blank; give every candidate a unique identity");
-    }
-    if (requestTimeout.isZero() || requestTimeout.isNegative()) {
-      problems.add("requestTimeout " + requestTimeout + " must be positive; the default is "
-          + DEFAULT_REQUEST_TIMEOUT);
-    }
-    if (eventComponent != null && !recordEvents) {
-      problems.add("eventComponent \"" + eventComponent + "\" is set but events are not recorded;"
-          + " add recordEvents(true), or drop eventComponent");
-    } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
-      problems.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified name;"
-          + " use letters, digits, '-', '_' and '.' (at most 63), for example \"my-operator\"");
-    }
-    if (!problems.isEmpty()) {
-      throw new IllegalStateException("cannot build the " + kind + " lock: "
-          + String.join("; ", problems));
-    }
-    return new Resolved(apiClient, ns, name, id, requestTimeout,
+    List<String> more = LockOptions.eventProblems(recordEvents, eventComponent);
+    LockOptions.Resolved r = LockOptions.resolve(kind, apiClient == null
+        ? "apiClient is missing; pass one, for example ClientBuilder.standard().build()" : null,
+        name, namespace, identity, requestTimeout, environment.pod(), more);
+    return new Resolved(apiClient, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
         executor != null ? executor : KubeThreads.shared(), sharedWatch,
-        !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT);
+        LockOptions.eventComponent(recordEvents, eventComponent));
   }
+
 }

@@ -2,13 +2,13 @@ package dev.elector.k8s;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.elector.kube.KubeLock;
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
 import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every request is bounded by the builder's requestTimeout. Thread-safe.
  */
-public abstract class KubeObjectLock implements WatchableLock, ListeningLock {
+public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(KubeObjectLock.class);
 
   private final KubeObjectFormat format;
@@ -88,17 +88,17 @@ public abstract class KubeObjectLock implements WatchableLock, ListeningLock {
         executor, MonotonicClock.system(), Clock.systemUTC(), log);
   }
 
-  /** The namespace of the lock object. */
+  @Override
   public final String namespace() {
     return namespace;
   }
 
-  /** The name of the lock object. */
+  @Override
   public final String name() {
     return name;
   }
 
-  /** The timeout of each API request. */
+  @Override
   public final Duration requestTimeout() {
     return requestTimeout;
   }
@@ -113,10 +113,7 @@ public abstract class KubeObjectLock implements WatchableLock, ListeningLock {
     return format.kind() + " " + namespace + "/" + name;
   }
 
-  /**
-   * The Role rule that lets this lock's identity perform {@code verb} on the lock object, as it
-   * appears in failure messages.
-   */
+  @Override
   public final String roleRuleFor(String verb) {
     return failures.ruleFor(verb);
   }

@@ -1,21 +1,13 @@
 package dev.elector.k8s;
 
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 
 /**
  * Timestamps as Kubernetes writes them: RFC 3339 in UTC. Parsing is lenient and never throws, so a
- * record written by another tool in an odd format still reads (with a null time at worst).
+ * record written by another tool in an odd format still reads (with a null time at worst). The
+ * same rules as every Elector backend (they live in elector-kube-base).
  */
 public final class KubeTimes {
-  private static final DateTimeFormatter MICROS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
-
   private KubeTimes() {}
 
   /**
@@ -24,30 +16,11 @@ public final class KubeTimes {
    * unparseable text.
    */
   public static Instant parse(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    String t = text.trim().replace(' ', 'T');
-    if (t.length() > 10 && t.charAt(10) == 't') {
-      t = t.substring(0, 10) + 'T' + t.substring(11);
-    }
-    if (t.endsWith("z")) {
-      t = t.substring(0, t.length() - 1) + 'Z';
-    }
-    try {
-      return OffsetDateTime.parse(t, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-    } catch (DateTimeParseException notOffset) {
-      try {
-        return LocalDateTime.parse(t, DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-            .toInstant(ZoneOffset.UTC);
-      } catch (DateTimeParseException unreadable) {
-        return null;
-      }
-    }
+    return dev.elector.kube.internal.KubeTimes.parse(text);
   }
 
   /** Formats as a Kubernetes MicroTime: UTC, six fraction digits. Null stays null. */
   public static String formatMicros(Instant time) {
-    return time == null ? null : MICROS.format(time.truncatedTo(ChronoUnit.MICROS));
+    return dev.elector.kube.internal.KubeTimes.formatMicros(time);
   }
 }

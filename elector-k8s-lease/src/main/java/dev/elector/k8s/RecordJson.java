@@ -4,10 +4,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;
 import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The JSON of a leader record in client-go's field names: {@code holderIdentity},
@@ -18,7 +19,8 @@ import java.time.Instant;
  *
  * <p>Reading is lenient where client-go is: missing fields are empty, times in odd formats are
  * parsed leniently or dropped, durations are taken as found (even non-positive). Fields of the
- * wrong type and negative transition counts make the record malformed.
+ * wrong type and negative transition counts make the record malformed. The rules are those of
+ * every Elector backend; this class puts them on Gson's types.
  */
 public final class RecordJson {
   private RecordJson() {}
@@ -30,88 +32,49 @@ public final class RecordJson {
   public static JsonObject write(LeaderRecord record, String transitionsKey,
       boolean explicitNulls) {
     JsonObject json = new JsonObject();
-    json.addProperty("holderIdentity", record.holderIdentity());
-    put(json, "leaseDurationSeconds", record.leaseDuration() == null ? null
-        : new JsonPrimitive(wholeSeconds(record.leaseDuration())), explicitNulls);
-    put(json, "acquireTime", time(record.acquireTime()), explicitNulls);
-    put(json, "renewTime", time(record.renewTime()), explicitNulls);
-    json.addProperty(transitionsKey, record.leaderTransitions());
+    RecordFields.write(record, transitionsKey, explicitNulls).forEach((key, value) -> {
+      if (value == null) {
+        json.add(key, JsonNull.INSTANCE);
+      } else if (value instanceof Number number) {
+        json.add(key, new JsonPrimitive(number));
+      } else {
+        json.add(key, new JsonPrimitive(value.toString()));
+      }
+    });
     return json;
   }
 
   /** Reads a record; {@code where} names the JSON's place in problem texts. */
   public static KubeObjectFormat.Parsed read(JsonObject json, String transitionsKey,
       String where) {
-    JsonElement holder = json.get("holderIdentity");
-    if (!absent(holder) && !isString(holder)) {
-      return KubeObjectFormat.Parsed.malformed(where + ".holderIdentity is not a string: "
-          + holder);
+    Map<String, Object> fields = new HashMap<>();
+    for (Map.Entry<String, JsonElement> entry : json.entrySet()) {
+      fields.put(entry.getKey(), plain(entry.getValue()));
     }
-    JsonElement duration = json.get("leaseDurationSeconds");
-    Long seconds = null;
-    if (!absent(duration)) {
-      seconds = wholeNumber(duration);
-      if (seconds == null) {
-        return KubeObjectFormat.Parsed.malformed(where + ".leaseDurationSeconds is not a whole"
-            + " number: " + duration);
-      }
-    }
-    JsonElement transitions = json.get(transitionsKey);
-    long count = 0;
-    if (!absent(transitions)) {
-      Long value = wholeNumber(transitions);
-      if (value == null || value < 0) {
-        return KubeObjectFormat.Parsed.malformed(where + "." + transitionsKey
-            + " is not a non-negative whole number: " + transitions);
-      }
-      count = value;
-    }
-    return KubeObjectFormat.Parsed.of(new LeaderRecord(
-        absent(holder) ? "" : holder.getAsString(),
-        seconds == null ? null : Duration.ofSeconds(seconds),
-        readTime(json.get("acquireTime")),
-        readTime(json.get("renewTime")),
-        count));
+    RecordFields.Parsed parsed = RecordFields.read(fields, transitionsKey, where);
+    return parsed.problem() != null ? KubeObjectFormat.Parsed.malformed(parsed.problem())
+        : KubeObjectFormat.Parsed.of(parsed.record());
   }
 
-  /** Whole seconds, rounded up. */
-  static long wholeSeconds(Duration duration) {
-    long seconds = duration.getSeconds();
-    return duration.getNano() > 0 ? seconds + 1 : seconds;
-  }
-
-  private static void put(JsonObject json, String key, JsonElement value, boolean explicitNulls) {
-    if (value != null) {
-      json.add(key, value);
-    } else if (explicitNulls) {
-      json.add(key, JsonNull.INSTANCE);
-    }
-  }
-
-  private static JsonElement time(Instant time) {
-    return time == null ? null : new JsonPrimitive(KubeTimes.formatMicros(time));
-  }
-
-  private static Instant readTime(JsonElement element) {
-    return isString(element) ? KubeTimes.parse(element.getAsString()) : null;
-  }
-
-  private static boolean absent(JsonElement element) {
-    return element == null || element.isJsonNull();
-  }
-
-  private static boolean isString(JsonElement element) {
-    return element != null && element.isJsonPrimitive() && element.getAsJsonPrimitive().isString();
-  }
-
-  private static Long wholeNumber(JsonElement element) {
-    if (!element.isJsonPrimitive() || !element.getAsJsonPrimitive().isNumber()) {
+  /** A JSON value as a parser of plain values gives it; objects and arrays stay as they are. */
+  private static Object plain(JsonElement element) {
+    if (element == null || element.isJsonNull()) {
       return null;
     }
-    try {
-      return new BigDecimal(element.getAsString()).longValueExact();
-    } catch (ArithmeticException | NumberFormatException e) {
-      return null;
+    if (element.isJsonPrimitive()) {
+      JsonPrimitive primitive = element.getAsJsonPrimitive();
+      if (primitive.isString()) {
+        return primitive.getAsString();
+      }
+      if (primitive.isBoolean()) {
+        return primitive.getAsBoolean();
+      }
+      try {
+        return new BigDecimal(primitive.getAsString());
+      } catch (NumberFormatException e) {
+        return primitive.getAsString();
+      }
     }
+    return element;
   }
 }

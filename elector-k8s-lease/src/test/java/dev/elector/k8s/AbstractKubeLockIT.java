@@ -14,6 +14,7 @@ import dev.elector.LeaderElector;
 import dev.elector.LockCall;
 import dev.elector.Term;
 import dev.elector.TermEnd;
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -66,8 +67,11 @@ public abstract class AbstractKubeLockIT {
 
   // ---------------------------------------------------------------- what a backend supplies
 
-  /** A lock on {@code namespace/name} as {@code identity}, through {@code client}. */
-  protected abstract KubeObjectLock newLock(ApiClient client, String namespace, String name,
+  /**
+   * A lock on {@code namespace/name} as {@code identity}, with the credentials of {@code client}
+   * (a backend on another client builds its own client with the same credentials).
+   */
+  protected abstract KubeLock newLock(ApiClient client, String namespace, String name,
       String identity);
 
   /** The shipped RBAC manifest of this backend. */
@@ -106,14 +110,18 @@ public abstract class AbstractKubeLockIT {
     for (LeaderElector elector : electors) {
       elector.close();
     }
+    afterElectorsClosed();
     timeline.assertNoOverlap();
   }
+
+  /** Runs after each test once its electors are closed, such as to close a backend's clients. */
+  protected void afterElectorsClosed() {}
 
   protected String lockName() {
     return lockName;
   }
 
-  protected ElectorConfig.Builder config(KubeObjectLock lock, String candidate) {
+  protected ElectorConfig.Builder config(KubeLock lock, String candidate) {
     return ElectorConfig.newBuilder()
         .lock(lock)
         .callbacks(LeaderCallbacks.of(term -> { }, (term, why) -> ended.add(candidate + ":" + why)))
@@ -227,8 +235,8 @@ public abstract class AbstractKubeLockIT {
     KubeIdentity identity = cluster.newIdentity(own, "candidate");
     cluster.grant(identity, own, shippedRules());
     String name = shippedLockName();
-    KubeObjectLock inOwn = newLock(identity.client(), own.name(), name, "me");
-    KubeObjectLock inOther = newLock(identity.client(), other.name(), name, "me");
+    KubeLock inOwn = newLock(identity.client(), own.name(), name, "me");
+    KubeLock inOther = newLock(identity.client(), other.name(), name, "me");
     Await.until("the Role takes effect", Duration.ofSeconds(10),
         () -> inOwn.read().toCompletableFuture().get() instanceof LockRead.Absent);
 
@@ -246,7 +254,7 @@ public abstract class AbstractKubeLockIT {
   @Test
   void withoutTheRoleForbiddenNamesTheMissingRule() throws Exception {
     KubeIdentity identity = cluster.newIdentity(namespace, unique("unbound"));
-    KubeObjectLock lock = newLock(identity.client(), namespace.name(), lockName, "me");
+    KubeLock lock = newLock(identity.client(), namespace.name(), lockName, "me");
 
     LockFailure read = assertInstanceOf(LockRead.Failed.class,
         lock.read().toCompletableFuture().get()).failure();
@@ -269,7 +277,7 @@ public abstract class AbstractKubeLockIT {
 
   @Test
   void missingNamespaceOnCreateIsNotFound() throws Exception {
-    KubeObjectLock lock = newLock(admin, "no-such-namespace-" + counter.incrementAndGet(),
+    KubeLock lock = newLock(admin, "no-such-namespace-" + counter.incrementAndGet(),
         lockName, "me");
 
     LockFailure failure = assertInstanceOf(LockWrite.Failed.class,
@@ -283,7 +291,7 @@ public abstract class AbstractKubeLockIT {
 
   @Test
   void lockContractOnTheRealServer() throws Exception {
-    KubeObjectLock lock = newLock(admin, namespace.name(), lockName, "me");
+    KubeLock lock = newLock(admin, namespace.name(), lockName, "me");
     assertInstanceOf(LockRead.Absent.class, lock.read().toCompletableFuture().get());
     String v1 = assertInstanceOf(LockWrite.Written.class,
         lock.create(record("me", 1)).toCompletableFuture().get()).version();

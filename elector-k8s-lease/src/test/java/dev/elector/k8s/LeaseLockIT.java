@@ -1,5 +1,6 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.KubeLock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -12,11 +13,14 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
 
-/** The Lease lock on a real API server; outside writes go through client-java's typed API. */
-class LeaseLockIT extends AbstractKubeLockIT {
+/**
+ * The Lease lock on a real API server; outside writes go through client-java's typed API. Public so
+ * that other Lease backends (elector-fabric8) run the same scenarios with their own lock.
+ */
+public class LeaseLockIT extends AbstractKubeLockIT {
 
   @Override
-  protected KubeObjectLock newLock(ApiClient client, String namespace, String name,
+  protected KubeLock newLock(ApiClient client, String namespace, String name,
       String identity) {
     return LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
         .identity(identity).requestTimeout(RENEW.dividedBy(2)).build();

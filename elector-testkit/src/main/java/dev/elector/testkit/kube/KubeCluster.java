@@ -42,6 +42,7 @@ public final class KubeCluster implements AutoCloseable {
   private final String server;
   private final byte[] certificateAuthority;
   private final ApiClient admin;
+  private final String adminKubeconfigYaml;
   private final LocalControlPlane local;
   private final AutoCloseable resource;
   private final Deque<LocalControlPlane.StaticUser> freeStaticUsers = new ArrayDeque<>();
@@ -56,6 +57,7 @@ public final class KubeCluster implements AutoCloseable {
     this.server = config.getServer();
     this.certificateAuthority = certificateAuthority(config, kubeconfigFile);
     this.admin = ClientBuilder.kubeconfig(config).build();
+    this.adminKubeconfigYaml = kubeconfigYaml;
     this.description = description;
     this.local = local;
     this.resource = resource;
@@ -84,6 +86,14 @@ public final class KubeCluster implements AutoCloseable {
   /** A client with cluster-admin rights. */
   public ApiClient admin() {
     return admin;
+  }
+
+  /**
+   * The kubeconfig the admin client was built from, for clients of other libraries (such as
+   * fabric8) that need the same rights.
+   */
+  public String adminKubeconfigYaml() {
+    return adminKubeconfigYaml;
   }
 
   /** The API server's URL. */

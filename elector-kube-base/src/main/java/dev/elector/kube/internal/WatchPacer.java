@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.kube.internal;
 
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -24,21 +24,21 @@ import java.util.random.RandomGenerator;
  *       {@link #SHORT_WATCH}. A watch that stayed open for {@link #HEALTHY_WATCH} ends the streak.
  * </ul>
  *
- * <p>Not thread-safe: one loop owns it.
+ * <p>Not thread-safe: one loop owns it. Internal: shared by the Kubernetes backends, not API.
  */
-final class WatchPacer {
+public final class WatchPacer {
   /** Requests that may go out back to back. */
-  static final int BURST = 4;
+  public static final int BURST = 4;
   /** One more request may go out per this interval. */
-  static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
   /** A watch that ends sooner than this without any event was of no use. */
-  static final Duration SHORT_WATCH = Duration.ofSeconds(2);
+  public static final Duration SHORT_WATCH = Duration.ofSeconds(2);
   /** A watch open at least this long shows the server and the path to it are healthy again. */
-  static final Duration HEALTHY_WATCH = Duration.ofSeconds(30);
-  static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
-  static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+  public static final Duration HEALTHY_WATCH = Duration.ofSeconds(30);
+  public static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+  public static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
   /** A longer {@code Retry-After} is cut to this, so that a wrong header cannot stop the watch. */
-  static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
+  public static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
   private static final long INTERVAL_NANOS = MIN_INTERVAL.toNanos();
   /** How far the bucket's theoretical arrival time may run ahead of now (GCRA's tolerance). */
@@ -52,7 +52,7 @@ final class WatchPacer {
   private long notBefore;
   private int streak;
 
-  WatchPacer(LongSupplier nanoTime, RandomGenerator random) {
+  public WatchPacer(LongSupplier nanoTime, RandomGenerator random) {
     this.nanoTime = nanoTime;
     this.random = random;
     long now = nanoTime.getAsLong();
@@ -61,7 +61,7 @@ final class WatchPacer {
   }
 
   /** Nanoseconds until the next request may be sent; 0 when it may go now. */
-  long delayNanos() {
+  public long delayNanos() {
     long now = nanoTime.getAsLong();
     long bucket = tat - TOLERANCE_NANOS - now;
     long backoff = notBefore - now;
@@ -69,7 +69,7 @@ final class WatchPacer {
   }
 
   /** A request goes out now; call only when {@link #delayNanos()} is 0. */
-  void sent() {
+  public void sent() {
     long now = nanoTime.getAsLong();
     tat = Math.max(tat, now) + INTERVAL_NANOS;
   }
@@ -78,14 +78,14 @@ final class WatchPacer {
    * A watch opened at {@code openedAt} (by this pacer's clock) has ended, however it ended. A watch
    * that stayed open for {@link #HEALTHY_WATCH} ends the failure streak.
    */
-  void watchClosed(long openedAt) {
+  public void watchClosed(long openedAt) {
     if (nanoTime.getAsLong() - openedAt >= HEALTHY_WATCH.toNanos()) {
       streak = 0;
     }
   }
 
   /** Whether a watch opened at {@code openedAt} that ends now, having seen no event, was useless. */
-  boolean isShort(long openedAt) {
+  public boolean isShort(long openedAt) {
     return nanoTime.getAsLong() - openedAt < SHORT_WATCH.toNanos();
   }
 
@@ -94,7 +94,7 @@ final class WatchPacer {
    *
    * @param retryAfter the server's {@code Retry-After}, or zero
    */
-  Duration failed(Duration retryAfter) {
+  public Duration failed(Duration retryAfter) {
     streak = Math.min(streak + 1, 64);
     long base = FIRST_BACKOFF.toNanos() << Math.min(streak - 1, 20);
     base = Math.min(base, MAX_BACKOFF.toNanos());
@@ -106,12 +106,28 @@ final class WatchPacer {
   }
 
   /** Unhealthy outcomes since the last healthy watch. */
-  int streak() {
+  public int streak() {
     return streak;
   }
 
   /** The most requests the bound allows in any interval of length {@code window}. */
-  static long bound(Duration window) {
+  public static long bound(Duration window) {
     return BURST + window.toNanos() / INTERVAL_NANOS;
+  }
+
+  /**
+   * A {@code Retry-After} header in seconds, as the API server sends it; zero when absent or not a
+   * number of seconds (the HTTP-date form is not used by Kubernetes).
+   */
+  public static Duration retryAfter(String header) {
+    if (header == null) {
+      return Duration.ZERO;
+    }
+    try {
+      long seconds = Long.parseLong(header.strip());
+      return seconds > 0 ? Duration.ofSeconds(Math.min(seconds, 86_400)) : Duration.ZERO;
+    } catch (NumberFormatException e) {
+      return Duration.ZERO;
+    }
   }
 }

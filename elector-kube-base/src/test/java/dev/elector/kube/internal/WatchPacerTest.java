@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.kube.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The watch bound in virtual time: a loop shaped like {@link KubeListWatch}'s drives the pacer
+ * The watch bound in virtual time: a loop shaped like {@link ListWatchLoop}'s drives the pacer
  * against servers that misbehave in each way a real one or a proxy can, and every interval of the
  * run is checked against the documented bound.
  */
@@ -48,7 +48,7 @@ class WatchPacerTest {
   }
 
   /**
-   * Runs the loop for {@link #RUN}: list, then watch, as {@link KubeListWatch} does; the server
+   * Runs the loop for {@link #RUN}: list, then watch, as {@link ListWatchLoop} does; the server
    * answers every watch with {@code watchAnswer} (lists succeed unless {@code listsFail}).
    */
   private static Run loop(Answer watchAnswer, boolean listsFail, Duration eventEvery) {
@@ -245,9 +245,9 @@ class WatchPacerTest {
 
   @Test
   void retryAfterIsReadAsSeconds() {
-    assertEquals(Duration.ofSeconds(3), KubeHttp.retryAfter("3"));
-    assertEquals(Duration.ZERO, KubeHttp.retryAfter(null));
-    assertEquals(Duration.ZERO, KubeHttp.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT"));
-    assertEquals(Duration.ZERO, KubeHttp.retryAfter("-4"));
+    assertEquals(Duration.ofSeconds(3), WatchPacer.retryAfter("3"));
+    assertEquals(Duration.ZERO, WatchPacer.retryAfter(null));
+    assertEquals(Duration.ZERO, WatchPacer.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT"));
+    assertEquals(Duration.ZERO, WatchPacer.retryAfter("-4"));
   }
 }

@@ -1,0 +1,96 @@
+package dev.elector.fabric8;
+
+import dev.elector.kube.internal.JsonText;
+import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.RecordFields;
+import dev.elector.lock.LeaderRecord;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A record kept as JSON in one annotation of a ConfigMap, as client-go's ConfigMapLock wrote it.
+ * Only that annotation is ever written; data, labels and other annotations stay as they are.
+ */
+final class ConfigMapShape implements ObjectShape {
+  private final Function<String, Object> parser;
+
+  /** @param parser parses JSON text into plain values, throwing on text that is not JSON */
+  ConfigMapShape(Function<String, Object> parser) {
+    this.parser = parser;
+  }
+
+  @Override
+  public String kind() {
+    return "ConfigMap";
+  }
+
+  @Override
+  public String group() {
+    return "";
+  }
+
+  @Override
+  public String version() {
+    return "v1";
+  }
+
+  @Override
+  public String resource() {
+    return "configmaps";
+  }
+
+  @Override
+  public Map<String, Object> createBody(String namespace, String name, LeaderRecord record) {
+    Map<String, Object> body = skeleton(namespace, name);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> metadata = (Map<String, Object>) body.get("metadata");
+    metadata.put("annotations", annotations(record));
+    return body;
+  }
+
+  @Override
+  public Map<String, Object> patchBody(LeaderRecord record) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("annotations", annotations(record));
+    return Map.of("metadata", metadata);
+  }
+
+  @Override
+  public RecordFields.Parsed parse(Map<String, Object> object) {
+    Map<String, Object> metadata = ListWatchLoop.asObject(object.get("metadata"));
+    Map<String, Object> annotations = metadata == null ? null
+        : ListWatchLoop.asObject(metadata.get("annotations"));
+    Object value = annotations == null ? null : annotations.get(Fabric8ConfigMapLock.ANNOTATION);
+    if (value == null) {
+      // client-go reads a ConfigMap without the annotation as an empty record: free to take
+      return RecordFields.Parsed.empty();
+    }
+    String text = String.valueOf(value);
+    Object json;
+    try {
+      json = parser.apply(text);
+    } catch (RuntimeException e) {
+      return RecordFields.Parsed.malformed("annotation " + Fabric8ConfigMapLock.ANNOTATION
+          + " is not valid JSON: " + abbreviate(text));
+    }
+    Map<String, Object> fields = ListWatchLoop.asObject(json);
+    if (fields == null) {
+      return RecordFields.Parsed.malformed("annotation " + Fabric8ConfigMapLock.ANNOTATION
+          + " is not a JSON object: " + abbreviate(text));
+    }
+    return RecordFields.read(fields, RecordFields.LEADER_TRANSITIONS,
+        "annotation " + Fabric8ConfigMapLock.ANNOTATION);
+  }
+
+  private static Map<String, Object> annotations(LeaderRecord record) {
+    Map<String, Object> annotations = new LinkedHashMap<>();
+    annotations.put(Fabric8ConfigMapLock.ANNOTATION, JsonText.write(
+        RecordFields.write(record, RecordFields.LEADER_TRANSITIONS, false)));
+    return annotations;
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 80 ? "\"" + text + "\"" : "\"" + text.substring(0, 80) + "...\"";
+  }
+}

@@ -1,0 +1,214 @@
+package dev.elector.fabric8;
+
+import dev.elector.kube.internal.JsonText;
+import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.ListWatchLoop.Reply;
+import dev.elector.kube.internal.WatchPacer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfig;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Raw JSON requests through a user's fabric8 {@link KubernetesClient}, so its authentication, TLS
+ * and HTTP client apply, with a timeout over each whole call. fabric8's own retries (by default up
+ * to 10 on 5xx, 429 and I/O errors) are switched off for these requests: the elector decides when
+ * to try again, a renewal is one write, and the watch keeps its request bound.
+ */
+final class Fabric8Http {
+  static final String MERGE_PATCH = "application/merge-patch+json";
+
+  private final HttpClient http;
+  private final String base;
+  private final KubernetesSerialization serialization;
+  private final long timeoutMillis;
+
+  Fabric8Http(KubernetesClient client, Duration timeout) {
+    RequestConfig noRetries = new RequestConfigBuilder()
+        .withRequestRetryBackoffLimit(0)
+        .withRequestRetryBackoffInterval(1000)
+        .withRequestTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+        .withUploadRequestTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+        .build();
+    this.http = client.getHttpClient().newBuilder().tag(noRetries).build();
+    String url = client.getMasterUrl().toString();
+    this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    this.serialization = client.getKubernetesSerialization();
+    this.timeoutMillis = timeout.toMillis();
+  }
+
+  long timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /**
+   * Sends one request and reads the whole answer within the timeout.
+   *
+   * @param query the query string without {@code ?}, or empty
+   * @param body the body as plain values, or null
+   * @throws IOException when there was no answer; a {@link TimeoutException} cause means none
+   *     within the timeout
+   */
+  Reply send(String method, String path, String query, Object body, String contentType)
+      throws Exception {
+    HttpRequest.Builder request = http.newHttpRequestBuilder()
+        .uri(base + path + (query.isEmpty() ? "" : "?" + query))
+        .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+        .header("Accept", "application/json");
+    if (body != null) {
+      request.method(method, contentType == null ? "application/json" : contentType,
+          JsonText.write(body));
+    } else if (!method.equals("GET")) {
+      request.method(method, "application/json", "");
+    }
+    CompletableFuture<HttpResponse<String>> future = http.sendAsync(request.build(),
+        String.class);
+    HttpResponse<String> response = await(future, timeoutMillis);
+    String text = response.body() == null ? "" : response.body();
+    return new Reply(response.code(), parseObject(text), text,
+        WatchPacer.retryAfter(response.header("Retry-After")));
+  }
+
+  /** Prepares a watch request; nothing is sent before {@link WatchStream#open()}. */
+  ListWatchLoop.WatchStream stream(String path, String query, Duration total) {
+    return new Stream(base + path + "?" + query, total);
+  }
+
+  /** The body as a JSON object, or null when it is none. */
+  Map<String, Object> parseObject(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return ListWatchLoop.asObject(serialization.unmarshal(text, Map.class));
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Parses any JSON value; throws on text that is not JSON. */
+  Object parseValue(String text) {
+    return serialization.unmarshal(text, Object.class);
+  }
+
+  private static <T> T await(CompletableFuture<T> future, long millis) throws Exception {
+    try {
+      return future.get(millis + 100, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw e;
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      while ((cause instanceof java.util.concurrent.CompletionException
+          || cause instanceof ExecutionException) && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      if (cause instanceof Exception exception) {
+        throw exception;
+      }
+      throw e;
+    }
+  }
+
+  /** One watch request: headers within the request timeout, then lines until the end. */
+  private final class Stream implements ListWatchLoop.WatchStream {
+    private final String uri;
+    private final Duration total;
+    private volatile CompletableFuture<HttpResponse<InputStream>> future;
+    private volatile InputStream body;
+    private volatile boolean cancelled;
+    private BufferedReader reader;
+
+    Stream(String uri, Duration total) {
+      this.uri = uri;
+      this.total = total;
+    }
+
+    @Override
+    public Reply open() throws Exception {
+      HttpRequest request = http.newHttpRequestBuilder().uri(uri)
+          .header("Accept", "application/json").forStreaming().build();
+      CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(request,
+          InputStream.class);
+      future = sent;
+      // a stream that outlives the server-side timeout by much is stuck: end it
+      CompletableFuture.delayedExecutor(total.toMillis(), TimeUnit.MILLISECONDS)
+          .execute(this::cancel);
+      if (cancelled) {
+        sent.cancel(true);
+        throw new IOException("watch cancelled");
+      }
+      HttpResponse<InputStream> response = await(sent, timeoutMillis);
+      body = response.body();
+      if (cancelled) {
+        close();
+        throw new IOException("watch cancelled");
+      }
+      if (response.code() < 200 || response.code() >= 300) {
+        String text;
+        try (InputStream in = response.body()) {
+          text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        return new Reply(response.code(), parseObject(text), text,
+            WatchPacer.retryAfter(response.header("Retry-After")));
+      }
+      if (body == null) {
+        throw new IOException("the watch answered without a body");
+      }
+      reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+      return null;
+    }
+
+    @Override
+    public Map<String, Object> next() throws Exception {
+      String line;
+      do {
+        line = reader.readLine();
+        if (line == null) {
+          return null;
+        }
+      } while (line.isBlank());
+      Map<String, Object> event = parseObject(line);
+      return event == null ? Map.of() : event;
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+      CompletableFuture<HttpResponse<InputStream>> sent = future;
+      if (sent != null) {
+        sent.cancel(true);
+      }
+      close();
+    }
+
+    @Override
+    public void close() {
+      InputStream in = body;
+      if (in != null) {
+        try {
+          in.close();
+        } catch (IOException e) {
+          // closing to abort: nothing more to do
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.elector.fabric8;
+
+import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.WatchableLock;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches exactly one lock object (field selector on its name), on a thread of its own: the
+ * current state after every (re)list, then each change, and {@link LockRead.Failed} on a break.
+ * Needs only list and watch on that one name. Bounded by the shared {@link ListWatchLoop}.
+ */
+final class Fabric8Watch extends ListWatchLoop implements WatchableLock.Subscription {
+  private static final Logger log = LoggerFactory.getLogger(Fabric8Watch.class);
+  private final Fabric8ObjectLock lock;
+  private final Consumer<LockRead> listener;
+  private boolean warned; // only the watch's thread
+
+  Fabric8Watch(Fabric8ObjectLock lock, Consumer<LockRead> listener) {
+    super(new Fabric8Transport(lock.http(), lock.collectionPath(), lock.name()), lock.failures(),
+        lock.requestTimeout());
+    this.lock = lock;
+    this.listener = listener;
+  }
+
+  void start() {
+    start("elector-watch-" + lock.name() + "-");
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  @Override
+  protected String describe() {
+    return lock.describe();
+  }
+
+  @Override
+  protected void listed(List<Map<String, Object>> objects) {
+    warned = false;
+    listener.accept(objects.isEmpty() ? new LockRead.Absent() : lock.toRead(objects.get(0)));
+  }
+
+  @Override
+  protected void changed(String type, Map<String, Object> object) {
+    listener.accept(type.equals("DELETED") ? new LockRead.Absent() : lock.toRead(object));
+  }
+
+  @Override
+  protected void broke(LockFailure failure, boolean firstInARow) {
+    if (!warned && failure.kind().isConfigurationProblem()) {
+      warned = true; // once until the next successful list; polling goes on meanwhile
+      log.warn("{}: cannot watch the lock, followers poll instead: {}", lock.describe(),
+          failure.message());
+    }
+    listener.accept(new LockRead.Failed(failure));
+  }
+}

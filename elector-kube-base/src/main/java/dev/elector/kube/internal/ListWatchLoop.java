@@ -1,0 +1,378 @@
+package dev.elector.kube.internal;
+
+import dev.elector.lock.LockFailure;
+import dev.elector.time.MonotonicClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The list-then-watch loop over one collection, on a daemon thread of its own, for any client: the
+ * backend supplies a {@link Transport}, objects are plain maps as a JSON parser gives them. After
+ * every (re)list it hands over the listed objects; then each change. Every list and watch request
+ * goes through a {@link WatchPacer}, so the loop keeps its documented bound whatever the server or
+ * a proxy does: at most {@value WatchPacer#BURST} + T / 1 s requests in any interval T, and a
+ * back-off of 0.5 s doubling to 30 s (plus up to a fifth) after a failure, a watch that ends at
+ * once without an event, or a 410 Gone right after a list. Each of those is handed over as a
+ * break, so that followers poll meanwhile. The end of a watch's server-side timeout reconnects
+ * from the last resourceVersion, and a 410 Gone on a watch that had been useful lists again, both
+ * without delay. Subclasses decide what the objects mean and whom to tell.
+ */
+public abstract class ListWatchLoop implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(ListWatchLoop.class);
+
+  /** An HTTP answer read whole: status, the body as an object (null if it was none), raw text. */
+  public record Reply(int code, Map<String, Object> body, String text, Duration retryAfter) {
+    /** Whether the status is 2xx. */
+    public boolean ok() {
+      return code >= 200 && code < 300;
+    }
+
+    /** The message of a Kubernetes Status body, else the raw text. */
+    public String statusMessage() {
+      if (body != null && body.get("message") instanceof String message) {
+        return message;
+      }
+      return text == null || text.isBlank() ? "HTTP " + code : text.strip();
+    }
+  }
+
+  /** How the loop reaches the API server; implemented per client. */
+  public interface Transport {
+    /** Lists the collection (with the loop's selector) within the request timeout. */
+    Reply list() throws Exception;
+
+    /**
+     * Prepares a watch from {@code resourceVersion} that the server ends after
+     * {@code timeoutSeconds}; sends nothing until {@link WatchStream#open()}.
+     */
+    WatchStream watch(String resourceVersion, long timeoutSeconds);
+  }
+
+  /** One watch request and its stream of events. */
+  public interface WatchStream extends AutoCloseable {
+    /** Sends the request; null when the server answered 2xx, else its answer read whole. */
+    Reply open() throws Exception;
+
+    /**
+     * The next event, parsed; null at the end of the stream. An unreadable line is an empty map.
+     */
+    Map<String, Object> next() throws Exception;
+
+    /** Aborts the request from any thread; {@link #open} and {@link #next} then fail or end. */
+    void cancel();
+
+    @Override
+    void close();
+  }
+
+  /** The watch broke; carries the failure to hand over and the server's Retry-After. */
+  private static final class Broken extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final transient LockFailure failure;
+    private final transient Duration retryAfter;
+
+    Broken(LockFailure failure) {
+      this(failure, Duration.ZERO);
+    }
+
+    Broken(LockFailure failure, Duration retryAfter) {
+      super(failure.message(), null, false, false);
+      this.failure = failure;
+      this.retryAfter = retryAfter;
+    }
+  }
+
+  private final Transport transport;
+  private final FailureText failures;
+  private final long requestTimeoutMillis;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final MonotonicClock clock = MonotonicClock.system();
+  private final WatchPacer pacer = new WatchPacer(clock::nanos, new SplittableRandom());
+  private volatile boolean closed;
+  private volatile WatchStream current;
+  private volatile Thread thread;
+
+  /**
+   * @param transport how to list and watch
+   * @param failures what failures are about, for their messages
+   * @param requestTimeout the timeout of a list, as messages name it
+   */
+  protected ListWatchLoop(Transport transport, FailureText failures, Duration requestTimeout) {
+    this.transport = transport;
+    this.failures = failures;
+    this.requestTimeoutMillis = requestTimeout.toMillis();
+  }
+
+  /** What the logs call this watch. */
+  protected abstract String describe();
+
+  /** Every object of a completed list, in the server's order: the whole state. */
+  protected abstract void listed(List<Map<String, Object>> objects);
+
+  /** One ADDED, MODIFIED or DELETED event. */
+  protected abstract void changed(String type, Map<String, Object> object);
+
+  /**
+   * The watch broke; it reconnects by itself.
+   *
+   * @param firstInARow whether this is the first failure since the start or since a watch stayed
+   *     open for 30 s (a list that succeeds between failures does not end a streak)
+   */
+  protected abstract void broke(LockFailure failure, boolean firstInARow);
+
+  /** Starts the loop on a daemon thread named {@code threadPrefix} and a count. */
+  public final void start(String threadPrefix) {
+    Thread started = DaemonThreads.factory(threadPrefix).newThread(this);
+    thread = started;
+    started.start();
+  }
+
+  /** Waits up to {@code timeout} for the thread to end after {@link #stop()}; not on itself. */
+  public final void awaitStopped(Duration timeout) {
+    Thread t = thread;
+    if (t == null || t == Thread.currentThread()) {
+      return;
+    }
+    try {
+      t.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops the loop and cancels the open request. Idempotent. */
+  public final void stop() {
+    closed = true;
+    stopped.countDown();
+    WatchStream stream = current;
+    if (stream != null) {
+      stream.cancel();
+    }
+  }
+
+  /** Whether {@link #stop()} was called. */
+  public final boolean isStopped() {
+    return closed;
+  }
+
+  @Override
+  public final void run() {
+    String version = null; // null: list next
+    boolean afterList = false;
+    while (!closed && waitForPacer()) {
+      try {
+        if (version == null) {
+          version = list();
+          afterList = true;
+        } else {
+          version = watchFrom(version, afterList);
+          afterList = false;
+        }
+      } catch (Broken broken) {
+        if (closed) {
+          break;
+        }
+        boolean first = pacer.streak() == 0;
+        Duration backoff = pacer.failed(broken.retryAfter);
+        log.debug("{}: watch broke, reconnecting in {} ms: {}", describe(), backoff.toMillis(),
+            broken.failure);
+        hand(() -> broke(broken.failure, first));
+        version = null;
+      }
+    }
+    log.debug("{}: watch closed", describe());
+  }
+
+  /** Waits until the pacer lets the next request go; false when stopped meanwhile. */
+  private boolean waitForPacer() {
+    long delay = pacer.delayNanos();
+    if (delay == 0) {
+      return true;
+    }
+    try {
+      return !stopped.await(delay, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Lists the collection, hands over its objects and returns the list's resourceVersion. */
+  private String list() throws Broken {
+    Reply reply;
+    pacer.sent();
+    try {
+      reply = transport.list();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Broken(failures.fromTransport("list", e, requestTimeoutMillis));
+    } catch (Exception e) {
+      throw new Broken(failures.fromTransport("list", e, requestTimeoutMillis));
+    }
+    if (!reply.ok()) {
+      throw new Broken(failures.fromStatus("list", reply.code(), reply.statusMessage()),
+          reply.retryAfter());
+    }
+    String version = resourceVersion(reply.body());
+    Object items = reply.body() == null ? null : reply.body().get("items");
+    if (version == null || !(items == null || items instanceof List)) {
+      throw new Broken(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the list of "
+          + describe() + " has no resourceVersion or no items"));
+    }
+    List<Map<String, Object>> objects = new ArrayList<>();
+    if (items instanceof List<?> found) {
+      for (Object item : found) {
+        Map<String, Object> object = asObject(item);
+        if (object != null) {
+          objects.add(object);
+        }
+      }
+    }
+    hand(() -> listed(objects));
+    return version;
+  }
+
+  /**
+   * Watches from {@code version}; returns where to go on, or null to list again (410 Gone on a
+   * watch that had been useful).
+   */
+  private String watchFrom(String version, boolean afterList) throws Broken {
+    long timeoutSeconds = 240 + ThreadLocalRandom.current().nextLong(60);
+    String last = version;
+    long opened = clock.nanos();
+    boolean sawEvent = false;
+    pacer.sent();
+    try (WatchStream stream = transport.watch(version, timeoutSeconds)) {
+      current = stream;
+      if (closed) {
+        stream.cancel();
+        return null;
+      }
+      Reply refused = stream.open();
+      if (refused != null) {
+        if (refused.code() == 410) {
+          return gone(opened, afterList);
+        }
+        throw new Broken(failures.fromStatus("watch", refused.code(), refused.statusMessage()),
+            refused.retryAfter());
+      }
+      Map<String, Object> event;
+      while (!closed && (event = stream.next()) != null) {
+        String next = onEvent(event, last);
+        if (next == null) {
+          return gone(opened, afterList);
+        }
+        sawEvent = true;
+        last = next;
+      }
+      if (!closed && !sawEvent && pacer.isShort(opened)) {
+        throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of "
+            + describe() + " ended after " + millisSince(opened) + " ms without an event (an"
+            + " idle timeout of a proxy or load balancer, or an overloaded server?); followers"
+            + " poll until a watch lasts"));
+      }
+      return last;
+    } catch (Broken broken) {
+      throw broken;
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      if (closed) {
+        return null;
+      }
+      throw new Broken(failures.fromTransport("watch", e, requestTimeoutMillis));
+    } finally {
+      current = null;
+      pacer.watchClosed(opened);
+    }
+  }
+
+  /**
+   * 410 Gone: list again; at once when the watch resumed from an older watch, with back-off when
+   * the version of a fresh list was gone at once.
+   */
+  private String gone(long opened, boolean afterList) throws Broken {
+    if (!closed && afterList && pacer.isShort(opened)) {
+      throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of " + describe()
+          + " answered 410 Gone " + millisSince(opened) + " ms after a list; followers poll until"
+          + " a watch lasts"));
+    }
+    return null;
+  }
+
+  private long millisSince(long nanos) {
+    return (clock.nanos() - nanos) / 1_000_000;
+  }
+
+  private String onEvent(Map<String, Object> event, String last) throws Broken {
+    Map<String, Object> object = asObject(event.get("object"));
+    if (object == null || !(event.get("type") instanceof String type)) {
+      throw new Broken(LockFailure.of(LockFailure.Kind.UNEXPECTED, "unreadable watch event on "
+          + describe()));
+    }
+    if (type.equals("ERROR")) {
+      int status = object.get("code") instanceof Number code ? code.intValue() : 500;
+      if (status == 410) {
+        return null;
+      }
+      String message = object.get("message") instanceof String m ? m : String.valueOf(object);
+      throw new Broken(failures.fromStatus("watch", status, message));
+    }
+    String version = resourceVersion(object);
+    switch (type) {
+      case "ADDED", "MODIFIED", "DELETED" -> hand(() -> changed(type, object));
+      default -> { } // BOOKMARK: only moves the resourceVersion on
+    }
+    return version != null ? version : last;
+  }
+
+  private void hand(Runnable delivery) {
+    if (closed) {
+      return;
+    }
+    try {
+      delivery.run();
+    } catch (RuntimeException e) {
+      log.warn("{}: watch listener failed: {}", describe(), e.toString());
+    }
+  }
+
+  /** {@code metadata.resourceVersion} of an object, or null when it has none. */
+  public static String resourceVersion(Map<String, Object> object) {
+    Map<String, Object> metadata = object == null ? null : asObject(object.get("metadata"));
+    if (metadata == null || !(metadata.get("resourceVersion") instanceof String version)
+        || version.isEmpty()) {
+      return null;
+    }
+    return version;
+  }
+
+  /** {@code metadata.name} of an object, or null when it has none. */
+  public static String name(Map<String, Object> object) {
+    Map<String, Object> metadata = object == null ? null : asObject(object.get("metadata"));
+    return metadata != null && metadata.get("name") instanceof String name ? name : null;
+  }
+
+  /** A JSON object as a map with string keys, or null when {@code value} is not one. */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> asObject(Object value) {
+    if (!(value instanceof Map<?, ?> map)) {
+      return null;
+    }
+    for (Object key : map.keySet()) {
+      if (!(key instanceof String)) {
+        return null;
+      }
+    }
+    return (Map<String, Object>) map;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.elector.kube.internal;
+
+import dev.elector.kube.PodEnvironment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The checks and defaults every Kubernetes lock builder applies, with the same messages whichever
+ * client the lock uses: a valid object name, the namespace given or the pod's own (no fallback to
+ * {@code default}), a non-blank identity (default the pod's), a positive request timeout.
+ */
+public final class LockOptions {
+  /**
+   * Default timeout of one API request: 5 s, half the elector's default renewDeadline, so a hung
+   * request cannot outlive a term.
+   */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  /** The default reporting component of a lock's Events. */
+  public static final String DEFAULT_EVENT_COMPONENT = "elector";
+
+  private static final Pattern QUALIFIED_NAME = Pattern.compile(
+      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+
+  private LockOptions() {}
+
+  /** What is wrong with the Events options: an eventComponent without events, or a bad name. */
+  public static List<String> eventProblems(boolean recordEvents, String eventComponent) {
+    List<String> problems = new ArrayList<>();
+    if (eventComponent != null && !recordEvents) {
+      problems.add("eventComponent \"" + eventComponent + "\" is set but events are not"
+          + " recorded; add recordEvents(true), or drop eventComponent");
+    } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
+      problems.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified"
+          + " name; use letters, digits, '-', '_' and '.' (at most 63), for example"
+          + " \"my-operator\"");
+    }
+    return problems;
+  }
+
+  /** The component events are recorded as, or null when none are recorded. */
+  public static String eventComponent(boolean recordEvents, String eventComponent) {
+    return !recordEvents ? null : eventComponent != null ? eventComponent
+        : DEFAULT_EVENT_COMPONENT;
+  }
+
+  /** Options after defaults and checks. */
+  public record Resolved(String namespace, String name, String identity,
+      Duration requestTimeout) {}
+
+  /**
+   * Applies the defaults and checks everything at once.
+   *
+   * @param kind the lock's kind, such as {@code Lease}, for messages
+   * @param missingClient the problem to report when no client was given, or null when one was
+   * @param namespace the namespace given, or null for the pod's own
+   * @param identity the identity given, or null for the environment's default
+   * @param more problems the backend found with its own options, reported with these
+   * @throws IllegalStateException listing every problem
+   */
+  public static Resolved resolve(String kind, String missingClient, String name, String namespace,
+      String identity, Duration requestTimeout, PodEnvironment environment, List<String> more) {
+    List<String> problems = new ArrayList<>();
+    if (missingClient != null) {
+      problems.add(missingClient);
+    }
+    if (name == null || name.isBlank()) {
+      problems.add("name is missing; set name(...) to the " + kind + " all candidates share");
+    } else if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+      problems.add("name \"" + name + "\" is not a valid Kubernetes object name; use lower case"
+          + " letters, digits, '-' and '.', at most 253 characters");
+    }
+    String ns = namespace != null ? namespace.trim() : environment.namespace().orElse(null);
+    if (ns == null || ns.isEmpty()) {
+      problems.add("no namespace for the " + kind + ": set namespace(...), or set the environment"
+          + " variable POD_NAMESPACE from the Downward API (fieldRef: metadata.namespace), or run"
+          + " in a pod with a service account mounted (" + PodEnvironment.NAMESPACE_FILE + ")");
+    } else if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+      problems.add("namespace \"" + ns + "\" is not a valid namespace name");
+    }
+    String id = identity != null ? identity : environment.defaultIdentity();
+    if (id.isBlank()) {
+      problems.add("identity is blank; give every candidate a unique identity");
+    }
+    if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+      problems.add("requestTimeout " + requestTimeout + " must be positive; the default is "
+          + DEFAULT_REQUEST_TIMEOUT);
+    }
+    problems.addAll(more);
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("cannot build the " + kind + " lock: "
+          + String.join("; ", problems));
+    }
+    return new Resolved(ns, name, id, requestTimeout);
+  }
+}

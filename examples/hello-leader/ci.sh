@@ -64,8 +64,8 @@ step "build examples/hello-leader against elector $version"
 rm -rf "$here/target"
 ./mvnw -B -ntp -q -f "$here/pom.xml" -Delector.version="$version" package
 elector_jars="$(cd "$here/target/lib" && find . -name 'elector-*' | sed 's#^\./##' | sort | tr '\n' ' ')"
-[[ "$elector_jars" == "elector-core-$version.jar elector-k8s-lease-$version.jar " ]] \
-  || fail "hello-leader's class path holds '$elector_jars', want elector-core and elector-k8s-lease $version only"
+[[ "$elector_jars" == "elector-core-$version.jar elector-k8s-lease-$version.jar elector-kube-base-$version.jar " ]] \
+  || fail "hello-leader's class path holds '$elector_jars', want elector-core, elector-k8s-lease and elector-kube-base $version only"
 
 if [[ ! -f demo/target/classes/dev/elector/demo/LocalServiceAccount.class || ! -d demo/target/lib ]]; then
   step "build the demo module (its LocalServiceAccount sets up the namespace)"

@@ -6,6 +6,10 @@
 //
 //	EVENT <nanos> leading token=<leaderTransitions>
 //	EVENT <nanos> stopped token=<leaderTransitions> reason=<why> activeUntil=<nanos>
+//	EVENT <nanos> releasedForeign holder=<identity>
+//
+// releasedForeign: a release (holder cleared) was written over a Lease whose last read
+// named another holder.
 //
 // <nanos> is CLOCK_MONOTONIC, the clock of Java's System.nanoTime() on Linux, so the
 // instants compare with those of Java processes on the same machine.
@@ -25,7 +29,8 @@
 //	fail <share> <status>          answer a share of requests with a synthetic 5xx or 429
 //	throttle <share> <seconds>     answer a share with 429 and Retry-After: <seconds>
 //	off                            pass every request again
-//	stats                          print STATS <nanos> key=value ... (counters so far)
+//	stats                          print STATS <nanos> key=value ... (counters so far,
+//	                               goroutines, heap in use)
 //
 // SIGTERM or SIGINT cancels the elector; with --release-on-cancel (the default) client-go
 // then releases a Lease it holds. Exit status 0 after a signal, 2 on bad flags.
@@ -41,6 +46,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,11 +216,18 @@ type countingLock struct {
 	leading       bool
 	token         int
 	lastWriteFrom int64
+	lastGetHolder string
 }
 
 func (l *countingLock) Get(ctx context.Context) (*resourcelock.LeaderElectionRecord, []byte, error) {
 	l.gets.Add(1)
-	return l.Interface.Get(ctx)
+	record, raw, err := l.Interface.Get(ctx)
+	if err == nil {
+		l.mu.Lock()
+		l.lastGetHolder = record.HolderIdentity
+		l.mu.Unlock()
+	}
+	return record, raw, err
 }
 
 func (l *countingLock) Create(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
@@ -234,11 +247,19 @@ func (l *countingLock) Update(ctx context.Context, r resourcelock.LeaderElection
 }
 
 func (l *countingLock) wrote(r resourcelock.LeaderElectionRecord, from int64, err error) {
-	if err != nil || r.HolderIdentity != l.Identity() {
+	if err != nil {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if r.HolderIdentity == "" && l.lastGetHolder != "" && l.lastGetHolder != l.Identity() {
+		// client-go's release checks its own last observed record, not the one it just read:
+		// after a failed renewal it can clear the Lease of the candidate that took over.
+		l.out.event("releasedForeign", "holder", l.lastGetHolder)
+	}
+	if r.HolderIdentity != l.Identity() {
+		return
+	}
 	l.lastWriteFrom = from
 	if !l.leading {
 		l.leading = true
@@ -365,11 +386,13 @@ func commands(in io.Reader, out *output, f *faults, l *countingLock) {
 			}
 			f.set(share, 429, seconds)
 		case words[0] == "stats":
+			var memory runtime.MemStats
+			runtime.ReadMemStats(&memory)
 			out.line("STATS %d lockCalls=%d gets=%d creates=%d updates=%d requests=%d lists=%d "+
-				"watches=%d injected=%d", nanos(),
+				"watches=%d injected=%d goroutines=%d heapBytes=%d", nanos(),
 				l.gets.Load()+l.creates.Load()+l.updates.Load(), l.gets.Load(), l.creates.Load(),
 				l.updates.Load(), f.requests.Load(), f.lists.Load(), f.watches.Load(),
-				f.injected.Load())
+				f.injected.Load(), runtime.NumGoroutine(), memory.HeapAlloc)
 		default:
 			out.line("ERROR unknown command %q", scanner.Text())
 		}

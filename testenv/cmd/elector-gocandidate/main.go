@@ -130,8 +130,9 @@ func parseFlags(args []string) (options, error) {
 		}
 	}
 	if o.lockKind != resourcelock.LeasesResourceLock {
-		return o, fmt.Errorf("--lock-kind %q is not supported: client-go %s removed the configmaps "+
-			"and endpoints locks, only %q remains", o.lockKind, "v0.37", resourcelock.LeasesResourceLock)
+		return o, fmt.Errorf("--lock-kind %q is not supported: client-go v0.37 has only the %q lock "+
+			"(its configmaps and endpoints locks are removed); use --lock-kind %s", o.lockKind,
+			resourcelock.LeasesResourceLock, resourcelock.LeasesResourceLock)
 	}
 	if o.requestTimeout == 0 {
 		o.requestTimeout = o.renewDeadline
@@ -199,6 +200,10 @@ func (f *faults) RoundTrip(r *http.Request) (*http.Response, error) {
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: header,
 		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r,
 	}, nil
+}
+
+func newRandom(seed int64) *rand.Rand {
+	return rand.New(rand.NewSource(seed))
 }
 
 // countingLock wraps client-go's lock: it counts lock calls and sees every write, so it
@@ -296,7 +301,7 @@ func main() {
 	}
 	config.Timeout = o.requestTimeout
 	config.UserAgent = "elector-gocandidate/" + o.identity
-	injector := &faults{random: rand.New(rand.NewSource(int64(len(o.identity)) + nanos()))}
+	injector := &faults{random: newRandom(nanos())}
 	config.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
 		injector.next = rt
 		return injector

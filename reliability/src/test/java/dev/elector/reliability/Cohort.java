@@ -194,7 +194,8 @@ final class Cohort implements AutoCloseable {
    * update, Elector with patch) and its own {@link FaultProxy}; its terms go to
    * {@link #timeline}. Its kubeconfig and log go to {@code work}.
    */
-  GoCandidate addGo(String name, Path binary, Path work) throws Exception {
+  GoCandidate addGo(String name, Path binary, Path work, boolean releaseOnCancel)
+      throws Exception {
     KubeIdentity identity = cluster.newIdentity(namespace,
         name + "-" + IDENTITIES.incrementAndGet());
     // client-go renews with update (PUT) where Elector patches: the shipped rules plus update.
@@ -214,8 +215,8 @@ final class Cohort implements AutoCloseable {
     Path kubeconfig = GoCandidate.writeKubeconfig(work, name, yaml);
     GoCandidate candidate;
     try {
-      candidate = GoCandidate.start(binary, name, namespace.name(), LOCK, kubeconfig, proxy,
-          timeline, work.resolve(name + ".log"));
+      candidate = GoCandidate.start(binary, name, namespace.name(), LOCK, kubeconfig,
+          releaseOnCancel, proxy, timeline, work.resolve(name + ".log"));
     } catch (Exception e) {
       proxy.close();
       throw e;

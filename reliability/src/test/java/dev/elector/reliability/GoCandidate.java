@@ -96,17 +96,19 @@ final class GoCandidate implements Cohort.Candidate {
    * Starts the process with the cohort's timings; returns once it printed READY.
    *
    * @param kubeconfig a kubeconfig whose server is {@code proxy}'s address
+   * @param releaseOnCancel client-go's {@code ReleaseOnCancel}, which also releases after a
+   *     renewal gave up
    * @param log where the process's own log (stderr) goes
    */
   static GoCandidate start(Path binary, String name, String namespace, String lock,
-      Path kubeconfig, FaultProxy proxy, LeadershipTimeline timeline, Path log)
-      throws IOException, InterruptedException {
+      Path kubeconfig, boolean releaseOnCancel, FaultProxy proxy, LeadershipTimeline timeline,
+      Path log) throws IOException, InterruptedException {
     long before = System.nanoTime();
     Process process = new ProcessBuilder(binary.toString(),
         "--kubeconfig", kubeconfig.toString(), "--namespace", namespace, "--lock-name", lock,
         "--identity", name, "--lease-duration", seconds(Cohort.LEASE),
         "--renew-deadline", seconds(Cohort.RENEW_DEADLINE),
-        "--retry-period", seconds(Cohort.RETRY))
+        "--retry-period", seconds(Cohort.RETRY), "--release-on-cancel=" + releaseOnCancel)
         .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     GoCandidate candidate = new GoCandidate(name, proxy, process, timeline);
     candidate.reader.start();

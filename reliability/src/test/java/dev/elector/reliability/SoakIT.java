@@ -39,8 +39,10 @@ import org.junit.jupiter.api.Test;
  * a process of its own through its own proxy, with its own synthetic 500s and 429s) join the five
  * on the same Lease, under the same faults, and their terms go to the same overlap detector. Then
  * the run also reports their calls, requests, goroutines and heap, and how much later than its
- * deadline client-go's own {@code OnStoppedLeading} came. Off by default: building the candidate
- * from a cold Go cache takes minutes.
+ * deadline client-go's own {@code OnStoppedLeading} came. An overlap of two Elector candidates
+ * fails the run; one with a client-go candidate (client-go recreates a deleted Lease at once, even
+ * under a live leader) is reported and fails the run only if it lasts renewDeadline or longer. Off
+ * by default: building the candidate from a cold Go cache takes minutes.
  */
 @KubeTest
 class SoakIT {
@@ -181,9 +183,10 @@ class SoakIT {
       if (goCount == 0) {
         cohort.timeline.assertNoOverlap();
       } else {
+        List<String> goOverlaps = overlapsWithClientGo(cohort);
+        Figures.record("soak", "client-go-overlaps", goOverlaps.size() + " " + goOverlaps);
         // client-go does not increase leaderTransitions when the same identity acquires again,
-        // so tokens are checked between Elector's terms only; overlaps between all of them.
-        cohort.timeline.assertNoTwoLeaders();
+        // so tokens are checked between Elector's terms only.
         electorOnly(cohort).assertNoOverlap();
       }
       made.forEach((member, count) -> assertTrue(count <= perMemberBound, member + " made "
@@ -263,6 +266,38 @@ class SoakIT {
         + Figures.millis(Duration.ofNanos(worstLag)));
     Figures.record("soak", "longest-overlap-if-client-go-terms-end-at-OnStoppedLeading",
         Figures.millis(rawGoTimeline(cohort).maxOverlap()));
+  }
+
+  /**
+   * Fails on any overlap of two Elector candidates, and on an overlap with a client-go candidate
+   * that lasts renewDeadline or longer; returns the shorter ones with a client-go candidate. Those
+   * come from client-go itself: it recreates a deleted Lease at once, even under a live leader,
+   * the outside act the README's Limits bound by renewDeadline.
+   */
+  private static List<String> overlapsWithClientGo(Cohort cohort) {
+    Set<String> elector = cohort.members().stream().map(m -> m.name).collect(Collectors.toSet());
+    List<LeadershipTimeline.Interval> terms = cohort.timeline.terms();
+    List<String> goOnly = new ArrayList<>();
+    for (int i = 0; i < terms.size(); i++) {
+      for (int j = i + 1; j < terms.size(); j++) {
+        LeadershipTimeline.Interval a = terms.get(i);
+        LeadershipTimeline.Interval b = terms.get(j);
+        long overlap = Math.min(a.endNanos(), b.endNanos())
+            - Math.max(a.startNanos(), b.startNanos());
+        if (overlap <= 0) {
+          continue;
+        }
+        String pair = a + " and " + b + ": " + Figures.millis(Duration.ofNanos(overlap));
+        if (elector.contains(a.candidate()) && elector.contains(b.candidate())) {
+          throw new AssertionError("two leaders at once: " + pair);
+        }
+        assertTrue(overlap < Cohort.RENEW_DEADLINE.toNanos(), "a client-go candidate overlapped"
+            + " another for renewDeadline or longer: " + pair);
+        goOnly.add(a.candidate() + "/" + b.candidate() + " "
+            + Figures.millis(Duration.ofNanos(overlap)));
+      }
+    }
+    return goOnly;
   }
 
   /** The timeline with Elector's terms only, for the token check. */

@@ -15,6 +15,7 @@ import dev.elector.testkit.net.FaultProxy;
 import dev.elector.testkit.net.HttpFaults;
 import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -43,21 +44,67 @@ final class Cohort implements AutoCloseable {
   static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
   private static final AtomicInteger IDENTITIES = new AtomicInteger();
 
+  /**
+   * What the soak's faults act on, for an Elector candidate or a client-go one: its network path
+   * and its synthetic HTTP errors.
+   */
+  interface Candidate {
+    String name();
+
+    FaultProxy proxy();
+
+    /** Whether it reports an open term. */
+    boolean leading();
+
+    void httpFail(double share, int status);
+
+    void httpThrottle(double share, Duration retryAfter);
+
+    void httpOff();
+  }
+
   /** One candidate and its faults. */
-  final class Member {
+  final class Member implements Candidate {
     final String name;
     final FaultProxy proxy;
     final HttpFaults http;
     final LeaderElector elector;
+    final RequestCounter requests;
     private final List<Term> terms;
 
     private Member(String name, FaultProxy proxy, HttpFaults http, LeaderElector elector,
-        List<Term> terms) {
+        RequestCounter requests, List<Term> terms) {
       this.name = name;
       this.proxy = proxy;
       this.http = http;
       this.elector = elector;
+      this.requests = requests;
       this.terms = terms;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public FaultProxy proxy() {
+      return proxy;
+    }
+
+    @Override
+    public void httpFail(double share, int status) {
+      http.fail(share, status);
+    }
+
+    @Override
+    public void httpThrottle(double share, Duration retryAfter) {
+      http.throttle(share, retryAfter);
+    }
+
+    @Override
+    public void httpOff() {
+      http.off();
     }
 
     /** The terms this member started, in order. */
@@ -67,7 +114,8 @@ final class Cohort implements AutoCloseable {
       }
     }
 
-    boolean leading() {
+    @Override
+    public boolean leading() {
       return elector.isLeader();
     }
 
@@ -86,6 +134,7 @@ final class Cohort implements AutoCloseable {
   private final KubeNamespace namespace;
   private final InetSocketAddress server;
   private final Map<String, Member> members = new LinkedHashMap<>();
+  private final Map<String, GoCandidate> goCandidates = new LinkedHashMap<>();
 
   Cohort(KubeCluster cluster, KubeNamespace namespace) {
     this.cluster = cluster;
@@ -116,6 +165,7 @@ final class Cohort implements AutoCloseable {
         .start();
     ApiClient client = identity.client();
     client.setBasePath("https://127.0.0.1:" + proxy.address().getPort());
+    RequestCounter requests = RequestCounter.installOn(client);
     HttpFaults http = HttpFaults.withSeed(name.hashCode()).installOn(client);
     LeaseLock lock = LeaseLock.newBuilder().apiClient(client).namespace(namespace.name())
         .name(LOCK).identity(name).requestTimeout(RENEW_DEADLINE.dividedBy(2)).build();
@@ -133,9 +183,63 @@ final class Cohort implements AutoCloseable {
         }, (term, reason) -> { }))
         .listener(timeline.listenerFor(name)))
         .build());
-    Member member = new Member(name, proxy, http, elector, terms);
+    Member member = new Member(name, proxy, http, elector, requests, terms);
     members.put(name, member);
     return member;
+  }
+
+  /**
+   * Adds and starts a client-go candidate (see {@link GoCandidate}) named {@code name}, with its
+   * own identity bound to the shipped Role plus {@code update} on the lock (client-go renews with
+   * update, Elector with patch) and its own {@link FaultProxy}; its terms go to
+   * {@link #timeline}. Its kubeconfig and log go to {@code work}.
+   */
+  GoCandidate addGo(String name, Path binary, Path work, boolean releaseOnCancel)
+      throws Exception {
+    KubeIdentity identity = cluster.newIdentity(namespace,
+        name + "-" + IDENTITIES.incrementAndGet());
+    // client-go renews with update (PUT) where Elector patches: the shipped rules plus update.
+    List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
+    rules.add(new V1PolicyRule().apiGroups(List.of("coordination.k8s.io"))
+        .resources(List.of("leases")).resourceNames(List.of(LOCK)).verbs(List.of("update")));
+    cluster.grant(identity, namespace, rules);
+    FaultProxy proxy = FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode())
+        .start();
+    String yaml = cluster.kubeconfigYaml(identity.token()).replace(
+        "server: " + cluster.server() + "\n",
+        "server: https://127.0.0.1:" + proxy.address().getPort() + "\n");
+    if (!yaml.contains(":" + proxy.address().getPort())) {
+      proxy.close();
+      throw new IllegalStateException("could not point the kubeconfig at the proxy:\n" + yaml);
+    }
+    Path kubeconfig = GoCandidate.writeKubeconfig(work, name, yaml);
+    GoCandidate candidate;
+    try {
+      candidate = GoCandidate.start(binary, name, namespace.name(), LOCK, kubeconfig,
+          releaseOnCancel, proxy, timeline, work.resolve(name + ".log"));
+    } catch (Exception e) {
+      proxy.close();
+      throw e;
+    }
+    goCandidates.put(name, candidate);
+    return candidate;
+  }
+
+  /** The client-go candidates, in order of start. */
+  List<GoCandidate> goCandidates() {
+    return List.copyOf(goCandidates.values());
+  }
+
+  /** Every candidate, Elector's first, then client-go's. */
+  List<Candidate> all() {
+    List<Candidate> all = new ArrayList<>(members.values());
+    all.addAll(goCandidates.values());
+    return all;
+  }
+
+  /** Every candidate that reports an open term now, whatever its language. */
+  List<Candidate> allLeading() {
+    return all().stream().filter(Candidate::leading).toList();
   }
 
   List<Member> members() {
@@ -219,17 +323,21 @@ final class Cohort implements AutoCloseable {
 
   /** Heals every fault. */
   void healAll() {
-    members.values().forEach(m -> {
-      m.proxy.heal();
-      m.http.off();
+    all().forEach(m -> {
+      m.proxy().heal();
+      m.httpOff();
     });
   }
 
-  /** Closes every elector (releasing if leading), then the proxies. */
+  /**
+   * Closes every elector (releasing if leading), stops the client-go candidates (which release too),
+   * then closes the proxies.
+   */
   @Override
   public void close() {
     healAll();
     members.values().forEach(m -> m.elector.close());
+    goCandidates.values().forEach(GoCandidate::close);
     members.values().forEach(m -> m.proxy.close());
   }
 }

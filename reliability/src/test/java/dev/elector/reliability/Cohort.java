@@ -69,16 +69,14 @@ final class Cohort implements AutoCloseable {
     final FaultProxy proxy;
     final HttpFaults http;
     final LeaderElector elector;
-    final RequestCounter requests;
     private final List<Term> terms;
 
     private Member(String name, FaultProxy proxy, HttpFaults http, LeaderElector elector,
-        RequestCounter requests, List<Term> terms) {
+        List<Term> terms) {
       this.name = name;
       this.proxy = proxy;
       this.http = http;
       this.elector = elector;
-      this.requests = requests;
       this.terms = terms;
     }
 
@@ -165,7 +163,6 @@ final class Cohort implements AutoCloseable {
         .start();
     ApiClient client = identity.client();
     client.setBasePath("https://127.0.0.1:" + proxy.address().getPort());
-    RequestCounter requests = RequestCounter.installOn(client);
     HttpFaults http = HttpFaults.withSeed(name.hashCode()).installOn(client);
     LeaseLock lock = LeaseLock.newBuilder().apiClient(client).namespace(namespace.name())
         .name(LOCK).identity(name).requestTimeout(RENEW_DEADLINE.dividedBy(2)).build();
@@ -183,7 +180,7 @@ final class Cohort implements AutoCloseable {
         }, (term, reason) -> { }))
         .listener(timeline.listenerFor(name)))
         .build());
-    Member member = new Member(name, proxy, http, elector, requests, terms);
+    Member member = new Member(name, proxy, http, elector, terms);
     members.put(name, member);
     return member;
   }

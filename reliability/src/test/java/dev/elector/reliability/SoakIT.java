@@ -49,6 +49,9 @@ class SoakIT {
   private static final int CANDIDATES = 5;
   private static final Path GO_WORK = Path.of("target", "soak-gocandidates");
 
+  /** The watch pacer's burst: a watch sends at most this + T / 1 s requests in any interval T. */
+  private static final long WATCH_BURST = 4;
+
   private interface Fault {
     String apply(Cohort cohort) throws Exception;
   }
@@ -173,9 +176,10 @@ class SoakIT {
       Map<String, Long> watchLists = new LinkedHashMap<>();
       watchesAfter.forEach((member, total) -> watchLists.put(member,
           total - watchesBefore.get(member)));
+      long watchBound = WATCH_BURST + window.toSeconds();
       Figures.record("soak", "watch-and-list-requests-per-candidate", watchLists + " (most "
           + Figures.perSecond(watchLists.values().stream().mapToLong(Long::longValue).max()
-              .orElse(0), window) + ")");
+              .orElse(0), window) + "; bound " + watchBound + ")");
       if (goCount > 0) {
         recordGoFigures(cohort, window, perMemberBound, goBefore, goAfter, goSettled);
       }
@@ -191,6 +195,10 @@ class SoakIT {
       }
       made.forEach((member, count) -> assertTrue(count <= perMemberBound, member + " made "
           + count + " calls in " + window + ", bound " + perMemberBound));
+      // The watch bound of the README: at most 4 + T / 1 s list and watch requests per watch.
+      watchLists.forEach((member, count) -> assertTrue(count <= watchBound, member + " sent "
+          + count + " list and watch requests in " + window + ", over the watch bound "
+          + watchBound));
       assertTrue(threadsAfter <= threadsBefore + 5, "threads grew: " + threadsBefore + " -> "
           + threadsAfter);
       assertTrue(heapAfter <= heapBefore + 32L * 1_048_576,
@@ -217,7 +225,7 @@ class SoakIT {
   /** Per Elector candidate, the list and watch requests its client sent so far. */
   private static Map<String, Long> watchesAndLists(Cohort cohort) {
     Map<String, Long> counts = new LinkedHashMap<>();
-    cohort.members().forEach(m -> counts.put(m.name, m.requests.lists() + m.requests.watches()));
+    cohort.members().forEach(m -> counts.put(m.name, m.http.lists() + m.http.watches()));
     return counts;
   }
 

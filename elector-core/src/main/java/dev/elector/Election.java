@@ -1,26 +1,12 @@
 package dev.elector;
 
-import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.time.Cancellable;
-import dev.elector.time.MonotonicClock;
-import dev.elector.time.Scheduler;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The election loop of one candidate, in the order of a term's life: wait for the readiness gate,
@@ -35,89 +21,19 @@ import org.slf4j.LoggerFactory;
  * then, which is before any other candidate can count the lease as expired. (3) Every write is
  * conditional on the version last seen, so of two racing candidates at most one wins.
  *
- * <p>The state of each phase is one {@link Phase} value; the call in flight is {@link LockCaller}'s;
- * what is known of the lock is {@link LockView}'s. An {@code epoch} bumped on every change of
- * phase tells a result that answers an earlier phase.
+ * <p>This class is the policy: the state of each phase is one {@link Phase} value, the decisions
+ * are pure functions ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the
+ * mechanism (steps, calls, queries) is {@link ElectionLoop}'s.
  */
-final class Election {
-  private static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
-
-  private final ElectorConfig config;
-  private final LeaderLock lock;
-  private final String identity;
-  private final String subject;
-  private final MonotonicClock clock;
-  private final Clock wall;
-  private final Scheduler scheduler;
-  private final Executor callbackExecutor;
-  private final LeaderCallbacks callbacks;
-  private final RandomGenerator random;
-  private final SharedThreads shared;
-  private final Timings timings;
-  private final Backoff backoff;
-  private final TakeoverRule rule;
-  private final Health health;
-  private final FailureLog failureLog;
-  private final ElectionCounters counters = new ElectionCounters();
-  private final Dispatcher dispatcher;
-  private final LockView view;
-  private final LockWatching watching;
-  private final LockCaller caller;
-  private final CompletableFuture<Void> closed = new CompletableFuture<>();
-
-  // Guarded by this.
-  private Phase phase = new Phase.AwaitingGate(null);
-  private boolean started;
-  private boolean closeRequested;
-  private long epoch;
-  private int consecutiveFailures;
-  private LockFailure lastFailure;
-  private Cancellable nextStep;
-  private Cancellable deadlineTimer;
-  private Cancellable closeTimer;
-
-  // Read without the monitor by queries.
-  private volatile Term currentTerm;
-
+final class Election extends ElectionLoop {
   Election(ElectorConfig config) {
-    this.config = config;
-    this.lock = config.lock();
-    this.identity = lock.identity();
-    this.subject = lock.describe() + " [" + identity + "]";
-    this.clock = config.clock();
-    this.wall = config.wallClock();
-    boolean needShared = config.scheduler().isEmpty() || config.callbackExecutor().isEmpty();
-    this.shared = needShared ? SharedThreads.acquire() : null;
-    this.scheduler = config.scheduler().orElseGet(() -> shared.scheduler);
-    this.callbackExecutor = config.callbackExecutor().orElseGet(() -> shared.callbackExecutor());
-    this.callbacks = config.callbacks();
-    this.random = config.random().orElseGet(SplittableRandom::new);
-    this.timings = Timings.of(config);
-    this.backoff = new Backoff(timings.retry(), timings.maxBackoff(), config.jitter());
-    this.rule = new TakeoverRule(identity, timings.lease());
-    this.health = new Health(subject, timings, config.leaseDuration(), config.healthTolerance());
-    this.failureLog = new FailureLog(log, subject);
-    this.dispatcher = new Dispatcher(this, callbackExecutor, config.listener(), subject, log);
-    this.view = new LockView(rule, identity, subject, config.leaseDuration(), dispatcher, callbacks,
-        log);
-    this.watching = new LockWatching(subject, log);
-    CallBudget budget = new CallBudget(ElectorConfig.CALL_BURST,
-        timings.retry() / ElectorConfig.CALLS_PER_RETRY_PERIOD);
-    this.caller = new LockCaller(this, lock, scheduler, clock, budget, config.callTimeout(),
-        counters, dispatcher, this::execute, subject, log);
+    super(config);
   }
 
   // ---------------------------------------------------------------- 1. wait for the gate
 
-  synchronized void start() {
-    if (started) {
-      throw new IllegalStateException(subject + " was already started");
-    }
-    if (closeRequested) {
-      throw new IllegalStateException(subject + " is closed");
-    }
-    started = true;
-    log.debug("{}: starting with {}", subject, config);
+  @Override
+  void begin() {
     CompletableFuture<?> gate = config.readinessGate().toCompletableFuture();
     if (gate.isDone() && !gate.isCompletedExceptionally()) {
       follow(null, 0);
@@ -183,7 +99,7 @@ final class Election {
       watching.interrupted(failed.failure());
       log.debug("{}: watch interrupted ({}), polling until it resumes", subject, failed.failure());
       if (phase instanceof Phase.Following && !caller.inFlight()) {
-        scheduleStep(backoff.retry(random.nextDouble()));
+        scheduleStep(retryDelay());
       }
       return;
     }
@@ -214,16 +130,8 @@ final class Election {
   /** Until the observed lease expires, or the next poll if no watch keeps the view current. */
   private long untilNextLook(long now) {
     long untilExpiry = Math.max(0, rule.expiresAt(view.current()) - now);
-    long poll = watching.current() ? Long.MAX_VALUE : backoff.retry(random.nextDouble());
+    long poll = watching.current() ? Long.MAX_VALUE : retryDelay();
     return Math.min(untilExpiry, poll);
-  }
-
-  private void failed(LockFailure failure, String action, long now, String consequence) {
-    consecutiveFailures++;
-    lastFailure = failure;
-    failureLog.failure(action, failure, now, consequence);
-    watching.markStale();
-    scheduleStep(backoff.afterFailures(consecutiveFailures, random.nextDouble()));
   }
 
   // ---------------------------------------------------------------- 3. acquire
@@ -233,16 +141,15 @@ final class Election {
     long token = TakeoverRule.nextToken(view.highestToken(), seen);
     Instant at = wall.instant();
     LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), at, at, token);
+    String version = seen.version();
     if (seen.absent()) {
       log.debug("{}: lock is absent, creating it", subject);
-      write(LockCall.CREATE, record, () -> lock.create(record),
-          (result, start) -> onAcquireWrite(result, start, record));
     } else {
       log.debug("{}: trying to acquire (holder was {})", subject, seen.describeHolder());
-      String version = seen.version();
-      write(LockCall.UPDATE, record, () -> lock.update(version, record),
-          (result, start) -> onAcquireWrite(result, start, record));
     }
+    write(seen.absent() ? LockCall.CREATE : LockCall.UPDATE, record,
+        seen.absent() ? () -> lock.create(record) : () -> lock.update(version, record),
+        (result, start) -> onAcquireWrite(result, start, record));
   }
 
   private void onAcquireWrite(LockWrite result, long start, LeaderRecord record) {
@@ -255,7 +162,7 @@ final class Election {
       consecutiveFailures = 0;
       log.debug("{}: another candidate got there first ({})", subject, conflict.detail());
       watching.markStale();
-      scheduleStep(backoff.retry(random.nextDouble()));
+      scheduleStep(retryDelay());
     } else {
       failed(((LockWrite.Failed) result).failure(), "acquire", now, "Retrying with back-off.");
     }
@@ -319,13 +226,8 @@ final class Election {
     }
   }
 
-  private void armDeadline(long validFrom, long now) {
-    cancel(deadlineTimer);
-    deadlineTimer =
-        scheduler.schedule(this::onDeadline, validFrom + timings.renewDeadline() - now);
-  }
-
-  private synchronized void onDeadline() {
+  @Override
+  void onDeadline() {
     if (!(phase instanceof Phase.Leading leading)) {
       return;
     }
@@ -344,7 +246,7 @@ final class Election {
         config.renewDeadline());
     stepDown(leading, TermEnd.RENEW_DEADLINE_EXCEEDED, new Phase.Following(leading.claim()));
     consecutiveFailures = Math.max(consecutiveFailures, 1);
-    follow(leading.claim(), backoff.afterFailures(consecutiveFailures, random.nextDouble()));
+    follow(leading.claim(), failureDelay());
   }
 
   /** Ends the term and enters {@code next}; completes once onStoppedLeading has returned. */
@@ -369,23 +271,8 @@ final class Election {
 
   // ---------------------------------------------------------------- 6. release and close
 
-  CompletableFuture<Void> closeAsync() {
-    synchronized (this) {
-      if (!closeRequested) {
-        closeRequested = true;
-        if (!started) {
-          phase = new Phase.Closed();
-          releaseShared();
-          closed.complete(null);
-        } else {
-          execute(this::beginClose);
-        }
-      }
-    }
-    return closed;
-  }
-
-  private synchronized void beginClose() {
+  @Override
+  void beginClose() {
     if (Phase.closing(phase)) {
       return;
     }
@@ -397,7 +284,7 @@ final class Election {
         ? stepDown(leading, TermEnd.CLOSED, closing) : CompletableFuture.completedFuture(null);
     phase = closing;
     epoch++;
-    closeTimer = scheduler.schedule(this::closeTimedOut, timings.closeTimeout());
+    armCloseTimer();
     stopDelivered.whenComplete((ignored, error) -> execute(this::stopCallbackReturned));
   }
 
@@ -408,7 +295,8 @@ final class Election {
     releaseOrFinish();
   }
 
-  private synchronized void closeTimedOut() {
+  @Override
+  void closeTimedOut() {
     if (!(phase instanceof Phase.Closing || phase instanceof Phase.Releasing)) {
       return;
     }
@@ -479,50 +367,10 @@ final class Election {
     }
   }
 
-  private void finish() {
-    if (phase instanceof Phase.Closed) {
-      return;
-    }
-    phase = new Phase.Closed();
-    epoch++;
-    cancel(nextStep);
-    cancel(closeTimer);
-    cancel(deadlineTimer);
-    caller.cancelTimer();
-    nextStep = null;
-    log.debug("{}: closed", subject);
-    releaseShared();
-    closed.complete(null);
-  }
+  // ---------------------------------------------------------------- the loop's hooks
 
-  private void releaseShared() {
-    if (shared != null) {
-      shared.release();
-    }
-  }
-
-  boolean closingFromOwnCallback() {
-    return dispatcher.inCallback();
-  }
-
-  void awaitSharedThreadsStopped(long millis) {
-    if (shared != null) {
-      shared.awaitStopped(millis);
-    }
-  }
-
-  // ---------------------------------------------------------------- steps and calls
-
-  private void scheduleStep(long delayNanos) {
-    cancel(nextStep);
-    nextStep = scheduler.schedule(this::runStep, delayNanos);
-  }
-
-  private synchronized void runStep() {
-    nextStep = null;
-    if (caller.inFlight()) {
-      return; // the call's completion schedules the next step
-    }
+  @Override
+  void step() {
     if (phase instanceof Phase.Following) {
       followStep();
     } else if (phase instanceof Phase.Leading leading) {
@@ -532,107 +380,16 @@ final class Election {
     }
   }
 
-  @FunctionalInterface
-  private interface Handler<T> {
-    void handle(T result, long startNanos);
-  }
-
-  private void read(Handler<LockRead> handler) {
-    deferIfSpent(caller.read(purposeOf(LockCall.READ), epoch, inThisPhase(handler)));
-  }
-
-  private void write(LockCall kind, LeaderRecord writing,
-      Supplier<CompletionStage<LockWrite>> op, Handler<LockWrite> handler) {
-    deferIfSpent(caller.write(kind, writing, purposeOf(kind), epoch, op, inThisPhase(handler)));
-  }
-
-  private void deferIfSpent(long wait) {
-    if (wait > 0) {
-      scheduleStep(wait);
+  @Override
+  void answeredEarlierPhase(LockCaller.Call call, Object result) {
+    if (result instanceof LockWrite.Written written) {
+      // The record there names us: keep its version and token so that close may release it.
+      phase = Phase.withClaim(phase, new Phase.Claim(written.version(), call.writing()));
     }
-  }
-
-  /** Passes a result to {@code handler} if it answers the current phase. */
-  private <T> LockCaller.Completion<T> inThisPhase(Handler<T> handler) {
-    return (call, result, start) -> {
-      if (phase instanceof Phase.Closed) {
-        return;
-      }
-      if (call.epoch() == epoch) {
-        handler.handle(result, start);
-        return;
-      }
-      // Issued in an earlier phase (for example a renew still in flight at step-down).
-      if (result instanceof LockWrite.Written written) {
-        // The record there names us: keep its version and token so that close may release it.
-        phase = Phase.withClaim(phase, new Phase.Claim(written.version(), call.writing()));
-      }
-      if (phase instanceof Phase.Closing || phase instanceof Phase.Releasing) {
-        releaseOrFinish();
-      } else if (nextStep == null) {
-        scheduleStep(phase instanceof Phase.Leading ? 0 : backoff.retry(random.nextDouble()));
-      }
-    };
-  }
-
-  /** What a call issued now is for: the phase tells an acquire from a renewal or a release. */
-  private CallPurpose purposeOf(LockCall kind) {
-    if (kind == LockCall.READ) {
-      return CallPurpose.READ;
+    if (phase instanceof Phase.Closing || phase instanceof Phase.Releasing) {
+      releaseOrFinish();
+    } else if (nextStep == null) {
+      scheduleStep(phase instanceof Phase.Leading ? 0 : retryDelay());
     }
-    return phase instanceof Phase.Leading ? CallPurpose.RENEW
-        : Phase.closing(phase) ? CallPurpose.RELEASE : CallPurpose.ACQUIRE;
-  }
-
-  private void execute(Runnable task) {
-    try {
-      scheduler.execute(task);
-    } catch (RejectedExecutionException e) {
-      log.debug("{}: scheduler stopped, dropping a step", subject);
-    }
-  }
-
-  private static void cancel(Cancellable task) {
-    if (task != null) {
-      task.cancel();
-    }
-  }
-
-  // ---------------------------------------------------------------- queries
-
-  String identity() {
-    return identity;
-  }
-
-  long closeTimeoutMillis() {
-    return config.closeTimeout().toMillis();
-  }
-
-  String describe() {
-    return lock.describe();
-  }
-
-  Optional<Term> currentTerm() {
-    return Optional.ofNullable(currentTerm);
-  }
-
-  Optional<String> observedLeader() {
-    return view.leader();
-  }
-
-  synchronized ElectorHealth health() {
-    return health.report(phase, clock.nanos(), view.current(), consecutiveFailures, lastFailure,
-        watching.describe());
-  }
-
-  ElectorStats stats() {
-    ElectorStats.Following following;
-    int failures;
-    synchronized (this) { // a few field reads; steps never block while holding the monitor
-      following = phase instanceof Phase.Following ? watching.following()
-          : ElectorStats.Following.NONE;
-      failures = consecutiveFailures;
-    }
-    return counters.snapshot(currentTerm != null, view.leader(), following, failures);
   }
 }

@@ -1,0 +1,105 @@
+package dev.elector.ippool;
+
+import com.google.gson.annotations.SerializedName;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.Objects;
+
+/**
+ * One of this group's custom resources as the API server stores it: {@code apiVersion},
+ * {@code kind}, {@code metadata}, {@code spec} and {@code status}. Each kind is a final subclass
+ * naming its spec and status types, so client-java's Gson reads them as those types.
+ *
+ * @param <S> the spec
+ * @param <T> the status
+ * @param <R> the subclass, which the fluent setters return
+ */
+public abstract class CustomResource<S, T, R extends CustomResource<S, T, R>>
+    implements KubernetesObject {
+  @SerializedName("apiVersion")
+  private String apiVersion = NetworkApis.API_VERSION;
+
+  @SerializedName("kind")
+  private String kind;
+
+  @SerializedName("metadata")
+  private V1ObjectMeta metadata;
+
+  @SerializedName("spec")
+  private S spec;
+
+  @SerializedName("status")
+  private T status;
+
+  CustomResource(String kind) {
+    this.kind = kind;
+  }
+
+  @Override
+  public String getApiVersion() {
+    return apiVersion;
+  }
+
+  @Override
+  public String getKind() {
+    return kind;
+  }
+
+  @Override
+  public V1ObjectMeta getMetadata() {
+    return metadata;
+  }
+
+  public R metadata(V1ObjectMeta metadata) {
+    this.metadata = metadata;
+    return self();
+  }
+
+  public S getSpec() {
+    return spec;
+  }
+
+  public R spec(S spec) {
+    this.spec = spec;
+    return self();
+  }
+
+  public T getStatus() {
+    return status;
+  }
+
+  public R status(T status) {
+    this.status = status;
+    return self();
+  }
+
+  /** "namespace/name" of this object, the form {@link IPPoolRef} parses; "?" without metadata. */
+  public String ref() {
+    return metadata == null ? "?" : metadata.getNamespace() + "/" + metadata.getName();
+  }
+
+  @SuppressWarnings("unchecked") // R is the subclass, by the type's declaration
+  private R self() {
+    return (R) this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CustomResource<?, ?, ?> other && other.getClass() == getClass()
+        && Objects.equals(apiVersion, other.apiVersion)
+        && Objects.equals(kind, other.kind)
+        && Objects.equals(metadata, other.metadata)
+        && Objects.equals(spec, other.spec)
+        && Objects.equals(status, other.status);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(apiVersion, kind, metadata, spec, status);
+  }
+
+  @Override
+  public String toString() {
+    return kind + " " + ref() + " spec=" + spec + " status=" + status;
+  }
+}

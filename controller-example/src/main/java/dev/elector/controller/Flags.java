@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -104,30 +105,14 @@ final class Flags {
     }
     ControllerConfig.Builder builder = ControllerConfig.newBuilder();
     try {
-      if (agentImage != null) {
-        builder.agentImage(agentImage);
-      }
-      if (agentReplicas != null) {
-        builder.agentReplicas(agentReplicas);
-      }
-      if (workers != null) {
-        builder.workers(workers);
-      }
-      if (leaseDuration != null) {
-        builder.leaseDuration(leaseDuration);
-      }
-      if (renewDeadline != null) {
-        builder.renewDeadline(renewDeadline);
-      }
-      if (retryPeriod != null) {
-        builder.retryPeriod(retryPeriod);
-      }
-      if (identity != null) {
-        builder.identity(identity);
-      }
-      if (leaseName != null) {
-        builder.leaseName(leaseName);
-      }
+      Optional.ofNullable(agentImage).ifPresent(builder::agentImage);
+      Optional.ofNullable(agentReplicas).ifPresent(builder::agentReplicas);
+      Optional.ofNullable(workers).ifPresent(builder::workers);
+      Optional.ofNullable(leaseDuration).ifPresent(builder::leaseDuration);
+      Optional.ofNullable(renewDeadline).ifPresent(builder::renewDeadline);
+      Optional.ofNullable(retryPeriod).ifPresent(builder::retryPeriod);
+      Optional.ofNullable(identity).ifPresent(builder::identity);
+      Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
       builder.build();
     } catch (IllegalArgumentException e) {
       // ControllerConfig's messages name the field and the flag: "agentReplicas (--agent-replicas)"

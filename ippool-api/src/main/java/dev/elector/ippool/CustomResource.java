@@ -15,16 +15,7 @@ import java.util.Objects;
  * @param <R> the subclass, which the fluent setters return
  */
 public abstract class CustomResource<S, T, R extends CustomResource<S, T, R>>
-    implements KubernetesObject {
-  @SerializedName("apiVersion")
-  private String apiVersion = NetworkApis.API_VERSION;
-
-  @SerializedName("kind")
-  private String kind;
-
-  @SerializedName("metadata")
-  private V1ObjectMeta metadata;
-
+    extends ApiObject<V1ObjectMeta> implements KubernetesObject {
   @SerializedName("spec")
   private S spec;
 
@@ -32,26 +23,11 @@ public abstract class CustomResource<S, T, R extends CustomResource<S, T, R>>
   private T status;
 
   CustomResource(String kind) {
-    this.kind = kind;
-  }
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  @Override
-  public V1ObjectMeta getMetadata() {
-    return metadata;
+    super(kind);
   }
 
   public R metadata(V1ObjectMeta metadata) {
-    this.metadata = metadata;
+    setMetadata(metadata);
     return self();
   }
 
@@ -75,6 +51,7 @@ public abstract class CustomResource<S, T, R extends CustomResource<S, T, R>>
 
   /** "namespace/name" of this object, the form {@link IPPoolRef} parses; "?" without metadata. */
   public String ref() {
+    V1ObjectMeta metadata = getMetadata();
     return metadata == null ? "?" : metadata.getNamespace() + "/" + metadata.getName();
   }
 
@@ -86,20 +63,20 @@ public abstract class CustomResource<S, T, R extends CustomResource<S, T, R>>
   @Override
   public boolean equals(Object o) {
     return o instanceof CustomResource<?, ?, ?> other && other.getClass() == getClass()
-        && Objects.equals(apiVersion, other.apiVersion)
-        && Objects.equals(kind, other.kind)
-        && Objects.equals(metadata, other.metadata)
+        && Objects.equals(getApiVersion(), other.getApiVersion())
+        && Objects.equals(getKind(), other.getKind())
+        && Objects.equals(getMetadata(), other.getMetadata())
         && Objects.equals(spec, other.spec)
         && Objects.equals(status, other.status);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(apiVersion, kind, metadata, spec, status);
+    return Objects.hash(getApiVersion(), getKind(), getMetadata(), spec, status);
   }
 
   @Override
   public String toString() {
-    return kind + " " + ref() + " spec=" + spec + " status=" + status;
+    return getKind() + " " + ref() + " spec=" + spec + " status=" + status;
   }
 }

@@ -14,36 +14,13 @@ import java.util.List;
  *
  * @param <T> the listed resource
  */
-public abstract class ResourceList<T extends KubernetesObject> implements KubernetesListObject {
-  @SerializedName("apiVersion")
-  private String apiVersion = NetworkApis.API_VERSION;
-
-  @SerializedName("kind")
-  private String kind;
-
-  @SerializedName("metadata")
-  private V1ListMeta metadata;
-
+public abstract class ResourceList<T extends KubernetesObject> extends ApiObject<V1ListMeta>
+    implements KubernetesListObject {
   @SerializedName("items")
   private List<T> items = new ArrayList<>();
 
   ResourceList(String kind) {
-    this.kind = kind;
-  }
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  @Override
-  public V1ListMeta getMetadata() {
-    return metadata;
+    super(kind);
   }
 
   @Override

@@ -4,7 +4,6 @@ import com.google.gson.annotations.SerializedName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /** The NICs of one VM that need addresses, and the addresses the controller allocated them. */
 public final class VirtualMachineNetworkConfig extends CustomResource<
@@ -142,12 +141,9 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
   }
 
   /** What the controller allocated. */
-  public static final class Status {
+  public static final class Status extends ConditionedStatus<Status> {
     @SerializedName("networkConfigs")
     private List<NetworkConfigStatus> networkConfigs;
-
-    @SerializedName("conditions")
-    private List<PoolCondition> conditions;
 
     /** Per NIC; never null. */
     public List<NetworkConfigStatus> getNetworkConfigs() {
@@ -157,21 +153,6 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
     public Status networkConfigs(List<NetworkConfigStatus> networkConfigs) {
       this.networkConfigs = networkConfigs == null ? null : new ArrayList<>(networkConfigs);
       return this;
-    }
-
-    /** The conditions; never null. */
-    public List<PoolCondition> getConditions() {
-      return conditions == null ? List.of() : conditions;
-    }
-
-    public Status conditions(List<PoolCondition> conditions) {
-      this.conditions = conditions == null ? null : new ArrayList<>(conditions);
-      return this;
-    }
-
-    /** The condition of the given type, if reported. */
-    public Optional<PoolCondition> condition(String type) {
-      return getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 
     @Override

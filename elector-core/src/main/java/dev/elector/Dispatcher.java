@@ -1,6 +1,5 @@
 package dev.elector;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -27,9 +26,13 @@ final class Dispatcher {
     this.log = log;
   }
 
-  /** Queues a callback; the future completes once it has returned or thrown. */
-  CompletableFuture<Void> callback(String name, Runnable callback) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
+  /** Queues a callback. */
+  void callback(String name, Runnable callback) {
+    callback(name, callback, () -> { });
+  }
+
+  /** Queues a callback, then runs {@code afterwards} on the same thread once it returned or threw. */
+  void callback(String name, Runnable callback, Runnable afterwards) {
     callbackQueue.execute(() -> {
       IN_CALLBACK.set(owner);
       try {
@@ -38,10 +41,9 @@ final class Dispatcher {
         log.error("{}: callback {} threw; the election goes on", subject, name, e);
       } finally {
         IN_CALLBACK.remove();
-        done.complete(null);
+        afterwards.run();
       }
     });
-    return done;
   }
 
   /** Tells the listener now; a listener that throws is logged and ignored. */

@@ -39,7 +39,8 @@ final class Election extends ElectionLoop {
       follow(null, 0);
     } else {
       log.info("{}: waiting for the readiness gate before taking part", subject);
-      gate.whenComplete((ignored, error) -> execute(() -> onGate(error)));
+      // onGate handles the gate's outcome; the stage whenComplete returns adds nothing to it.
+      var unused = gate.whenComplete((ignored, error) -> execute(() -> onGate(error)));
     }
   }
 
@@ -69,7 +70,7 @@ final class Election extends ElectionLoop {
     long now = clock.nanos();
     Observation seen = view.current();
     if (watching.current() && seen != null && rule.mayTake(seen, now)) {
-      acquire(now);
+      acquire();
     } else {
       read(this::onFollowerRead);
     }
@@ -85,7 +86,7 @@ final class Election extends ElectionLoop {
     if (rule.mayTake(view.current(), now)) {
       // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
       // failing after good reads (an identity that may read but not write) back off all the same.
-      acquire(now);
+      acquire();
     } else {
       failureLog.success("read");
       consecutiveFailures = 0;
@@ -136,7 +137,7 @@ final class Election extends ElectionLoop {
 
   // ---------------------------------------------------------------- 3. acquire
 
-  private void acquire(long now) {
+  private void acquire() {
     Observation seen = view.current();
     long token = TakeoverRule.nextToken(view.highestToken(), seen);
     Instant at = wall.instant();
@@ -249,8 +250,13 @@ final class Election extends ElectionLoop {
     follow(leading.claim(), failureDelay());
   }
 
-  /** Ends the term and enters {@code next}; completes once onStoppedLeading has returned. */
-  private CompletableFuture<Void> stepDown(Phase.Leading leading, TermEnd reason, Phase next) {
+  /** Ends the term and enters {@code next}. */
+  private void stepDown(Phase.Leading leading, TermEnd reason, Phase next) {
+    stepDown(leading, reason, next, () -> { });
+  }
+
+  /** Ends the term and enters {@code next}; runs {@code afterStop} once onStoppedLeading returned. */
+  private void stepDown(Phase.Leading leading, TermEnd reason, Phase next, Runnable afterStop) {
     Term ended = leading.term();
     currentTerm = null;
     phase = next;
@@ -266,7 +272,8 @@ final class Election extends ElectionLoop {
       log.warn("{}: stopped leading (term {}): {}", subject, ended.fencingToken(), reason);
     }
     dispatcher.listener(l -> l.onTermEnded(ended, reason));
-    return dispatcher.callback("onStoppedLeading", () -> callbacks.onStoppedLeading(ended, reason));
+    dispatcher.callback("onStoppedLeading", () -> callbacks.onStoppedLeading(ended, reason),
+        afterStop);
   }
 
   // ---------------------------------------------------------------- 6. release and close
@@ -280,12 +287,16 @@ final class Election extends ElectionLoop {
     nextStep = null;
     watching.close();
     Phase.Closing closing = new Phase.Closing(Phase.claimOf(phase), true);
-    CompletableFuture<Void> stopDelivered = phase instanceof Phase.Leading leading
-        ? stepDown(leading, TermEnd.CLOSED, closing) : CompletableFuture.completedFuture(null);
+    boolean wasLeading = phase instanceof Phase.Leading;
+    if (phase instanceof Phase.Leading leading) {
+      stepDown(leading, TermEnd.CLOSED, closing, () -> execute(this::stopCallbackReturned));
+    }
     phase = closing;
     epoch++;
     armCloseTimer();
-    stopDelivered.whenComplete((ignored, error) -> execute(this::stopCallbackReturned));
+    if (!wasLeading) {
+      execute(this::stopCallbackReturned);
+    }
   }
 
   private synchronized void stopCallbackReturned() {

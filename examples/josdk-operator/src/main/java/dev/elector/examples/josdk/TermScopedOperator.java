@@ -26,7 +26,7 @@ public final class TermScopedOperator implements LeaderCallbacks {
   private final Duration reconcileStopTimeout;
   private final BiConsumer<Operator, Term> register;
   private final Events events;
-  private Operator operator; // touched only by the callbacks, which Elector runs one at a time
+  private volatile Operator operator; // set and cleared by the callbacks, which run one at a time
 
   /**
    * Callbacks that start an operator on {@code client} per term, with the reconcilers that
@@ -57,7 +57,14 @@ public final class TermScopedOperator implements LeaderCallbacks {
     register.accept(next, term);
     operator = next;
     if (term.isActive()) {
-      next.start();
+      try {
+        next.start();
+      } catch (RuntimeException e) {
+        // JOSDK has stopped the operator already; the term goes on without reconcilers, and the
+        // elector logs the failure at ERROR. An operator may rather close its elector here.
+        print("OPERATOR_START_FAILED", "token", term.fencingToken());
+        throw e;
+      }
       print("OPERATOR_STARTED", "token", term.fencingToken());
     }
   }

@@ -117,8 +117,10 @@ final class VmConfigReconciler implements KeyReconciler {
           .add(new NicRequest(i, mac.get(), requested));
     }
     Map<String, Set<String>> releaseByPool = staleMacs(config, wanted);
-    Set<String> poolKeys = new LinkedHashSet<>(byPool.keySet());
-    poolKeys.addAll(releaseByPool.keySet());
+    // Pools that release first: an address the spec dropped goes back before any new one is
+    // handed out, in another pool too (within one pool, one write releases, then allocates).
+    Set<String> poolKeys = new LinkedHashSet<>(releaseByPool.keySet());
+    poolKeys.addAll(byPool.keySet());
     for (String poolKey : poolKeys) {
       results.putAll(allocator.apply(poolKey, key, byPool.getOrDefault(poolKey, List.of()),
           releaseByPool.getOrDefault(poolKey, Set.of())));

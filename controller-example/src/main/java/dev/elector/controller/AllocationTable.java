@@ -16,13 +16,14 @@ import java.util.TreeMap;
  * pool's layout. Immutable: every change returns a new table.
  *
  * <p>Rules, applied when a table is read: serverIP and router are {@code RESERVED}; exclusions
- * are {@code EXCLUDED}; a marker wins over a MAC that held the same address (that MAC is
+ * are {@code EXCLUDED}; {@code CONFLICT} markers (declined addresses) inside [start, end] stay
+ * until cleared; a marker wins over a MAC that held the same address (that MAC is
  * evicted and gets a new address); MAC entries outside [start, end] or with unparseable keys are
  * dropped (evicted), as are stale markers; a MAC listed twice keeps its lowest address.
  *
  * <p>Counts: {@code used} is the number of addresses allocated to MACs (all lie in [start, end]);
  * {@code available} is the number of addresses in [start, end] that are neither allocated to a MAC
- * nor RESERVED nor EXCLUDED. So {@code used + available + markers inside the range = range size}.
+ * nor a marker. So {@code used + available + markers inside the range = range size}.
  */
 final class AllocationTable {
   /** What became of one NIC's request. */
@@ -54,10 +55,13 @@ final class AllocationTable {
     Set<String> macs = new HashSet<>();
     ArrayList<String> evicted = new ArrayList<>();
     TreeMap<Long, String> byAddress = new TreeMap<>();
+    Set<Long> conflicts = new HashSet<>();
     for (Map.Entry<String, String> e : allocated.entrySet()) {
       Optional<Long> address = Ipv4.parse(e.getKey());
       Optional<String> mac = Macs.normalise(e.getValue());
-      if (address.isPresent() && mac.isPresent()) {
+      if (address.isPresent() && IPv4Status.CONFLICT.equals(e.getValue())) {
+        conflicts.add(address.get());
+      } else if (address.isPresent() && mac.isPresent()) {
         byAddress.put(address.get(), mac.get());
       } else if (mac.isPresent()) {
         evicted.add(mac.get());
@@ -66,7 +70,8 @@ final class AllocationTable {
     for (Map.Entry<Long, String> e : byAddress.entrySet()) {
       long address = e.getKey();
       String mac = e.getValue();
-      if (!layout.inRange(address) || layout.markerOf(address) != null) {
+      if (!layout.inRange(address) || layout.markerOf(address) != null
+          || conflicts.contains(address)) {
         evicted.add(mac);
       } else if (macs.add(mac)) {
         entries.put(address, mac);
@@ -79,8 +84,50 @@ final class AllocationTable {
     for (long excluded : layout.excluded()) {
       entries.putIfAbsent(excluded, IPv4Status.EXCLUDED);
     }
+    for (long address : conflicts) {
+      if (layout.inRange(address) && layout.markerOf(address) == null) {
+        entries.put(address, IPv4Status.CONFLICT);
+      }
+    }
     evicted.removeIf(macs::contains);
     return new AllocationTable(layout, entries, evicted);
+  }
+
+  /**
+   * The table with {@code address} marked as in conflict (a client declined it): the MAC that held
+   * it loses it (it gets another when its config is reconciled), and no one gets it until it is
+   * cleared. An address outside [start, end], reserved or excluded is left as it is.
+   */
+  AllocationTable withConflict(long address) {
+    if (!layout.inRange(address) || layout.markerOf(address) != null) {
+      return this;
+    }
+    TreeMap<Long, String> copy = new TreeMap<>(entries);
+    copy.put(address, IPv4Status.CONFLICT);
+    return new AllocationTable(layout, copy, evicted);
+  }
+
+  /** The table with {@code address} free again, when it is marked as in conflict. */
+  AllocationTable withoutConflict(long address) {
+    TreeMap<Long, String> copy = new TreeMap<>(entries);
+    copy.remove(address, IPv4Status.CONFLICT);
+    return new AllocationTable(layout, copy, evicted);
+  }
+
+  /** What {@code address} holds: a MAC, a marker, or nothing. */
+  Optional<String> holder(long address) {
+    return Optional.ofNullable(entries.get(address));
+  }
+
+  /** The addresses marked as in conflict. */
+  List<String> conflicts() {
+    List<String> out = new ArrayList<>();
+    entries.forEach((a, v) -> {
+      if (IPv4Status.CONFLICT.equals(v)) {
+        out.add(Ipv4.format(a));
+      }
+    });
+    return out;
   }
 
   /** MACs that held an address the layout no longer allows; they need a new one. */
@@ -135,6 +182,8 @@ final class AllocationTable {
       String why = switch (holder) {
         case IPv4Status.RESERVED -> "is reserved (the pool's serverIP or router)";
         case IPv4Status.EXCLUDED -> "is excluded by the pool";
+        case IPv4Status.CONFLICT -> "is in conflict (a client declined it: in use on the"
+            + " network) until an operator clears it";
         default -> "is allocated to MAC " + holder;
       };
       return failed(current, "requested ipAddress " + requested + " " + why

@@ -10,10 +10,13 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
+import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentList;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.Namespaces;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The informers, run in every replica whether it leads or not (a hot standby): IPPools,
- * VirtualMachineNetworkConfigs and the agent Deployments, cluster-wide. Their events become work
+ * VirtualMachineNetworkConfigs, the agent Deployments and, where KubeVirt is installed,
+ * VirtualMachines, cluster-wide. Their events become work
  * keys handed to a {@link Sink}; only a leader's sink queues them.
  */
 final class ClusterCache implements AutoCloseable {
@@ -42,6 +46,9 @@ final class ClusterCache implements AutoCloseable {
     void pool(String key);
 
     void vmConfig(String key);
+
+    /** A VirtualMachine's key (also sent for each config event: the config of that VM). */
+    void vm(String key);
   }
 
   private final ExecutorService informerThreads;
@@ -50,6 +57,8 @@ final class ClusterCache implements AutoCloseable {
   private final SharedIndexInformer<IPPool> pools;
   private final SharedIndexInformer<VirtualMachineNetworkConfig> configs;
   private final SharedIndexInformer<V1Deployment> deployments;
+  /** Null where the API server does not serve kubevirt.io/v1 virtualmachines. */
+  private final SharedIndexInformer<VirtualMachine> vms;
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
 
   ClusterCache(ApiClient client, Sink sink) {
@@ -80,7 +89,19 @@ final class ClusterCache implements AutoCloseable {
         }
       }
     }));
-    configs.addEventHandler(handler(c -> sink.vmConfig(KubeObjects.key(c))));
+    this.vms = servesVirtualMachines(client) ? factory.sharedIndexInformerFor(
+        new GenericKubernetesApi<>(VirtualMachine.class, VirtualMachineList.class,
+            VirtualMachine.GROUP, VirtualMachine.VERSION, VirtualMachine.PLURAL, client),
+        VirtualMachine.class, 0, Namespaces.NAMESPACE_ALL, ClusterCache::watchFailed) : null;
+    configs.addEventHandler(handler(c -> {
+      sink.vmConfig(KubeObjects.key(c));
+      if (vms != null) {
+        sink.vm(KubeObjects.key(c));
+      }
+    }));
+    if (vms != null) {
+      vms.addEventHandler(handler(vm -> sink.vm(KubeObjects.key(vm))));
+    }
     deployments.addEventHandler(handler(d -> {
       List<V1OwnerReference> owners = d.getMetadata().getOwnerReferences();
       for (V1OwnerReference o : owners == null ? List.<V1OwnerReference>of() : owners) {
@@ -103,7 +124,52 @@ final class ClusterCache implements AutoCloseable {
   }
 
   boolean hasSynced() {
-    return pools.hasSynced() && configs.hasSynced() && deployments.hasSynced();
+    return pools.hasSynced() && configs.hasSynced() && deployments.hasSynced()
+        && (vms == null || vms.hasSynced());
+  }
+
+  /** Whether VirtualMachines are watched (KubeVirt's API was served at start). */
+  boolean watchesVirtualMachines() {
+    return vms != null;
+  }
+
+  VirtualMachine vm(String key) {
+    return vms == null ? null : vms.getIndexer().getByKey(key);
+  }
+
+  List<VirtualMachine> allVms() {
+    return vms == null ? List.of() : vms.getIndexer().list();
+  }
+
+  /**
+   * Whether the API server serves KubeVirt's VirtualMachines, asked once at start: a cluster
+   * without KubeVirt (404) gets no VirtualMachine informer, which would never sync; configs are
+   * then made by hand. Any other failure counts as served, so the informer's own retries and
+   * warnings show the problem.
+   */
+  private static boolean servesVirtualMachines(ApiClient client) {
+    try {
+      V1APIResourceList resources = new CustomObjectsApi(client)
+          .getAPIResources(VirtualMachine.GROUP, VirtualMachine.VERSION).execute();
+      boolean served = resources.getResources().stream()
+          .anyMatch(r -> VirtualMachine.PLURAL.equals(r.getName()));
+      if (!served) {
+        log.warn("{} is served without {}; VirtualMachines are not watched",
+            VirtualMachine.API_VERSION, VirtualMachine.PLURAL);
+      }
+      return served;
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        log.warn("the API server does not serve {} {} (KubeVirt is not installed):"
+            + " VirtualMachines are not watched, and VirtualMachineNetworkConfigs are only made"
+            + " by hand; install KubeVirt, then restart the controller",
+            VirtualMachine.API_VERSION, VirtualMachine.PLURAL);
+        return false;
+      }
+      log.warn("cannot tell whether {} is served (HTTP {}); watching VirtualMachines anyway",
+          VirtualMachine.API_VERSION, e.getCode());
+      return true;
+    }
   }
 
   /** Completes when every informer has synced. */

@@ -64,6 +64,14 @@ public final class IPPoolController implements AutoCloseable {
           current.vmConfig(key);
         }
       }
+
+      @Override
+      public void vm(String key) {
+        TermWork current = work;
+        if (current != null) {
+          current.vm(key);
+        }
+      }
     });
     LeaseLock.Builder lock = LeaseLock.newBuilder().apiClient(client).name(config.leaseName())
         .recordEvents(true).eventComponent("ippool-controller");

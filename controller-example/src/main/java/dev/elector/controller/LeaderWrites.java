@@ -14,7 +14,10 @@ import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.options.DeleteOptions;
 
 /**
  * Every call the controller makes to change the cluster, for one leadership term. Each write
@@ -75,6 +78,28 @@ final class LeaderWrites {
       throws ApiException {
     check("update of VirtualMachineNetworkConfig " + KubeObjects.key(config));
     return configs.update(config).throwsApiException().getObject();
+  }
+
+  /** Creates a config; 409 when one of its name exists. */
+  VirtualMachineNetworkConfig createVmConfig(VirtualMachineNetworkConfig config)
+      throws ApiException {
+    check("creation of VirtualMachineNetworkConfig " + KubeObjects.key(config));
+    return configs.create(config).throwsApiException().getObject();
+  }
+
+  /**
+   * Deletes a config, on the precondition that it is the one read (same uid); an absent one counts
+   * as deleted.
+   */
+  void deleteVmConfig(VirtualMachineNetworkConfig config) throws ApiException {
+    check("deletion of VirtualMachineNetworkConfig " + KubeObjects.key(config));
+    DeleteOptions options = new DeleteOptions();
+    options.setPreconditions(new V1Preconditions().uid(config.getMetadata().getUid()));
+    KubernetesApiResponse<VirtualMachineNetworkConfig> response = configs.delete(
+        config.getMetadata().getNamespace(), config.getMetadata().getName(), options);
+    if (response.getHttpStatusCode() != 404) {
+      response.throwsApiException();
+    }
   }
 
   VirtualMachineNetworkConfig replaceVmConfigStatus(VirtualMachineNetworkConfig config)

@@ -187,6 +187,21 @@ final class PoolAllocator {
 
   private void report(String pool, String owner, Map<String, String> before,
       Map<String, String> after) {
+    // Releases first: one write releases, then allocates (a released address may go at once).
+    for (Map.Entry<String, String> e : before.entrySet()) {
+      if (!IPv4Status.isMarker(e.getValue()) && !Objects.equals(after.get(e.getKey()),
+          e.getValue())) {
+        stats.addressesReleased.incrementAndGet();
+        log.info("IPPool {}: released {} of {} ({})", pool, e.getKey(), e.getValue(), owner);
+        events.emit("RELEASED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip",
+            e.getKey());
+        VirtualMachineNetworkConfig config = cache.vmConfig(owner);
+        if (config != null) {
+          objectEvents.normal(config, "Released", e.getKey() + " of " + e.getValue()
+              + " back to IPPool " + pool);
+        }
+      }
+    }
     Map<String, String> oldByIp = new HashMap<>(before);
     for (Map.Entry<String, String> e : after.entrySet()) {
       if (!IPv4Status.isMarker(e.getValue()) && !Objects.equals(oldByIp.get(e.getKey()),
@@ -199,20 +214,6 @@ final class PoolAllocator {
         if (config != null) {
           objectEvents.normal(config, "Allocated", e.getKey() + " to " + e.getValue()
               + " from IPPool " + pool);
-        }
-      }
-    }
-    for (Map.Entry<String, String> e : before.entrySet()) {
-      if (!IPv4Status.isMarker(e.getValue()) && !Objects.equals(after.get(e.getKey()),
-          e.getValue())) {
-        stats.addressesReleased.incrementAndGet();
-        log.info("IPPool {}: released {} of {} ({})", pool, e.getKey(), e.getValue(), owner);
-        events.emit("RELEASED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip",
-            e.getKey());
-        VirtualMachineNetworkConfig config = cache.vmConfig(owner);
-        if (config != null) {
-          objectEvents.normal(config, "Released", e.getKey() + " of " + e.getValue()
-              + " back to IPPool " + pool);
         }
       }
     }

@@ -56,6 +56,11 @@ final class PoolReconciler implements KeyReconciler {
     this.clock = config.clock();
   }
 
+  /** Prefix of the agent's conflict reports on a pool: {@code <prefix><IP>: <MAC>}. */
+  static final String DECLINED_PREFIX = "declined.network.harvesterhci.io/";
+  /** An operator's request to free conflicting addresses: {@code all}, or IPs by commas. */
+  static final String CLEAR_CONFLICTS = "network.harvesterhci.io/clear-conflicts";
+
   @Override
   public Result reconcile(String namespace, String name) throws ApiException {
     String key = namespace + "/" + name;
@@ -127,6 +132,7 @@ final class PoolReconciler implements KeyReconciler {
       }
       AllocationTable table = AllocationTable.of(validation.layout(),
           current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
+      table = applyConflictReports(pool, table);
       if (!table.evicted().isEmpty()) {
         log.info("IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new"
             + " ones", key, table.evicted());
@@ -155,6 +161,9 @@ final class PoolReconciler implements KeyReconciler {
         deploymentName);
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
+    if (validation.isValid()) {
+      removeHandledReports(pool);
+    }
     return networkFound ? DONE : new Result(true, NetworkAttachments.RECHECK);
   }
 
@@ -209,6 +218,78 @@ final class PoolReconciler implements KeyReconciler {
     events.emit("POOL_STATUS", "pool", key,
         "used", ipv4 == null ? null : ipv4.getUsed(),
         "available", ipv4 == null ? null : ipv4.getAvailable());
+  }
+
+  /**
+   * Conflicts reported by the agent ({@value #DECLINED_PREFIX}IP: MAC, one annotation per
+   * declined address) become {@code CONFLICT} markers; the operator's
+   * {@value #CLEAR_CONFLICTS} ({@code all}, or addresses separated by commas) frees them again.
+   */
+  private AllocationTable applyConflictReports(IPPool pool, AllocationTable table) {
+    String key = pool.ref();
+    Map<String, String> annotations = pool.getMetadata().getAnnotations() == null ? Map.of()
+        : pool.getMetadata().getAnnotations();
+    for (Map.Entry<String, String> a : annotations.entrySet()) {
+      if (!a.getKey().startsWith(DECLINED_PREFIX)) {
+        continue;
+      }
+      String ip = a.getKey().substring(DECLINED_PREFIX.length());
+      java.util.Optional<Long> address = Ipv4.parse(ip);
+      if (address.isEmpty() || IPv4Status.CONFLICT.equals(table.holder(address.get())
+          .orElse(null))) {
+        continue;
+      }
+      String holder = table.holder(address.get()).orElse(null);
+      AllocationTable marked = table.withConflict(address.get());
+      if (marked == table) {
+        continue; // outside the range, reserved or excluded: nothing to take out of use
+      }
+      table = marked;
+      String message = ip + " was declined by " + a.getValue() + " (DHCPDECLINE: the address is"
+          + " in use on the network)" + (holder != null && !IPv4Status.isMarker(holder)
+              ? "; " + holder + " gets another address" : "") + "; it stays out of use until"
+          + " cleared: kubectl annotate ippool -n " + pool.getMetadata().getNamespace() + " "
+          + pool.getMetadata().getName() + " " + CLEAR_CONFLICTS + "=" + ip;
+      log.warn("IPPool {}: {}", key, message);
+      events.emit("CONFLICT", "pool", key, "ip", ip, "mac", a.getValue(), "action", "marked");
+      objectEvents.warning(pool, "AddressConflict", message);
+    }
+    String clear = annotations.get(CLEAR_CONFLICTS);
+    if (clear != null) {
+      java.util.List<String> ips = "all".equals(clear.trim()) ? table.conflicts()
+          : java.util.Arrays.stream(clear.split(",")).map(String::trim).toList();
+      for (String ip : ips) {
+        java.util.Optional<Long> address = Ipv4.parse(ip);
+        if (address.isPresent() && IPv4Status.CONFLICT.equals(table.holder(address.get())
+            .orElse(null)) && !annotations.containsKey(DECLINED_PREFIX + ip)) {
+          table = table.withoutConflict(address.get());
+          log.info("IPPool {}: conflict on {} cleared by {}", key, ip, CLEAR_CONFLICTS);
+          events.emit("CONFLICT", "pool", key, "ip", ip, "action", "cleared");
+        }
+      }
+    }
+    return table;
+  }
+
+  /** Removes the conflict reports and the clear request once the status holds them. */
+  private void removeHandledReports(IPPool pool) throws ApiException {
+    Map<String, String> annotations = pool.getMetadata().getAnnotations();
+    if (annotations == null || annotations.keySet().stream().noneMatch(k ->
+        k.startsWith(DECLINED_PREFIX) || k.equals(CLEAR_CONFLICTS))) {
+      return;
+    }
+    IPPool fresh = KubeObjects.copy(writes.readPool(pool.getMetadata().getNamespace(),
+        pool.getMetadata().getName()), IPPool.class);
+    Map<String, String> kept = new java.util.LinkedHashMap<>(fresh.getMetadata().getAnnotations()
+        == null ? Map.of() : fresh.getMetadata().getAnnotations());
+    // only what this reconcile handled: a report that arrived since stays for the next one
+    annotations.forEach((k, v) -> {
+      if ((k.startsWith(DECLINED_PREFIX) || k.equals(CLEAR_CONFLICTS)) && v.equals(kept.get(k))) {
+        kept.remove(k);
+      }
+    });
+    fresh.getMetadata().setAnnotations(kept);
+    writes.updatePool(fresh);
   }
 
   private Result finalizeDeletion(IPPool pool) throws ApiException {

@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controllers of one leadership term: two client-java {@link DefaultController}s, each with
- * a rate-limited work queue (IPPools, VirtualMachineNetworkConfigs) and its reconciler workers.
+ * The controllers of one leadership term: three client-java {@link DefaultController}s, each
+ * with a rate-limited work queue (IPPools, VirtualMachineNetworkConfigs, VirtualMachines) and its
+ * reconciler workers.
  * client-java controllers cannot run again once shut down, so every term builds new ones.
  * On start every object in the cache is queued, so a new leader picks up all work the previous
  * one left; on stop the controllers shut down first, and stop() waits for the reconciles in
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Two choices differ from client-java's usual wiring, both for a controller that lives for one
  * term only. The controllers are made with their constructor, because
  * {@code DefaultControllerBuilder} starts a default work queue whose non-daemon thread is never
- * stopped (one leaked thread per term). And they run on two daemon threads of their own rather
+ * stopped (one leaked thread per term). And they run on daemon threads of their own rather
  * than in a {@code ControllerManager}: its shutdown stops every informer of its factory (ours
  * serve all terms), and its non-daemon pool outlives a term that ends while it is starting.
  */
@@ -41,10 +42,13 @@ final class TermWork {
   private final ExecutorService queueThreads;
   private final ScheduledExecutorService poolWorkers;
   private final ScheduledExecutorService configWorkers;
+  private final ScheduledExecutorService vmWorkers;
   private final RateLimitingQueue<Request> poolQueue;
   private final RateLimitingQueue<Request> configQueue;
+  private final RateLimitingQueue<Request> vmQueue;
   private final GuardedReconciler pools;
   private final GuardedReconciler configs;
+  private final GuardedReconciler vms;
   private final List<DefaultController> controllers;
 
   TermWork(Term term, ApiClient client, ClusterCache cache, ControllerConfig config,
@@ -57,6 +61,8 @@ final class TermWork {
         new DefaultControllerRateLimiter<>());
     this.configQueue = new DefaultRateLimitingQueue<>(queueThreads,
         new DefaultControllerRateLimiter<>());
+    this.vmQueue = new DefaultRateLimitingQueue<>(queueThreads,
+        new DefaultControllerRateLimiter<>());
     LeaderWrites writes = new LeaderWrites(term, client);
     this.pools = new GuardedReconciler("IPPool", term, new PoolReconciler(cache, writes,
         new AgentAccess(writes, events), new NetworkAttachments(client), config, events,
@@ -68,14 +74,19 @@ final class TermWork {
         new VmConfigReconciler(cache, writes, allocator, events, objectEvents, warnings,
             config.clock()),
         stats);
+    this.vms = new GuardedReconciler("VirtualMachine", term, new VmReconciler(cache, writes,
+        events, objectEvents, warnings, config.clock()), stats);
     this.poolWorkers = Executors.newScheduledThreadPool(config.workers(),
         Threads.daemon("ippool-pools" + suffix));
     this.configWorkers = Executors.newScheduledThreadPool(config.workers(),
         Threads.daemon("ippool-vmconfigs" + suffix));
+    this.vmWorkers = Executors.newScheduledThreadPool(config.workers(),
+        Threads.daemon("ippool-vms" + suffix));
     this.controllers = List.of(
         controller("ippool-pools" + suffix, pools, poolQueue, poolWorkers, config.workers()),
         controller("ippool-vmconfigs" + suffix, configs, configQueue, configWorkers,
-            config.workers()));
+            config.workers()),
+        controller("ippool-vms" + suffix, vms, vmQueue, vmWorkers, config.workers()));
   }
 
   @SuppressWarnings("unchecked") // DefaultController takes its ready checks as generic varargs
@@ -95,8 +106,13 @@ final class TermWork {
     }
     cache.allPools().forEach(p -> pool(KubeObjects.key(p)));
     cache.allVmConfigs().forEach(c -> vmConfig(KubeObjects.key(c)));
-    log.info("term {}: controllers started, {} pools and {} configs queued",
-        term.fencingToken(), poolQueue.length(), configQueue.length());
+    if (cache.watchesVirtualMachines()) {
+      // configs too: one whose VM went while no replica led is deleted
+      cache.allVms().forEach(v -> vm(KubeObjects.key(v)));
+      cache.allVmConfigs().forEach(c -> vm(KubeObjects.key(c)));
+    }
+    log.info("term {}: controllers started, {} pools, {} configs and {} VMs queued",
+        term.fencingToken(), poolQueue.length(), configQueue.length(), vmQueue.length());
   }
 
   private void run(DefaultController controller) {
@@ -115,17 +131,21 @@ final class TermWork {
     configQueue.add(request(key));
   }
 
+  void vm(String key) {
+    vmQueue.add(request(key));
+  }
+
   /** Whether both queues are empty and no reconcile runs or waits for a retry. */
   boolean idle() {
-    return poolQueue.length() == 0 && configQueue.length() == 0 && pools.idle()
-        && configs.idle();
+    return poolQueue.length() == 0 && configQueue.length() == 0 && vmQueue.length() == 0
+        && pools.idle() && configs.idle() && vms.idle();
   }
 
   /** Shuts the controllers down and waits (bounded) for reconciles in flight to return. */
   void stop() {
     controllers.forEach(DefaultController::shutdown);
     try {
-      for (ExecutorService workers : List.of(poolWorkers, configWorkers)) {
+      for (ExecutorService workers : List.of(poolWorkers, configWorkers, vmWorkers)) {
         if (!workers.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
           log.warn("term {}: reconcilers still running {} after shutdown; their writes are"
               + " refused once the term has ended", term.fencingToken(), STOP_WAIT);

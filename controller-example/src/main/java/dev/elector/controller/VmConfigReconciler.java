@@ -3,6 +3,7 @@ package dev.elector.controller;
 import dev.elector.controller.PoolAllocator.NicRequest;
 import dev.elector.controller.PoolAllocator.NicResult;
 import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
@@ -117,8 +118,10 @@ final class VmConfigReconciler implements KeyReconciler {
           .add(new NicRequest(i, mac.get(), requested));
     }
     Map<String, Set<String>> releaseByPool = staleMacs(config, wanted);
-    Set<String> poolKeys = new LinkedHashSet<>(byPool.keySet());
-    poolKeys.addAll(releaseByPool.keySet());
+    // Pools that release first: an address the spec dropped goes back before any new one is
+    // handed out, in another pool too (within one pool, one write releases, then allocates).
+    Set<String> poolKeys = new LinkedHashSet<>(releaseByPool.keySet());
+    poolKeys.addAll(byPool.keySet());
     for (String poolKey : poolKeys) {
       results.putAll(allocator.apply(poolKey, key, byPool.getOrDefault(poolKey, List.of()),
           releaseByPool.getOrDefault(poolKey, Set.of())));
@@ -197,7 +200,7 @@ final class VmConfigReconciler implements KeyReconciler {
     String firstPending = null;
     for (int i = 0; i < nics.size(); i++) {
       NetworkConfig nic = nics.get(i);
-      NicResult r = results.get(i);
+      NicResult r = conflictNoted(config, nic, results.get(i));
       statuses.add(new NetworkConfigStatus().networkName(nic.getNetworkName())
           .macAddress(nic.getMacAddress()).allocatedIPAddress(r.address()).state(r.state())
           .message(r.message()));
@@ -247,6 +250,39 @@ final class VmConfigReconciler implements KeyReconciler {
       }
     }
     log.info("VirtualMachineNetworkConfig {}: status written ({})", key, summary);
+  }
+
+  /**
+   * A NIC whose address was declined (its pool now marks it {@code CONFLICT}) and that got another
+   * says so in its status message, and a Warning event {@code AddressConflict} goes to the config.
+   * The message stays while the NIC keeps the new address.
+   */
+  private NicResult conflictNoted(VirtualMachineNetworkConfig config, NetworkConfig nic,
+      NicResult result) {
+    if (config.getStatus() == null || result.address() == null) {
+      return result;
+    }
+    NetworkConfigStatus before = findByMac(config.getStatus(), nic.getMacAddress());
+    if (before == null || before.getAllocatedIPAddress() == null) {
+      return result;
+    }
+    if (before.getAllocatedIPAddress().equals(result.address())) {
+      return before.getMessage() != null && before.getMessage().contains("was declined")
+          && result.message() == null ? new NicResult(result.state(), result.address(),
+              before.getMessage()) : result;
+    }
+    List<IPPool> pools = nic.getNetworkName() == null ? List.of()
+        : cache.poolsOnNetwork(nic.getNetworkName());
+    boolean conflict = pools.size() == 1 && pools.get(0).getStatus() != null
+        && pools.get(0).getStatus().getIpv4() != null && IPv4Status.CONFLICT.equals(
+            pools.get(0).getStatus().getIpv4().getAllocated().get(before.getAllocatedIPAddress()));
+    if (!conflict) {
+      return result;
+    }
+    String message = before.getAllocatedIPAddress() + " was declined by the VM (in use on the"
+        + " network); " + nic.getMacAddress() + " got " + result.address() + " instead";
+    objectEvents.warning(config, "AddressConflict", message);
+    return new NicResult(result.state(), result.address(), message);
   }
 
   private static NetworkConfigStatus findByMac(Status status, String mac) {

@@ -37,6 +37,28 @@ class AllocationTableTest {
   }
 
   @Test
+  void aConflictTakesTheAddressFromItsMacAndStaysUntilCleared() {
+    AllocationTable table = empty().allocate(A, null).table();           // A gets .10
+    AllocationTable marked = table.withConflict(Ipv4.parse("192.168.0.10").orElseThrow());
+    assertEquals(IPv4Status.CONFLICT, marked.toStatus().getAllocated().get("192.168.0.10"));
+    assertEquals(List.of("192.168.0.10"), marked.conflicts());
+    Allocation again = marked.allocate(A, null);
+    assertEquals("192.168.0.11", again.address(), "A gets the next free address");
+    assertEquals(List.of(0, 9), List.of(marked.used(), marked.available()));
+
+    AllocationTable read = AllocationTable.of(layout(), again.table().toStatus().getAllocated());
+    assertEquals(IPv4Status.CONFLICT, read.toStatus().getAllocated().get("192.168.0.10"),
+        "the marker survives being read back");
+    assertTrue(read.allocate(B, "192.168.0.10").message().contains("is in conflict"));
+    assertEquals("192.168.0.12", read.allocate(B, null).address());
+
+    AllocationTable cleared = read.withoutConflict(Ipv4.parse("192.168.0.10").orElseThrow());
+    assertEquals("192.168.0.10", cleared.allocate(B, null).address());
+    assertTrue(empty().withConflict(Ipv4.parse("192.168.0.2").orElseThrow())
+        .conflicts().isEmpty(), "a reserved address is left as it is");
+  }
+
+  @Test
   void aReservedAddressInsideTheRangeIsNotAvailable() {
     PoolLayout inRange = PoolValidation.validate(PoolValidationTest.spec("10.0.0.0/24",
         "10.0.0.10", "10.0.0.11", "10.0.0.10", "10.0.0.19")).layout();

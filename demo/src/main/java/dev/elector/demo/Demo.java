@@ -46,8 +46,9 @@ import java.util.function.Predicate;
  * The whole system on one machine, with one command: a real kube-apiserver (the local control plane
  * of {@code testenv/}, or a cluster from {@code --kubeconfig}), the CRDs and the shipped RBAC, two
  * replicas of the IPPool controller and the DHCP agent Deployment it renders, run as local
- * processes, an IPPool and a VirtualMachineNetworkConfig, and a VM whose real DHCP client (Debian's
- * udhcpc in a network namespace) gets the address the controller allocated. Then the leading agent
+ * processes, an IPPool and a KubeVirt VirtualMachine (from which the controller makes the
+ * VirtualMachineNetworkConfig), and a VM whose real DHCP client (Debian's udhcpc in a network
+ * namespace) gets the address the controller allocated. Then the leading agent
  * is killed and the live timeline shows the handover; the VM renews its address from the new
  * leader. A summary (who led when, failover times, addresses served, checks) ends the run and is
  * written as JSON.
@@ -190,6 +191,7 @@ public final class Demo {
             + " VM's lease from the leader's /leases instead of running a DHCP client");
       }
 
+      ensureKubeVirt(cluster);
       startControllers(cluster);
       awaitEvent(controllerLogs, e -> e.kind().equals("leading"), Duration.ofSeconds(60),
           "a controller leading");
@@ -197,6 +199,7 @@ public final class Demo {
       ensureNetwork(cluster, namespace);
       createPoolAndVm(cluster, namespace);
       summary.allocatedIp = awaitAllocation(cluster, namespace, Duration.ofSeconds(60));
+      checkConfigFromVm(cluster, namespace);
       progress.step("the controller allocated " + summary.allocatedIp + " to vm-1 ("
           + VM_MAC + ")");
 
@@ -328,21 +331,83 @@ public final class Demo {
             .leaseTime(300)))).throwsApiException();
     progress.step("created IPPool " + namespace + "/" + POOL + ": 192.168.48.0/24, server .2,"
         + " router .1, range .100-.200");
-    NetworkApis.vmNetworkConfigs(cluster.admin()).create(new VirtualMachineNetworkConfig()
-        .metadata(new V1ObjectMeta().namespace(namespace).name("vm-1"))
-        .spec(new VirtualMachineNetworkConfig.Spec().vmName("vm-1").networkConfigs(List.of(
-            new VirtualMachineNetworkConfig.NetworkConfig().networkName(namespace + "/" + POOL)
-                .macAddress(VM_MAC.toString()))))).throwsApiException();
-    progress.step("created VirtualMachineNetworkConfig " + namespace + "/vm-1 for NIC " + VM_MAC);
+    virtualMachines(cluster).create(io.kubernetes.client.util.generic.dynamic.Dynamics
+        .newFromYaml("""
+        apiVersion: kubevirt.io/v1
+        kind: VirtualMachine
+        metadata: {namespace: %s, name: vm-1}
+        spec:
+          runStrategy: Always
+          template:
+            spec:
+              domain:
+                devices:
+                  interfaces:
+                  - {name: default, masquerade: {}}
+                  - {name: nic-1, bridge: {}, macAddress: "%s"}
+              networks:
+              - {name: default, pod: {}}
+              - {name: nic-1, multus: {networkName: %s}}
+        """.formatted(namespace, VM_MAC, POOL))).throwsApiException();
+    progress.step("created VirtualMachine " + namespace + "/vm-1: NIC nic-1 (" + VM_MAC
+        + ") on Multus network " + POOL + ", plus the pod network");
+  }
+
+  private static io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi virtualMachines(
+      KubeCluster cluster) {
+    return new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi("kubevirt.io", "v1",
+        "virtualmachines", cluster.admin());
+  }
+
+  /**
+   * KubeVirt's VirtualMachines, from which the controller makes the VM configs. Where the cluster
+   * has no KubeVirt (the local control plane), the trimmed stand-in CRD of deploy/kubevirt is
+   * installed first; before the controllers start, which look for KubeVirt once, at start.
+   */
+  private void ensureKubeVirt(KubeCluster cluster) throws Exception {
+    var crds = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+        "apiextensions.k8s.io", "v1", "customresourcedefinitions", cluster.admin());
+    String crd = "virtualmachines.kubevirt.io";
+    if (crds.get(crd).getHttpStatusCode() != 404) {
+      return;
+    }
+    crds.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(Files.readString(
+        options.manifests().resolve("kubevirt").resolve(crd + ".yaml")))).throwsApiException();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (virtualMachines(cluster).list().getHttpStatusCode() != 200) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the stand-in VirtualMachine CRD is not served");
+      }
+      Thread.sleep(50);
+    }
+    progress.step("no KubeVirt here: installed the trimmed stand-in VirtualMachine CRD of"
+        + " deploy/kubevirt");
+  }
+
+  /** The VM config the controller made from the VirtualMachine, with its owner. */
+  private void checkConfigFromVm(KubeCluster cluster, String namespace) throws ApiException {
+    VirtualMachineNetworkConfig config = NetworkApis.vmNetworkConfigs(cluster.admin())
+        .get(namespace, "vm-1").throwsApiException().getObject();
+    var owners = config.getMetadata().getOwnerReferences();
+    boolean owned = owners != null && owners.stream().anyMatch(o -> "VirtualMachine".equals(
+        o.getKind()) && "vm-1".equals(o.getName()) && Boolean.TRUE.equals(o.getController()));
+    List<String> nics = config.getSpec().getNetworkConfigs().stream()
+        .map(n -> n.getMacAddress() + " on " + n.getNetworkName()).toList();
+    progress.step("the controller made VirtualMachineNetworkConfig " + namespace + "/vm-1 from"
+        + " the VirtualMachine: " + String.join(", ", nics) + (owned ? " (owned by the VM)" : ""));
+    summary.check("the controller made the VM config from the VirtualMachine: its Multus NIC"
+        + " only, owned by the VM", owned
+        && nics.equals(List.of(VM_MAC + " on " + namespace + "/" + POOL)));
   }
 
   private String awaitAllocation(KubeCluster cluster, String namespace, Duration limit)
       throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();
     while (System.nanoTime() < deadline) {
-      VirtualMachineNetworkConfig config = NetworkApis.vmNetworkConfigs(cluster.admin())
-          .get(namespace, "vm-1").throwsApiException().getObject();
-      if (config.getStatus() != null) {
+      var response = NetworkApis.vmNetworkConfigs(cluster.admin()).get(namespace, "vm-1");
+      VirtualMachineNetworkConfig config = response.getHttpStatusCode() == 404 ? null
+          : response.throwsApiException().getObject(); // 404 until made from the VM
+      if (config != null && config.getStatus() != null) {
         for (VirtualMachineNetworkConfig.NetworkConfigStatus nic
             : config.getStatus().getNetworkConfigs()) {
           if (VM_MAC.toString().equalsIgnoreCase(nic.getMacAddress())

@@ -77,7 +77,10 @@ class DemoIT {
     long agentTerms = json.getAsJsonArray("terms").asList().stream()
         .filter(t -> t.getAsJsonObject().get("role").getAsString().equals("agent")).count();
     assertTrue(agentTerms >= 2, "the killed leader's term and its successor's");
-    assertTrue(json.getAsJsonObject("checks").size() >= (realDhcp ? 11 : 8),
+    assertTrue(output.contains("the controller made VirtualMachineNetworkConfig ")
+        && output.contains("/vm-1 from the VirtualMachine: " + Demo.VM_MAC + " on "),
+        "the VM config comes from the VirtualMachine:\n" + output);
+    assertTrue(json.getAsJsonObject("checks").size() >= (realDhcp ? 12 : 9),
         json.getAsJsonObject("checks").toString());
     assertTrue(output.contains("where to look (read while it ran)"), output);
     assertTrue(output.contains("leader_election_master_status{name=\"ippool-controller\"} 1.0"),

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The allocation table of a pool: IP -> MAC of the NIC it is allocated to, or one of the markers
- * {@link #EXCLUDED} and {@link #RESERVED}; and the used / available counts.
+ * {@link #EXCLUDED}, {@link #RESERVED} and {@link #CONFLICT}; and the used / available counts.
  */
 public final class IPv4Status {
   /** Marker: the address is excluded by spec.ipv4Config.pool.exclude. */
@@ -15,6 +15,12 @@ public final class IPv4Status {
 
   /** Marker: the address is the pool's serverIP or router. */
   public static final String RESERVED = "RESERVED";
+
+  /**
+   * Marker: a client declined the address (DHCPDECLINE: in use on the network); it stays out of
+   * use until an operator clears it.
+   */
+  public static final String CONFLICT = "CONFLICT";
 
   @SerializedName("allocated")
   private Map<String, String> allocated;
@@ -37,7 +43,7 @@ public final class IPv4Status {
 
   /** True when the value of an allocated entry is a marker rather than a MAC. */
   public static boolean isMarker(String value) {
-    return EXCLUDED.equals(value) || RESERVED.equals(value);
+    return EXCLUDED.equals(value) || RESERVED.equals(value) || CONFLICT.equals(value);
   }
 
   public Integer getUsed() {

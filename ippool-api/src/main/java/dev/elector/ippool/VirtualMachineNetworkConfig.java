@@ -28,6 +28,10 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
     @SerializedName("networkConfigs")
     private List<NetworkConfig> networkConfigs;
 
+    /** The upstream README's spelling, accepted by the CRD as an alias of networkConfigs. */
+    @SerializedName("networkConfig")
+    private List<NetworkConfig> networkConfig;
+
     public String getVmName() {
       return vmName;
     }
@@ -51,13 +55,19 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
       return this;
     }
 
-    /** The NICs; never null. */
+    /**
+     * The NICs: networkConfigs, or where it is absent its alias networkConfig (the spelling of the
+     * upstream project's README); never null.
+     */
     public List<NetworkConfig> getNetworkConfigs() {
-      return networkConfigs == null ? List.of() : networkConfigs;
+      return networkConfigs != null ? networkConfigs
+          : networkConfig != null ? networkConfig : List.of();
     }
 
+    /** Sets the NICs as networkConfigs (the alias networkConfig is dropped). */
     public Spec networkConfigs(List<NetworkConfig> networkConfigs) {
       this.networkConfigs = networkConfigs == null ? null : new ArrayList<>(networkConfigs);
+      this.networkConfig = null;
       return this;
     }
 

@@ -68,6 +68,22 @@ class IPPoolModelTest {
   }
 
   @Test
+  void theUpstreamReadmesSpellingNetworkConfigIsReadAsNetworkConfigs() {
+    VirtualMachineNetworkConfig c = JSON.deserialize("""
+        {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"VirtualMachineNetworkConfig",
+         "metadata":{"name":"test-vm","namespace":"default"},
+         "spec":{"vmName":"test-vm","networkConfig":[
+           {"macAddress":"fa:cf:8e:50:82:fc","networkName":"default/net-48"}]}}
+        """, VirtualMachineNetworkConfig.class);
+    assertEquals(List.of(new VirtualMachineNetworkConfig.NetworkConfig()
+        .macAddress("fa:cf:8e:50:82:fc").networkName("default/net-48")),
+        c.getSpec().getNetworkConfigs());
+    c.getSpec().networkConfigs(List.of());
+    assertFalse(JSON.serialize(c).contains("\"networkConfig\""),
+        "setting the NICs writes the API's spelling only");
+  }
+
+  @Test
   void writesWhatItReads() {
     IPPool pool = JSON.deserialize(POOL_JSON, IPPool.class);
     assertEquals(pool, JSON.deserialize(JSON.serialize(pool), IPPool.class));

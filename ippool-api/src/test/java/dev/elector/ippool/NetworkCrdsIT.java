@@ -90,4 +90,28 @@ class NetworkCrdsIT {
     VirtualMachineNetworkConfig created = ok(api.create(config));
     assertEquals(config.getSpec(), created.getSpec());
   }
+
+  @Test
+  void theUpstreamSpellingNetworkConfigIsAnAliasButNotBesideNetworkConfigs(KubeCluster cluster,
+      KubeNamespace namespace) throws Exception {
+    var raw = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+        NetworkApis.GROUP, NetworkApis.VERSION, NetworkApis.VM_NETWORK_CONFIGS, cluster.admin());
+    String nic = "[{macAddress: 'fa:cf:8e:50:82:fc', networkName: default/net-48}]";
+    java.util.function.Function<String, String> config = spec -> "apiVersion: "
+        + NetworkApis.API_VERSION + "\nkind: VirtualMachineNetworkConfig\nmetadata: {namespace: "
+        + namespace.name() + ", name: c" + Math.abs(spec.hashCode()) + "}\nspec: " + spec;
+    var alias = raw.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(
+        config.apply("{vmName: a, networkConfig: " + nic + "}")));
+    assertTrue(alias.isSuccess(), String.valueOf(alias.getStatus()));
+    var both = raw.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(
+        config.apply("{vmName: b, networkConfig: " + nic + ", networkConfigs: " + nic + "}")));
+    assertEquals(422, both.getHttpStatusCode());
+    assertTrue(both.getStatus().getMessage().contains("write only one of them"),
+        both.getStatus().getMessage());
+    var neither = raw.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(
+        config.apply("{vmName: n}")));
+    assertEquals(422, neither.getHttpStatusCode());
+    assertTrue(neither.getStatus().getMessage().contains("spec.networkConfigs is required"),
+        neither.getStatus().getMessage());
+  }
 }

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.elector.dhcp.codec.DhcpMessage;
+import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.codec.MacAddress;
 import dev.elector.dhcp.server.DhcpListener;
 import dev.elector.dhcp.server.Outcome;
@@ -37,6 +38,7 @@ final class AgentDhcpListener implements DhcpListener {
   private final Cache<MacAddress, Boolean> recentlyReported;
   private final Map<Outcome.Kind, Counter> replies = new EnumMap<>(Outcome.Kind.class);
   private final Counter declines;
+  private final java.util.function.BiConsumer<MacAddress, Ipv4Address> onDecline;
   private final Counter unknownClients;
 
   /**
@@ -44,6 +46,13 @@ final class AgentDhcpListener implements DhcpListener {
    */
   AgentDhcpListener(AgentEvents events, MonotonicClock clock, MeterRegistry registry,
       String pool) {
+    this(events, clock, registry, pool, (mac, ip) -> { });
+  }
+
+  /** As above; {@code onDecline} hears each DECLINE (on the server's thread; keep it quick). */
+  AgentDhcpListener(AgentEvents events, MonotonicClock clock, MeterRegistry registry,
+      String pool, java.util.function.BiConsumer<MacAddress, Ipv4Address> onDecline) {
+    this.onDecline = onDecline;
     this.events = events;
     for (Outcome.Kind kind : List.of(Outcome.Kind.OFFERED, Outcome.Kind.ACKED,
         Outcome.Kind.NAKED, Outcome.Kind.INFORMED)) {
@@ -71,6 +80,10 @@ final class AgentDhcpListener implements DhcpListener {
   public void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {
     if (outcome.kind() == Outcome.Kind.DECLINED) {
       declines.increment();
+      if (outcome.mac().isPresent() && outcome.address().isPresent()
+          && !outcome.address().get().equals(Ipv4Address.ANY)) {
+        onDecline.accept(outcome.mac().get(), outcome.address().get());
+      }
     }
     if (outcome.ignoredBecause().filter(r -> r == Outcome.IgnoreReason.UNKNOWN_CLIENT).isEmpty()) {
       return;

@@ -47,6 +47,7 @@ public final class DhcpAgent implements AutoCloseable {
   private final AgentConfig config;
   private final AgentEvents events;
   private final PoolLeaseCache cache;
+  private final ConflictReporter conflicts;
   private final PoolWatcher watcher;
   private final LeaderDuty duty;
   private final LeaderElector elector;
@@ -59,10 +60,14 @@ public final class DhcpAgent implements AutoCloseable {
     this.config = config;
     this.events = events;
     this.cache = new PoolLeaseCache(config.pool(), config.serverIp(), config.cidr(),
-        this::onPool);
+        this::onPool, clock);
     this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.conflicts = new ConflictReporter(config.pool(), client, events);
     AgentDhcpListener listener = new AgentDhcpListener(events, clock, metrics,
-        config.pool().toString());
+        config.pool().toString(), (mac, ip) -> {
+          cache.declined(mac, ip);
+          conflicts.declined(mac, ip);
+        });
     this.duty = new LeaderDuty(cache,
         target -> config.dryRun() || config.nic().isEmpty() ? ServerAddress.none()
             : ServerAddress.onInterface(config.nic().get(), target.serverIp(), target.cidr(),
@@ -251,6 +256,7 @@ public final class DhcpAgent implements AutoCloseable {
     elector.close();
     duty.close();
     watcher.close();
+    conflicts.close();
     health.close();
     events.emit("closed", "identity", elector.identity());
   }

@@ -8,6 +8,7 @@ import dev.elector.dhcp.server.LeaseSource;
 import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPPoolRef;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +40,18 @@ public final class PoolLeaseCache implements LeaseSource {
   private final Consumer<PoolSnapshot> onUpdate;
   private final AtomicReference<State> state;
   private final CompletableFuture<Void> initialSync = new CompletableFuture<>();
+  private final dev.elector.time.MonotonicClock clock;
+  /** MAC -> the address it declined and until when (nanos) it is not offered it again. */
+  private final java.util.concurrent.ConcurrentMap<MacAddress, Declined> declined =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private record Declined(Ipv4Address ip, long untilNanos) {}
+
+  /**
+   * How long a MAC is not offered an address it declined (RFC 2131 4.3.3), unless the pool gives
+   * it another first: the controller, told of the conflict, does that within seconds.
+   */
+  public static final Duration DECLINE_BACKOFF = Duration.ofMinutes(5);
 
   /**
    * An empty cache for {@code ref}; {@code onUpdate} hears every snapshot that replaced the
@@ -46,6 +59,14 @@ public final class PoolLeaseCache implements LeaseSource {
    */
   public PoolLeaseCache(IPPoolRef ref, Optional<Ipv4Address> serverIpOverride,
       Optional<Ipv4Cidr> cidrOverride, Consumer<PoolSnapshot> onUpdate) {
+    this(ref, serverIpOverride, cidrOverride, onUpdate, dev.elector.time.MonotonicClock.system());
+  }
+
+  /** As above, with the clock that times the back-off after a DECLINE. */
+  public PoolLeaseCache(IPPoolRef ref, Optional<Ipv4Address> serverIpOverride,
+      Optional<Ipv4Cidr> cidrOverride, Consumer<PoolSnapshot> onUpdate,
+      dev.elector.time.MonotonicClock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.ref = Objects.requireNonNull(ref, "ref");
     this.serverIpOverride = Objects.requireNonNull(serverIpOverride, "serverIpOverride");
     this.cidrOverride = Objects.requireNonNull(cidrOverride, "cidrOverride");
@@ -122,7 +143,25 @@ public final class PoolLeaseCache implements LeaseSource {
       return Optional.empty();
     }
     Ipv4Address ip = snapshot.leases().get(mac);
-    return ip == null ? Optional.empty() : Optional.of(new Lease(mac, ip));
+    if (ip == null) {
+      return Optional.empty();
+    }
+    Declined d = declined.get(mac);
+    if (d != null && d.ip().equals(ip)) {
+      if (clock.nanos() - d.untilNanos() < 0) {
+        return Optional.empty(); // declined: not offered again until the pool moves the MAC
+      }
+      declined.remove(mac, d);
+    }
+    return Optional.of(new Lease(mac, ip));
+  }
+
+  /**
+   * {@code mac} declined {@code ip}: it is not offered that address for {@link #DECLINE_BACKOFF},
+   * or until the pool gives it another (which is served at once).
+   */
+  public void declined(MacAddress mac, Ipv4Address ip) {
+    declined.put(mac, new Declined(ip, clock.nanos() + DECLINE_BACKOFF.toNanos()));
   }
 
   /**

@@ -63,6 +63,21 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
    */
   public static PoolSnapshot of(IPPool pool, Optional<Ipv4Address> serverIpOverride,
       Optional<Ipv4Cidr> cidrOverride) throws InvalidPoolException {
+    return of(pool, serverIpOverride, cidrOverride, PoolSnapshot::resolve);
+  }
+
+  /**
+   * Looks up the IPv4 addresses of a host name (an NTP server given by name); empty when it does
+   * not resolve. The default asks the JDK's resolver (which caches answers).
+   */
+  @FunctionalInterface
+  public interface HostResolver {
+    List<Ipv4Address> ipv4(String host) throws java.io.IOException;
+  }
+
+  /** As {@link #of(IPPool, Optional, Optional)}, resolving NTP host names with {@code hosts}. */
+  public static PoolSnapshot of(IPPool pool, Optional<Ipv4Address> serverIpOverride,
+      Optional<Ipv4Cidr> cidrOverride, HostResolver hosts) throws InvalidPoolException {
     IPv4Config config = pool.getSpec() == null ? null : pool.getSpec().getIpv4Config();
     List<String> fatal = new ArrayList<>();
     List<String> problems = new ArrayList<>();
@@ -83,7 +98,7 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
       throw new InvalidPoolException("IPPool " + pool.ref() + " cannot be served: "
           + String.join("; ", fatal));
     }
-    PoolOptions options = options(config, serverIp, cidr, problems);
+    PoolOptions options = options(config, serverIp, cidr, problems, hosts);
     Map<MacAddress, Ipv4Address> leases = leases(pool, cidr, serverIp, problems);
     String version = pool.getMetadata() == null ? null : pool.getMetadata().getResourceVersion();
     boolean paused = pool.getSpec() != null && pool.getSpec().isPaused();
@@ -91,7 +106,7 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
   }
 
   private static PoolOptions options(IPv4Config config, Ipv4Address serverIp, Ipv4Cidr cidr,
-      List<String> problems) {
+      List<String> problems, HostResolver hosts) {
     PoolOptions.Builder b = PoolOptions.builder().serverIp(serverIp).cidr(cidr)
         .leaseTime(Duration.ofSeconds(config == null ? IPv4Config.DEFAULT_LEASE_TIME_SECONDS
             : config.leaseTimeOrDefault()));
@@ -106,7 +121,7 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
       }
     });
     b.dns(addresses(config.getDns(), "dns", PoolOptions.MAX_DNS, problems));
-    b.ntp(addresses(config.getNtp(), "ntp", PoolOptions.MAX_NTP, problems));
+    b.ntp(ntpServers(config.getNtp(), hosts, problems));
     if (accepted(serverIp, cidr, problems, "domainName", config.getDomainName(),
         PoolOptions.Builder::domainName)) {
       b.domainName(config.getDomainName());
@@ -139,6 +154,69 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
       problems.add(name + " " + value + " cannot be handed out (" + e.getMessage() + "); left out");
       return false;
     }
+  }
+
+  private static final java.util.regex.Pattern HOST_NAME = java.util.regex.Pattern.compile(
+      "(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}"
+          + "[A-Za-z0-9])?)*\\.?");
+
+  /**
+   * NTP servers: IPv4 addresses as written; a host name (upstream's example says pool.ntp.org)
+   * is resolved when the pool is read, since DHCP option 42 carries addresses only. Its IPv4
+   * addresses are handed out, sorted, up to {@link PoolOptions#MAX_NTP} in all; a name that does
+   * not resolve is left out and named in the problems.
+   */
+  private static List<Ipv4Address> ntpServers(List<String> texts, HostResolver hosts,
+      List<String> problems) {
+    List<Ipv4Address> out = new ArrayList<>();
+    for (String raw : texts) {
+      String text = raw == null ? "" : raw.trim();
+      if (text.isEmpty()) {
+        continue;
+      }
+      try {
+        out.add(Ipv4Address.parse(text));
+        continue;
+      } catch (RuntimeException notAnAddress) {
+        // a host name, or neither
+      }
+      if (!HOST_NAME.matcher(text).matches() || text.matches("[0-9.]+")) {
+        problems.add("ntp '" + raw + "' is neither an IPv4 address nor a host name; left out");
+        continue;
+      }
+      List<Ipv4Address> resolved;
+      String why;
+      try {
+        resolved = hosts.ipv4(text);
+        why = "it has no IPv4 address";
+      } catch (java.io.IOException | RuntimeException e) {
+        resolved = List.of();
+        why = e.toString();
+      }
+      if (resolved.isEmpty()) {
+        problems.add("ntp host name " + text + " does not resolve here (" + why + "); left out;"
+            + " write the servers' IPv4 addresses in spec.ipv4Config.ntp instead");
+      } else {
+        resolved.stream().sorted().forEach(out::add);
+      }
+    }
+    List<Ipv4Address> distinct = out.stream().distinct().toList();
+    if (distinct.size() > PoolOptions.MAX_NTP) {
+      problems.add("ntp gives " + distinct.size() + " servers; handing out the first "
+          + PoolOptions.MAX_NTP);
+      return List.copyOf(distinct.subList(0, PoolOptions.MAX_NTP));
+    }
+    return distinct;
+  }
+
+  private static List<Ipv4Address> resolve(String host) throws java.io.IOException {
+    List<Ipv4Address> out = new ArrayList<>();
+    for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+      if (a instanceof java.net.Inet4Address) {
+        out.add(Ipv4Address.of(a));
+      }
+    }
+    return out;
   }
 
   private static List<Ipv4Address> addresses(List<String> texts, String name, int max,

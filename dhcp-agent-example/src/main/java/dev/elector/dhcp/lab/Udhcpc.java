@@ -42,10 +42,21 @@ public final class Udhcpc implements AutoCloseable {
    * removed from the interface afterwards.
    */
   public Optional<Map<String, String>> once(int tries) throws IOException {
+    return once(tries, List.of());
+  }
+
+  /**
+   * As {@link #once(int)}, with more udhcpc options: {@code -a -A 1} probes the offered address
+   * with ARP first and, when another host answers, declines it and starts over a second later.
+   */
+  public Optional<Map<String, String>> once(int tries, List<String> options) throws IOException {
     forget("bound");
-    NetLab.Result result = host.run(tries + 15, "udhcpc", "-f", "-q", "-n", "-t",
+    List<String> command = new java.util.ArrayList<>(List.of("udhcpc", "-f", "-q", "-n", "-t",
         Integer.toString(tries), "-T", "1", "-i", host.nic(), "-s", script.toString(), "-O",
-        "ntpsrv", "-O", "search");
+        "ntpsrv", "-O", "search"));
+    command.addAll(options);
+    NetLab.Result result = host.run(tries + 15 + (options.isEmpty() ? 0 : 2 * tries),
+        command.toArray(String[]::new));
     Optional<Map<String, String>> bound = result.ok() && Files.exists(dir.resolve("bound"))
         ? Optional.of(read("bound")) : Optional.empty();
     host.run(5, "ip", "addr", "flush", "dev", host.nic());

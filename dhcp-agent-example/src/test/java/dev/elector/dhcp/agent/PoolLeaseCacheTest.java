@@ -25,6 +25,28 @@ class PoolLeaseCacheTest {
       Optional.empty(), Optional.empty(), s -> updates.add(s.resourceVersion()));
 
   @Test
+  void aDeclinedAddressIsNotOfferedToThatMacUntilTheBackOffEndsOrThePoolMovesIt() {
+    dev.elector.testkit.FakeClock clock = new dev.elector.testkit.FakeClock();
+    PoolLeaseCache timed = new PoolLeaseCache(new IPPoolRef("default", "net-48"),
+        Optional.empty(), Optional.empty(), s -> { }, clock);
+    timed.apply(Pools.pool("5", Map.of("192.0.2.10", A.toString(), "192.0.2.11", B.toString())));
+    timed.declined(A, Ipv4Address.parse("192.0.2.10"));
+
+    assertEquals(Optional.empty(), timed.leaseFor(A), "not offered the declined address");
+    assertEquals(Optional.of(new Lease(B, Ipv4Address.parse("192.0.2.11"))), timed.leaseFor(B));
+    clock.advance(PoolLeaseCache.DECLINE_BACKOFF.minusNanos(1));
+    assertEquals(Optional.empty(), timed.leaseFor(A));
+    clock.advance(java.time.Duration.ofNanos(1));
+    assertEquals(Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.10"))), timed.leaseFor(A),
+        "offered again once the back-off is over");
+
+    timed.declined(A, Ipv4Address.parse("192.0.2.10"));
+    timed.apply(Pools.pool("6", Map.of("192.0.2.12", A.toString())));
+    assertEquals(Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.12"))), timed.leaseFor(A),
+        "another address from the pool is served at once");
+  }
+
+  @Test
   void servesNothingBeforeTheInitialSync() {
     assertFalse(cache.isSynced());
     assertTrue(cache.notServingReason().orElseThrow().contains("initial sync"));

@@ -99,7 +99,7 @@ class PoolSnapshotTest {
   @Test
   void badOptionalSettingsAreLeftOutAndNamed() throws Exception {
     PoolSnapshot snapshot = PoolSnapshot.of(Pools.pool("1", Pools.config()
-            .router("198.51.100.1").dns(List.of("192.0.2.53", "nine")).ntp(List.of("x"))
+            .router("198.51.100.1").dns(List.of("192.0.2.53", "nine")).ntp(List.of("no such_host!"))
             .domainName("bücher.test"), Map.of()),
         Optional.empty(), Optional.empty());
 
@@ -109,6 +109,35 @@ class PoolSnapshotTest {
     assertEquals(Optional.empty(), snapshot.options().domainName());
     assertEquals(List.of("example.test"), snapshot.options().domainSearch());
     assertEquals(4, snapshot.problems().size(), snapshot.problems().toString());
+  }
+
+  @Test
+  void ntpHostNamesAreResolvedWhenThePoolIsReadAndOneThatDoesNotResolveIsNamed()
+      throws Exception {
+    Map<String, List<Ipv4Address>> dns = Map.of("pool.ntp.org", List.of(
+        Ipv4Address.parse("203.0.113.7"), Ipv4Address.parse("203.0.113.5"),
+        Ipv4Address.parse("203.0.113.6")));
+    PoolSnapshot.HostResolver hosts = host -> {
+      if (!dns.containsKey(host)) {
+        throw new java.net.UnknownHostException(host);
+      }
+      return dns.get(host);
+    };
+    PoolSnapshot resolved = PoolSnapshot.of(Pools.pool("1", Pools.config()
+        .ntp(List.of("192.0.2.123", "pool.ntp.org", "203.0.113.5")), Map.of()),
+        Optional.empty(), Optional.empty(), hosts);
+    assertEquals(List.of(Ipv4Address.parse("192.0.2.123"), Ipv4Address.parse("203.0.113.5"),
+        Ipv4Address.parse("203.0.113.6"), Ipv4Address.parse("203.0.113.7")),
+        resolved.options().ntp(), "sorted, a duplicate once, at most 4");
+    assertEquals(List.of(), resolved.problems());
+
+    PoolSnapshot unresolved = PoolSnapshot.of(Pools.pool("1", Pools.config()
+        .ntp(List.of("ntp.invalid", "192.0.2.123")), Map.of()), Optional.empty(),
+        Optional.empty(), hosts);
+    assertEquals(List.of(Ipv4Address.parse("192.0.2.123")), unresolved.options().ntp());
+    String problem = String.join("\n", unresolved.problems());
+    assertTrue(problem.contains("ntp host name ntp.invalid does not resolve here")
+        && problem.contains("write the servers' IPv4 addresses"), problem);
   }
 
   @Test

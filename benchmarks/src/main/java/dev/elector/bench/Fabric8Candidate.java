@@ -58,6 +58,15 @@ public final class Fabric8Candidate implements Candidate {
     running = elector.start();
   }
 
+  /**
+   * Whether its elector still runs: fabric8's ends for good when a read fails with an unchecked
+   * exception, such as on a Lease without acquireTime.
+   */
+  public boolean running() {
+    CompletableFuture<?> future = running;
+    return future != null && !future.isDone();
+  }
+
   @Override
   public void closeGracefully() {
     shutdown();

@@ -26,7 +26,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -437,7 +439,12 @@ class MigrationIT {
       Contender contender;
       if (impl == Impl.CLIENT_GO) {
         if (goBinary == null) {
-          goBinary = GoCandidate.binary();
+          // A copy of our own: the shared cache keeps one build and deletes the others, and a
+          // build with other sources may run while this test restarts candidates.
+          Files.createDirectories(GO_WORK);
+          goBinary = Files.copy(GoCandidate.binary(), GO_WORK.toAbsolutePath().resolve(
+              "elector-gocandidate"),
+              StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
         }
         GoCandidate go = cohort.addGo(name, goBinary, GO_WORK, true);
         contender = new Contender(impl, name, null, go, null, null);

@@ -21,6 +21,9 @@ echo "== Maven: unit and integration tests"
 mkdir -p target
 ./mvnw -B -ntp verify "$@" 2>&1 | tee target/maven-verify.log
 
+echo "== coverage of the published modules (unit and integration tests; a report, not a gate)"
+bash scripts/coverage-summary.sh
+
 echo "== release set: jar, sources, javadoc and pom of each published module, with the licence"
 bash scripts/release-check.sh
 echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"

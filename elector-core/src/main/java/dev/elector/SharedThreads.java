@@ -1,5 +1,6 @@
 package dev.elector;
 
+import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import dev.elector.time.ThreadScheduler;
 import java.util.concurrent.Executor;
@@ -72,10 +73,21 @@ final class SharedThreads {
     scheduler.awaitTermination(timeoutMillis);
     try {
       if (callbacks.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS)) {
-        ThreadScheduler.joinAll(callbackGroup, timeoutMillis);
+        joinCallbackThreads(timeoutMillis);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The pool has terminated, but its threads may still be ending: wait for them too. */
+  private void joinCallbackThreads(long timeoutMillis) throws InterruptedException {
+    Thread[] threads = new Thread[callbackGroup.activeCount() + 4];
+    int count = callbackGroup.enumerate(threads, false);
+    MonotonicClock clock = MonotonicClock.system();
+    long deadline = clock.nanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    for (int i = 0; i < count; i++) {
+      threads[i].join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - clock.nanos())));
     }
   }
 

@@ -3,15 +3,12 @@ package dev.elector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
-import dev.elector.lock.LeaderRecord;
-import dev.elector.lock.LockRead;
-import dev.elector.lock.LockWrite;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /** A lock's own listener is notified after the configured one, once, with nothing to wire. */
@@ -33,31 +30,17 @@ class ListeningLockTest {
     };
   }
 
-  private record Listening(LeaderLock delegate, ElectorListener electorListener)
-      implements ListeningLock {
-    @Override
-    public CompletionStage<LockRead> read() {
-      return delegate.read();
+  private static final class Listening extends ForwardingLock implements ListeningLock {
+    private final ElectorListener electorListener;
+
+    Listening(LeaderLock delegate, ElectorListener electorListener) {
+      super(delegate);
+      this.electorListener = electorListener;
     }
 
     @Override
-    public CompletionStage<LockWrite> create(LeaderRecord record) {
-      return delegate.create(record);
-    }
-
-    @Override
-    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
-      return delegate.update(expectedVersion, record);
-    }
-
-    @Override
-    public String identity() {
-      return delegate.identity();
-    }
-
-    @Override
-    public String describe() {
-      return delegate.describe();
+    public ElectorListener electorListener() {
+      return electorListener;
     }
   }
 

@@ -5,6 +5,7 @@ import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.lock.ForwardingWatchableLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -14,7 +15,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 
 /** Elector on a Lease, behind a probe. */
 public final class ElectorCandidate implements Candidate {
@@ -90,12 +90,11 @@ public final class ElectorCandidate implements Candidate {
   }
 
   /** Passes calls through to the real lock until the probe is killed; then every call fails. */
-  static final class ProbedLock implements WatchableLock {
-    private final WatchableLock delegate;
+  static final class ProbedLock extends ForwardingWatchableLock {
     private final Probe probe;
 
     ProbedLock(WatchableLock delegate, Probe probe) {
-      this.delegate = delegate;
+      super(delegate);
       this.probe = probe;
     }
 
@@ -112,7 +111,7 @@ public final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockRead.Failed(dead()));
       }
-      return delegate.read();
+      return delegate().read();
     }
 
     @Override
@@ -120,7 +119,7 @@ public final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockWrite.Failed(dead()));
       }
-      return delegate.create(record).thenApply(this::noteWrite);
+      return delegate().create(record).thenApply(this::noteWrite);
     }
 
     @Override
@@ -128,7 +127,7 @@ public final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockWrite.Failed(dead()));
       }
-      return delegate.update(expectedVersion, record).thenApply(this::noteWrite);
+      return delegate().update(expectedVersion, record).thenApply(this::noteWrite);
     }
 
     private LockWrite noteWrite(LockWrite result) {
@@ -136,21 +135,6 @@ public final class ElectorCandidate implements Candidate {
         probe.wrote();
       }
       return result;
-    }
-
-    @Override
-    public Subscription watch(Consumer<LockRead> listener) {
-      return delegate.watch(listener);
-    }
-
-    @Override
-    public String identity() {
-      return delegate.identity();
-    }
-
-    @Override
-    public String describe() {
-      return delegate.describe();
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.elector.controller;
 
 import dev.elector.ElectorConfigException;
+import dev.elector.examples.CommandLines;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -28,13 +29,12 @@ public final class ControllerMain {
     try {
       flags = Flags.parse(args);
     } catch (Flags.FlagException e) {
-      System.err.println("ippool-controller: " + e.getMessage());
+      e.getMessage().lines().forEach(line -> System.err.println("ippool-controller: " + line));
       System.err.println("run with --help for the list of flags");
-      System.exit(2);
+      System.exit(CommandLines.USAGE_ERROR);
       return;
     }
-    if (flags.help()) {
-      System.out.println(Flags.USAGE);
+    if (flags.printHelpOrVersion(System.out)) {
       return;
     }
     ApiClient client;

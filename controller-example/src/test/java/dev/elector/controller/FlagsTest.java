@@ -1,11 +1,16 @@
 package dev.elector.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FlagsTest {
@@ -41,13 +46,6 @@ class FlagsTest {
   }
 
   @Test
-  void durationsAreGoStyleOrIso() {
-    assertEquals(Duration.ofSeconds(90), Flags.duration("--x", "1m30s"));
-    assertEquals(Duration.ofHours(1), Flags.duration("--x", "1h"));
-    assertEquals(Duration.ofSeconds(15), Flags.duration("--x", "PT15S"));
-  }
-
-  @Test
   void aBadDurationNamesTheFlagAndTheForm() {
     assertEquals("--lease-duration '15x' is not a duration; write it like 15s, 500ms, 2m, 1m30s"
         + " or PT15S", rejected("--lease-duration", "15x"));
@@ -71,15 +69,33 @@ class FlagsTest {
         + " not HOST:PORT"));
     assertTrue(rejected("--kubeconfig", "/no/such/file").startsWith("--kubeconfig /no/such/file"
         + " cannot be read"));
-    assertTrue(rejected("--agent-image").startsWith("flag --agent-image needs a value"));
+    assertEquals("--agent-image needs a value, for example --agent-image IMAGE",
+        rejected("--agent-image"));
     assertTrue(rejected("--agnet-image", "x").startsWith("unknown flag --agnet-image; known"
         + " flags: --kubeconfig"));
     assertTrue(rejected("--identity", "a", "--identity", "b").contains("given twice"));
   }
 
   @Test
-  void healthAddressesMayOmitTheHostOrUseIpv6() {
-    assertEquals("0.0.0.0:9000", Flags.hostPort("--h", ":9000").toString());
-    assertEquals("::1:0", Flags.hostPort("--h", "[::1]:0").toString());
+  void helpAndVersionAreAnsweredWithoutValidatingTheRest() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+
+    assertTrue(Flags.parse("--help", "--lease-duration", "5s", "--renew-deadline", "8s")
+        .printHelpOrVersion(print));
+    String usage = out.toString(StandardCharsets.UTF_8);
+    assertTrue(usage.startsWith("Usage: ippool-controller [-hV]"), usage);
+    for (String flag : List.of("--kubeconfig=PATH", "--agent-image=IMAGE", "--agent-replicas=N",
+        "--lease-duration=D", "--renew-deadline=D", "--retry-period=D", "--health-addr=HOST:PORT",
+        "--identity=ID", "--lease-name=NAME", "--workers=N", "--version")) {
+      assertTrue(usage.contains(flag), flag + " in\n" + usage);
+    }
+    assertTrue(usage.contains("(default 0.0.0.0:8080; port 0 picks one)"), usage);
+
+    out.reset();
+    assertTrue(Flags.parse("-V").printHelpOrVersion(print));
+    assertTrue(out.toString(StandardCharsets.UTF_8)
+        .startsWith("ippool-controller "), out.toString());
+    assertFalse(Flags.parse().printHelpOrVersion(print));
   }
 }

@@ -1,5 +1,8 @@
 package dev.elector.demo;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.elector.controller.ControllerMain;
 import dev.elector.dhcp.codec.MacAddress;
 import dev.elector.dhcp.lab.NetLab;
@@ -697,9 +700,11 @@ public final class Demo {
     String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
         + started.get("health") + "/leases")).build(), HttpResponse.BodyHandlers.ofString(
             StandardCharsets.UTF_8)).body();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + mac + "\":\\s*\"([0-9.]+)\"")
-        .matcher(body);
-    return m.find() ? m.group(1) : "none";
+    JsonObject dump = JsonParser.parseString(body).getAsJsonObject();
+    JsonElement leases = dump.get("leases");
+    JsonElement ip = leases == null || !leases.isJsonObject() ? null
+        : leases.getAsJsonObject().get(mac.toString());
+    return ip == null || ip.isJsonNull() ? "none" : ip.getAsString();
   }
 
   private static String java() {

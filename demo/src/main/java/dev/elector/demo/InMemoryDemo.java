@@ -6,6 +6,7 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.TermEnd;
+import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
@@ -152,12 +153,11 @@ public final class InMemoryDemo {
   }
 
   /** A lock whose calls stop answering once killed, as a crashed process's would. */
-  private static final class KillableLock implements LeaderLock {
-    private final LeaderLock delegate;
+  private static final class KillableLock extends ForwardingLock {
     private volatile boolean killed;
 
     KillableLock(LeaderLock delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     void kill() {
@@ -166,27 +166,17 @@ public final class InMemoryDemo {
 
     @Override
     public CompletionStage<LockRead> read() {
-      return killed ? new CompletableFuture<>() : delegate.read();
+      return killed ? new CompletableFuture<>() : delegate().read();
     }
 
     @Override
     public CompletionStage<LockWrite> create(LeaderRecord record) {
-      return killed ? new CompletableFuture<>() : delegate.create(record);
+      return killed ? new CompletableFuture<>() : delegate().create(record);
     }
 
     @Override
     public CompletionStage<LockWrite> update(String version, LeaderRecord record) {
-      return killed ? new CompletableFuture<>() : delegate.update(version, record);
-    }
-
-    @Override
-    public String identity() {
-      return delegate.identity();
-    }
-
-    @Override
-    public String describe() {
-      return delegate.describe();
+      return killed ? new CompletableFuture<>() : delegate().update(version, record);
     }
   }
 

@@ -1,5 +1,7 @@
 /**
  * The lock SPI ({@link dev.elector.lock.LeaderLock}), the record it stores, its outcome types, and
- * an in-memory lock with real optimistic concurrency for tests and demos.
+ * an in-memory lock with real optimistic concurrency for tests and demos, and
+ * {@link dev.elector.lock.ForwardingLock} and {@link dev.elector.lock.ForwardingWatchableLock},
+ * bases for decorators that change some calls of another lock.
  */
 package dev.elector.lock;

@@ -1,6 +1,5 @@
 package dev.elector.time;
 
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -39,14 +38,5 @@ public interface Scheduler extends Executor {
       throw new IllegalArgumentException("threads must be positive, was " + threads);
     }
     return new ThreadScheduler(threads, Objects.requireNonNull(threadNamePrefix, "threadNamePrefix"));
-  }
-
-  /** Converts a duration to nanoseconds, saturating instead of overflowing. */
-  static long toNanos(Duration duration) {
-    try {
-      return duration.toNanos();
-    } catch (ArithmeticException overflow) {
-      return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
   }
 }

@@ -61,12 +61,12 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
   }
 
   /** Joins every thread of {@code group}; true if all ended in time. */
-  public static boolean joinAll(ThreadGroup group, long millis) throws InterruptedException {
+  private static boolean joinAll(ThreadGroup group, long millis) throws InterruptedException {
     Thread[] threads = new Thread[group.activeCount() + 4];
     int count = group.enumerate(threads, false);
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    long deadline = SystemTime.CLOCK.nanos() + TimeUnit.MILLISECONDS.toNanos(millis);
     for (int i = 0; i < count; i++) {
-      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - SystemTime.CLOCK.nanos());
       if (threads[i] != Thread.currentThread()) {
         threads[i].join(Math.max(1, left));
       }

@@ -8,14 +8,13 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import io.kubernetes.client.openapi.auth.Authentication;
 import java.util.IdentityHashMap;
-import java.util.Map;
 
 /**
  * fabric8 clients with the same credentials as the suite's client-java clients: the admin's
  * kubeconfig for the admin, the bearer token for a restricted identity. Closed together.
  */
 final class Fabric8Clients implements AutoCloseable {
-  private final Map<ApiClient, KubernetesClient> clients = new IdentityHashMap<>();
+  private final IdentityHashMap<ApiClient, KubernetesClient> clients = new IdentityHashMap<>();
 
   /** The fabric8 client acting as {@code client} on {@code cluster}. */
   synchronized KubernetesClient of(KubeCluster cluster, ApiClient client) {

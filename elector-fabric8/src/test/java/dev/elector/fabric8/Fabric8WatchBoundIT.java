@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -110,7 +111,7 @@ class Fabric8WatchBoundIT {
 
   /** Runs one lock's watch against the stand-in for {@link #RUN}; the requests it sent. */
   private long run(Fault fault, boolean shared) throws Exception {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", exchange -> answer(exchange, fault));
     server.start();

@@ -34,7 +34,7 @@ abstract class KubeListWatch {
    */
   KubeListWatch(KubeHttp http, String collectionPath, List<Pair> selector,
       KubeFailures failures, Duration requestTimeout) {
-    this.loop = new Loop(new Transport(http, collectionPath, List.copyOf(selector)),
+    this.loop = new Loop(new HttpTransport(http, collectionPath, List.copyOf(selector)),
         failures.text(), requestTimeout);
   }
 
@@ -75,7 +75,7 @@ abstract class KubeListWatch {
 
   /** The shared loop, handing Gson trees to the subclass. */
   private final class Loop extends ListWatchLoop {
-    Loop(Transport transport, dev.elector.kube.internal.FailureText failures,
+    Loop(HttpTransport transport, dev.elector.kube.internal.FailureText failures,
         Duration requestTimeout) {
       super(transport, failures, requestTimeout);
     }
@@ -106,12 +106,12 @@ abstract class KubeListWatch {
   }
 
   /** Lists and watches through client-java's HTTP client. */
-  private static final class Transport implements ListWatchLoop.Transport {
+  private static final class HttpTransport implements ListWatchLoop.Transport {
     private final KubeHttp http;
     private final String collectionPath;
     private final List<Pair> selector;
 
-    Transport(KubeHttp http, String collectionPath, List<Pair> selector) {
+    HttpTransport(KubeHttp http, String collectionPath, List<Pair> selector) {
       this.http = http;
       this.collectionPath = collectionPath;
       this.selector = selector;

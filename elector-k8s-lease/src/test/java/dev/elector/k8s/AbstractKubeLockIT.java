@@ -98,7 +98,7 @@ public abstract class AbstractKubeLockIT {
     this.admin = cluster.admin();
     this.namespace = namespace;
     this.timeline = new LeadershipTimeline(MonotonicClock.system());
-    this.lockName = test.getTestMethod().orElseThrow().getName().toLowerCase()
+    this.lockName = test.getTestMethod().orElseThrow().getName().toLowerCase(java.util.Locale.ROOT)
         .replaceAll("[^a-z0-9]", "-");
     if (lockName.length() > 40) {
       lockName = lockName.substring(0, 40);

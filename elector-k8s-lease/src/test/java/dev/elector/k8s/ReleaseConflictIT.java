@@ -11,6 +11,7 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.LockCall;
 import dev.elector.TermEnd;
+import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -62,17 +63,16 @@ class ReleaseConflictIT {
    * The leader's Lease lock; when the first release is about to be written, another holder takes
    * the Lease first, through the server, so the release's resourceVersion is stale when it arrives.
    */
-  private final class TakenBeforeRelease implements LeaderLock {
-    private final LeaderLock lease;
+  private final class TakenBeforeRelease extends ForwardingLock {
     private final AtomicBoolean takenOver = new AtomicBoolean();
 
     TakenBeforeRelease(LeaderLock lease) {
-      this.lease = lease;
+      super(lease);
     }
 
     @Override
     public CompletionStage<LockRead> read() {
-      return lease.read().thenApply(result -> {
+      return delegate().read().thenApply(result -> {
         calls.add("read " + (result instanceof LockRead.Found found
             ? "holder " + found.record().holderIdentity() : result.getClass().getSimpleName()));
         return result;
@@ -80,14 +80,9 @@ class ReleaseConflictIT {
     }
 
     @Override
-    public CompletionStage<LockWrite> create(LeaderRecord record) {
-      return lease.create(record);
-    }
-
-    @Override
     public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
       if (!record.isReleased() || !takenOver.compareAndSet(false, true)) {
-        return lease.update(expectedVersion, record).thenApply(result -> {
+        return delegate().update(expectedVersion, record).thenApply(result -> {
           if (record.isReleased()) {
             calls.add("release " + result.getClass().getSimpleName());
           }
@@ -95,21 +90,11 @@ class ReleaseConflictIT {
         });
       }
       return CompletableFuture.runAsync(() -> takeOver("successor", 42))
-          .thenCompose(ignored -> lease.update(expectedVersion, record))
+          .thenCompose(ignored -> delegate().update(expectedVersion, record))
           .thenApply(result -> {
             calls.add("release " + result.getClass().getSimpleName());
             return result;
           });
-    }
-
-    @Override
-    public String identity() {
-      return lease.identity();
-    }
-
-    @Override
-    public String describe() {
-      return lease.describe();
     }
   }
 

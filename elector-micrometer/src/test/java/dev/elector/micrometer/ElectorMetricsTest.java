@@ -75,7 +75,7 @@ class ElectorMetricsTest {
     assertEquals(1, counter(ElectorMetrics.TERMS_STARTED, "b"));
     assertEquals(0, gauge(ElectorMetrics.FOLLOWING, "b", "mode", "watching"), "b leads");
     assertEquals(0, gauge(ElectorMetrics.HEALTHY, "a"), "a is closed");
-    assertEquals(a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.OK),
+    assertEquals((double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.OK),
         counter(ElectorMetrics.CALLS, "a", "call", "update", "outcome", "ok"));
     assertEquals(1, counter(ElectorMetrics.CALLS, "a", "call", "create", "outcome", "ok"),
         "a created the lock");
@@ -104,7 +104,7 @@ class ElectorMetricsTest {
     time.advance(Duration.ofSeconds(3));
     double failed = counter(ElectorMetrics.CALLS, "a", "call", "update", "outcome", "failed");
     assertTrue(failed >= 1, "renewals failed");
-    assertEquals(a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.FAILED),
+    assertEquals((double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.FAILED),
         failed);
     time.scheduler().advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
     assertEquals(0, gauge(ElectorMetrics.LEADER, "a"));

@@ -1,5 +1,6 @@
 package dev.elector.testkit;
 
+import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
@@ -29,11 +30,10 @@ import java.util.function.Supplier;
  * <p>If the wrapped lock cannot be watched, {@link #watch} throws and electors fall back to polling.
  * Thread-safe.
  */
-public final class FaultyLock implements WatchableLock {
+public final class FaultyLock extends ForwardingLock implements WatchableLock {
   /** One call as the candidate made it. */
   public record Call(long atNanos, String kind) {}
 
-  private final LeaderLock delegate;
   private final Scheduler scheduler;
   private final MonotonicClock clock;
   private final List<Call> calls = new ArrayList<>();
@@ -53,7 +53,7 @@ public final class FaultyLock implements WatchableLock {
    * logged with the time of {@code clock}. Injects nothing until told to.
    */
   public FaultyLock(LeaderLock delegate, Scheduler scheduler, MonotonicClock clock) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -163,24 +163,24 @@ public final class FaultyLock implements WatchableLock {
 
   @Override
   public CompletionStage<LockRead> read() {
-    return run("read", delegate::read, LockRead.Failed::new, false);
+    return run("read", delegate()::read, LockRead.Failed::new, false);
   }
 
   @Override
   public CompletionStage<LockWrite> create(LeaderRecord record) {
-    return run("create", () -> delegate.create(record), LockWrite.Failed::new, true);
+    return run("create", () -> delegate().create(record), LockWrite.Failed::new, true);
   }
 
   @Override
   public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
-    return run("update", () -> delegate.update(expectedVersion, record), LockWrite.Failed::new,
+    return run("update", () -> delegate().update(expectedVersion, record), LockWrite.Failed::new,
         true);
   }
 
   @Override
   public Subscription watch(Consumer<LockRead> listener) {
-    if (!(delegate instanceof WatchableLock watchable)) {
-      throw new UnsupportedOperationException(delegate.describe() + " cannot be watched");
+    if (!(delegate() instanceof WatchableLock watchable)) {
+      throw new UnsupportedOperationException(delegate().describe() + " cannot be watched");
     }
     synchronized (this) {
       watchers.add(listener);
@@ -202,15 +202,7 @@ public final class FaultyLock implements WatchableLock {
     return watchBroken != null;
   }
 
-  @Override
-  public String identity() {
-    return delegate.identity();
-  }
 
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
 
   private synchronized boolean partitioned() {
     return hang || failAll != null;

@@ -14,6 +14,7 @@ import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.testkit.VirtualTime;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,8 +94,8 @@ class CallbackIsolationTest {
       assertTrue(elector.health().healthy());
 
       release.countDown();
-      elector.closeAsync();
-      time.scheduler().advanceUntil(() -> elector.closeAsync().isDone(), Duration.ofSeconds(30));
+      CompletableFuture<Void> closing = elector.closeAsync();
+      time.scheduler().advanceUntil(closing::isDone, Duration.ofSeconds(30));
     } finally {
       release.countDown();
       callbackThread.shutdownNow();

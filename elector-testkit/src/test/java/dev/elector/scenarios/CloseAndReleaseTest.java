@@ -325,7 +325,7 @@ class CloseAndReleaseTest {
     assertEquals("stop callback CLOSED", after.get(0));
     assertTrue(after.size() >= 2 && after.subList(1, after.size()).stream()
         .allMatch("a: update naming nobody -> failed UNAVAILABLE"::equals), after.toString());
-    long releaseCalls = faults.calls().size() - callsBefore;
+    long releaseCalls = (long) faults.calls().size() - callsBefore;
     // The call budget: CALL_BURST, then one call per retryPeriod / CALLS_PER_RETRY_PERIOD.
     long bound = ElectorConfig.CALL_BURST
         + CLOSE_TIMEOUT.toNanos() / Duration.ofSeconds(2).dividedBy(

@@ -13,6 +13,7 @@ import dev.elector.lock.LockFailure;
 import dev.elector.testkit.FakeClock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -82,9 +83,10 @@ class ElectionScenariosTest {
     election.advance(Duration.ofSeconds(20));
     ElectionFixture.Candidate first = election.onlyLeader();
 
-    first.elector.closeAsync();
+    CompletableFuture<Void> closing = first.elector.closeAsync();
     Duration handover = election.advanceUntil(
         () -> election.leaders().stream().anyMatch(c -> c != first), Duration.ofMinutes(1));
+    assertTrue(closing.isDone(), "the leader closed (released) before the next one took over");
 
     assertTrue(handover.compareTo(MAX_JITTERED_RETRY) <= 0, "handover took " + handover);
     assertEquals(1, first.stopped, "stopped-leading delivered on close");
@@ -100,9 +102,10 @@ class ElectionScenariosTest {
     watching.advance(Duration.ofSeconds(20));
     ElectionFixture.Candidate first = watching.onlyLeader();
 
-    first.elector.closeAsync();
+    CompletableFuture<Void> closing = first.elector.closeAsync();
     Duration handover = watching.advanceUntil(
         () -> watching.candidate("b").leading(), Duration.ofMinutes(1));
+    assertTrue(closing.isDone(), "the leader closed (released) before the next one took over");
 
     assertEquals(Duration.ZERO, handover, "the watch delivers the release; no poll is awaited");
     watching.timeline.assertNoOverlap();

@@ -1,5 +1,6 @@
 package dev.elector.scenarios;
 
+import dev.elector.lock.ForwardingWatchableLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -8,21 +9,19 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
 
 /**
  * Sits between one candidate and its lock, writes every call and its answer into a shared
  * transcript, and can script the next update: hold it back (it reaches the lock only when the test
  * lets it go, or never), or let an outside writer act just before it arrives.
  */
-final class ScriptedLock implements WatchableLock {
-  private final WatchableLock delegate;
+final class ScriptedLock extends ForwardingWatchableLock {
   private final List<String> transcript;
   private CompletableFuture<Void> holdNextUpdate;
   private Runnable beforeNextUpdate;
 
   ScriptedLock(WatchableLock delegate, List<String> transcript) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
     this.transcript = Objects.requireNonNull(transcript, "transcript");
   }
 
@@ -39,7 +38,7 @@ final class ScriptedLock implements WatchableLock {
 
   @Override
   public CompletionStage<LockRead> read() {
-    return delegate.read().thenApply(result -> {
+    return delegate().read().thenApply(result -> {
       log("read -> " + describe(result));
       return result;
     });
@@ -47,7 +46,7 @@ final class ScriptedLock implements WatchableLock {
 
   @Override
   public CompletionStage<LockWrite> create(LeaderRecord record) {
-    return delegate.create(record).thenApply(result -> {
+    return delegate().create(record).thenApply(result -> {
       log("create naming " + holder(record) + " -> " + describe(result));
       return result;
     });
@@ -74,25 +73,10 @@ final class ScriptedLock implements WatchableLock {
   }
 
   private CompletionStage<LockWrite> forwardUpdate(String expectedVersion, LeaderRecord record) {
-    return delegate.update(expectedVersion, record).thenApply(result -> {
+    return delegate().update(expectedVersion, record).thenApply(result -> {
       log("update naming " + holder(record) + " -> " + describe(result));
       return result;
     });
-  }
-
-  @Override
-  public Subscription watch(Consumer<LockRead> listener) {
-    return delegate.watch(listener);
-  }
-
-  @Override
-  public String identity() {
-    return delegate.identity();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
   }
 
   private void log(String line) {

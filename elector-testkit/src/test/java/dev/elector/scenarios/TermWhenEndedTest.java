@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -118,11 +119,12 @@ class TermWhenEndedTest {
     Term term = a.terms.get(0);
     List<Completion> ended = watch(term);
 
-    a.elector.closeAsync();
+    CompletableFuture<Void> closing = a.elector.closeAsync();
     election.advanceUntil(() -> !a.leading(), Duration.ofSeconds(1));
     long closedAt = election.time.clock().nanos();
     election.advance(Duration.ofMinutes(1));
 
     assertEquals(List.of(new Completion(TermEnd.CLOSED, closedAt, false)), ended);
+    assertTrue(closing.isDone(), "closed within the minute");
   }
 }

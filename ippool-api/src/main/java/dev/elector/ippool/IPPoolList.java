@@ -1,47 +1,9 @@
 package dev.elector.ippool;
 
-import com.google.gson.annotations.SerializedName;
-import io.kubernetes.client.common.KubernetesListObject;
-import io.kubernetes.client.openapi.models.V1ListMeta;
-import java.util.ArrayList;
-import java.util.List;
-
 /** A list of {@link IPPool}s, as the API server returns it. */
-public final class IPPoolList implements KubernetesListObject {
-  @SerializedName("apiVersion")
-  private String apiVersion = NetworkApis.API_VERSION;
-
-  @SerializedName("kind")
-  private String kind = "IPPoolList";
-
-  @SerializedName("metadata")
-  private V1ListMeta metadata;
-
-  @SerializedName("items")
-  private List<IPPool> items = new ArrayList<>();
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  @Override
-  public V1ListMeta getMetadata() {
-    return metadata;
-  }
-
-  @Override
-  public List<IPPool> getItems() {
-    return items;
-  }
-
-  public IPPoolList items(List<IPPool> items) {
-    this.items = items;
-    return this;
+public final class IPPoolList extends ResourceList<IPPool> {
+  /** An empty list. */
+  public IPPoolList() {
+    super("IPPoolList");
   }
 }

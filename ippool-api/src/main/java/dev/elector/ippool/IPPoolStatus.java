@@ -2,13 +2,10 @@ package dev.elector.ippool;
 
 import com.google.gson.annotations.SerializedName;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /** What the controller reports of a pool: allocations, counts, conditions and its agent. */
-public final class IPPoolStatus {
+public final class IPPoolStatus extends ConditionedStatus<IPPoolStatus> {
   @SerializedName("ipv4")
   private IPv4Status ipv4;
 
@@ -17,9 +14,6 @@ public final class IPPoolStatus {
 
   @SerializedName("agentDeploymentRef")
   private ObjectRef agentDeploymentRef;
-
-  @SerializedName("conditions")
-  private List<PoolCondition> conditions;
 
   public IPv4Status getIpv4() {
     return ipv4;
@@ -46,21 +40,6 @@ public final class IPPoolStatus {
   public IPPoolStatus agentDeploymentRef(ObjectRef agentDeploymentRef) {
     this.agentDeploymentRef = agentDeploymentRef;
     return this;
-  }
-
-  /** The conditions; never null. */
-  public List<PoolCondition> getConditions() {
-    return conditions == null ? List.of() : conditions;
-  }
-
-  public IPPoolStatus conditions(List<PoolCondition> conditions) {
-    this.conditions = conditions == null ? null : new ArrayList<>(conditions);
-    return this;
-  }
-
-  /** The condition of the given type, if reported. */
-  public Optional<PoolCondition> condition(String type) {
-    return getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
   }
 
   @Override

@@ -1,88 +1,20 @@
 package dev.elector.ippool;
 
 import com.google.gson.annotations.SerializedName;
-import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /** The NICs of one VM that need addresses, and the addresses the controller allocated them. */
-public final class VirtualMachineNetworkConfig implements KubernetesObject {
+public final class VirtualMachineNetworkConfig extends CustomResource<
+    VirtualMachineNetworkConfig.Spec, VirtualMachineNetworkConfig.Status,
+    VirtualMachineNetworkConfig> {
   /** The kind, as in the CRD. */
   public static final String KIND = "VirtualMachineNetworkConfig";
 
-  @SerializedName("apiVersion")
-  private String apiVersion = NetworkApis.API_VERSION;
-
-  @SerializedName("kind")
-  private String kind = KIND;
-
-  @SerializedName("metadata")
-  private V1ObjectMeta metadata;
-
-  @SerializedName("spec")
-  private Spec spec;
-
-  @SerializedName("status")
-  private Status status;
-
-  @Override
-  public String getApiVersion() {
-    return apiVersion;
-  }
-
-  @Override
-  public String getKind() {
-    return kind;
-  }
-
-  @Override
-  public V1ObjectMeta getMetadata() {
-    return metadata;
-  }
-
-  public VirtualMachineNetworkConfig metadata(V1ObjectMeta metadata) {
-    this.metadata = metadata;
-    return this;
-  }
-
-  public Spec getSpec() {
-    return spec;
-  }
-
-  public VirtualMachineNetworkConfig spec(Spec spec) {
-    this.spec = spec;
-    return this;
-  }
-
-  public Status getStatus() {
-    return status;
-  }
-
-  public VirtualMachineNetworkConfig status(Status status) {
-    this.status = status;
-    return this;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof VirtualMachineNetworkConfig c
-        && Objects.equals(metadata, c.metadata)
-        && Objects.equals(spec, c.spec)
-        && Objects.equals(status, c.status);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(metadata, spec, status);
-  }
-
-  @Override
-  public String toString() {
-    return KIND + " " + (metadata == null ? "?" : metadata.getNamespace() + "/" + metadata.getName())
-        + " spec=" + spec + " status=" + status;
+  /** A config with no metadata, spec or status yet. */
+  public VirtualMachineNetworkConfig() {
+    super(KIND);
   }
 
   /** The VM, its NICs, and whether the config is paused. */
@@ -209,12 +141,9 @@ public final class VirtualMachineNetworkConfig implements KubernetesObject {
   }
 
   /** What the controller allocated. */
-  public static final class Status {
+  public static final class Status extends ConditionedStatus<Status> {
     @SerializedName("networkConfigs")
     private List<NetworkConfigStatus> networkConfigs;
-
-    @SerializedName("conditions")
-    private List<PoolCondition> conditions;
 
     /** Per NIC; never null. */
     public List<NetworkConfigStatus> getNetworkConfigs() {
@@ -224,21 +153,6 @@ public final class VirtualMachineNetworkConfig implements KubernetesObject {
     public Status networkConfigs(List<NetworkConfigStatus> networkConfigs) {
       this.networkConfigs = networkConfigs == null ? null : new ArrayList<>(networkConfigs);
       return this;
-    }
-
-    /** The conditions; never null. */
-    public List<PoolCondition> getConditions() {
-      return conditions == null ? List.of() : conditions;
-    }
-
-    public Status conditions(List<PoolCondition> conditions) {
-      this.conditions = conditions == null ? null : new ArrayList<>(conditions);
-      return this;
-    }
-
-    /** The condition of the given type, if reported. */
-    public Optional<PoolCondition> condition(String type) {
-      return getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 
     @Override

@@ -45,6 +45,29 @@ class IPPoolModelTest {
   }
 
   @Test
+  void listsReadTheirItemsAsTheListedKind() {
+    IPPoolList pools = JSON.deserialize("""
+        {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"IPPoolList",
+         "metadata":{"resourceVersion":"9"},"items":[%s]}
+        """.formatted(POOL_JSON), IPPoolList.class);
+    VirtualMachineNetworkConfigList configs = JSON.deserialize("""
+        {"apiVersion":"network.harvesterhci.io/v1alpha1",
+         "kind":"VirtualMachineNetworkConfigList","metadata":{},"items":[
+           {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"VirtualMachineNetworkConfig",
+            "metadata":{"name":"vm-1","namespace":"default"}}]}
+        """, VirtualMachineNetworkConfigList.class);
+
+    assertEquals("9", pools.getMetadata().getResourceVersion());
+    IPPool pool = pools.getItems().get(0);
+    assertEquals("172.19.48.2", pool.getSpec().getIpv4Config().getServerIP());
+    assertEquals("vm-1", configs.getItems().get(0).getMetadata().getName());
+    assertEquals("IPPoolList", new IPPoolList().getKind());
+    assertEquals("VirtualMachineNetworkConfigList",
+        new VirtualMachineNetworkConfigList().getKind());
+    assertEquals(NetworkApis.API_VERSION, new IPPoolList().getApiVersion());
+  }
+
+  @Test
   void writesWhatItReads() {
     IPPool pool = JSON.deserialize(POOL_JSON, IPPool.class);
     assertEquals(pool, JSON.deserialize(JSON.serialize(pool), IPPool.class));

@@ -2,39 +2,27 @@ package dev.elector.dhcp.agent;
 
 import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.server.Ipv4Cidr;
+import dev.elector.examples.CommandLines;
+import dev.elector.examples.HostPort;
 import dev.elector.ippool.IPPoolRef;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The agent's settings, from command-line flags and environment variables. Immutable; {@link
- * #parse} checks everything and reports every problem at once, each naming the flag and the fix.
+ * The agent's settings, from command-line flags (read by picocli; {@code dhcp-agent --help} lists
+ * them) and the environment. Immutable; {@link #parse} checks everything and reports every problem
+ * at once, each naming the flag and the fix.
  *
- * <pre>
- * dhcp-agent --ippool-ref NAMESPACE/NAME   (or IPPOOL_REF)   the one pool this agent serves
- *            --network NAMESPACE/NAME      the pool's network (NetworkAttachmentDefinition): the
- *                                          NIC is the one Multus attached for it, read from the
- *                                          pod's k8s.v1.cni.cncf.io/network-status annotation
- *            [--pod-annotations PATH]      default /etc/podinfo/annotations (Downward API file)
- *            or --nic IFACE                the NIC to serve on and to put the server address on
- *            [--server-ip IP --cidr CIDR]  default: the pool's serverIP and cidr
- *            [--dry-run]                   never change the NIC (the address must exist already)
- *            [--kubeconfig PATH]           default: in-cluster, else KUBECONFIG, else ~/.kube/config
- *            [--health-addr HOST:PORT]     default 0.0.0.0:8080 (/healthz, /readyz)
- *            [--expose-leases]             also serve /leases, a read-only dump of the lease cache
- *            [--lock-name NAME]            default dhcp-agent.POOLNAMESPACE.POOLNAME
- *            [--identity ID]               default POD_NAME plus a per-process suffix
- *            [--lease-duration D] [--renew-deadline D] [--retry-period D]   elector timings
- *            [--dhcp-port N]               default 67
- * </pre>
- *
- * Durations are written like {@code 15s}, {@code 500ms}, {@code 2m} or {@code PT15S}.
+ * <p>Durations are written like {@code 15s}, {@code 500ms}, {@code 2m} or {@code PT15S}.
  */
 public final class AgentConfig {
   /** The default health listener. */
@@ -42,11 +30,85 @@ public final class AgentConfig {
   /** Where the pod's annotations are read from by default (a downwardAPI volume item). */
   public static final Path DEFAULT_POD_ANNOTATIONS = Path.of("/etc/podinfo/annotations");
 
-  private static final List<String> VALUE_FLAGS = List.of("ippool-ref", "nic", "network",
-      "pod-annotations", "server-ip", "cidr",
-      "kubeconfig", "health-addr", "lock-name", "identity", "lease-duration", "renew-deadline",
-      "retry-period", "dhcp-port");
-  private static final List<String> SWITCHES = List.of("dry-run", "expose-leases");
+  /**
+   * The flags, as picocli fills them in. The fields start at their defaults, which stay where a
+   * bad flag stops picocli before it applies the {@code defaultValue}s (shown by --help).
+   */
+  @Command(name = "dhcp-agent", mixinStandardHelpOptions = true,
+      versionProvider = CommandLines.Version.class, sortOptions = false, sortSynopsis = false,
+      usageHelpWidth = 100,
+      description = "Serves DHCPv4 for one IPPool on one network; of the replicas serving the"
+          + " pool, one leads (through a Lease) and answers.",
+      footer = {"", "Durations: 15s, 500ms, 2m, 1h, 1m30s or ISO-8601 like PT15S.",
+          "Exit status: 2 for bad flags, an unreadable kubeconfig or a missing namespace."})
+  static final class Flags {
+    @Option(names = "--ippool-ref", paramLabel = "NAMESPACE/NAME",
+        description = "the one pool this agent serves (or the environment variable IPPOOL_REF)")
+    String ippoolRef;
+
+    @Option(names = "--network", paramLabel = "NAMESPACE/NAME", description = "the pool's"
+        + " network (NetworkAttachmentDefinition): the NIC is the one Multus attached for it, read"
+        + " from the pod's k8s.v1.cni.cncf.io/network-status annotation")
+    String network;
+
+    @Option(names = "--pod-annotations", paramLabel = "PATH",
+        defaultValue = "/etc/podinfo/annotations",
+        description = "the pod's annotations, a Downward API file (default ${DEFAULT-VALUE})")
+    Path podAnnotations = DEFAULT_POD_ANNOTATIONS;
+
+    @Option(names = "--nic", paramLabel = "IFACE", description = "instead of --network: the NIC"
+        + " to serve on and to put the server address on")
+    String nic;
+
+    @Option(names = "--server-ip", paramLabel = "IP",
+        description = "the server address (default: the pool's serverIP)")
+    Ipv4Address serverIp;
+
+    @Option(names = "--cidr", paramLabel = "CIDR",
+        description = "the network (default: the pool's cidr)")
+    Ipv4Cidr cidr;
+
+    @Option(names = "--dry-run",
+        description = "never change the NIC (the address must exist already)")
+    boolean dryRun;
+
+    @Option(names = "--kubeconfig", paramLabel = "PATH",
+        description = "kubeconfig to use (default: in-cluster, else KUBECONFIG, else"
+            + " ~/.kube/config)")
+    Path kubeconfig;
+
+    @Option(names = "--health-addr", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:8080",
+        description = "/healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
+    HostPort healthAddress = new HostPort("0.0.0.0", 8080);
+
+    @Option(names = "--expose-leases",
+        description = "also serve /leases, a read-only dump of the lease cache")
+    boolean exposeLeases;
+
+    @Option(names = "--lock-name", paramLabel = "NAME",
+        description = "the Lease (default dhcp-agent.POOLNAMESPACE.POOLNAME)")
+    String lockName;
+
+    @Option(names = "--identity", paramLabel = "ID",
+        description = "identity in the Lease (default POD_NAME plus a per-process suffix)")
+    String identity;
+
+    @Option(names = "--lease-duration", paramLabel = "D", defaultValue = "15s",
+        description = "lease duration (default ${DEFAULT-VALUE})")
+    Duration leaseDuration = Duration.ofSeconds(15);
+
+    @Option(names = "--renew-deadline", paramLabel = "D", defaultValue = "10s",
+        description = "renew deadline (default ${DEFAULT-VALUE})")
+    Duration renewDeadline = Duration.ofSeconds(10);
+
+    @Option(names = "--retry-period", paramLabel = "D", defaultValue = "2s",
+        description = "retry period (default ${DEFAULT-VALUE})")
+    Duration retryPeriod = Duration.ofSeconds(2);
+
+    @Option(names = "--dhcp-port", paramLabel = "N", defaultValue = "67",
+        description = "the UDP port the server listens on (default ${DEFAULT-VALUE})")
+    int dhcpPort = 67;
+  }
 
   private final IPPoolRef pool;
   private final Optional<String> nic;
@@ -90,23 +152,24 @@ public final class AgentConfig {
    * @throws IllegalArgumentException listing every problem, one per line
    */
   public static AgentConfig parse(String[] args, Map<String, String> env) {
-    List<String> problems = new ArrayList<>();
-    Map<String, String> flags = flags(args, problems);
+    Flags flags = new Flags();
+    List<String> problems = new ArrayList<>(CommandLines.parse(commandLine(flags), args)
+        .problems());
     Parsed p = new Parsed();
-    String ref = flags.getOrDefault("ippool-ref", env.get("IPPOOL_REF"));
+    String ref = flags.ippoolRef != null ? flags.ippoolRef : env.get("IPPOOL_REF");
     try {
       p.pool = IPPoolRef.parse(ref);
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }
-    p.dryRun = flags.containsKey("dry-run");
-    p.exposeLeases = flags.containsKey("expose-leases");
-    p.nic = flags.get("nic");
+    p.dryRun = flags.dryRun;
+    p.exposeLeases = flags.exposeLeases;
+    p.nic = flags.nic;
     if (p.nic != null && !p.nic.matches("[A-Za-z0-9_.:@-]{1,15}")) {
       problems.add("--nic '" + p.nic + "' is not a network interface name (1-15 letters, digits,"
           + " '.', '-', '_', ':' or '@')");
     }
-    p.network = flags.get("network");
+    p.network = flags.network;
     if (p.network != null && !p.network.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?")) {
       problems.add("--network '" + p.network + "' is not NAMESPACE/NAME of a"
           + " NetworkAttachmentDefinition, e.g. default/net-48 (the pool's spec.networkName)");
@@ -116,39 +179,31 @@ public final class AgentConfig {
           + " network; the interface Multus attached for it is looked up) or --nic IFACE, or"
           + " --dry-run to leave interfaces alone");
     }
-    String annotations = flags.get("pod-annotations");
-    p.podAnnotations = annotations == null ? DEFAULT_POD_ANNOTATIONS : Path.of(annotations);
-    p.serverIp = parse(flags, "server-ip", Ipv4Address::parse, "an IPv4 address like 192.0.2.1",
-        problems);
-    p.cidr = parse(flags, "cidr", Ipv4Cidr::parse, "a network like 192.0.2.0/24", problems);
+    p.podAnnotations = flags.podAnnotations;
+    p.serverIp = flags.serverIp;
+    p.cidr = flags.cidr;
     if (p.serverIp != null && p.cidr != null && !p.cidr.contains(p.serverIp)) {
       problems.add("--server-ip " + p.serverIp + " is outside --cidr " + p.cidr
           + "; pass an address inside the network");
     }
-    String kubeconfig = flags.get("kubeconfig");
-    p.kubeconfig = kubeconfig == null ? null : Path.of(kubeconfig);
-    p.healthAddress = parse(flags, "health-addr", AgentConfig::hostPort,
-        "HOST:PORT like 0.0.0.0:8080", problems);
-    if (p.healthAddress == null) {
-      p.healthAddress = DEFAULT_HEALTH;
-    }
-    p.identity = flags.get("identity");
+    p.kubeconfig = flags.kubeconfig;
+    p.healthAddress = flags.healthAddress.toSocketAddress();
+    p.identity = flags.identity;
     if (p.identity != null && p.identity.isBlank()) {
       problems.add("--identity is blank; give every replica a unique identity or leave it out to"
           + " use POD_NAME");
     }
-    p.lockName = flags.get("lock-name");
+    p.lockName = flags.lockName;
     if (p.lockName == null && p.pool != null) {
       p.lockName = "dhcp-agent." + p.pool.namespace() + "." + p.pool.name();
     }
     if (p.lockName != null && p.lockName.length() > 253) {
       p.lockName = p.lockName.substring(0, 253).replaceAll("[.-]+$", "");
     }
-    p.leaseDuration = duration(flags, "lease-duration", Duration.ofSeconds(15), problems);
-    p.renewDeadline = duration(flags, "renew-deadline", Duration.ofSeconds(10), problems);
-    p.retryPeriod = duration(flags, "retry-period", Duration.ofSeconds(2), problems);
-    Integer port = parse(flags, "dhcp-port", Integer::valueOf, "a port number", problems);
-    p.dhcpPort = port == null ? 67 : port;
+    p.leaseDuration = flags.leaseDuration;
+    p.renewDeadline = flags.renewDeadline;
+    p.retryPeriod = flags.retryPeriod;
+    p.dhcpPort = flags.dhcpPort;
     if (p.dhcpPort < 1 || p.dhcpPort > 65_535) {
       problems.add("--dhcp-port " + p.dhcpPort + " must be within 1-65535");
     }
@@ -157,6 +212,26 @@ public final class AgentConfig {
           + String.join("\n  - ", problems));
     }
     return new AgentConfig(p);
+  }
+
+  /**
+   * Prints the usage or the version if {@code args} ask for it ({@code --help}, {@code -h},
+   * {@code --version}, {@code -V}), whatever else they hold.
+   *
+   * @return whether it did; the agent then exits with status 0
+   */
+  public static boolean printHelpOrVersion(String[] args, PrintStream out) {
+    CommandLine cli = commandLine(new Flags());
+    return CommandLines.printHelpOrVersion(cli, CommandLines.parse(cli, args), out);
+  }
+
+  private static CommandLine commandLine(Flags flags) {
+    CommandLine cli = CommandLines.create(flags);
+    cli.registerConverter(Ipv4Address.class, text -> CommandLines.convert(text,
+        Ipv4Address::parse, "an IPv4 address like 192.0.2.1"));
+    cli.registerConverter(Ipv4Cidr.class, text -> CommandLines.convert(text, Ipv4Cidr::parse,
+        "a network like 192.0.2.0/24"));
+    return cli;
   }
 
   /** The pool this agent serves. */
@@ -253,117 +328,6 @@ public final class AgentConfig {
         + cidr.map(String::valueOf).orElse("from pool") + ", dryRun=" + dryRun + ", lock="
         + lockName + ", lease=" + leaseDuration + "/" + renewDeadline + "/" + retryPeriod
         + ", dhcpPort=" + dhcpPort + ", health=" + healthAddress + "}";
-  }
-
-  /** Parses a duration like 15s, 500ms, 2m, 1h or PT15S. */
-  static Duration parseDuration(String text) {
-    String t = text.trim();
-    if (t.startsWith("P") || t.startsWith("p")) {
-      return Duration.parse(t);
-    }
-    java.util.regex.Matcher m = java.util.regex.Pattern
-        .compile("(\\d+)(ms|s|m|h)").matcher(t);
-    Duration total = Duration.ZERO;
-    int at = 0;
-    while (at < t.length() && m.find(at) && m.start() == at) {
-      long n = Long.parseLong(m.group(1));
-      total = total.plus(switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      });
-      at = m.end();
-    }
-    if (at == 0 || at != t.length()) {
-      throw new IllegalArgumentException(text);
-    }
-    return total;
-  }
-
-  private static Duration duration(Map<String, String> flags, String name, Duration fallback,
-      List<String> problems) {
-    String text = flags.get(name);
-    if (text == null) {
-      return fallback;
-    }
-    try {
-      Duration d = parseDuration(text);
-      if (d.isZero() || d.isNegative()) {
-        problems.add("--" + name + " " + text + " must be positive");
-      }
-      return d;
-    } catch (RuntimeException e) {
-      problems.add("--" + name + " '" + text + "' is not a duration; write it like 15s, 500ms, 2m"
-          + " or PT15S");
-      return fallback;
-    }
-  }
-
-  private static <T> T parse(Map<String, String> flags, String name,
-      java.util.function.Function<String, T> parser, String expected, List<String> problems) {
-    String text = flags.get(name);
-    if (text == null) {
-      return null;
-    }
-    try {
-      return parser.apply(text.trim());
-    } catch (RuntimeException e) {
-      problems.add("--" + name + " '" + text + "' is not " + expected
-          + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
-      return null;
-    }
-  }
-
-  private static InetSocketAddress hostPort(String text) {
-    int colon = text.lastIndexOf(':');
-    if (colon <= 0 || colon == text.length() - 1) {
-      throw new IllegalArgumentException("missing host or port");
-    }
-    int port = Integer.parseInt(text.substring(colon + 1));
-    if (port < 0 || port > 65_535) {
-      throw new IllegalArgumentException("port out of range");
-    }
-    return new InetSocketAddress(text.substring(0, colon), port);
-  }
-
-  private static Map<String, String> flags(String[] args, List<String> problems) {
-    Map<String, String> flags = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        problems.add("unexpected argument '" + arg + "'; every option is a --flag");
-        continue;
-      }
-      String name = arg.substring(2);
-      String value = null;
-      int eq = name.indexOf('=');
-      if (eq >= 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      }
-      if (SWITCHES.contains(name)) {
-        if (value != null) {
-          problems.add("--" + name + " takes no value");
-        }
-        flags.put(name, "true");
-      } else if (VALUE_FLAGS.contains(name)) {
-        if (value == null) {
-          if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-            problems.add("--" + name + " needs a value");
-            continue;
-          }
-          value = args[++i];
-        }
-        if (flags.put(name, value) != null) {
-          problems.add("--" + name + " is given twice; give it once");
-        }
-      } else {
-        problems.add("unknown flag --" + name + "; known flags: --" + String.join(", --",
-            VALUE_FLAGS) + ", --" + String.join(", --", SWITCHES));
-      }
-    }
-    return flags;
   }
 
   private Parsed toParsed() {

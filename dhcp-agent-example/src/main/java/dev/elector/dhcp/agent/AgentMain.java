@@ -1,5 +1,6 @@
 package dev.elector.dhcp.agent;
 
+import dev.elector.examples.CommandLines;
 import dev.elector.k8s.KubeEnvironment;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -13,7 +14,8 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs the DHCP agent; see {@link AgentConfig} for the flags. Exits with status 2 and one message
+ * Runs the DHCP agent; see {@link AgentConfig} for the flags ({@code --help} lists them,
+ * {@code --version} prints the version). Exits with status 2 and one message
  * per problem on bad flags, an unreadable kubeconfig or a missing namespace. SIGTERM stops leading
  * gracefully: the server stops answering, the address is removed, then the lock is released, so
  * another replica takes over at once.
@@ -23,6 +25,9 @@ public final class AgentMain {
 
   public static void main(String[] args) throws InterruptedException {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    if (AgentConfig.printHelpOrVersion(args, out)) {
+      return;
+    }
     DhcpAgent agent;
     try {
       AgentConfig config = withInterface(AgentConfig.parse(args, System.getenv()));
@@ -30,7 +35,8 @@ public final class AgentMain {
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       // ElectorConfigException is an IllegalArgumentException: timings that break the rules
       System.err.println("dhcp-agent: " + e.getMessage());
-      System.exit(2);
+      System.err.println("run with --help for the list of flags");
+      System.exit(CommandLines.USAGE_ERROR);
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);

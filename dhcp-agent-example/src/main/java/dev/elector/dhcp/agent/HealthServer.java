@@ -1,14 +1,9 @@
 package dev.elector.dhcp.agent;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.elector.examples.ProbeServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
@@ -28,18 +23,13 @@ import java.util.function.Supplier;
  */
 final class HealthServer implements AutoCloseable {
 
-  /** The content type of the Prometheus text exposition format. */
-  static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-
   /** An answer to a probe: empty problem means healthy. */
   interface Check extends Supplier<Optional<String>> {}
 
-  private final HttpServer http;
-  private final ExecutorService executor;
+  private final ProbeServer server;
 
-  private HealthServer(HttpServer http, ExecutorService executor) {
-    this.http = http;
-    this.executor = executor;
+  private HealthServer(ProbeServer server) {
+    this.server = server;
   }
 
   /**
@@ -51,82 +41,30 @@ final class HealthServer implements AutoCloseable {
    */
   static HealthServer start(InetSocketAddress address, Check liveness, Supplier<String> livenessOk,
       Check readiness, Supplier<String> leases, Supplier<String> metrics) throws IOException {
-    HttpServer http;
+    ProbeServer.Builder paths = ProbeServer.newBuilder("dhcp-agent-health")
+        .probe("/healthz", liveness, livenessOk)
+        .probe("/readyz", readiness, () -> "ready");
+    if (leases != null) {
+      paths.document("/leases", "application/json", leases);
+    }
+    if (metrics != null) {
+      paths.document("/metrics", ProbeServer.PROMETHEUS_TEXT, metrics);
+    }
     try {
-      http = HttpServer.create(address, 16);
+      return new HealthServer(paths.start(address));
     } catch (IOException e) {
       throw new IOException("cannot listen for health checks on " + address + " (" + e.getMessage()
           + "); pass another --health-addr", e);
     }
-    http.createContext("/healthz", exchange -> answer(exchange, liveness.get(), livenessOk));
-    http.createContext("/readyz", exchange -> answer(exchange, readiness.get(), () -> "ready"));
-    if (leases != null) {
-      http.createContext("/leases", exchange -> {
-        if (allowed(exchange)) {
-          send(exchange, 200, "application/json", leases.get());
-        }
-      });
-    }
-    if (metrics != null) {
-      http.createContext("/metrics", exchange -> {
-        if (allowed(exchange)) {
-          send(exchange, 200, PROMETHEUS_TEXT, metrics.get());
-        }
-      });
-    }
-    ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
-      Thread t = new Thread(runnable, "dhcp-agent-health");
-      t.setDaemon(true);
-      return t;
-    });
-    http.setExecutor(executor);
-    http.start();
-    return new HealthServer(http, executor);
   }
 
   /** The bound port (useful when port 0 asked for any). */
   int port() {
-    return http.getAddress().getPort();
-  }
-
-  private static void answer(HttpExchange exchange, Optional<String> problem,
-      Supplier<String> ok) throws IOException {
-    if (!allowed(exchange)) {
-      return;
-    }
-    if (problem.isPresent()) {
-      send(exchange, 503, "text/plain; charset=utf-8", problem.get() + "\n");
-    } else {
-      send(exchange, 200, "text/plain; charset=utf-8", ok.get() + "\n");
-    }
-  }
-
-  private static boolean allowed(HttpExchange exchange) throws IOException {
-    String method = exchange.getRequestMethod();
-    if (method.equals("GET") || method.equals("HEAD")) {
-      return true;
-    }
-    exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-    send(exchange, 405, "text/plain; charset=utf-8", "read-only: use GET\n");
-    return false;
-  }
-
-  private static void send(HttpExchange exchange, int status, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    boolean head = exchange.getRequestMethod().equals("HEAD");
-    exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      if (!head) {
-        out.write(bytes);
-      }
-    }
+    return server.port();
   }
 
   @Override
   public void close() {
-    http.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 }

@@ -1,14 +1,19 @@
 package dev.elector.dhcp.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.server.Ipv4Cidr;
 import dev.elector.ippool.IPPoolRef;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -122,6 +127,18 @@ class AgentConfigTest {
   }
 
   @Test
+  void rejectsAddressesThatAreNotIpv4() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> parse(Map.of(), "--ippool-ref", "a/b", "--dry-run", "--server-ip", "300.1.1.1",
+            "--cidr", "192.0.2.0"));
+
+    assertTrue(e.getMessage().contains("--server-ip '300.1.1.1' is not an IPv4 address like"
+        + " 192.0.2.1"), e.getMessage());
+    assertTrue(e.getMessage().contains("--cidr '192.0.2.0' is not a network like 192.0.2.0/24"),
+        e.getMessage());
+  }
+
+  @Test
   void rejectsAFlagGivenTwiceOrWithoutValue() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> parse(Map.of(), "--ippool-ref", "a/b", "--nic", "x", "--nic", "y", "--cidr"));
@@ -131,13 +148,28 @@ class AgentConfigTest {
   }
 
   @Test
-  void readsGoAndIsoDurations() {
-    assertEquals(Duration.ofMillis(1500), AgentConfig.parseDuration("1s500ms"));
-    assertEquals(Duration.ofMinutes(2), AgentConfig.parseDuration("2m"));
-    assertEquals(Duration.ofHours(1).plusMinutes(30), AgentConfig.parseDuration("1h30m"));
-    assertEquals(Duration.ofSeconds(15), AgentConfig.parseDuration("PT15S"));
-    assertThrows(IllegalArgumentException.class, () -> AgentConfig.parseDuration("15"));
-    assertThrows(IllegalArgumentException.class, () -> AgentConfig.parseDuration("s"));
-    assertThrows(IllegalArgumentException.class, () -> AgentConfig.parseDuration("3s junk"));
+  void helpListsEveryFlagWithItsDefault() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+
+    assertTrue(AgentConfig.printHelpOrVersion(new String[] {"--nic", "bad name", "--help"},
+        print));
+    String usage = out.toString(StandardCharsets.UTF_8);
+    assertTrue(usage.startsWith("Usage: dhcp-agent [-hV]"), usage);
+    for (String flag : List.of("--ippool-ref=NAMESPACE/NAME", "--network=NAMESPACE/NAME",
+        "--pod-annotations=PATH", "--nic=IFACE", "--server-ip=IP", "--cidr=CIDR", "--dry-run",
+        "--kubeconfig=PATH", "--health-addr=HOST:PORT", "--expose-leases", "--lock-name=NAME",
+        "--identity=ID", "--lease-duration=D", "--renew-deadline=D", "--retry-period=D",
+        "--dhcp-port=N", "--version")) {
+      assertTrue(usage.contains(flag), flag + " in\n" + usage);
+    }
+    assertTrue(usage.contains("(default 0.0.0.0:8080)"), usage);
+    assertTrue(usage.contains("(default 15s)"), usage);
+    assertTrue(usage.contains("/etc/podinfo/annotations)"), usage);
+
+    out.reset();
+    assertTrue(AgentConfig.printHelpOrVersion(new String[] {"--version"}, print));
+    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("dhcp-agent "), out.toString());
+    assertFalse(AgentConfig.printHelpOrVersion(new String[] {"--dry-run"}, print));
   }
 }

@@ -98,7 +98,7 @@ public final class WatchPacer {
     streak = Math.min(streak + 1, 64);
     long base = FIRST_BACKOFF.toNanos() << Math.min(streak - 1, 20);
     base = Math.min(base, MAX_BACKOFF.toNanos());
-    long jittered = base + (long) (random.nextDouble() * (base / 5));
+    long jittered = base + (long) (random.nextDouble() * base / 5.0);
     long asked = Math.min(retryAfter.toNanos(), MAX_RETRY_AFTER.toNanos());
     long wait = Math.max(jittered, asked);
     notBefore = nanoTime.getAsLong() + wait;

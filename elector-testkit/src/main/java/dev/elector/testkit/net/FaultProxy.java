@@ -177,7 +177,8 @@ public final class FaultProxy implements AutoCloseable {
       }
       closed = true;
     }
-    loop.submit(loop::stop);
+    // The join below waits for the loop to stop; a loop that does not stop shows as a timeout there.
+    var unused = loop.submit(loop::stop);
     try {
       thread.join(TimeUnit.SECONDS.toMillis(CONTROL_TIMEOUT_SECONDS));
     } catch (InterruptedException e) {

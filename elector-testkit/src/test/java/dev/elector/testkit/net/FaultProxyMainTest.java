@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class FaultProxyMainTest {
     try (EchoServer echo = new EchoServer();
         FaultProxy proxy = FaultProxyMain.start(new String[] {"--listen", "127.0.0.1:0",
             "--target", "127.0.0.1:" + echo.address().getPort()}, new PrintStream(out, true, StandardCharsets.UTF_8));
-        Socket client = new Socket("127.0.0.1", proxy.address().getPort())) {
+        Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.address().getPort())) {
       client.setSoTimeout(5_000);
       client.getOutputStream().write(new byte[] {1, 2, 3});
 

@@ -1,0 +1,39 @@
+package dev.elector;
+
+/**
+ * How long a candidate waits before its next attempt, as pure functions of the retry period, the
+ * back-off cap, the jitter factor and a uniform draw in [0, 1) that the caller supplies.
+ */
+final class Backoff {
+  private final long retryNanos;
+  private final long maxNanos;
+  private final double jitter;
+
+  Backoff(long retryNanos, long maxNanos, double jitter) {
+    this.retryNanos = retryNanos;
+    this.maxNanos = maxNanos;
+    this.jitter = jitter;
+  }
+
+  /** retryPeriod × U[1, jitter]: the pause between looks while nothing fails. */
+  long retry(double draw) {
+    return (long) (retryNanos * factor(draw));
+  }
+
+  /**
+   * min(maxBackoff, retryPeriod × 2^(n-1)) × U[1, jitter] after the n-th consecutive failure; n of
+   * zero or less counts as one.
+   */
+  long afterFailures(int failures, double draw) {
+    int exponent = Math.min(Math.max(failures - 1, 0), 30);
+    long base = retryNanos << exponent;
+    if (base <= 0 || base > maxNanos) {
+      base = maxNanos;
+    }
+    return (long) (base * factor(draw));
+  }
+
+  private double factor(double draw) {
+    return 1.0 + draw * (jitter - 1.0);
+  }
+}

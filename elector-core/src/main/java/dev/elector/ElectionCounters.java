@@ -1,0 +1,75 @@
+package dev.elector;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The counters behind {@link ElectorStats}; written under the election's monitor, read without. */
+final class ElectionCounters {
+  private final Map<LockCall, Map<CallOutcome, LongAdder>> calls = new EnumMap<>(LockCall.class);
+  private final LongAdder deferredCalls = new LongAdder();
+  private final LongAdder lateResults = new LongAdder();
+  private final LongAdder termsStarted = new LongAdder();
+  private final LongAdder termsEnded = new LongAdder();
+  private final Map<TermEnd, LongAdder> termsEndedBy = new EnumMap<>(TermEnd.class);
+  private final Map<CallPurpose, LongAdder> callsTimed = new EnumMap<>(CallPurpose.class);
+  private final Map<CallPurpose, LongAdder> callNanos = new EnumMap<>(CallPurpose.class);
+
+  ElectionCounters() {
+    for (LockCall call : LockCall.values()) {
+      Map<CallOutcome, LongAdder> byOutcome = new EnumMap<>(CallOutcome.class);
+      for (CallOutcome outcome : CallOutcome.values()) {
+        byOutcome.put(outcome, new LongAdder());
+      }
+      calls.put(call, byOutcome);
+    }
+    for (TermEnd reason : TermEnd.values()) {
+      termsEndedBy.put(reason, new LongAdder());
+    }
+    for (CallPurpose purpose : CallPurpose.values()) {
+      callsTimed.put(purpose, new LongAdder());
+      callNanos.put(purpose, new LongAdder());
+    }
+  }
+
+  void call(LockCall kind, CallOutcome outcome, CallPurpose purpose, long nanos) {
+    calls.get(kind).get(outcome).increment();
+    callsTimed.get(purpose).increment();
+    callNanos.get(purpose).add(nanos);
+  }
+
+  void deferred() {
+    deferredCalls.increment();
+  }
+
+  void lateResult() {
+    lateResults.increment();
+  }
+
+  void termStarted() {
+    termsStarted.increment();
+  }
+
+  void termEnded(TermEnd reason) {
+    termsEnded.increment();
+    termsEndedBy.get(reason).increment();
+  }
+
+  ElectorStats snapshot(boolean leading, Optional<String> leader,
+      ElectorStats.Following following, int failures) {
+    Map<LockCall, Map<CallOutcome, Long>> snapshot = new EnumMap<>(LockCall.class);
+    calls.forEach((call, byOutcome) -> {
+      Map<CallOutcome, Long> counts = new EnumMap<>(CallOutcome.class);
+      byOutcome.forEach((outcome, adder) -> counts.put(outcome, adder.sum()));
+      snapshot.put(call, counts);
+    });
+    Map<CallPurpose, ElectorStats.CallTime> latency = new EnumMap<>(CallPurpose.class);
+    callsTimed.forEach((purpose, count) -> latency.put(purpose,
+        new ElectorStats.CallTime(count.sum(), callNanos.get(purpose).sum())));
+    Map<TermEnd, Long> endedBy = new EnumMap<>(TermEnd.class);
+    termsEndedBy.forEach((reason, count) -> endedBy.put(reason, count.sum()));
+    return new ElectorStats(snapshot, deferredCalls.sum(), lateResults.sum(), termsStarted.sum(),
+        termsEnded.sum(), leading, leader, latency, endedBy, following, failures);
+  }
+}

@@ -1,0 +1,56 @@
+package dev.elector;
+
+import dev.elector.lock.LockFailure;
+import java.time.Duration;
+
+/** What {@link LeaderElector#health()} reports, as a pure function of the election's state. */
+final class Health {
+  private final String subject;
+  private final Timings timings;
+  private final Duration leaseDuration;
+  private final Duration tolerance;
+
+  Health(String subject, Timings timings, Duration leaseDuration, Duration tolerance) {
+    this.subject = subject;
+    this.timings = timings;
+    this.leaseDuration = leaseDuration;
+    this.tolerance = tolerance;
+  }
+
+  /**
+   * The health at {@code now}. A leader is unhealthy once its last renewal is older than
+   * leaseDuration + healthTolerance (its threads are likely stalled); a follower is healthy even
+   * while its calls fail, and says so; a failed gate, closing and closed are unhealthy.
+   *
+   * @param seen the last observation, or null before the first
+   * @param watch how a follower learns of changes, appended to its detail
+   */
+  ElectorHealth report(Phase phase, long now, Observation seen, int failures,
+      LockFailure lastFailure, String watch) {
+    if (phase instanceof Phase.AwaitingGate gate) {
+      return gate.failure() != null
+          ? new ElectorHealth(false, subject + ": readiness gate failed: " + gate.failure())
+          : new ElectorHealth(true, subject + ": waiting for the readiness gate");
+    }
+    if (phase instanceof Phase.Leading leading) {
+      long since = now - leading.validFrom();
+      if (since > timings.lease() + timings.healthTolerance()) {
+        return new ElectorHealth(false, subject + ": leading but not renewed for "
+            + Duration.ofNanos(since) + ", past leaseDuration " + leaseDuration
+            + " + tolerance " + tolerance + "; the elector's threads may be stalled");
+      }
+      return new ElectorHealth(true, subject + ": leading, renewed " + Duration.ofNanos(since)
+          + " ago");
+    }
+    if (phase instanceof Phase.Following) {
+      return new ElectorHealth(true, subject + ": following "
+          + (seen == null ? "(lock not read yet)" : seen.describeHolder())
+          + (failures > 0 ? ", " + failures + " failures in a row, the last: " + lastFailure : "")
+          + watch);
+    }
+    if (phase instanceof Phase.Closed) {
+      return new ElectorHealth(false, subject + ": closed");
+    }
+    return new ElectorHealth(false, subject + ": closing");
+  }
+}

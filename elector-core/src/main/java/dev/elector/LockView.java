@@ -1,0 +1,98 @@
+package dev.elector;
+
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+
+/**
+ * What a candidate knows of the lock: the last observation (judged by {@link TakeoverRule}), the
+ * highest fencing token seen, and the leader the lock names. A change of content is logged when it
+ * needs attention, and a change of holder goes to the listener and to {@code onNewLeader}. Guarded
+ * by the election's monitor, except {@link #leader()}.
+ */
+final class LockView {
+  private final TakeoverRule rule;
+  private final String identity;
+  private final String subject;
+  private final Duration leaseDuration;
+  private final Dispatcher dispatcher;
+  private final LeaderCallbacks callbacks;
+  private final Logger log;
+  private Observation current;
+  private long highestToken = -1;
+  private volatile String leader;
+
+  LockView(TakeoverRule rule, String identity, String subject, Duration leaseDuration,
+      Dispatcher dispatcher, LeaderCallbacks callbacks, Logger log) {
+    this.rule = rule;
+    this.identity = identity;
+    this.subject = subject;
+    this.leaseDuration = leaseDuration;
+    this.dispatcher = dispatcher;
+    this.callbacks = callbacks;
+    this.log = log;
+  }
+
+  /** The last observation, or null before the first. */
+  Observation current() {
+    return current;
+  }
+
+  long highestToken() {
+    return highestToken;
+  }
+
+  void noteToken(long token) {
+    highestToken = Math.max(highestToken, token);
+  }
+
+  /** The holder the lock named when last seen; readable without the monitor. */
+  Optional<String> leader() {
+    return Optional.ofNullable(leader);
+  }
+
+  /** Takes in what a read, a watch event or this candidate's own write showed at {@code now}. */
+  void see(LockRead read, long now) {
+    Observation previous = current;
+    boolean changed = previous == null || !previous.sameContent(read);
+    current = rule.observe(previous, read, now);
+    if (!changed) {
+      return;
+    }
+    if (read instanceof LockRead.Found found) {
+      noteToken(found.record().leaderTransitions());
+      warnAboutDuration(found.record());
+    } else if (read instanceof LockRead.Malformed bad) {
+      log.warn("{}: the lock holds a record that cannot be read ({}); treating it as held by an"
+          + " unknown holder until it has not changed for {}", subject, bad.problem(),
+          leaseDuration);
+    } else if (current.guarded()) {
+      log.info("{}: the lock was deleted; recreating it only after leaseDuration {}, since a"
+          + " holder this candidate did not see may still be leading", subject, leaseDuration);
+    }
+    String before = previous == null ? null : previous.holder();
+    String holder = current.holder();
+    if (!Objects.equals(before, holder)) {
+      leader = holder.isEmpty() ? null : holder;
+      dispatcher.listener(l -> l.onLeaderObserved(holder));
+      if (!holder.isEmpty()) {
+        dispatcher.callback("onNewLeader", () -> callbacks.onNewLeader(holder));
+      }
+    }
+  }
+
+  private void warnAboutDuration(LeaderRecord record) {
+    record.durationProblem().ifPresent(problem ->
+        log.warn("{}: {}; judging its expiry with this candidate's leaseDuration {}. Fix the"
+            + " writer of this record.", subject, problem, leaseDuration));
+    if (record.leaseDuration() != null
+        && record.leaseDuration().compareTo(leaseDuration.multipliedBy(10)) > 0
+        && !record.isHeldBy(identity)) {
+      log.warn("{}: holder {} wrote a lease duration of {}; it is honoured, so no other candidate"
+          + " can lead until it expires", subject, record.holderIdentity(), record.leaseDuration());
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.elector;
+
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+
+/**
+ * What a candidate last saw in the lock, and when it first saw that content (monotonic). Exactly
+ * one of three shapes: a record ({@code version} and {@code record} set), an unreadable record
+ * ({@code version} and {@code malformed} set) or an absence (all three null). An absence is
+ * {@code guarded} when the candidate has seen the lock exist before: someone deleted it, and a
+ * holder the candidate never saw may still be leading, so it counts as taken for a lease.
+ */
+record Observation(
+    String version, LeaderRecord record, String malformed, long seenAt, boolean guarded) {
+
+  boolean absent() {
+    return version == null;
+  }
+
+  /** Whether the candidate has seen the lock exist, now or before. */
+  boolean lockSeen() {
+    return !absent() || guarded;
+  }
+
+  /** Whether {@code read} shows the same content; a new version of an equal record does. */
+  boolean sameContent(LockRead read) {
+    if (read instanceof LockRead.Found found) {
+      return found.record().equals(record);
+    }
+    if (read instanceof LockRead.Malformed bad) {
+      return record == null && bad.version().equals(version);
+    }
+    return absent();
+  }
+
+  /** The holder's identity, or "" when the record is absent or unreadable. */
+  String holder() {
+    return record == null ? "" : record.holderIdentity();
+  }
+
+  /** The holder for messages: its identity, "nobody" or "unreadable". */
+  String describeHolder() {
+    if (malformed != null) {
+      return "unreadable";
+    }
+    return holder().isEmpty() ? "nobody" : holder();
+  }
+}

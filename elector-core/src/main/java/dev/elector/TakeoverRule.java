@@ -1,0 +1,78 @@
+package dev.elector;
+
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+
+/**
+ * When a candidate may take the lock, as pure functions of what it observed and when: no clock,
+ * scheduler or lock. A lock may be taken when it is free (released, or never seen to exist), held
+ * by this candidate, or has not changed for a lease duration measured on the local monotonic clock
+ * from when this candidate first saw its content. The record's own timestamps are never trusted.
+ */
+final class TakeoverRule {
+  private final String identity;
+  private final long leaseNanos;
+
+  TakeoverRule(String identity, long leaseNanos) {
+    this.identity = identity;
+    this.leaseNanos = leaseNanos;
+  }
+
+  /**
+   * What a candidate knows after {@code read} at {@code now}, having known {@code previous} (null
+   * before its first look). Unchanged content keeps the instant it was first seen; a new version of
+   * an equal record is adopted without restarting the clock. {@code read} is never a failure.
+   */
+  Observation observe(Observation previous, LockRead read, long now) {
+    if (previous != null && previous.sameContent(read)) {
+      if (read instanceof LockRead.Found found) {
+        return new Observation(found.version(), found.record(), null, previous.seenAt(), false);
+      }
+      return previous;
+    }
+    if (read instanceof LockRead.Found found) {
+      return new Observation(found.version(), found.record(), null, now, false);
+    }
+    if (read instanceof LockRead.Malformed bad) {
+      return new Observation(bad.version(), null, bad.problem(), now, false);
+    }
+    return new Observation(null, null, null, now, previous != null && previous.lockSeen());
+  }
+
+  /** Whether the lock as observed may be written by this candidate at {@code now}. */
+  boolean mayTake(Observation seen, long now) {
+    LeaderRecord record = seen.record();
+    if (record != null && (record.isReleased() || record.isHeldBy(identity))) {
+      return true;
+    }
+    return now - expiresAt(seen) >= 0;
+  }
+
+  /** When the observation stops protecting its holder; Long.MAX_VALUE if never in practice. */
+  long expiresAt(Observation seen) {
+    if (seen.absent()) {
+      return seen.guarded() ? seen.seenAt() + leaseNanos : seen.seenAt();
+    }
+    long at = seen.seenAt() + effectiveLease(seen.record());
+    return at < seen.seenAt() ? Long.MAX_VALUE : at;
+  }
+
+  /**
+   * The record's lease duration, but never shorter than ours: a record that names a short lease
+   * (an outside writer's, or one without a valid duration) may have replaced a live holder that this
+   * candidate never saw, and that holder steps down only within our own timings. A null record (an
+   * unreadable one) gets ours.
+   */
+  long effectiveLease(LeaderRecord record) {
+    if (record == null || record.durationProblem().isPresent()) {
+      return leaseNanos;
+    }
+    return Math.max(leaseNanos, Timings.nanos(record.leaseDuration()));
+  }
+
+  /** The fencing token of a new term: one above the highest seen, including the observed one. */
+  static long nextToken(long highestSeen, Observation seen) {
+    long observed = seen.record() == null ? -1 : seen.record().leaderTransitions();
+    return Math.max(highestSeen, observed) + 1;
+  }
+}

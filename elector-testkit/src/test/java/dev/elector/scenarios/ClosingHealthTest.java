@@ -1,0 +1,37 @@
+package dev.elector.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ElectorHealth;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** health() while close runs says "closing", and "closed" only once close has finished. */
+class ClosingHealthTest {
+
+  @Test
+  void aLeaderWhoseReleaseHangsReportsClosingUntilCloseTimeoutThenClosed() {
+    ElectionFixture election = new ElectionFixture(21);
+    ElectionFixture.Candidate a = election.start("a");
+    election.advanceUntil(a::leading, Duration.ofSeconds(1));
+    a.lock.hang(); // the release write never answers
+
+    CompletableFuture<Void> closed = a.elector.closeAsync();
+    election.advance(Duration.ofSeconds(1));
+
+    ElectorHealth closing = a.elector.health();
+    assertFalse(closed.isDone(), "the release is still outstanding");
+    assertFalse(closing.healthy());
+    assertTrue(closing.detail().endsWith(": closing"), closing.detail());
+
+    election.advance(Duration.ofSeconds(10)); // closeTimeout (10 s by default) passes
+    assertTrue(closed.isDone());
+    ElectorHealth done = a.elector.health();
+    assertFalse(done.healthy());
+    assertTrue(done.detail().endsWith(": closed"), done.detail());
+    assertEquals(1, a.stopped, "onStoppedLeading ran once, before the release");
+  }
+}

@@ -74,7 +74,7 @@ public class AcquireBenchmark {
     started = new CountDownLatch(1);
     recorder = new Recorder() {
       @Override
-      void started(String who) {
+      public void started(String who) {
         super.started(who);
         started.countDown();
       }

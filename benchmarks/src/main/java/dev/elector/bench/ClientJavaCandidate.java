@@ -12,7 +12,7 @@ import io.kubernetes.client.openapi.ApiException;
  * client-java-extended's LeaderElector on its LeaseLock, behind a probe. Its {@code run} blocks,
  * so each candidate has a thread of its own, as the library's users write it.
  */
-final class ClientJavaCandidate implements Candidate {
+public final class ClientJavaCandidate implements Candidate {
   private final String identity;
   private final Probe probe = new Probe();
   private final LeaderElector elector;
@@ -21,8 +21,14 @@ final class ClientJavaCandidate implements Candidate {
 
   ClientJavaCandidate(ApiClient client, String namespace, String name, String identity,
       Timings timings, Recorder recorder) {
+    this(new LeaseLock(namespace, name, identity, client), timings, recorder);
+  }
+
+  /** On any of the library's locks (its ConfigMapLock, for example); the identity is the lock's. */
+  public ClientJavaCandidate(Lock unprobed, Timings timings, Recorder recorder) {
+    String identity = unprobed.identity();
     this.identity = identity;
-    Lock lock = new ProbedLock(new LeaseLock(namespace, name, identity, client), probe);
+    Lock lock = new ProbedLock(unprobed, probe);
     this.elector = new LeaderElector(new LeaderElectionConfig(lock, timings.lease(),
         timings.renew(), timings.retry()));
     this.runner = new Thread(() -> elector.run(() -> recorder.started(identity),

@@ -1,6 +1,7 @@
 package dev.elector.bench;
 
 import dev.elector.ElectorConfig;
+import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.LeaseLock;
@@ -16,7 +17,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /** Elector on a Lease, behind a probe. */
-final class ElectorCandidate implements Candidate {
+public final class ElectorCandidate implements Candidate {
   private final String identity;
   private final Probe probe = new Probe();
   private final LeaderElector elector;
@@ -28,8 +29,15 @@ final class ElectorCandidate implements Candidate {
 
   /** Elector on an already built lock, such as the fabric8 backend's. */
   ElectorCandidate(WatchableLock lock, Timings timings, boolean watch, Recorder recorder) {
+    this(lock, timings, watch, recorder, ElectorListener.NONE);
+  }
+
+  /** As above, with a listener that sees every term (an overlap detector's, for example). */
+  public ElectorCandidate(WatchableLock lock, Timings timings, boolean watch, Recorder recorder,
+      ElectorListener listener) {
     this.identity = lock.identity();
     this.elector = LeaderElector.create(ElectorConfig.newBuilder()
+        .listener(listener)
         .lock(new ProbedLock(lock, probe))
         .callbacks(LeaderCallbacks.of(term -> recorder.started(lock.identity()),
             (term, why) -> recorder.stopped(lock.identity())))

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
 import java.util.concurrent.CompletableFuture;
 
 /** fabric8's LeaderElector on its LeaseLock with releaseOnCancel, behind a probe. */
-final class Fabric8Candidate implements Candidate {
+public final class Fabric8Candidate implements Candidate {
   private final String identity;
   private final Probe probe = new Probe();
   private final LeaderElector elector;
@@ -19,8 +19,18 @@ final class Fabric8Candidate implements Candidate {
 
   Fabric8Candidate(KubernetesClient client, String namespace, String name, String identity,
       Timings timings, Recorder recorder) {
+    this(client, name, new LeaseLock(namespace, name, identity), timings, recorder);
+  }
+
+  /**
+   * On any of the library's locks (its ConfigMapLock, for example); the identity is the lock's,
+   * {@code name} the election's name.
+   */
+  public Fabric8Candidate(KubernetesClient client, String name, Lock unprobed, Timings timings,
+      Recorder recorder) {
+    String identity = unprobed.identity();
     this.identity = identity;
-    Lock lock = new ProbedLock(new LeaseLock(namespace, name, identity), probe);
+    Lock lock = new ProbedLock(unprobed, probe);
     this.elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
         .withName(name)
         .withLock(lock)
@@ -46,6 +56,15 @@ final class Fabric8Candidate implements Candidate {
   @Override
   public void start() {
     running = elector.start();
+  }
+
+  /**
+   * Whether its elector still runs: fabric8's ends for good when a read fails with an unchecked
+   * exception, such as on a Lease without acquireTime.
+   */
+  public boolean running() {
+    CompletableFuture<?> future = running;
+    return future != null && !future.isDone();
   }
 
   @Override

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * switch. Once killed, every lock call fails as if the process were gone; this is how a leader is
  * made to stop without releasing, identically for every implementation. Thread-safe.
  */
-final class Probe {
+public final class Probe {
   private volatile boolean dead;
   private final AtomicLong lastWriteNanos = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
@@ -16,12 +16,12 @@ final class Probe {
   private final AtomicLong maxGapNanos = new AtomicLong();
 
   /** Whether the kill switch was thrown. */
-  boolean dead() {
+  public boolean dead() {
     return dead;
   }
 
   /** Throws the kill switch: from now on every call fails. */
-  void kill() {
+  public void kill() {
     dead = true;
   }
 
@@ -55,7 +55,7 @@ final class Probe {
   }
 
   /** System.nanoTime() of the last successful write, 0 if none. */
-  long lastWriteNanos() {
+  public long lastWriteNanos() {
     return lastWriteNanos.get();
   }
 

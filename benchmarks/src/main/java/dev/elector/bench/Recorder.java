@@ -9,19 +9,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /** Start and stop callbacks of the candidates of one election, stamped with System.nanoTime(). */
-class Recorder {
+public class Recorder {
   /** One callback. */
-  record Event(String identity, boolean started, long nanos) {}
+  public record Event(String identity, boolean started, long nanos) {}
 
   private final List<Event> events = new CopyOnWriteArrayList<>();
   private final Map<String, Boolean> leading = new ConcurrentHashMap<>();
 
-  void started(String identity) {
+  public void started(String identity) {
     events.add(new Event(identity, true, System.nanoTime()));
     leading.put(identity, true);
   }
 
-  void stopped(String identity) {
+  public void stopped(String identity) {
     events.add(new Event(identity, false, System.nanoTime()));
     leading.put(identity, false);
   }

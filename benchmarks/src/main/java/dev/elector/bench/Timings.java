@@ -3,10 +3,10 @@ package dev.elector.bench;
 import java.time.Duration;
 
 /** Lease duration, renew deadline and retry period, the same for every implementation. */
-record Timings(String name, Duration lease, Duration renew, Duration retry) {
-  static final Timings DEFAULT = new Timings("default 15s/10s/2s", Duration.ofSeconds(15),
+public record Timings(String name, Duration lease, Duration renew, Duration retry) {
+  public static final Timings DEFAULT = new Timings("default 15s/10s/2s", Duration.ofSeconds(15),
       Duration.ofSeconds(10), Duration.ofSeconds(2));
-  static final Timings SCALED = new Timings("scaled 3s/2s/0.5s", Duration.ofSeconds(3),
+  public static final Timings SCALED = new Timings("scaled 3s/2s/0.5s", Duration.ofSeconds(3),
       Duration.ofSeconds(2), Duration.ofMillis(500));
 
   String shortName() {

@@ -59,6 +59,8 @@ final class GoCandidate implements Cohort.Candidate {
   private long readyNanos;
   private long openToken = -1;
   private long openStart;
+  /** The open term was ended on the timeline by {@link #kill()} or {@link #terminate()}. */
+  private boolean endedOnTimeline;
   private Stats stats;
   private long statsSerial;
 
@@ -191,6 +193,10 @@ final class GoCandidate implements Cohort.Candidate {
       String reason = fields.get("reason");
       terms.add(new GoTerm(token, openStart, at, activeUntil, reason));
       openToken = -1;
+      if (endedOnTimeline) {
+        endedOnTimeline = false;
+        return;
+      }
       timeline.ended(name, reason.equals("cancelled") ? TermEnd.CLOSED
           : TermEnd.RENEW_DEADLINE_EXCEEDED, at - activeUntil > 0 ? activeUntil : at);
     }
@@ -253,7 +259,7 @@ final class GoCandidate implements Cohort.Candidate {
   /** Whether the process reported a term that has not ended (it may be past its deadline). */
   @Override
   public synchronized boolean leading() {
-    return openToken >= 0;
+    return openToken >= 0 && !endedOnTimeline;
   }
 
   @Override
@@ -269,6 +275,43 @@ final class GoCandidate implements Cohort.Candidate {
   @Override
   public void httpOff() {
     command("off");
+  }
+
+  /**
+   * SIGKILL: the process dies without releasing. An open term ends on the timeline now, when the
+   * process can no longer act; the process is gone before this returns.
+   */
+  void kill() {
+    synchronized (this) {
+      endOpenTermNow(TermEnd.CLOSED);
+    }
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+      reader.join(2_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    proxy.close();
+  }
+
+  /**
+   * A graceful termination as an application does it: it stops its work on SIGTERM, then lets
+   * client-go release (with {@code --release-on-cancel}). An open term ends on the timeline now,
+   * before the release is written; then {@link #close()}.
+   */
+  void terminate() {
+    synchronized (this) {
+      endOpenTermNow(TermEnd.CLOSED);
+    }
+    close();
+  }
+
+  private void endOpenTermNow(TermEnd reason) {
+    if (openToken >= 0 && !endedOnTimeline) {
+      endedOnTimeline = true;
+      timeline.ended(name, reason, System.nanoTime());
+    }
   }
 
   /** SIGTERM (client-go releases a Lease it holds), then waits for the process to end. */

@@ -54,11 +54,11 @@ class WatchModeIT {
   private static LeaderElector elector(ApiClient client, String namespace, String name,
       String identity) {
     LeaseLock lock = LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
-        .identity(identity).requestTimeout(Duration.ofSeconds(1)).build(); // default watch mode
+        .identity(identity).requestTimeout(Duration.ofSeconds(4)).build(); // default watch mode
     return LeaderElector.start(ElectorConfig.newBuilder().lock(lock)
         .callbacks(LeaderCallbacks.of(term -> { }, (term, why) -> { }))
-        .leaseDuration(Duration.ofSeconds(3)).renewDeadline(Duration.ofSeconds(2))
-        .retryPeriod(Duration.ofMillis(500)).build());
+        .leaseDuration(Duration.ofSeconds(12)).renewDeadline(Duration.ofSeconds(8))
+        .retryPeriod(Duration.ofSeconds(1)).build()); // no list times out on a busy machine (it would be sent again)
   }
 
   private static long threads(String prefix) {

@@ -79,7 +79,9 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /**
-   * Runs the blocking API requests; default a shared pool of daemon threads that end after 5 s idle.
+   * Runs the blocking API requests; default a pool of up to 8 daemon threads shared by every
+   * Kubernetes lock of the process, each ending after 5 s idle (further requests wait in its
+   * queue). Pass an executor of your own to give a lock more threads or threads of its own.
    * Watches run on daemon threads of their own, which end when the watch is closed (see
    * {@link #watchMode}).
    */

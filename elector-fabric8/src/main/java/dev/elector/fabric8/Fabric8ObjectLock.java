@@ -284,8 +284,18 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
 
   private <T> CompletionStage<T> async(Supplier<T> work, Function<LockFailure, T> failed) {
     CompletableFuture<T> result = new CompletableFuture<>();
+    long queued = MonotonicClock.system().nanos();
     try {
       executor.execute(() -> {
+        long waited = MonotonicClock.system().nanos() - queued;
+        if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
+          result.complete(failed.apply(LockFailure.of(LockFailure.Kind.TIMEOUT, "the request on "
+              + describe() + " waited " + waited / 1_000_000 + " ms for a thread of the lock's"
+              + " executor, longer than requestTimeout " + requestTimeout + ", and was not sent;"
+              + " the executor has too few threads for the requests at once, or the API server"
+              + " answers slowly")));
+          return;
+        }
         try {
           result.complete(work.get());
         } catch (RuntimeException e) {

@@ -101,17 +101,7 @@ public final class BenchMain {
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }
 
-      List<Integer> scaleSizes = quick ? List.of(10, 100) : List.of(10, 100, 1000);
-      Duration scaleWindow = quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30);
-      Duration cap = quick ? Duration.ofSeconds(30) : Duration.ofSeconds(90);
-      Duration settle = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(6);
-      for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.ELECTOR_SHARED,
-          Impl.CLIENT_JAVA, Impl.FABRIC8)) {
-        for (int n : scaleSizes) {
-          step(results, "scale " + impl.key + " " + n, () -> results.scales.add(
-              scenarios.scale(impl, Timings.DEFAULT, n, scaleWindow, cap, settle)));
-        }
-      }
+      ScaleSteps.run(results, scenarios, quick, ScaleSteps.plan(quick));
     }
     results.loadAverageEnd = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     results.seconds = (System.nanoTime() - t0) / 1e9;

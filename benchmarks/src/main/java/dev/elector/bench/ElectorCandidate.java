@@ -51,7 +51,10 @@ public final class ElectorCandidate implements Candidate {
   private static LeaseLock lease(ApiClient client, String namespace, String name,
       String identity, boolean sharedWatch, Executor io) {
     LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
-        .name(name).identity(identity).sharedWatch(sharedWatch);
+        .name(name).identity(identity);
+    if (sharedWatch) {
+      builder.sharedWatch(true); // forced; otherwise the builder's default watch mode
+    }
     if (io != null) {
       builder.executor(io);
     }

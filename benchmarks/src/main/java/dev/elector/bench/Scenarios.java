@@ -41,10 +41,10 @@ final class Scenarios {
     }
   }
 
-  /** n electors on n locks in one JVM. */
+  /** n electors on n locks in one JVM; requests per second on Leases over the window. */
   record Scale(Impl impl, int electors, int leading, int onTime, double maxGapMs,
       int addedThreads, int peakAddedThreads, double heapMb, double cpuCores,
-      double acquireSeconds, String note) {}
+      double acquireSeconds, double requestsPerSecond, String note) {}
 
   private final Cluster cluster;
   private final String namespace;
@@ -288,10 +288,13 @@ final class Scenarios {
       }
       all.forEach(c -> c.probe().trackGaps());
       long stopsBefore = recorder.events().stream().filter(e -> !e.started()).count();
+      Map<String, Double> requestsBefore = cluster.requestCounts("leases");
       long cpuBefore = os.getProcessCpuTime();
       long windowStart = System.nanoTime();
       LockSupport.parkNanos(window.toNanos());
       double wall = (System.nanoTime() - windowStart);
+      double requestsPerSecond = rates(requestsBefore, cluster.requestCounts("leases"),
+          wall / 1e9, Map.of()).values().stream().mapToDouble(Double::doubleValue).sum();
       double cpuCores = (os.getProcessCpuTime() - cpuBefore) / wall;
       int addedThreads = threads.getThreadCount() - threadsBefore;
       String added = addedThreadGroups(groupsBefore, threadGroups());
@@ -315,7 +318,7 @@ final class Scenarios {
       }
       note = (note.isEmpty() ? "" : note + "; ") + "threads added: " + added;
       Scale scale = new Scale(impl, n, leaders.size(), onTime, maxGap / 1e6, addedThreads,
-          peakAdded, heapMb, cpuCores, acquireSeconds, note);
+          peakAdded, heapMb, cpuCores, acquireSeconds, requestsPerSecond, note);
       log.info("scale {}", scale);
       return scale;
     } finally {

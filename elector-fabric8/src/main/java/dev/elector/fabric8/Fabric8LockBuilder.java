@@ -1,6 +1,7 @@
 package dev.elector.fabric8;
 
 import dev.elector.kube.PodEnvironment;
+import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.DaemonThreads;
 import dev.elector.kube.internal.LockOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,7 +29,7 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   private String identity;
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Executor executor;
-  private boolean sharedWatch;
+  private WatchMode watchMode = WatchMode.AUTO;
   private boolean recordEvents;
   private String eventComponent;
   private PodEnvironment environment = PodEnvironment.system();
@@ -78,8 +79,11 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /**
-   * Runs the blocking API requests; default a shared pool of daemon threads that end after 5 s idle.
-   * Watches run on their own daemon thread, which ends when the watch is closed.
+   * Runs the blocking API requests; default a pool of up to 8 daemon threads shared by every
+   * Kubernetes lock of the process, each ending after 5 s idle (further requests wait in its
+   * queue). Pass an executor of your own to give a lock more threads or threads of its own.
+   * Watches run on daemon threads of their own, which end when the watch is closed (see
+   * {@link #watchMode}).
    */
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -87,16 +91,26 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /**
-   * Whether this lock joins one watch of the whole collection (every Lease, or every ConfigMap, in
-   * the namespace) shared by all locks built this way on the same {@code KubernetesClient},
-   * instead of watching its own object on a thread of its own; default false. The identity then
-   * needs {@code list} and {@code watch} on the whole collection in the namespace (see
-   * {@code deploy/lease/rbac-shared-watch.yaml}); without them the watch reports 403 once with the
-   * rule to add, and followers poll meanwhile.
+   * How this lock watches its object while following; default {@link WatchMode#AUTO}: one watch
+   * of the whole collection (every Lease, or every ConfigMap, in the namespace) shared by all locks
+   * of that collection built on the same {@code KubernetesClient}, while the identity may list and
+   * watch the collection ({@code deploy/lease/rbac-shared-watch.yaml}). Without that, the shared
+   * watch's first list is refused with one 403, and from then on the locks of that client and
+   * collection each watch their own object on a thread of their own, which needs {@code list} and
+   * {@code watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which
+   * mode is used and why. {@link WatchMode#SHARED} and {@link WatchMode#PER_LOCK} force a mode.
+   */
+  public B watchMode(WatchMode watchMode) {
+    this.watchMode = Objects.requireNonNull(watchMode, "watchMode");
+    return self();
+  }
+
+  /**
+   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces
+   * {@link WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
    */
   public B sharedWatch(boolean sharedWatch) {
-    this.sharedWatch = sharedWatch;
-    return self();
+    return watchMode(sharedWatch ? WatchMode.SHARED : WatchMode.PER_LOCK);
   }
 
   /**
@@ -130,7 +144,7 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
 
   /** Settings after defaults and checks. */
   record Resolved(KubernetesClient client, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
+      Duration requestTimeout, Executor executor, WatchMode watchMode, String eventComponent) {}
 
   Resolved resolve(String kind) {
     LockOptions.Resolved r = LockOptions.resolve(kind, client == null
@@ -138,7 +152,7 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
         name, namespace, identity, requestTimeout, environment,
         LockOptions.eventProblems(recordEvents, eventComponent));
     return new Resolved(client, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
-        executor != null ? executor : DaemonThreads.shared(), sharedWatch,
+        executor != null ? executor : DaemonThreads.shared(), watchMode,
         LockOptions.eventComponent(recordEvents, eventComponent));
   }
 }

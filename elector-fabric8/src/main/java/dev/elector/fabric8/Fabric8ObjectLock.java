@@ -3,15 +3,18 @@ package dev.elector.fabric8;
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.FailureText;
 import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.kube.internal.ListWatchLoop.Reply;
 import dev.elector.kube.internal.RecordFields;
+import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
 import dev.elector.time.MonotonicClock;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -48,7 +51,7 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private final Fabric8Http http;
   private final FailureText failures;
   private final KubernetesClient client;
-  private final boolean sharedWatch;
+  private final WatchMode watchMode;
   private final String collectionPath;
   private final String objectPath;
   private final EventRecorder events;
@@ -73,7 +76,7 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     this.shape = shape.apply(http);
     this.failures = new FailureText(this.shape.kind(), this.shape.group(), this.shape.resource(),
         namespace, name, identity);
-    this.sharedWatch = s.sharedWatch();
+    this.watchMode = s.watchMode();
     String root = this.shape.group().isEmpty() ? "/api/" + this.shape.version()
         : "/apis/" + this.shape.group() + "/" + this.shape.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + this.shape.resource();
@@ -145,9 +148,15 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   @Override
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
-    if (sharedWatch) {
-      return Fabric8SharedWatch.subscribe(this, client, listener);
-    }
+    return switch (WatchSharing.PROCESS.choose(watchMode, client, collectionPath)) {
+      case SHARED -> Fabric8SharedWatch.subscribe(this, client, listener,
+          watchMode == WatchMode.AUTO);
+      case PER_LOCK -> perLockWatch(listener);
+    };
+  }
+
+  /** A watch of this lock's object alone, on a thread of its own. */
+  WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
     Fabric8Watch watch = new Fabric8Watch(this, listener);
     watch.start();
     return watch;
@@ -275,8 +284,18 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
 
   private <T> CompletionStage<T> async(Supplier<T> work, Function<LockFailure, T> failed) {
     CompletableFuture<T> result = new CompletableFuture<>();
+    long queued = MonotonicClock.system().nanos();
     try {
       executor.execute(() -> {
+        long waited = MonotonicClock.system().nanos() - queued;
+        if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
+          result.complete(failed.apply(LockFailure.of(LockFailure.Kind.TIMEOUT, "the request on "
+              + describe() + " waited " + waited / 1_000_000 + " ms for a thread of the lock's"
+              + " executor, longer than requestTimeout " + requestTimeout + ", and was not sent;"
+              + " the executor has too few threads for the requests at once, or the API server"
+              + " answers slowly")));
+          return;
+        }
         try {
           result.complete(work.get());
         } catch (RuntimeException e) {

@@ -1,6 +1,8 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
@@ -16,8 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One watch of a whole collection in one namespace (such as every Lease in it), shared by all the
- * locks on that collection built on the same {@link KubernetesClient} with
- * {@code sharedWatch(true)}: one thread and one connection however many locks there are. Each
+ * locks on that collection built on the same {@link KubernetesClient} in {@link WatchMode#SHARED}
+ * or {@link WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of
+ * the watch refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own
+ * objects, and the watch ends when no member is left. Each
  * subscriber hears only about its own object: its state after every (re)list, or at once when it
  * joins a watch that is up, then each change; and every break. The watch starts with its first
  * subscriber and ends with its last.
@@ -44,15 +48,16 @@ final class Fabric8SharedWatch extends ListWatchLoop {
     }
   }
 
-  /** One lock's interest in its object. */
-  private record Subscriber(Fabric8ObjectLock lock, Consumer<LockRead> listener) {}
-
   private static final Map<Key, Fabric8SharedWatch> RUNNING = new HashMap<>(); // guarded by itself
 
+  /** What a lock needs to watch its own object, for the log line of a refusal. */
+  static final String PER_LOCK_RULE = "list and watch on each lock's own name";
+
   private final Key key;
+  private final String collection;
   private final String description;
-  /** Subscribers by object name. Guarded by this. */
-  private final Map<String, List<Subscriber>> subscribers = new HashMap<>();
+  /** Members by object name. Guarded by this. */
+  private final Map<String, List<Member>> subscribers = new HashMap<>();
   /** The last known object of every name in the collection, trimmed; valid once listed. */
   private final Map<String, Map<String, Object>> objects = new HashMap<>();
   private boolean listed;
@@ -62,16 +67,20 @@ final class Fabric8SharedWatch extends ListWatchLoop {
     super(new Fabric8Transport(first.http(), first.collectionPath(), null),
         first.failures().forCollection(), first.requestTimeout());
     this.key = key;
-    this.description = "shared watch of " + first.failures().qualifiedResource()
-        + " in namespace " + first.namespace();
+    this.collection = first.failures().qualifiedResource() + " in namespace "
+        + first.namespace();
+    this.description = "shared watch of " + collection;
   }
 
-  /** Joins (or starts) the shared watch of {@code lock}'s collection. */
+  /**
+   * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in
+   * {@link WatchMode#AUTO} that finds sharing refused watches its own object instead.
+   */
   static WatchableLock.Subscription subscribe(Fabric8ObjectLock lock, KubernetesClient client,
-      Consumer<LockRead> listener) {
+      Consumer<LockRead> listener, boolean auto) {
     Key key = new Key(new ClientRef(client), lock.collectionPath());
-    Subscriber subscriber = new Subscriber(lock, listener);
     Fabric8SharedWatch watch;
+    Member member;
     boolean created = false;
     synchronized (RUNNING) {
       watch = RUNNING.get(key);
@@ -80,29 +89,22 @@ final class Fabric8SharedWatch extends ListWatchLoop {
         RUNNING.put(key, watch);
         created = true;
       }
-      watch.add(subscriber);
+      member = watch.new Member(lock, listener, auto);
+      if (!watch.add(member)) {
+        member = null; // refused since this lock chose: it watches alone
+        if (created) {
+          RUNNING.remove(key, watch);
+          created = false;
+        }
+      }
+    }
+    if (member == null) {
+      return lock.perLockWatch(listener);
     }
     if (created) {
       watch.start("elector-shared-watch-" + lock.namespace() + "-");
     }
-    Fabric8SharedWatch joined = watch;
-    return new WatchableLock.Subscription() {
-      private boolean closed;
-
-      @Override
-      public void close() {
-        synchronized (RUNNING) {
-          if (closed) {
-            return;
-          }
-          closed = true;
-          if (joined.remove(subscriber)) {
-            RUNNING.remove(joined.key, joined);
-            joined.stop();
-          }
-        }
-      }
-    };
+    return member;
   }
 
   /** How many shared watches run now (for tests). */
@@ -112,22 +114,48 @@ final class Fabric8SharedWatch extends ListWatchLoop {
     }
   }
 
-  private synchronized void add(Subscriber subscriber) {
-    String name = subscriber.lock().name();
-    subscribers.computeIfAbsent(name, n -> new ArrayList<>()).add(subscriber);
-    if (listed) {
-      tell(subscriber, objects.get(name));
+  /** Adds a member; false when it is in AUTO mode and sharing is known to be refused. */
+  private synchronized boolean add(Member member) {
+    if (member.auto && Boolean.FALSE.equals(
+        WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()))) {
+      return false;
     }
+    String name = member.lock.name();
+    subscribers.computeIfAbsent(name, n -> new ArrayList<>()).add(member);
+    if (listed) {
+      tell(member, objects.get(name));
+    }
+    return true;
   }
 
-  /** Removes a subscriber; true when none is left. */
-  private synchronized boolean remove(Subscriber subscriber) {
-    String name = subscriber.lock().name();
-    List<Subscriber> list = subscribers.get(name);
-    if (list != null && list.remove(subscriber) && list.isEmpty()) {
+  /** Removes a member; true when none is left. */
+  private synchronized boolean remove(Member member) {
+    String name = member.lock.name();
+    List<Member> list = subscribers.get(name);
+    if (list != null && list.remove(member) && list.isEmpty()) {
       subscribers.remove(name);
     }
     return subscribers.isEmpty();
+  }
+
+  /** Removes the members in AUTO mode and returns them. */
+  private synchronized List<Member> detachAuto() {
+    List<Member> moving = new ArrayList<>();
+    subscribers.values().forEach(list -> list.stream().filter(m -> m.auto).forEach(moving::add));
+    moving.forEach(this::remove);
+    return moving;
+  }
+
+  /** Stops this watch when the last member left (by moving to a watch of its own). */
+  private void retireIfEmpty() {
+    synchronized (RUNNING) {
+      synchronized (this) {
+        if (subscribers.isEmpty()) {
+          RUNNING.remove(key, this);
+          stop();
+        }
+      }
+    }
   }
 
   @Override
@@ -146,6 +174,7 @@ final class Fabric8SharedWatch extends ListWatchLoop {
       }
     }
     listed = true;
+    WatchSharing.PROCESS.listed(key.client().client(), key.collectionPath(), collection);
     subscribers.forEach((name, list) -> list.forEach(s -> tell(s, objects.get(name))));
   }
 
@@ -161,32 +190,91 @@ final class Fabric8SharedWatch extends ListWatchLoop {
     } else {
       objects.put(name, now);
     }
-    for (Subscriber s : subscribers.getOrDefault(name, List.of())) {
+    for (Member s : subscribers.getOrDefault(name, List.of())) {
       tell(s, now);
     }
   }
 
   @Override
-  protected synchronized void broke(LockFailure failure, boolean firstInARow) {
-    if (!warned && failure.kind().isConfigurationProblem()) {
-      warned = true; // once until the next successful list; polling goes on meanwhile
-      log.warn("{}: cannot watch, followers poll instead: {}", description, failure.message());
+  protected void broke(LockFailure failure, boolean firstInARow) {
+    List<Member> moving = List.of();
+    synchronized (this) {
+      if (WatchSharing.PROCESS.refused(key.client().client(), key.collectionPath(), collection,
+          failure, PER_LOCK_RULE)) {
+        moving = detachAuto(); // they hear from watches of their own instead of this failure
+      }
+      if (!warned && !subscribers.isEmpty() && failure.kind().isConfigurationProblem()) {
+        warned = true; // once until the next successful list; polling goes on meanwhile
+        log.warn("{}: cannot watch, followers poll instead: {}", description, failure.message());
+      }
+      listed = false; // what we hold may be stale now: a joiner waits for the next list
+      LockRead.Failed failed = new LockRead.Failed(failure);
+      subscribers.values().forEach(list -> list.forEach(s -> safely(s, failed)));
     }
-    listed = false; // what we hold may be stale now: a joiner waits for the next list
-    LockRead.Failed failed = new LockRead.Failed(failure);
-    subscribers.values().forEach(list -> list.forEach(s -> safely(s, failed)));
+    if (!moving.isEmpty()) {
+      moving.forEach(Member::watchAlone);
+      retireIfEmpty();
+    }
   }
 
-  private static void tell(Subscriber subscriber, Map<String, Object> object) {
-    safely(subscriber, object == null ? new LockRead.Absent() : subscriber.lock().toRead(object));
+  private static void tell(Member member, Map<String, Object> object) {
+    safely(member, object == null ? new LockRead.Absent() : member.lock.toRead(object));
   }
 
   /** One listener's failure must not keep the others from hearing. */
-  private static void safely(Subscriber subscriber, LockRead state) {
+  private static void safely(Member member, LockRead state) {
     try {
-      subscriber.listener().accept(state);
+      member.listener.accept(state);
     } catch (RuntimeException e) {
-      log.warn("{}: watch listener failed: {}", subscriber.lock().describe(), e.toString());
+      log.warn("{}: watch listener failed: {}", member.lock.describe(), e.toString());
+    }
+  }
+
+  /**
+   * One lock's interest in its object, and its subscription: in this watch, or, once sharing was
+   * refused, in a watch of its own.
+   */
+  private final class Member implements WatchableLock.Subscription {
+    final Fabric8ObjectLock lock;
+    final Consumer<LockRead> listener;
+    final boolean auto;
+    private WatchableLock.Subscription own; // guarded by this
+    private boolean closed; // guarded by this
+
+    Member(Fabric8ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
+      this.lock = lock;
+      this.listener = listener;
+      this.auto = auto;
+    }
+
+    /** Moves to a watch of its own object, unless closed meanwhile. */
+    synchronized void watchAlone() {
+      if (!closed) {
+        own = lock.perLockWatch(listener);
+      }
+    }
+
+    @Override
+    public void close() {
+      WatchableLock.Subscription mine;
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        mine = own;
+      }
+      if (mine != null) {
+        mine.close();
+        return;
+      }
+      Fabric8SharedWatch joined = Fabric8SharedWatch.this;
+      synchronized (RUNNING) {
+        if (joined.remove(this)) {
+          RUNNING.remove(joined.key, joined);
+          joined.stop();
+        }
+      }
     }
   }
 

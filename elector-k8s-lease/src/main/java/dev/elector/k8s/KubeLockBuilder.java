@@ -1,5 +1,6 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.LockOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -29,7 +30,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   private String identity;
   private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
   private Executor executor;
-  private boolean sharedWatch;
+  private WatchMode watchMode = WatchMode.AUTO;
   private boolean recordEvents;
   private String eventComponent;
   private KubeEnvironment environment = KubeEnvironment.system();
@@ -77,9 +78,11 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   }
 
   /**
-   * Runs the blocking API requests; default a shared pool of daemon threads that end after 5 s idle.
-   * Watches run on their own daemon thread, which ends when the watch is closed (see
-   * {@link #sharedWatch}).
+   * Runs the blocking API requests; default a pool of up to 8 daemon threads shared by every
+   * Kubernetes lock of the process, each ending after 5 s idle (further requests wait in its
+   * queue). Pass an executor of your own to give a lock more threads or threads of its own.
+   * Watches run on daemon threads of their own, which end when the watch is closed (see
+   * {@link #watchMode}).
    */
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -87,20 +90,34 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   }
 
   /**
-   * Whether this lock joins one watch of the whole collection (every Lease, or every ConfigMap, in
-   * the namespace) shared by all locks built this way on the same {@code ApiClient}, instead of
-   * watching its own object on a thread of its own; default false.
+   * How this lock watches its object while following; default {@link WatchMode#AUTO}.
    *
-   * <p>Share when one process runs many electors: a thousand watching locks then cost one thread
-   * and one connection instead of a thousand. The identity needs {@code list} and {@code watch} on
-   * the whole collection in the namespace (a Role rule without resourceNames); without them the
-   * watch reports 403 once with the rule to add, and followers poll meanwhile. A shared watch
-   * receives every change in the collection, so it suits Leases better than ConfigMaps that change
-   * often. Its list requests use the requestTimeout of the lock that started it.
+   * <p>AUTO joins one watch of the whole collection (every Lease, or every ConfigMap, in the
+   * namespace) shared by all locks of that collection built on the same {@code ApiClient}: a
+   * thousand watching locks cost one thread and one connection instead of a thousand. Sharing
+   * needs {@code list} and {@code watch} on the whole collection in the namespace (a Role rule
+   * without resourceNames, {@code deploy/lease/rbac-shared-watch.yaml}). Without them the shared
+   * watch's first list is refused with one 403, and from then on the locks of that client and
+   * collection each watch their own object on a thread of their own, which needs {@code list} and
+   * {@code watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which
+   * mode is used and why.
+   *
+   * <p>{@link WatchMode#SHARED} always shares (a 403 is then reported once with the rule to add,
+   * and followers poll meanwhile); {@link WatchMode#PER_LOCK} never does. A shared watch receives
+   * every change in the collection, so it suits Leases better than ConfigMaps that change often.
+   * Its list requests use the requestTimeout of the lock that started it.
+   */
+  public B watchMode(WatchMode watchMode) {
+    this.watchMode = Objects.requireNonNull(watchMode, "watchMode");
+    return self();
+  }
+
+  /**
+   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces
+   * {@link WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
    */
   public B sharedWatch(boolean sharedWatch) {
-    this.sharedWatch = sharedWatch;
-    return self();
+    return watchMode(sharedWatch ? WatchMode.SHARED : WatchMode.PER_LOCK);
   }
 
   /**
@@ -144,7 +161,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
 
   /** Settings after defaults and checks. */
   record Resolved(ApiClient apiClient, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, boolean sharedWatch, String eventComponent) {}
+      Duration requestTimeout, Executor executor, WatchMode watchMode, String eventComponent) {}
 
   Resolved resolve(String kind) {
     List<String> more = LockOptions.eventProblems(recordEvents, eventComponent);
@@ -152,7 +169,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
         ? "apiClient is missing; pass one, for example ClientBuilder.standard().build()" : null,
         name, namespace, identity, requestTimeout, environment.pod(), more);
     return new Resolved(apiClient, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
-        executor != null ? executor : KubeThreads.shared(), sharedWatch,
+        executor != null ? executor : KubeThreads.shared(), watchMode,
         LockOptions.eventComponent(recordEvents, eventComponent));
   }
 

@@ -5,10 +5,13 @@ import com.google.gson.JsonObject;
 import dev.elector.kube.KubeLock;
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
+import dev.elector.kube.WatchMode;
+import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
 import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
@@ -34,10 +37,10 @@ import org.slf4j.LoggerFactory;
  * included); 409 is a conflict. Updates are a single JSON merge patch of only the record's fields,
  * with {@code metadata.resourceVersion} as precondition, so a leader renews with one request and
  * nothing else in the object is touched; 409 or a deleted object is a conflict. API errors become
- * {@link LockFailure}s naming the missing permission. Watching opens a watch on exactly this object
- * (one thread per watching lock), or joins the watch of the whole collection that every lock built
- * with {@code sharedWatch(true)} on the same client and namespace shares; both reconnect with
- * back-off.
+ * {@link LockFailure}s naming the missing permission. Watching joins the watch of the whole
+ * collection that the locks on the same client and namespace share, or opens a watch on exactly
+ * this object (one thread per watching lock), as the builder's {@link WatchMode} decides; both
+ * reconnect with back-off.
  *
  * <p>Every request is bounded by the builder's requestTimeout. Thread-safe.
  */
@@ -53,7 +56,7 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   private final KubeHttp http;
   private final KubeFailures failures;
   private final ApiClient apiClient;
-  private final boolean sharedWatch;
+  private final WatchMode watchMode;
   private final String collectionPath;
   private final String objectPath;
   private final KubeEventRecorder events;
@@ -76,7 +79,7 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
     this.http = new KubeHttp(s.apiClient(), requestTimeout);
     this.failures = new KubeFailures(format, namespace, name, identity);
     this.apiClient = s.apiClient();
-    this.sharedWatch = s.sharedWatch();
+    this.watchMode = s.watchMode();
     String root = format.group().isEmpty() ? "/api/" + format.version()
         : "/apis/" + format.group() + "/" + format.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + format.resource();
@@ -139,13 +142,24 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   @Override
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
-    if (sharedWatch) {
-      return KubeSharedWatch.subscribe(this, apiClient,
-          new KubeFailures(format, namespace, null, identity), listener);
-    }
+    return switch (WatchSharing.PROCESS.choose(watchMode, apiClient, collectionPath)) {
+      case SHARED -> KubeSharedWatch.subscribe(this, apiClient,
+          new KubeFailures(format, namespace, null, identity), listener,
+          watchMode == WatchMode.AUTO);
+      case PER_LOCK -> perLockWatch(listener);
+    };
+  }
+
+  /** A watch of this lock's object alone, on a thread of its own. */
+  WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
     KubeWatch watch = new KubeWatch(this, listener);
     watch.start();
     return watch;
+  }
+
+  /** The watch mode this lock was built with. */
+  final WatchMode watchMode() {
+    return watchMode;
   }
 
   /**
@@ -289,8 +303,18 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
 
   private <T> CompletionStage<T> async(Supplier<T> work, Function<LockFailure, T> failed) {
     CompletableFuture<T> result = new CompletableFuture<>();
+    long queued = MonotonicClock.system().nanos();
     try {
       executor.execute(() -> {
+        long waited = MonotonicClock.system().nanos() - queued;
+        if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
+          result.complete(failed.apply(LockFailure.of(LockFailure.Kind.TIMEOUT, "the request on "
+              + describe() + " waited " + waited / 1_000_000 + " ms for a thread of the lock's"
+              + " executor, longer than requestTimeout " + requestTimeout + ", and was not sent;"
+              + " the executor has too few threads for the requests at once, or the API server"
+              + " answers slowly")));
+          return;
+        }
         try {
           result.complete(work.get());
         } catch (RuntimeException e) {

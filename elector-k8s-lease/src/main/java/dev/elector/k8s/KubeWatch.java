@@ -39,9 +39,9 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   void start() {
     counted.set(true);
     if (OPEN.incrementAndGet() >= MANY && TOLD.compareAndSet(false, true)) {
-      log.info("{} locks in this process each watch on a thread of their own; build them with"
-          + " sharedWatch(true) to share one watch per namespace (it needs list and watch on the"
-          + " namespace's {}; see deploy/lease/rbac-shared-watch.yaml)", MANY,
+      log.info("{} locks in this process each watch on a thread of their own; with list and"
+          + " watch on the namespace's {} (deploy/lease/rbac-shared-watch.yaml), locks built with"
+          + " the default watchMode AUTO share one watch per namespace instead", MANY,
           lock.failures().qualifiedResource());
     }
     start("elector-watch-" + lock.name() + "-");

@@ -1,7 +1,8 @@
 /**
  * Kubernetes lock backends: {@link dev.elector.k8s.LeaseLock} and the shared machinery of locks kept
- * in one Kubernetes object ({@link dev.elector.k8s.KubeObjectLock}), with their watches (one per
- * lock, or one per namespace shared by many locks), and {@link dev.elector.k8s.KubeObjectWatch}, the
+ * in one Kubernetes object ({@link dev.elector.k8s.KubeObjectLock}), with their watches (by default
+ * one per namespace and client shared by many locks, or one per lock where the identity may not
+ * list the namespace's locks), and {@link dev.elector.k8s.KubeObjectWatch}, the
  * same list-then-watch loop for any one object a leader depends on.
  *
  * <p>Guarantees: writes are conditional on {@code metadata.resourceVersion}, so two candidates can

@@ -53,7 +53,7 @@ class KubeFailuresTest {
 
     for (String part : new String[] {"me_1 is not allowed to list leases.coordination.k8s.io in"
         + " namespace ns", "resources: [\"leases\"], verbs: [\"list\", \"watch\"]}",
-        "without sharedWatch"}) {
+        "with watchMode(PER_LOCK)"}) {
       assertTrue(message.contains(part), "missing " + part + " in " + message);
     }
     assertFalse(message.contains("resourceNames"), "a collection rule has no names: " + message);

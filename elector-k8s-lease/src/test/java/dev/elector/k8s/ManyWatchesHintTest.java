@@ -3,6 +3,7 @@ package dev.elector.k8s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.WatchMode;
 import dev.elector.lock.WatchableLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
@@ -30,7 +31,8 @@ class ManyWatchesHintTest {
     try {
       for (int i = 0; i < KubeWatch.MANY + 10; i++) {
         LeaseLock lock = LeaseLock.newBuilder().apiClient(nowhere).namespace("ns")
-            .name("lock-" + i).identity("me").requestTimeout(Duration.ofSeconds(1)).build();
+            .name("lock-" + i).identity("me").requestTimeout(Duration.ofSeconds(1))
+            .watchMode(WatchMode.PER_LOCK).build();
         watches.add(lock.watch(read -> { }));
       }
     } finally {
@@ -38,7 +40,7 @@ class ManyWatchesHintTest {
       System.setErr(err);
     }
     List<String> hints = Arrays.stream(captured.toString(StandardCharsets.UTF_8).split("\n"))
-        .filter(l -> l.contains("sharedWatch(true)")).toList();
+        .filter(l -> l.contains("watchMode AUTO share one watch")).toList();
     assertEquals(1, hints.size(), "one hint: " + hints);
     assertTrue(hints.get(0).contains("INFO") && hints.get(0).contains(KubeWatch.MANY + " locks")
         && hints.get(0).contains("leases.coordination.k8s.io"), hints.get(0));

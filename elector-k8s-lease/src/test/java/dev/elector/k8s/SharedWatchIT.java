@@ -138,7 +138,7 @@ class SharedWatchIT {
       LockFailure failure = ((LockRead.Failed) events.get(0)).failure();
       assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind(), failure.toString());
       assertTrue(failure.message().contains("verbs: [\"list\", \"watch\"]}, which"
-          + " sharedWatch(true) needs"), failure.message());
+          + " the shared watch needs"), failure.message());
       assertTrue(lock.read().toCompletableFuture().get() instanceof LockRead.Absent,
           "reading by name still works");
 

@@ -77,8 +77,8 @@ public final class FailureText {
         return LockFailure.of(Kind.FORBIDDEN, identity + " is not allowed to " + what
             + " (403: " + server + "); grant it with a Role in namespace " + namespace
             + ", bound to this pod's service account, with the rule {"
-            + (name == null ? ruleFor("list\", \"watch") + "}, which sharedWatch(true) needs;"
-                + " or build the locks without sharedWatch to watch each object by name"
+            + (name == null ? ruleFor("list\", \"watch") + "}, which the shared watch needs;"
+                + " or build the locks with watchMode(PER_LOCK) to watch each object by name"
                 : ruleFor(verb) + "}"));
       case 404:
         if (verb.equals("create")) {

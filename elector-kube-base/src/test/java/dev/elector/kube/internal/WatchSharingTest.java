@@ -1,0 +1,101 @@
+package dev.elector.kube.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.kube.WatchMode;
+import dev.elector.kube.internal.WatchSharing.Choice;
+import dev.elector.lock.LockFailure;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+
+/** The mode decision: what each mode chooses, what a 403 changes, and what is logged. */
+class WatchSharingTest {
+  private static final String LEASES = "/apis/coordination.k8s.io/v1/namespaces/ns/leases";
+  private static final String CONFIGMAPS = "/api/v1/namespaces/ns/configmaps";
+  private static final String WHAT = "leases.coordination.k8s.io in namespace ns";
+  private static final String RULE = "{list, watch on the lock's name}";
+
+  private final List<String> lines = new ArrayList<>();
+  private final WatchSharing sharing = new WatchSharing(recording(lines));
+  private final Object client = new Object();
+
+  /** A logger that keeps "LEVEL message args" of every call. */
+  private static Logger recording(List<String> lines) {
+    return (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(),
+        new Class<?>[] {Logger.class}, (proxy, method, args) -> {
+          if (method.getName().equals("getName")) {
+            return "test";
+          }
+          if (method.getName().startsWith("is")) {
+            return true;
+          }
+          if (method.getReturnType() == void.class) {
+            lines.add(method.getName().toUpperCase() + " " + Arrays.deepToString(args));
+          }
+          return null;
+        });
+  }
+
+  private static LockFailure failure(LockFailure.Kind kind) {
+    return LockFailure.of(kind, kind + " on list " + WHAT);
+  }
+
+  @Test
+  void autoSharesWhileNothingIsKnownAndForcedModesIgnoreWhatIsKnown() {
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.SHARED, client, LEASES));
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.PER_LOCK, client, LEASES));
+    assertTrue(sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.SHARED, client, LEASES));
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.PER_LOCK, client, LEASES));
+    assertEquals(List.of(), lines.stream().filter(l -> !l.startsWith("INFO")).toList());
+  }
+
+  @Test
+  void a403RefusesSharingForThatClientAndCollectionOnlyAndIsLoggedOnce() {
+    assertTrue(sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertTrue(sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, client, LEASES));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, CONFIGMAPS));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, new Object(), LEASES));
+    assertEquals(1, lines.size(), lines.toString());
+    String line = lines.get(0);
+    assertTrue(line.startsWith("INFO") && line.contains(WHAT) && line.contains("may not list")
+        && line.contains("each watch their own object") && line.contains(RULE)
+        && line.contains("FORBIDDEN on list"), line);
+  }
+
+  @Test
+  void otherFailuresAreBreaksNotRefusals() {
+    for (LockFailure.Kind kind : LockFailure.Kind.values()) {
+      if (kind != LockFailure.Kind.FORBIDDEN) {
+        assertFalse(sharing.refused(client, LEASES, WHAT, failure(kind), RULE), kind.name());
+      }
+    }
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
+    assertEquals(null, sharing.lookup(client, LEASES));
+    assertEquals(List.of(), lines);
+  }
+
+  @Test
+  void aListThatWorksIsLoggedOnceAndAfterARefusalSharesAgain() {
+    sharing.listed(client, LEASES, WHAT);
+    sharing.listed(client, LEASES, WHAT);
+    assertEquals(1, lines.size(), lines.toString());
+    assertTrue(lines.get(0).startsWith("INFO") && lines.get(0).contains("share one watch"),
+        lines.get(0));
+    assertEquals(Boolean.TRUE, sharing.lookup(client, LEASES));
+
+    sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE);
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, client, LEASES));
+    sharing.listed(client, LEASES, WHAT); // a forced shared watch listed: the Role was granted
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
+    assertEquals(3, lines.size(), lines.toString());
+  }
+}

@@ -36,7 +36,7 @@ class WatchSharingTest {
             return true;
           }
           if (method.getReturnType() == void.class) {
-            lines.add(method.getName().toUpperCase() + " " + Arrays.deepToString(args));
+            lines.add(method.getName().toUpperCase(java.util.Locale.ROOT) + " " + Arrays.deepToString(args));
           }
           return null;
         });
@@ -90,7 +90,7 @@ class WatchSharingTest {
     assertEquals(1, lines.size(), lines.toString());
     assertTrue(lines.get(0).startsWith("INFO") && lines.get(0).contains("share one watch"),
         lines.get(0));
-    assertEquals(Boolean.TRUE, sharing.lookup(client, LEASES));
+    assertEquals(true, sharing.lookup(client, LEASES));
 
     sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE);
     assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, client, LEASES));

@@ -26,6 +26,9 @@ import java.util.concurrent.CompletableFuture;
  * mechanism (steps, calls, queries) is {@link ElectionLoop}'s.
  */
 final class Election extends ElectionLoop {
+  /** Watch events taken in while following; a read answered after one of them may be older. */
+  private long watchEventsSeen;
+
   Election(ElectorConfig config) {
     super(config);
   }
@@ -72,17 +75,23 @@ final class Election extends ElectionLoop {
     if (watching.current() && seen != null && rule.mayTake(seen, now)) {
       acquire();
     } else {
-      read(this::onFollowerRead);
+      long eventsBefore = watchEventsSeen;
+      read((result, start) -> onFollowerRead(result, eventsBefore));
     }
   }
 
-  private void onFollowerRead(LockRead result, long start) {
+  private void onFollowerRead(LockRead result, long eventsBefore) {
     long now = clock.nanos();
     if (result instanceof LockRead.Failed failed) {
       failed(failed.failure(), "read", now, "Retrying with back-off.");
       return;
     }
-    view.see(result, now);
+    // A watch event taken in while this read was on its way may be newer than the read, which
+    // would then undo it (a release forgotten, an expiry restarted). The watch is current, and
+    // it shows any later change too, so the read adds nothing.
+    if (watchEventsSeen == eventsBefore) {
+      view.see(result, now);
+    }
     if (rule.mayTake(view.current(), now)) {
       // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
       // failing after good reads (an identity that may read but not write) back off all the same.
@@ -106,6 +115,7 @@ final class Election extends ElectionLoop {
     }
     watching.resumed();
     if (phase instanceof Phase.Following) {
+      watchEventsSeen++;
       view.see(event, now);
       watching.markCurrent();
       if (!caller.inFlight()) {

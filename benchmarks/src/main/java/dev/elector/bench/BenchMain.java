@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
   private static final List<Impl> ANCHORED = List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8,
-      Impl.CLIENT_JAVA, Impl.FABRIC8);
+      Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO);
 
   private BenchMain() {}
 
@@ -69,6 +69,18 @@ public final class BenchMain {
 
       step(results, "jmh", () -> jmh(results, quick));
 
+      Floors floors = new Floors(cluster, namespace);
+      int floorReps = quick ? 8 : 40;
+      int floorWarmup = quick ? 3 : 5;
+      step(results, "floor handover", () -> results.handoverFloor.addAll(
+          floors.handover(floorReps, floorWarmup)));
+      for (Timings t : List.of(Timings.DEFAULT, Timings.SCALED)) {
+        for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8)) {
+          step(results, "floor acquire " + impl.key + " " + t.shortName(), () ->
+              results.acquireFloors.add(floors.acquire(impl, t, floorReps, floorWarmup)));
+        }
+      }
+
       Scenarios scenarios = new Scenarios(cluster, namespace);
       List<Timings> takeoverTimings = quick ? List.of(Timings.SCALED)
           : List.of(Timings.DEFAULT, Timings.SCALED);
@@ -96,7 +108,7 @@ public final class BenchMain {
         results.baselineSeconds = baselineWindow.toSeconds();
       });
       for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.ELECTOR_SHARED,
-          Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8)) {
+          Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO)) {
         step(results, "load " + impl.key, () -> results.loads.add(
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }

@@ -104,7 +104,11 @@ final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockRead.Failed(dead()));
       }
-      return delegate.read();
+      probe.mark(Probe.MarkKind.READ);
+      return delegate.read().thenApply(result -> {
+        probe.mark(Probe.MarkKind.READ_DONE);
+        return result;
+      });
     }
 
     @Override
@@ -112,6 +116,7 @@ final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockWrite.Failed(dead()));
       }
+      probe.mark(Probe.MarkKind.WRITE);
       return delegate.create(record).thenApply(this::noteWrite);
     }
 
@@ -120,10 +125,13 @@ final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockWrite.Failed(dead()));
       }
+      probe.mark(Probe.MarkKind.WRITE);
       return delegate.update(expectedVersion, record).thenApply(this::noteWrite);
     }
 
     private LockWrite noteWrite(LockWrite result) {
+      probe.mark(result instanceof LockWrite.Written ? Probe.MarkKind.WRITE_DONE
+          : Probe.MarkKind.WRITE_FAILED);
       if (result instanceof LockWrite.Written && !probe.dead()) {
         probe.wrote();
       }
@@ -132,7 +140,11 @@ final class ElectorCandidate implements Candidate {
 
     @Override
     public Subscription watch(Consumer<LockRead> listener) {
-      return delegate.watch(listener);
+      return delegate.watch(event -> {
+        probe.mark(event instanceof LockRead.Found found && found.record().isReleased()
+            ? Probe.MarkKind.WATCH_RELEASED : Probe.MarkKind.WATCH_OTHER);
+        listener.accept(event);
+      });
     }
 
     @Override

@@ -138,6 +138,8 @@ final class Election {
   private long validFrom;
   private boolean releaseStarted;
   private boolean lockSeenBefore;
+  /** Whether the create without a read (see createUnseen) was tried. */
+  private boolean createTried;
   private boolean awaitingStopCallback;
 
   // Read without the monitor by queries.
@@ -402,9 +404,31 @@ final class Election {
     long now = clock.nanos();
     if (watchCurrent && observed != null && mayAcquire(observed, now)) {
       acquire(now);
+    } else if (observed == null && !lockSeenBefore && !createTried) {
+      createUnseen();
     } else {
       issueRead(this::onCandidateRead);
     }
+  }
+
+  /**
+   * Nothing seen yet: a create succeeds only where the lock is absent, and a read showing it absent
+   * would let this candidate create at once, so the read is skipped. Anything but success reads at
+   * once, and the read decides as if no create had been tried.
+   */
+  private void createUnseen() {
+    createTried = true;
+    var nowWall = wall.instant();
+    LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), nowWall, nowWall,
+        Math.max(highestTransitions, -1) + 1);
+    writing = record;
+    issueWrite(LockCall.CREATE, () -> lock.create(record), (result, start) -> {
+      if (result instanceof LockWrite.Written) {
+        onAcquireWrite(result, start, record);
+      } else {
+        issueRead(this::onCandidateRead);
+      }
+    });
   }
 
   private void onCandidateRead(LockRead result, long start) {
@@ -722,8 +746,12 @@ final class Election {
       case CANDIDATE:
         observe(event, now);
         watchCurrent = true;
-        if (!callInFlight) {
-          scheduleStep(mayAcquire(observed, now) ? 0 : untilNextLook(now));
+        if (!callInFlight && mayAcquire(observed, now)) {
+          cancel(nextStep); // act on the event now, not one scheduler hop later
+          nextStep = null;
+          candidateStep();
+        } else if (!callInFlight) {
+          scheduleStep(untilNextLook(now));
         }
         break;
       case LEADER:

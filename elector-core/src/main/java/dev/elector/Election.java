@@ -259,7 +259,6 @@ final class Election {
     }
     cancel(nextStep);
     nextStep = null;
-    unsubscribe();
     boolean wasLeader = phase == Phase.LEADER;
     CompletableFuture<Void> stopDelivered =
         wasLeader ? stepDown(TermEnd.CLOSED) : CompletableFuture.completedFuture(null);
@@ -360,6 +359,8 @@ final class Election {
     cancel(deadlineTimer);
     cancel(callTimer);
     nextStep = null;
+    // Only now: ending the watch first would delay the release by a TCP round of its own.
+    unsubscribe();
     log.debug("{}: closed", subject);
     releaseShared();
     closed.complete(null);

@@ -3,6 +3,7 @@ package dev.elector.bench;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.elector.fabric8.Fabric8LeaseLock;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
@@ -29,7 +30,8 @@ import okhttp3.Response;
  * Elector, and Elector's acquire beside its floor:
  *
  * <ul>
- *   <li>create floor: one bare POST of a free Lease through the same client and transport;
+ *   <li>create floor: one bare POST of a free Lease through the same client as the backend's
+ *       (client-java's OkHttp for the Lease lock, the fabric8 client for the fabric8 backend);
  *   <li>handover floor: a bare release PATCH, the time until a watcher of the Lease sees it, and
  *       the watcher's bare acquire PATCH issued at once: from the release's start to the acquire's
  *       answer;
@@ -82,7 +84,11 @@ final class Floors {
     int reads = 0;
     for (int i = 0; i < warmup + repetitions; i++) {
       long t0 = System.nanoTime();
-      create(name("floor-create"), "bench-floor");
+      if (impl == Impl.ELECTOR_FABRIC8) {
+        createWithFabric8(name("floor-create"), "bench-floor");
+      } else {
+        create(name("floor-create"), "bench-floor");
+      }
       double floorMs = (System.nanoTime() - t0) / 1e6;
       String lock = name("acquire-" + impl.key);
       CountDownLatch started = new CountDownLatch(1);
@@ -206,6 +212,16 @@ final class Floors {
     body.add("metadata", metadata);
     body.add("spec", spec);
     return send("POST", leases, body, "application/json");
+  }
+
+  /** Creates a Lease held by {@code holder} through the fabric8 client, the fabric8 backend's. */
+  private void createWithFabric8(String lease, String holder) {
+    Instant now = Instant.now();
+    cluster.fabric8().leases().inNamespace(namespace).resource(new LeaseBuilder()
+        .withNewMetadata().withName(lease).endMetadata()
+        .withNewSpec().withHolderIdentity(holder).withLeaseDurationSeconds(15)
+        .withAcquireTime(now.atZone(ZoneOffset.UTC)).withRenewTime(now.atZone(ZoneOffset.UTC))
+        .withLeaseTransitions(0).endSpec().build()).create();
   }
 
   /** A conditional merge patch naming {@code holder} (empty: released). */

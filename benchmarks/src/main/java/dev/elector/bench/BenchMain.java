@@ -84,8 +84,8 @@ public final class BenchMain {
       }
 
       Floors floors = new Floors(cluster, namespace);
-      int floorReps = quick ? 8 : 40;
-      int floorWarmup = quick ? 3 : 5;
+      int floorReps = quick ? 6 : 40;
+      int floorWarmup = quick ? 2 : 5;
       step(results, "floor handover", () -> results.handoverFloor.addAll(
           floors.handover(floorReps, floorWarmup)));
       for (Timings t : List.of(Timings.DEFAULT, Timings.SCALED)) {
@@ -141,7 +141,7 @@ public final class BenchMain {
       }
 
       List<Integer> scaleSizes = quick ? List.of(10, 100) : List.of(10, 100, 1000);
-      Duration scaleWindow = quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30);
+      Duration scaleWindow = quick ? Duration.ofSeconds(3) : Duration.ofSeconds(30);
       Duration cap = quick ? Duration.ofSeconds(30) : Duration.ofSeconds(90);
       Duration settle = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(6);
       for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.ELECTOR_SHARED,
@@ -180,7 +180,7 @@ public final class BenchMain {
         .forks(quick ? 0 : 1)
         .warmupIterations(quick ? 1 : 2)
         .warmupTime(TimeValue.seconds(quick ? 1 : 2))
-        .measurementIterations(quick ? 2 : 5)
+        .measurementIterations(quick ? 1 : 5)
         .measurementTime(TimeValue.seconds(quick ? 1 : 2))
         .jvmArgsAppend("-D" + BenchSetup.KUBECONFIG + "=" + kubeconfig,
             "-D" + BenchSetup.NAMESPACE + "=" + namespace)
@@ -190,7 +190,7 @@ public final class BenchMain {
         .include(AcquireBenchmark.class.getName() + ".acquire")
         .forks(quick ? 0 : 1)
         .warmupIterations(quick ? 1 : 2)
-        .measurementIterations(quick ? 3 : 15)
+        .measurementIterations(quick ? 2 : 15)
         .jvmArgsAppend("-D" + BenchSetup.KUBECONFIG + "=" + kubeconfig,
             "-D" + BenchSetup.NAMESPACE + "=" + namespace)
         .shouldFailOnError(true);

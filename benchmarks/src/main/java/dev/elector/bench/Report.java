@@ -133,6 +133,13 @@ final class Report {
     md.append("- Every candidate's lock is wrapped in a probe that records when its writes"
         + " succeed, and acts as the kill switch for a crash: all further calls fail. The anchors"
         + " get the same wrapper around their own `Lock` classes.\n");
+    md.append("- client-go runs as `testenv/cmd/elector-gocandidate`, one Go process per"
+        + " candidate (client-go's LeaderElector on its LeaseLock with ReleaseOnCancel, the same"
+        + " timings); its start callbacks and successful writes are reported on stdout with"
+        + " CLOCK_MONOTONIC instants, the clock of `System.nanoTime()`. A crash is SIGKILL, a"
+        + " graceful close SIGTERM. At most 5 of its elections run at once.\n");
+    md.append("- Latency floors and breakdowns: see \"Round-trip floors\"; Elector's lock calls and"
+        + " watch events are traced in every handover to split it into its parts.\n");
     md.append("- Repetitions of failover and handover run concurrently, each on its own Lease,"
         + " started 20 ms apart; the leader is stopped at a random phase of its renew cycle,"
         + " 2–3 retry periods after the election settled.\n");

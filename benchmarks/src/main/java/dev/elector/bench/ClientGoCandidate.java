@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,6 +36,20 @@ final class ClientGoCandidate implements Candidate {
         "--retry-period", timings.retry().toMillis() + "ms",
         "--release-on-cancel=true", "--bench-events")
         .redirectError(ProcessBuilder.Redirect.DISCARD);
+  }
+
+  /**
+   * A private copy of the candidate binary for this run: a build from other sources (another
+   * checkout) replaces the cached one and deletes the old, which must not happen mid-run.
+   */
+  static Path privateBinary() throws IOException, InterruptedException {
+    Path copy = Files.createTempFile("elector-gocandidate-", "");
+    copy.toFile().deleteOnExit();
+    Files.copy(binary(), copy, StandardCopyOption.REPLACE_EXISTING);
+    if (!copy.toFile().setExecutable(true)) {
+      throw new IOException("cannot make " + copy + " executable");
+    }
+    return copy;
   }
 
   /**

@@ -101,7 +101,7 @@ final class Scenarios {
   private synchronized Path goBinary() {
     if (goBinary == null) {
       try {
-        goBinary = ClientGoCandidate.binary();
+        goBinary = ClientGoCandidate.privateBinary();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       } catch (InterruptedException e) {

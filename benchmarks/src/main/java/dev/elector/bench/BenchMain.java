@@ -140,7 +140,7 @@ public final class BenchMain {
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }
 
-      List<Integer> scaleSizes = quick ? List.of(10, 100) : List.of(10, 100, 1000);
+      List<Integer> scaleSizes = quick ? List.of(100) : List.of(10, 100, 1000);
       Duration scaleWindow = quick ? Duration.ofSeconds(3) : Duration.ofSeconds(30);
       Duration cap = quick ? Duration.ofSeconds(30) : Duration.ofSeconds(90);
       Duration settle = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(6);

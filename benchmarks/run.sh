@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs the whole comparison of Elector with the client-java-extended and fabric8 electors against
-# one local control plane, and writes benchmarks/RESULTS.md and benchmarks/results.svg.
+# Runs the whole comparison of Elector with the client-java-extended, fabric8 and client-go electors
+# against one local control plane, and writes benchmarks/RESULTS.md and benchmarks/results.svg.
+# client-go runs as testenv/cmd/elector-gocandidate processes (built once by
+# testenv/build-gocandidate.sh, or ELECTOR_GOCANDIDATE_BIN).
 #
-#   benchmarks/run.sh            full mode, about 25-35 minutes on 2 cores
-#   benchmarks/run.sh --quick    quick mode, about 3 minutes (what CI runs, as BenchmarkQuickIT)
+#   benchmarks/run.sh            full mode, about 30-40 minutes on 2 cores
+#   benchmarks/run.sh --quick    quick mode, about 3-4 minutes (what CI runs, as BenchmarkQuickIT)
+#   benchmarks/run.sh --latency  only the round-trip floors, Elector's acquires and handovers
 #   benchmarks/run.sh --out DIR  write the report elsewhere
 set -euo pipefail
 cd "$(dirname "$0")/.."

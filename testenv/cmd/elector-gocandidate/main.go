@@ -8,6 +8,11 @@
 //	EVENT <nanos> stopped token=<leaderTransitions> reason=<why> activeUntil=<nanos>
 //	EVENT <nanos> releasedForeign holder=<identity>
 //
+// With --bench-events, for the benchmarks, also:
+//
+//	EVENT <nanos> wrote token=<leaderTransitions>     a write naming us succeeded (its end)
+//	EVENT <nanos> started token=<leaderTransitions>   OnStartedLeading runs
+//
 // releasedForeign: a release (holder cleared) was written over a Lease whose last read
 // named another holder.
 //
@@ -104,6 +109,7 @@ type options struct {
 	retryPeriod     time.Duration
 	requestTimeout  time.Duration
 	releaseOnCancel bool
+	benchEvents     bool
 }
 
 func parseFlags(args []string) (options, error) {
@@ -120,6 +126,9 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.requestTimeout, "request-timeout", 0,
 		"timeout of each API request (default: renew-deadline, as kube-controller-manager sets it)")
 	fs.BoolVar(&o.releaseOnCancel, "release-on-cancel", true, "client-go ReleaseOnCancel")
+	fs.BoolVar(&o.benchEvents, "bench-events", false,
+		"also print a wrote line after each successful write naming us and a started line when "+
+			"OnStartedLeading runs")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -213,6 +222,7 @@ type countingLock struct {
 	resourcelock.Interface
 	out           *output
 	renewDeadline time.Duration
+	benchEvents   bool
 	gets          atomic.Int64
 	creates       atomic.Int64
 	updates       atomic.Int64
@@ -266,6 +276,9 @@ func (l *countingLock) wrote(r resourcelock.LeaderElectionRecord, from int64, er
 		return
 	}
 	l.lastWriteFrom = from
+	if l.benchEvents {
+		l.out.event("wrote", "token", r.LeaderTransitions)
+	}
 	if !l.leading {
 		l.leading = true
 		l.token = r.LeaderTransitions
@@ -319,6 +332,7 @@ func main() {
 		},
 		out:           out,
 		renewDeadline: o.renewDeadline,
+		benchEvents:   o.benchEvents,
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -340,7 +354,14 @@ func main() {
 			ReleaseOnCancel: o.releaseOnCancel,
 			Name:            o.lockName,
 			Callbacks: leaderelection.LeaderCallbacks{
-				OnStartedLeading: func(context.Context) {},
+				OnStartedLeading: func(context.Context) {
+					if o.benchEvents {
+						lock.mu.Lock()
+						token := lock.token
+						lock.mu.Unlock()
+						out.event("started", "token", token)
+					}
+				},
 				OnStoppedLeading: func() {
 					reason := "renew-failed"
 					if ctx.Err() != nil {

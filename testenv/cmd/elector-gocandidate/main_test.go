@@ -185,3 +185,28 @@ func TestThrottledRequestsGet429WithRetryAfterAndNeverReachTheServer(t *testing.
 		t.Fatalf("counters: requests %d injected %d lists %d", f.requests.Load(), f.injected.Load(), f.lists.Load())
 	}
 }
+
+func TestBenchEventsReportEverySuccessfulWriteNamingUs(t *testing.T) {
+	fake := &fakeLock{}
+	lock, buf := newLock(fake)
+	lock.benchEvents = true
+	ctx := context.Background()
+	record := resourcelock.LeaderElectionRecord{HolderIdentity: "go1", LeaderTransitions: 3}
+	if err := lock.Create(ctx, record); err != nil {
+		t.Fatal(err)
+	}
+	if err := lock.Update(ctx, record); err != nil {
+		t.Fatal(err)
+	}
+	fake.failing = true
+	_ = lock.Update(ctx, record) // failed: no wrote line
+	fake.failing = false
+	_ = lock.Update(ctx, resourcelock.LeaderElectionRecord{}) // a release names nobody: no wrote line
+	var kinds []string
+	for _, e := range events(t, buf) {
+		kinds = append(kinds, e["kind"])
+	}
+	if strings.Join(kinds, ",") != "wrote,leading,wrote" {
+		t.Fatalf("want wrote,leading,wrote, got %v", kinds)
+	}
+}

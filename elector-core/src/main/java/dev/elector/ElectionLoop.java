@@ -160,6 +160,9 @@ abstract class ElectionLoop {
     cancel(deadlineTimer);
     caller.cancelTimer();
     nextStep = null;
+    // Only now: ending a watch stream stalls the next requests on its HTTP/2 connection (about
+    // 40 ms with client-java's OkHttp), which must not delay the release.
+    watching.close();
     log.debug("{}: closed", subject);
     releaseShared();
     closed.complete(null);

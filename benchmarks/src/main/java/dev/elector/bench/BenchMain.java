@@ -22,30 +22,34 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the whole comparison against one local control plane and writes RESULTS.md and
  * results.svg. {@code --quick} is the few-minute CI variant; without it, the full run.
+ * {@code --latency} runs only the round-trip floors, Elector's acquires and its
+ * handovers (a few minutes), for work on latency.
  *
- * <p>Usage: {@code BenchMain [--quick] [--out DIR] [--binary PATH]}
+ * <p>Usage: {@code BenchMain [--quick] [--latency] [--out DIR] [--binary PATH]}
  */
 public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
   private static final List<Impl> ANCHORED = List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8,
-      Impl.CLIENT_JAVA, Impl.FABRIC8);
+      Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO);
 
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
     boolean quick = false;
+    boolean latency = false;
     Path out = Path.of("benchmarks");
     Path binary = Cluster.defaultBinary();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--quick" -> quick = true;
+        case "--latency" -> latency = true;
         case "--out" -> out = Path.of(args[++i]);
         case "--binary" -> binary = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: BenchMain [--quick] [--out DIR] [--binary PATH]");
+            + "; usage: BenchMain [--quick] [--latency] [--out DIR] [--binary PATH]");
       }
     }
-    Results results = run(quick, out, binary);
+    Results results = run(quick, latency, out, binary);
     System.out.println("wrote " + out.resolve("RESULTS.md") + " and " + out.resolve("results.svg")
         + " in " + Math.round(results.seconds) + " s");
     System.exit(0); // anchors' non-daemon pools must not keep the JVM alive
@@ -53,6 +57,14 @@ public final class BenchMain {
 
   /** Runs everything and writes the report into {@code out}. */
   static Results run(boolean quick, Path out, Path binary) throws Exception {
+    return run(quick, false, out, binary);
+  }
+
+  /**
+   * Runs everything, or with {@code latencyOnly} only the floors, the acquires and Elector's
+   * handovers, and writes the report into {@code out}.
+   */
+  static Results run(boolean quick, boolean latencyOnly, Path out, Path binary) throws Exception {
     long t0 = System.nanoTime();
     Results results = new Results();
     results.quick = quick;
@@ -67,9 +79,36 @@ public final class BenchMain {
       System.setProperty(BenchSetup.KUBECONFIG, cluster.kubeconfig().toString());
       System.setProperty(BenchSetup.NAMESPACE, namespace);
 
-      step(results, "jmh", () -> jmh(results, quick));
+      if (!latencyOnly) {
+        step(results, "jmh", () -> jmh(results, quick));
+      }
+
+      Floors floors = new Floors(cluster, namespace);
+      int floorReps = quick ? 6 : 40;
+      int floorWarmup = quick ? 2 : 5;
+      step(results, "floor handover", () -> results.handoverFloor.addAll(
+          floors.handover(floorReps, floorWarmup)));
+      for (Timings t : List.of(Timings.DEFAULT, Timings.SCALED)) {
+        for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8)) {
+          step(results, "floor acquire " + impl.key + " " + t.shortName(), () ->
+              results.acquireFloors.add(floors.acquire(impl, t, floorReps, floorWarmup)));
+        }
+      }
 
       Scenarios scenarios = new Scenarios(cluster, namespace);
+      if (latencyOnly) {
+        for (Timings t : List.of(Timings.DEFAULT, Timings.SCALED)) {
+          for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8)) {
+            step(results, "handover " + impl.key + " " + t.shortName(), () ->
+                results.handovers.add(scenarios.takeover(impl, t, 3, quick ? 8 : 20, true)));
+          }
+        }
+        results.loadAverageEnd = ManagementFactory.getOperatingSystemMXBean()
+            .getSystemLoadAverage();
+        results.seconds = (System.nanoTime() - t0) / 1e9;
+        new Report(results).write(out);
+        return results;
+      }
       List<Timings> takeoverTimings = quick ? List.of(Timings.SCALED)
           : List.of(Timings.DEFAULT, Timings.SCALED);
       int reps = quick ? 3 : 20;
@@ -96,7 +135,7 @@ public final class BenchMain {
         results.baselineSeconds = baselineWindow.toSeconds();
       });
       for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.ELECTOR_SHARED,
-          Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8)) {
+          Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO)) {
         step(results, "load " + impl.key, () -> results.loads.add(
             scenarios.load(impl, loadTimings, 10, window, results.baseline)));
       }
@@ -131,7 +170,7 @@ public final class BenchMain {
         .forks(quick ? 0 : 1)
         .warmupIterations(quick ? 1 : 2)
         .warmupTime(TimeValue.seconds(quick ? 1 : 2))
-        .measurementIterations(quick ? 2 : 5)
+        .measurementIterations(quick ? 1 : 5)
         .measurementTime(TimeValue.seconds(quick ? 1 : 2))
         .jvmArgsAppend("-D" + BenchSetup.KUBECONFIG + "=" + kubeconfig,
             "-D" + BenchSetup.NAMESPACE + "=" + namespace)
@@ -141,7 +180,7 @@ public final class BenchMain {
         .include(AcquireBenchmark.class.getName() + ".acquire")
         .forks(quick ? 0 : 1)
         .warmupIterations(quick ? 1 : 2)
-        .measurementIterations(quick ? 3 : 15)
+        .measurementIterations(quick ? 2 : 15)
         .jvmArgsAppend("-D" + BenchSetup.KUBECONFIG + "=" + kubeconfig,
             "-D" + BenchSetup.NAMESPACE + "=" + namespace)
         .shouldFailOnError(true);

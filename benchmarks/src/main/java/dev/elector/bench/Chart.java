@@ -13,7 +13,8 @@ import java.util.Map;
 final class Chart {
   private static final int WIDTH = 960;
   private static final int BARS_HEIGHT = 380;
-  private static final String[] COLORS = {"#2b6cb0", "#dd6b20", "#38a169", "#805ad5"};
+  private static final String[] COLORS = {"#2b6cb0", "#63b3ed", "#dd6b20", "#38a169",
+      "#805ad5"};
   private final Results r;
   private final StringBuilder svg = new StringBuilder();
 
@@ -48,7 +49,8 @@ final class Chart {
   }
 
   String svg() {
-    List<Impl> impls = List.of(Impl.ELECTOR, Impl.CLIENT_JAVA, Impl.FABRIC8);
+    List<Impl> impls = List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA,
+        Impl.FABRIC8, Impl.CLIENT_GO);
     Scenarios.Takeover sample = timelineSource();
     int timelineRows = sample == null ? 0 : 3 * sample.candidates();
     int timelineHeight = 70 + impls.size() * 20 + timelineRows * 16;
@@ -114,13 +116,20 @@ final class Chart {
         }
       }
       text(gx + groupWidth / 2, bottom + 16, "middle", 11, group.getKey());
+      double floor = Stats.median(r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs)
+          .toList());
+      if (group.getKey().startsWith("handover") && !Double.isNaN(floor)) {
+        double fy = y(Math.max(lo, floor), lo, hi, top, bottom);
+        line(gx + 4, fy, gx + groupWidth - 4, fy, "#c53030", "stroke-dasharray=\"4 3\"");
+        text(gx + groupWidth - 4, fy - 3, "end", 10, "round-trip floor " + n(floor) + " ms");
+      }
       g++;
     }
     double lx = left;
     for (int i = 0; i < impls.size(); i++) {
       rect(lx, BARS_HEIGHT - 34, 12, 12, COLORS[i]);
-      text(lx + 16, BARS_HEIGHT - 24, "start", 12, impls.get(i).label);
-      lx += 290;
+      text(lx + 16, BARS_HEIGHT - 24, "start", 10, impls.get(i).label);
+      lx += (right - left) / impls.size();
     }
   }
 

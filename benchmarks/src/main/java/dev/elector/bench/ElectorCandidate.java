@@ -15,6 +15,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /** Elector on a Lease, behind a probe. */
 public final class ElectorCandidate implements Candidate {
@@ -114,7 +115,11 @@ public final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockRead.Failed(dead()));
       }
-      return delegate().read();
+      probe.mark(Probe.MarkKind.READ);
+      return delegate().read().thenApply(result -> {
+        probe.mark(Probe.MarkKind.READ_DONE);
+        return result;
+      });
     }
 
     @Override
@@ -122,6 +127,7 @@ public final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockWrite.Failed(dead()));
       }
+      probe.mark(Probe.MarkKind.WRITE);
       return delegate().create(record).thenApply(this::noteWrite);
     }
 
@@ -130,14 +136,27 @@ public final class ElectorCandidate implements Candidate {
       if (!probe.call()) {
         return gone(new LockWrite.Failed(dead()));
       }
+      probe.mark(Probe.MarkKind.WRITE);
       return delegate().update(expectedVersion, record).thenApply(this::noteWrite);
     }
 
     private LockWrite noteWrite(LockWrite result) {
+      probe.mark(result instanceof LockWrite.Written ? Probe.MarkKind.WRITE_DONE
+          : Probe.MarkKind.WRITE_FAILED);
       if (result instanceof LockWrite.Written && !probe.dead()) {
         probe.wrote();
       }
       return result;
     }
+
+    @Override
+    public Subscription watch(Consumer<LockRead> listener) {
+      return delegate().watch(event -> {
+        probe.mark(event instanceof LockRead.Found found && found.record().isReleased()
+            ? Probe.MarkKind.WATCH_RELEASED : Probe.MarkKind.WATCH_OTHER);
+        listener.accept(event);
+      });
+    }
+
   }
 }

@@ -17,7 +17,12 @@ enum Impl {
   /** Elector with watching followers on the fabric8 backend ({@code Fabric8LeaseLock}). */
   ELECTOR_FABRIC8("Elector (fabric8 backend)", "elector-fabric8"),
   CLIENT_JAVA("client-java-extended 25.0.0", "client-java"),
-  FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8");
+  FABRIC8("fabric8 kubernetes-client 8.0.0", "fabric8"),
+  /**
+   * client-go v0.37.2's elector (LeaseLock, ReleaseOnCancel) in a Go process of its own per
+   * candidate: testenv/cmd/elector-gocandidate.
+   */
+  CLIENT_GO("client-go v0.37.2 (Go process)", "client-go");
 
   final String label;
   final String key;

@@ -1,5 +1,7 @@
 package dev.elector.bench;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -8,12 +10,58 @@ import java.util.concurrent.atomic.AtomicLong;
  * made to stop without releasing, identically for every implementation. Thread-safe.
  */
 public final class Probe {
+  /** What a traced lock did, and when. */
+  enum MarkKind { READ, READ_DONE, WRITE, WRITE_DONE, WRITE_FAILED, WATCH_RELEASED, WATCH_OTHER }
+
+  /** One traced instant (System.nanoTime()). */
+  record Mark(MarkKind kind, long nanos) {}
+
+  private volatile boolean tracing;
+  private final List<Mark> marks = new CopyOnWriteArrayList<>();
   private volatile boolean dead;
   private final AtomicLong lastWriteNanos = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
   private final AtomicLong calls = new AtomicLong();
   private volatile long gapsFromNanos = Long.MAX_VALUE;
   private final AtomicLong maxGapNanos = new AtomicLong();
+
+  /** Keeps a transcript of the lock's calls and watch events from now on (for breakdowns). */
+  void trace() {
+    tracing = true;
+  }
+
+  /** Notes a traced instant, if tracing. */
+  void mark(MarkKind kind) {
+    if (tracing) {
+      marks.add(new Mark(kind, System.nanoTime()));
+    }
+  }
+
+  /** The transcript so far. */
+  List<Mark> marks() {
+    return List.copyOf(marks);
+  }
+
+  /** The first mark of {@code kind} at or after {@code fromNanos}, or -1. */
+  long first(MarkKind kind, long fromNanos) {
+    for (Mark m : marks) {
+      if (m.kind() == kind && m.nanos() - fromNanos >= 0) {
+        return m.nanos();
+      }
+    }
+    return -1;
+  }
+
+  /** The last mark of {@code kind} in [fromNanos, toNanos], or -1. */
+  long last(MarkKind kind, long fromNanos, long toNanos) {
+    long found = -1;
+    for (Mark m : marks) {
+      if (m.kind() == kind && m.nanos() - fromNanos >= 0 && toNanos - m.nanos() >= 0) {
+        found = m.nanos();
+      }
+    }
+    return found;
+  }
 
   /** Whether the kill switch was thrown. */
   public boolean dead() {
@@ -33,7 +81,11 @@ public final class Probe {
 
   /** A create or update succeeded now. */
   void wrote() {
-    long now = System.nanoTime();
+    wroteAt(System.nanoTime());
+  }
+
+  /** A create or update succeeded at {@code now} (System.nanoTime()'s clock). */
+  void wroteAt(long now) {
     long previous = lastWriteNanos.getAndSet(now);
     writes.incrementAndGet();
     if (previous != 0 && previous - gapsFromNanos >= 0) {

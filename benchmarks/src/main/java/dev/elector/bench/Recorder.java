@@ -17,12 +17,22 @@ public class Recorder {
   private final Map<String, Boolean> leading = new ConcurrentHashMap<>();
 
   public void started(String identity) {
-    events.add(new Event(identity, true, System.nanoTime()));
-    leading.put(identity, true);
+    started(identity, System.nanoTime());
   }
 
   public void stopped(String identity) {
-    events.add(new Event(identity, false, System.nanoTime()));
+    stopped(identity, System.nanoTime());
+  }
+
+  /** A start callback that ran at {@code nanos} (System.nanoTime()'s clock), told later. */
+  public void started(String identity, long nanos) {
+    events.add(new Event(identity, true, nanos));
+    leading.put(identity, true);
+  }
+
+  /** A stop callback that ran at {@code nanos}, told later. */
+  public void stopped(String identity, long nanos) {
+    events.add(new Event(identity, false, nanos));
     leading.put(identity, false);
   }
 

@@ -94,7 +94,8 @@ final class Report {
     md.append("| API server | local control plane: kube-apiserver ").append(r.apiServerVersion)
         .append(" with embedded etcd, on the same machine |\n");
     md.append("| implementations | Elector 0.1.0-SNAPSHOT; io.kubernetes:client-java-extended"
-        + " 25.0.0; io.fabric8:kubernetes-client 8.0.0 (Jackson pinned to 2.22) |\n");
+        + " 25.0.0; io.fabric8:kubernetes-client 8.0.0 (Jackson pinned to 2.22); client-go v0.37.2"
+        + " (`testenv/cmd/elector-gocandidate`, one Go process per candidate) |\n");
     md.append("| lock | a `coordination.k8s.io/v1` Lease for every implementation (JMH also"
         + " covers ConfigMap and in-memory for Elector) |\n");
     md.append("| timings | ").append(Timings.DEFAULT.name()).append(" and ")
@@ -110,13 +111,16 @@ final class Report {
     goals(md);
     method(md);
     jmhTables(md);
+    floors(md);
     takeoverTable(md, "Crash failover", r.failovers, "The leader's lock calls start failing"
         + " (as if its process died; nothing is released), then its elector is stopped. Time"
         + " from that instant, and from the leader's last successful renewal, until another"
         + " candidate's start callback runs.");
     takeoverTable(md, "Graceful handover", r.handovers, "The leader is closed the way each"
         + " library releases (Elector `close()`, client-java `close()`, fabric8 cancel with"
-        + " releaseOnCancel). Time from the call until another candidate's start callback.");
+        + " releaseOnCancel, client-go SIGTERM with ReleaseOnCancel). Time from the call until"
+        + " another candidate's start callback.");
+    handoverBreakdown(md);
     loadTable(md);
     scaleTable(md);
     return md.toString();
@@ -129,6 +133,13 @@ final class Report {
     md.append("- Every candidate's lock is wrapped in a probe that records when its writes"
         + " succeed, and acts as the kill switch for a crash: all further calls fail. The anchors"
         + " get the same wrapper around their own `Lock` classes.\n");
+    md.append("- client-go runs as `testenv/cmd/elector-gocandidate`, one Go process per"
+        + " candidate (client-go's LeaderElector on its LeaseLock with ReleaseOnCancel, the same"
+        + " timings); its start callbacks and successful writes are reported on stdout with"
+        + " CLOCK_MONOTONIC instants, the clock of `System.nanoTime()`. A crash is SIGKILL, a"
+        + " graceful close SIGTERM. At most 5 of its elections run at once.\n");
+    md.append("- Latency floors and breakdowns: see \"Round-trip floors\"; Elector's lock calls and"
+        + " watch events are traced in every handover to split it into its parts.\n");
     md.append("- Repetitions of failover and handover run concurrently, each on its own Lease,"
         + " started 20 ms apart; the leader is stopped at a random phase of its renew cycle,"
         + " 2–3 retry periods after the election settled.\n");
@@ -178,14 +189,18 @@ final class Report {
           .map(x -> Stats.median(x.fromStopMs())).orElse(Double.NaN);
       double f8 = takeover(r.failovers, Impl.FABRIC8, timings, n)
           .map(x -> Stats.median(x.fromStopMs())).orElse(Double.NaN);
+      double go = takeover(r.failovers, Impl.CLIENT_GO, timings, n)
+          .map(x -> Stats.median(x.fromStopMs())).orElse(Double.NaN);
       md.append("| crash failover, n=").append(n).append(": median after the last renewal ≤ ")
           .append(f(bound)).append(" ms | ").append(f(fromRenew)).append(" ms | ")
           .append(verdict(fromRenew <= bound)).append(" |\n");
       md.append("| crash failover, n=").append(n).append(": median from the stop below both"
           + " anchors | Elector ").append(f(fromStop)).append(" ms, client-java ").append(f(cj))
-          .append(" ms, fabric8 ").append(f(f8)).append(" ms | ")
+          .append(" ms, fabric8 ").append(f(f8)).append(" ms (client-go ").append(f(go))
+          .append(" ms) | ")
           .append(verdict(fromStop < cj && fromStop < f8)).append(" |\n");
     }
+    floorGoals(md);
     double elector = load(Impl.ELECTOR).map(Scenarios.Load::total).orElse(Double.NaN);
     double poll = load(Impl.ELECTOR_POLL).map(Scenarios.Load::total).orElse(Double.NaN);
     double bestAnchor = Math.min(load(Impl.CLIENT_JAVA).map(Scenarios.Load::total)
@@ -267,6 +282,137 @@ final class Report {
       md.append("| ").append(j.subject()).append(" | ").append(f(j.p50())).append(" | ")
           .append(f(j.p95())).append(" | ").append(f(j.mean())).append(" | ")
           .append(j.samples()).append(" | ").append(ratio(j.p50(), base)).append(" |\n");
+    }
+    md.append('\n');
+  }
+
+  private double createFloor(String timings) {
+    List<Double> all = new ArrayList<>();
+    r.acquireFloors.stream().filter(a -> a.timings().shortName().equals(timings))
+        .forEach(a -> all.addAll(a.createFloorMs()));
+    return Stats.median(all);
+  }
+
+  private double handoverFloor() {
+    return Stats.median(r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs).toList());
+  }
+
+  private void floorGoals(StringBuilder md) {
+    for (Floors.Acquire a : r.acquireFloors) {
+      double floor = Stats.median(a.createFloorMs());
+      double median = Stats.median(a.acquireMs());
+      md.append("| acquire median ≤ create floor + 2 ms (").append(a.impl().label).append(", ")
+          .append(a.timings().shortName()).append(" timings) | ").append(f(median))
+          .append(" ms, floor ").append(f(floor)).append(" ms (+").append(f(median - floor))
+          .append(" ms, ").append(ratio(median, floor)).append(") | ")
+          .append(verdict(median <= floor + 2)).append(" |\n");
+    }
+    double floor = handoverFloor();
+    for (Scenarios.Takeover t : r.handovers) {
+      if (!t.impl().isElector()) {
+        continue;
+      }
+      double median = Stats.median(t.fromStopMs());
+      md.append("| graceful handover median ≤ handover floor + 5 ms (").append(t.impl().label)
+          .append(", ").append(t.timings().shortName()).append(" timings) | ").append(f(median))
+          .append(" ms, floor ").append(f(floor)).append(" ms (+").append(f(median - floor))
+          .append(" ms, ").append(ratio(median, floor)).append(") | ")
+          .append(verdict(median <= floor + 5)).append(" |\n");
+    }
+  }
+
+  private void floors(StringBuilder md) {
+    md.append("## Round-trip floors\n\n");
+    md.append("Measured in this run, through the same client and transport as Elector's Lease"
+        + " lock, sequentially (one at a time), after a warm-up. The create floor is one bare POST"
+        + " of a free Lease; it is measured between Elector's acquires (a new elector on a free"
+        + " Lease, from `start()` to its start callback), so both see the same load. The handover"
+        + " floor is a bare release PATCH, the time until a bare watch of the Lease delivers it,"
+        + " and a bare acquire PATCH issued on that event, from the release's start to the"
+        + " acquire's answer.\n\n");
+    md.append("| measurement | median ms | p95 ms | samples |\n|---|---|---|---|\n");
+    List<Double> release = r.handoverFloor.stream().map(Floors.HandoverFloor::releaseMs).toList();
+    List<Double> event = r.handoverFloor.stream().map(Floors.HandoverFloor::eventMs).toList();
+    List<Double> acquire = r.handoverFloor.stream().map(Floors.HandoverFloor::acquireMs).toList();
+    List<Double> total = r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs).toList();
+    row(md, "handover floor: release PATCH", release);
+    row(md, "handover floor: release start → watch event", event);
+    row(md, "handover floor: acquire PATCH", acquire);
+    row(md, "**handover floor** (release start → acquire answered)", total);
+    for (Floors.Acquire a : r.acquireFloors) {
+      row(md, "create floor (between " + a.impl().label + " acquires, " + a.timings().shortName()
+          + " timings)", a.createFloorMs());
+      row(md, a.impl().label + " acquire of a free Lease, " + a.timings().shortName()
+          + " timings", a.acquireMs());
+    }
+    md.append("\n### Where an acquire's time goes\n\n");
+    md.append("Medians of the parts of each acquire above, from its traced lock calls; \"reads\""
+        + " counts the acquires that read the Lease before writing.\n\n");
+    md.append("| implementation | timings | reads |");
+    for (String part : Floors.ACQUIRE_PARTS) {
+      md.append(' ').append(part).append(" ms |");
+    }
+    md.append(" total ms | create floor ms |\n|---|---|---|");
+    for (int i = 0; i < Floors.ACQUIRE_PARTS.length; i++) {
+      md.append("---|");
+    }
+    md.append("---|---|\n");
+    for (Floors.Acquire a : r.acquireFloors) {
+      md.append("| ").append(a.impl().label).append(" | ").append(a.timings().shortName())
+          .append(" | ").append(a.reads()).append(" / ").append(a.acquireMs().size()).append(" |");
+      for (int i = 0; i < Floors.ACQUIRE_PARTS.length; i++) {
+        md.append(' ').append(f(partMedian(a.parts(), i))).append(" |");
+      }
+      md.append(' ').append(f(Stats.median(a.acquireMs()))).append(" | ")
+          .append(f(Stats.median(a.createFloorMs()))).append(" |\n");
+    }
+    md.append('\n');
+  }
+
+  private static double partMedian(List<double[]> parts, int i) {
+    List<Double> values = new ArrayList<>();
+    for (double[] p : parts) {
+      if (!Double.isNaN(p[i])) {
+        values.add(p[i]);
+      }
+    }
+    return Stats.median(values);
+  }
+
+  private static void row(StringBuilder md, String what, List<Double> values) {
+    md.append("| ").append(what).append(" | ").append(f(Stats.median(values))).append(" | ")
+        .append(f(Stats.percentile(values, 95))).append(" | ").append(values.size())
+        .append(" |\n");
+  }
+
+  private void handoverBreakdown(StringBuilder md) {
+    md.append("### Where a handover's time goes\n\n");
+    md.append("Medians over the repetitions above, from the old and new leaders' traced locks"
+        + " (the release write and the watch event overlap: the event can arrive before the"
+        + " release's answer). Handover floor in this run: ").append(f(handoverFloor()))
+        .append(" ms.\n\n");
+    md.append("| implementation | timings |");
+    for (String part : Scenarios.HANDOVER_PARTS) {
+      md.append(' ').append(part).append(" ms |");
+    }
+    md.append(" handover ms | vs floor |\n|---|---|");
+    for (int i = 0; i < Scenarios.HANDOVER_PARTS.length; i++) {
+      md.append("---|");
+    }
+    md.append("---|---|\n");
+    double floor = handoverFloor();
+    for (Scenarios.Takeover t : r.handovers) {
+      if (t.breakdowns().isEmpty()) {
+        continue;
+      }
+      md.append("| ").append(t.impl().label).append(" | ").append(t.timings().values())
+          .append(" |");
+      for (int i = 0; i < Scenarios.HANDOVER_PARTS.length; i++) {
+        md.append(' ').append(f(partMedian(t.breakdowns(), i))).append(" |");
+      }
+      double median = Stats.median(t.fromStopMs());
+      md.append(' ').append(f(median)).append(" | +").append(f(median - floor)).append(" ms (")
+          .append(ratio(median, floor)).append(") |\n");
     }
     md.append('\n');
   }

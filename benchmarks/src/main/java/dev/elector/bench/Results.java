@@ -25,5 +25,7 @@ final class Results {
   Map<String, Double> baseline = Map.of();
   double baselineSeconds;
   final List<Scenarios.Scale> scales = new ArrayList<>();
+  final List<Floors.Acquire> acquireFloors = new ArrayList<>();
+  final List<Floors.HandoverFloor> handoverFloor = new ArrayList<>();
   final Map<String, String> errors = new LinkedHashMap<>();
 }

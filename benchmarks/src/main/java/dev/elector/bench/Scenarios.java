@@ -4,6 +4,8 @@ import com.sun.management.OperatingSystemMXBean;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
@@ -16,6 +18,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,7 +34,18 @@ final class Scenarios {
   /** Time from a change to the next leader's start callback, per repetition. */
   record Takeover(Impl impl, Timings timings, int candidates, List<Double> fromStopMs,
       List<Double> fromLastRenewMs, int repetitions, int missing,
-      List<Recorder.Event> sampleTimeline, long sampleChangeNanos) {}
+      List<Recorder.Event> sampleTimeline, long sampleChangeNanos,
+      List<double[]> breakdowns) {}
+
+  /**
+   * The parts of one graceful handover, in ms, from the old and new leaders' traced locks:
+   * close call to release write issued, release write, release write issued to the new leader's
+   * watch event showing the lock released, that event to its acquire write issued, the acquire
+   * write, and its end to the start callback. NaN where a part was not seen.
+   */
+  static final String[] HANDOVER_PARTS = {"close → release issued", "release write",
+      "release issued → follower's watch event", "watch event → acquire issued (decision)",
+      "acquire write", "acquire written → start callback"};
 
   /** Steady-state requests per second reaching the server, by verb. */
   record Load(Impl impl, Timings timings, int candidates, double windowSeconds,
@@ -46,8 +60,12 @@ final class Scenarios {
       int addedThreads, int peakAddedThreads, double heapMb, double cpuCores,
       double acquireSeconds, double requestsPerSecond, String note) {}
 
+  /** At most this many client-go elections at once: each candidate is a process. */
+  private static final int CLIENT_GO_ELECTIONS_AT_ONCE = 5;
+
   private final Cluster cluster;
   private final String namespace;
+  private Path goBinary;
 
   Scenarios(Cluster cluster, String namespace) {
     this.cluster = cluster;
@@ -79,6 +97,21 @@ final class Scenarios {
     }
   }
 
+  /** The client-go candidate binary, built (or found in the cache) on first use. */
+  private synchronized Path goBinary() {
+    if (goBinary == null) {
+      try {
+        goBinary = ClientGoCandidate.privateBinary();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while building the client-go candidate", e);
+      }
+    }
+    return goBinary;
+  }
+
   private String lockName(String prefix) {
     return prefix + "-" + LOCKS.incrementAndGet();
   }
@@ -101,6 +134,8 @@ final class Scenarios {
           recorder);
       case FABRIC8 -> new Fabric8Candidate(cluster.fabric8(), namespace, name, identity, timings,
           recorder);
+      case CLIENT_GO -> new ClientGoCandidate(goBinary(), cluster.kubeconfig(), namespace, name,
+          identity, timings, recorder);
     };
   }
 
@@ -135,8 +170,13 @@ final class Scenarios {
     ApiClient client = cluster.newApiClient();
     List<Election> elections = new ArrayList<>();
     for (int r = 0; r < repetitions; r++) {
-      elections.add(new Election(impl, client, timings, n));
+      Election election = new Election(impl, client, timings, n);
+      election.byId.values().forEach(c -> c.probe().trace());
+      elections.add(election);
     }
+    Semaphore atOnce = new Semaphore(impl == Impl.CLIENT_GO ? CLIENT_GO_ELECTIONS_AT_ONCE
+        : repetitions);
+    List<double[]> breakdowns = new ArrayList<>();
     List<Double> fromStop = new ArrayList<>();
     List<Double> fromRenew = new ArrayList<>();
     int[] missing = {0};
@@ -145,44 +185,56 @@ final class Scenarios {
     List<Thread> threads = new ArrayList<>();
     for (Election election : elections) {
       Thread thread = new Thread(() -> {
-        long waitNanos = timings.lease().multipliedBy(3).plusSeconds(20).toNanos();
-        election.start();
-        Optional<String> leader = election.recorder.awaitOneLeader(System.nanoTime() + waitNanos);
-        if (leader.isEmpty()) {
-          synchronized (fromStop) {
-            missing[0]++;
+        atOnce.acquireUninterruptibly();
+        try {
+          long waitNanos = timings.lease().multipliedBy(3).plusSeconds(20).toNanos();
+          election.start();
+          Optional<String> leader = election.recorder.awaitOneLeader(System.nanoTime()
+              + waitNanos);
+          if (leader.isEmpty()) {
+            synchronized (fromStop) {
+              missing[0]++;
+            }
+            return;
           }
-          return;
-        }
-        // let every follower observe the record, then stop at a random phase of the renew cycle
-        long settle = timings.retry().multipliedBy(2).toNanos()
-            + ThreadLocalRandom.current().nextLong(timings.retry().toNanos());
-        LockSupport.parkNanos(settle);
-        Candidate old = election.byId.get(leader.get());
-        long lastRenew = old.probe().lastWriteNanos();
-        long t0 = System.nanoTime();
-        if (graceful) {
-          old.closeGracefully();
-        } else {
-          old.crash();
-        }
-        Optional<Recorder.Event> next = election.recorder.awaitStartAfter(t0, old.identity(),
-            t0 + waitNanos);
-        if (!graceful) {
-          lastRenew = old.probe().lastWriteNanos();
-        }
-        synchronized (fromStop) {
-          if (next.isEmpty()) {
-            missing[0]++;
+          // let every follower observe the record, then stop at a random phase of the renew
+          // cycle
+          long settle = timings.retry().multipliedBy(2).toNanos()
+              + ThreadLocalRandom.current().nextLong(timings.retry().toNanos());
+          LockSupport.parkNanos(settle);
+          Candidate old = election.byId.get(leader.get());
+          long lastRenew = old.probe().lastWriteNanos();
+          long t0 = System.nanoTime();
+          if (graceful) {
+            old.closeGracefully();
           } else {
-            fromStop.add((next.get().nanos() - t0) / 1e6);
-            fromRenew.add((next.get().nanos() - lastRenew) / 1e6);
-            if (sample.isEmpty()) {
-              LockSupport.parkNanos(timings.retry().toNanos());
-              sample.addAll(election.recorder.events());
-              sampleChange[0] = t0;
+            old.crash();
+          }
+          Optional<Recorder.Event> next = election.recorder.awaitStartAfter(t0, old.identity(),
+              t0 + waitNanos);
+          if (!graceful) {
+            lastRenew = old.probe().lastWriteNanos();
+          }
+          synchronized (fromStop) {
+            if (next.isEmpty()) {
+              missing[0]++;
+            } else {
+              fromStop.add((next.get().nanos() - t0) / 1e6);
+              fromRenew.add((next.get().nanos() - lastRenew) / 1e6);
+              if (graceful && impl.isElector()) {
+                breakdowns.add(handoverParts(t0, old.probe(),
+                    election.byId.get(next.get().identity()).probe(), next.get().nanos()));
+              }
+              if (sample.isEmpty()) {
+                LockSupport.parkNanos(timings.retry().toNanos());
+                sample.addAll(election.recorder.events());
+                sampleChange[0] = t0;
+              }
             }
           }
+        } finally {
+          election.shutdown();
+          atOnce.release();
         }
       }, "bench-" + impl.key);
       thread.setDaemon(true);
@@ -197,7 +249,24 @@ final class Scenarios {
     log.info("{} {} n={} {}: {} of {} measured", graceful ? "handover" : "failover", impl.key, n,
         timings.shortName(), fromStop.size(), repetitions);
     return new Takeover(impl, timings, n, fromStop, fromRenew, repetitions, missing[0], sample,
-        sampleChange[0]);
+        sampleChange[0], breakdowns);
+  }
+
+  /** The parts of one handover (see {@link #HANDOVER_PARTS}) from the two traced probes. */
+  static double[] handoverParts(long t0, Probe old, Probe next, long startedNanos) {
+    long releaseIssued = old.first(Probe.MarkKind.WRITE, t0);
+    long releaseDone = releaseIssued < 0 ? -1 : old.first(Probe.MarkKind.WRITE_DONE, releaseIssued);
+    long event = next.first(Probe.MarkKind.WATCH_RELEASED, t0);
+    long acquireIssued = next.last(Probe.MarkKind.WRITE, t0, startedNanos);
+    long acquireDone = acquireIssued < 0 ? -1
+        : next.first(Probe.MarkKind.WRITE_DONE, acquireIssued);
+    return new double[] {span(t0, releaseIssued), span(releaseIssued, releaseDone),
+        span(releaseIssued, event), span(event, acquireIssued), span(acquireIssued, acquireDone),
+        span(acquireDone, startedNanos)};
+  }
+
+  private static double span(long from, long to) {
+    return from < 0 || to < 0 ? Double.NaN : (to - from) / 1e6;
   }
 
   /** Requests per second for a resource with nothing of ours running. */

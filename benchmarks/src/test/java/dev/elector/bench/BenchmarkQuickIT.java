@@ -18,8 +18,15 @@ import org.junit.jupiter.api.Timeout;
  * It deliberately asserts nothing about the timing goals; RESULTS.md states those.
  */
 class BenchmarkQuickIT {
-  private static final List<Impl> COMPARED = List.of(Impl.ELECTOR, Impl.CLIENT_JAVA,
-      Impl.FABRIC8);
+  /** Crash failover and graceful handover. */
+  private static final List<Impl> TAKEOVERS = List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8,
+      Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO);
+  /** API requests of 1 leader and 9 followers. */
+  private static final List<Impl> LOADS = List.of(Impl.ELECTOR, Impl.ELECTOR_POLL,
+      Impl.ELECTOR_SHARED, Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO);
+  /** Many electors in one JVM (Java only). */
+  private static final List<Impl> SCALES = List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED,
+      Impl.ELECTOR_SHARED, Impl.CLIENT_JAVA, Impl.FABRIC8);
 
   @Test
   @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -44,25 +51,41 @@ class BenchmarkQuickIT {
     for (Results.Jmh row : results.acquire) {
       assertTrue(row.samples() > 0 && row.p50() > 0, "acquire " + row);
     }
-    for (Impl impl : COMPARED) {
+    for (Impl impl : TAKEOVERS) {
       assertTrue(results.failovers.stream().anyMatch(t -> t.impl() == impl
           && !t.fromStopMs().isEmpty() && t.fromStopMs().stream().allMatch(ms -> ms > 0)),
           "no crash failover measured for " + impl);
       assertTrue(results.handovers.stream().anyMatch(t -> t.impl() == impl
           && !t.fromStopMs().isEmpty() && t.fromStopMs().stream().allMatch(ms -> ms > 0)),
           "no handover measured for " + impl);
-      assertTrue(results.scales.stream().anyMatch(s -> s.impl() == impl && s.electors() > 0
-          && s.leading() == s.electors()), "scale not measured for " + impl);
     }
-    assertTrue(results.failovers.stream().anyMatch(t -> t.impl() == Impl.ELECTOR_FABRIC8
-        && !t.fromStopMs().isEmpty()), "no crash failover measured for the fabric8 backend");
-    assertTrue(results.handovers.stream().anyMatch(t -> t.impl() == Impl.ELECTOR_FABRIC8
-        && !t.fromStopMs().isEmpty()), "no handover measured for the fabric8 backend");
-    for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_POLL, Impl.ELECTOR_FABRIC8,
-        Impl.CLIENT_JAVA, Impl.FABRIC8)) {
+    for (Impl impl : LOADS) {
       assertTrue(results.loads.stream().anyMatch(l -> l.impl() == impl && l.total() > 0),
           "no API load measured for " + impl);
     }
+    for (Impl impl : SCALES) {
+      assertTrue(results.scales.stream().anyMatch(s -> s.impl() == impl && s.electors() > 0
+          && s.leading() == s.electors()), "scale not measured for " + impl);
+    }
+    for (Impl impl : Impl.values()) {
+      assertTrue(TAKEOVERS.contains(impl) || LOADS.contains(impl) || SCALES.contains(impl),
+          impl + " is measured in no scenario");
+    }
+    assertTrue(results.handoverFloor.size() > 0 && results.handoverFloor.stream()
+        .allMatch(f -> f.totalMs() > 0 && f.eventMs() > 0),
+        "handover floor " + results.handoverFloor);
+    for (Impl impl : List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8)) {
+      for (Timings t : List.of(Timings.DEFAULT, Timings.SCALED)) {
+        assertTrue(results.acquireFloors.stream().anyMatch(a -> a.impl() == impl
+            && a.timings() == t && !a.acquireMs().isEmpty()
+            && a.acquireMs().size() == a.createFloorMs().size()
+            && a.createFloorMs().stream().allMatch(ms -> ms > 0)),
+            "no acquire and create floor measured for " + impl + " " + t.shortName());
+      }
+    }
+    assertTrue(results.handovers.stream().filter(t -> t.impl().isElector())
+        .allMatch(t -> t.breakdowns().size() == t.fromStopMs().size()),
+        "a handover of Elector without its breakdown");
 
     String md = Files.readString(out.resolve("RESULTS.md"));
     for (Impl impl : Impl.values()) {

@@ -37,14 +37,11 @@ class StaleReadTest {
       }
     }));
     election.advanceUntil(() -> seenByB.contains("a"), Duration.ofSeconds(10));
-    // A broken watch makes b poll with reads; mended, it delivers events again, but b counts on it
-    // only from its next event.
+    // A broken watch makes b poll with reads. Mended while one of them is on its way, it delivers
+    // the release at once, before that read's answer, which still shows "a".
     b.lock.breakWatches(LockFailure.Kind.UNAVAILABLE);
-    election.advance(Duration.ofSeconds(1));
-    b.lock.mendWatches();
-
-    // Release while one of b's reads is on its way: the read saw "a", the watch then shows "none".
     election.advanceUntil(() -> readInFlight(b.lock, election), Duration.ofSeconds(30));
+    b.lock.mendWatches();
     long releasedAt = election.time.clock().nanos();
     CompletableFuture<Void> closing = a.elector.closeAsync();
     Duration handover = election.advanceUntil(b::leading, Duration.ofMinutes(1));

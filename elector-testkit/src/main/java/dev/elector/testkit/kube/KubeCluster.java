@@ -81,8 +81,7 @@ public final class KubeCluster implements AutoCloseable {
 
   /** A cluster from kubeconfig text, closing {@code resource} when closed. */
   static KubeCluster fromKubeconfigYaml(String description, String yaml,
-      @Nullable AutoCloseable resource)
-      throws IOException {
+      @Nullable AutoCloseable resource) throws IOException {
     return new KubeCluster(description, yaml, null, null, resource);
   }
 

@@ -7,6 +7,7 @@ import dev.elector.lock.LockWrite;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The election loop of one candidate, in the order of a term's life: wait for the readiness gate,
@@ -65,7 +66,7 @@ final class Election extends ElectionLoop {
   // ---------------------------------------------------------------- 2. observe
 
   /** Follows the lock, keeping {@code claim} for close, and takes the next look after a delay. */
-  private void follow(Phase.Claim claim, long delay) {
+  private void follow(Phase.@Nullable Claim claim, long delay) {
     phase = new Phase.Following(claim);
     watching.open(lock, config.watchWhenFollowing(), event -> execute(() -> onWatchEvent(event)));
     scheduleStep(delay);
@@ -75,7 +76,7 @@ final class Election extends ElectionLoop {
     long now = clock.nanos();
     Observation seen = view.current();
     if (watching.current() && seen != null && rule.mayTake(seen, now)) {
-      acquire();
+      acquire(seen);
     } else if (seen == null && !createTried) {
       createUnseen();
     } else {
@@ -97,7 +98,7 @@ final class Election extends ElectionLoop {
     log.debug("{}: nothing seen of the lock yet, creating it", subject);
     write(LockCall.CREATE, record, () -> lock.create(record), (result, start) -> {
       if (result instanceof LockWrite.Written) {
-        onAcquireWrite(result, start, record);
+        onAcquireWrite(result, start, record, at);
       } else {
         long eventsBefore = watchEventsSeen;
         read((answer, readStart) -> onFollowerRead(answer, eventsBefore));
@@ -114,17 +115,18 @@ final class Election extends ElectionLoop {
     // A watch event taken in while this read was on its way may be newer than the read, which
     // would then undo it (a release forgotten, an expiry restarted). The watch is current, and
     // it shows any later change too, so the read adds nothing.
-    if (watchEventsSeen == eventsBefore) {
-      view.see(result, now);
+    Observation seen = view.current();
+    if (watchEventsSeen == eventsBefore || seen == null) {
+      seen = view.see(result, now);
     }
-    if (rule.mayTake(view.current(), now)) {
+    if (rule.mayTake(seen, now)) {
       // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
       // failing after good reads (an identity that may read but not write) back off all the same.
-      acquire();
+      acquire(seen);
     } else {
       failureLog.success("read");
       consecutiveFailures = 0;
-      scheduleStep(untilNextLook(now));
+      scheduleStep(untilNextLook(seen, now));
     }
   }
 
@@ -141,20 +143,20 @@ final class Election extends ElectionLoop {
     watching.resumed();
     if (phase instanceof Phase.Following) {
       watchEventsSeen++;
-      view.see(event, now);
+      Observation seen = view.see(event, now);
       watching.markCurrent();
-      if (!caller.inFlight() && rule.mayTake(view.current(), now)) {
+      if (!caller.inFlight() && rule.mayTake(seen, now)) {
         cancel(nextStep); // act on the event now, not one scheduler hop later
         nextStep = null;
         followStep();
       } else if (!caller.inFlight()) {
-        scheduleStep(untilNextLook(now));
+        scheduleStep(untilNextLook(seen, now));
       }
     } else if (phase instanceof Phase.Leading leading) {
       if (event instanceof LockRead.Found found) {
         view.noteToken(found.record().leaderTransitions());
-        if (found.record().isHeldBy(identity) && found.record().leaderTransitions()
-            == leading.claim().record().leaderTransitions()) {
+        if (found.record().isHeldBy(identity)
+            && found.record().leaderTransitions() == leading.record().leaderTransitions()) {
           return; // our own write
         }
       }
@@ -168,35 +170,36 @@ final class Election extends ElectionLoop {
   }
 
   /** Until the observed lease expires, or the next poll if no watch keeps the view current. */
-  private long untilNextLook(long now) {
-    long untilExpiry = Math.max(0, rule.expiresAt(view.current()) - now);
+  private long untilNextLook(Observation seen, long now) {
+    long untilExpiry = Math.max(0, rule.expiresAt(seen) - now);
     long poll = watching.current() ? Long.MAX_VALUE : retryDelay();
     return Math.min(untilExpiry, poll);
   }
 
   // ---------------------------------------------------------------- 3. acquire
 
-  private void acquire() {
-    Observation seen = view.current();
+  /** Writes a record naming this candidate over {@code seen}, the current observation. */
+  private void acquire(Observation seen) {
     long token = TakeoverRule.nextToken(view.highestToken(), seen);
     Instant at = wall.instant();
     LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), at, at, token);
     String version = seen.version();
-    if (seen.absent()) {
+    if (version == null) {
       log.debug("{}: lock is absent, creating it", subject);
+      write(LockCall.CREATE, record, () -> lock.create(record),
+          (result, start) -> onAcquireWrite(result, start, record, at));
     } else {
       log.debug("{}: trying to acquire (holder was {})", subject, seen.describeHolder());
+      write(LockCall.UPDATE, record, () -> lock.update(version, record),
+          (result, start) -> onAcquireWrite(result, start, record, at));
     }
-    write(seen.absent() ? LockCall.CREATE : LockCall.UPDATE, record,
-        seen.absent() ? () -> lock.create(record) : () -> lock.update(version, record),
-        (result, start) -> onAcquireWrite(result, start, record));
   }
 
-  private void onAcquireWrite(LockWrite result, long start, LeaderRecord record) {
+  private void onAcquireWrite(LockWrite result, long start, LeaderRecord record, Instant at) {
     long now = clock.nanos();
     if (result instanceof LockWrite.Written written) {
       failureLog.success("acquire");
-      lead(record, written.version(), start, now);
+      lead(record, at, written.version(), start, now);
     } else if (result instanceof LockWrite.Conflict conflict) {
       failureLog.success("acquire");
       consecutiveFailures = 0;
@@ -210,9 +213,10 @@ final class Election extends ElectionLoop {
 
   // ---------------------------------------------------------------- 4. lead and renew
 
-  private void lead(LeaderRecord record, String version, long start, long now) {
-    Term term = new Term(identity, lock.describe(), record.leaderTransitions(),
-        record.acquireTime(), callbackExecutor, clock, start + timings.renewDeadline());
+  /** Starts a term with {@code record}, written at version {@code version}, acquired {@code at}. */
+  private void lead(LeaderRecord record, Instant at, String version, long start, long now) {
+    Term term = new Term(identity, lock.describe(), record.leaderTransitions(), at,
+        callbackExecutor, clock, start + timings.renewDeadline());
     phase = new Phase.Leading(term, new Phase.Claim(version, record), start);
     epoch++;
     consecutiveFailures = 0;
@@ -232,7 +236,7 @@ final class Election extends ElectionLoop {
       deadlineExceeded(leading);
       return;
     }
-    LeaderRecord renewed = leading.claim().record().withRenewTime(wall.instant());
+    LeaderRecord renewed = leading.record().withRenewTime(wall.instant());
     String version = leading.claim().version();
     write(LockCall.UPDATE, renewed, () -> lock.update(version, renewed),
         (result, start) -> onRenewWrite(result, start, renewed));
@@ -364,24 +368,26 @@ final class Election extends ElectionLoop {
       finish();
       return;
     }
-    if (caller.inFlight() && caller.inFlightKind() != LockCall.READ) {
+    if (caller.writeInFlight()) {
       return; // the write may yet name us; its completion comes back here
     }
-    if (closing.claim() == null) {
+    Phase.Claim claim = closing.claim();
+    if (claim == null) {
       finish();
       return;
     }
     if (caller.inFlight()) {
       return; // the call's completion comes back here
     }
-    phase = new Phase.Releasing(closing.claim());
+    phase = new Phase.Releasing(claim);
     release();
   }
 
   private void release() {
     Phase.Claim claim = ((Phase.Releasing) phase).claim();
     Observation seen = view.current();
-    LeaderRecord base = claim.record() != null ? claim.record() : seen == null ? null : seen.record();
+    LeaderRecord ours = claim.record();
+    LeaderRecord base = ours != null ? ours : seen == null ? null : seen.record();
     if (base == null) {
       finish();
       return;

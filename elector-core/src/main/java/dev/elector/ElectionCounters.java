@@ -2,6 +2,7 @@ package dev.elector;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,9 +35,14 @@ final class ElectionCounters {
   }
 
   void call(LockCall kind, CallOutcome outcome, CallPurpose purpose, long nanos) {
-    calls.get(kind).get(outcome).increment();
-    callsTimed.get(purpose).increment();
-    callNanos.get(purpose).add(nanos);
+    entry(entry(calls, kind), outcome).increment();
+    entry(callsTimed, purpose).increment();
+    entry(callNanos, purpose).add(nanos);
+  }
+
+  /** The value for {@code key}: the constructor fills every map for all keys. */
+  private static <K, V> V entry(Map<K, V> byKey, K key) {
+    return Objects.requireNonNull(byKey.get(key));
   }
 
   void deferred() {
@@ -53,7 +59,7 @@ final class ElectionCounters {
 
   void termEnded(TermEnd reason) {
     termsEnded.increment();
-    termsEndedBy.get(reason).increment();
+    entry(termsEndedBy, reason).increment();
   }
 
   ElectorStats snapshot(boolean leading, Optional<String> leader,
@@ -66,7 +72,7 @@ final class ElectionCounters {
     });
     Map<CallPurpose, ElectorStats.CallTime> latency = new EnumMap<>(CallPurpose.class);
     callsTimed.forEach((purpose, count) -> latency.put(purpose,
-        new ElectorStats.CallTime(count.sum(), callNanos.get(purpose).sum())));
+        new ElectorStats.CallTime(count.sum(), entry(callNanos, purpose).sum())));
     Map<TermEnd, Long> endedBy = new EnumMap<>(TermEnd.class);
     termsEndedBy.forEach((reason, count) -> endedBy.put(reason, count.sum()));
     return new ElectorStats(snapshot, deferredCalls.sum(), lateResults.sum(), termsStarted.sum(),

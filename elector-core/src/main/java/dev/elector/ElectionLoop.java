@@ -17,6 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,21 +51,21 @@ abstract class ElectionLoop {
   private final RandomGenerator random;
   private final Backoff backoff;
   private final Health health;
-  private final SharedThreads shared;
+  private final @Nullable SharedThreads shared;
 
   // Guarded by this.
   Phase phase = new Phase.AwaitingGate(null);
   private boolean started;
   private boolean closeRequested;
-  Cancellable deadlineTimer;
-  private Cancellable closeTimer;
+  @Nullable Cancellable deadlineTimer;
+  private @Nullable Cancellable closeTimer;
   long epoch;
   int consecutiveFailures;
-  LockFailure lastFailure;
-  Cancellable nextStep;
+  @Nullable LockFailure lastFailure;
+  @Nullable Cancellable nextStep;
 
   // Read without the monitor by queries.
-  volatile Term currentTerm;
+  volatile @Nullable Term currentTerm;
 
   ElectionLoop(ElectorConfig config) {
     this.config = config;
@@ -74,9 +75,12 @@ abstract class ElectionLoop {
     this.clock = config.clock();
     this.wall = config.wallClock();
     boolean needShared = config.scheduler().isEmpty() || config.callbackExecutor().isEmpty();
-    this.shared = needShared ? SharedThreads.acquire() : null;
-    this.scheduler = config.scheduler().orElseGet(() -> shared.scheduler);
-    this.callbackExecutor = config.callbackExecutor().orElseGet(() -> shared.callbackExecutor());
+    SharedThreads threads = needShared ? SharedThreads.acquire() : null;
+    this.shared = threads;
+    this.scheduler = threads == null ? config.scheduler().orElseThrow()
+        : config.scheduler().orElse(threads.scheduler);
+    this.callbackExecutor = threads == null ? config.callbackExecutor().orElseThrow()
+        : config.callbackExecutor().orElse(threads.callbackExecutor());
     this.callbacks = config.callbacks();
     this.random = config.random().orElseGet(SplittableRandom::new);
     this.timings = Timings.of(config);
@@ -228,7 +232,7 @@ abstract class ElectionLoop {
     }
   }
 
-  static void cancel(Cancellable task) {
+  static void cancel(@Nullable Cancellable task) {
     if (task != null) {
       task.cancel();
     }
@@ -247,7 +251,7 @@ abstract class ElectionLoop {
   }
 
   /** Writes {@code writing} with {@code op}; a release writes no record of its own (null). */
-  final void write(LockCall kind, LeaderRecord writing,
+  final void write(LockCall kind, @Nullable LeaderRecord writing,
       Supplier<CompletionStage<LockWrite>> op, Handler<LockWrite> handler) {
     deferIfSpent(caller.write(kind, writing, purposeOf(kind), epoch, op, inThisPhase(handler)));
   }

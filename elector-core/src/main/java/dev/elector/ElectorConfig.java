@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The immutable configuration of one elector. Build it with {@link #newBuilder()}; derive variants
@@ -57,16 +58,16 @@ public final class ElectorConfig {
   private final boolean watchWhenFollowing;
   private final MonotonicClock clock;
   private final Clock wallClock;
-  private final Scheduler scheduler;
-  private final Executor callbackExecutor;
+  private final @Nullable Scheduler scheduler;
+  private final @Nullable Executor callbackExecutor;
   private final ElectorListener listener;
   private final ElectorListener notified;
   private final CompletionStage<?> readinessGate;
-  private final RandomGenerator random;
+  private final @Nullable RandomGenerator random;
 
-  private ElectorConfig(Builder b) {
-    lock = b.lock;
-    callbacks = b.callbacks;
+  private ElectorConfig(Builder b, LeaderLock lock, LeaderCallbacks callbacks) {
+    this.lock = lock;
+    this.callbacks = callbacks;
     leaseDuration = b.leaseDuration;
     renewDeadline = b.renewDeadline;
     retryPeriod = b.retryPeriod;
@@ -287,25 +288,25 @@ public final class ElectorConfig {
 
   /** Builds an {@link ElectorConfig}. Setters reject null at once; values are checked in build(). */
   public static final class Builder {
-    private LeaderLock lock;
-    private LeaderCallbacks callbacks;
+    private @Nullable LeaderLock lock;
+    private @Nullable LeaderCallbacks callbacks;
     private Duration leaseDuration = DEFAULT_LEASE_DURATION;
     private Duration renewDeadline = DEFAULT_RENEW_DEADLINE;
     private Duration retryPeriod = DEFAULT_RETRY_PERIOD;
     private double jitter = DEFAULT_JITTER;
-    private Duration callTimeout;
+    private @Nullable Duration callTimeout;
     private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
-    private Duration closeTimeout;
-    private Duration healthTolerance;
+    private @Nullable Duration closeTimeout;
+    private @Nullable Duration healthTolerance;
     private boolean releaseOnClose = true;
     private boolean watchWhenFollowing = true;
     private MonotonicClock clock = MonotonicClock.system();
     private Clock wallClock = Clock.systemUTC();
-    private Scheduler scheduler;
-    private Executor callbackExecutor;
+    private @Nullable Scheduler scheduler;
+    private @Nullable Executor callbackExecutor;
     private ElectorListener listener = ElectorListener.NONE;
     private CompletionStage<?> readinessGate = CompletableFuture.completedFuture(null);
-    private RandomGenerator random;
+    private @Nullable RandomGenerator random;
 
     private Builder() {}
 
@@ -479,10 +480,11 @@ public final class ElectorConfig {
               + "; raise maxBackoff");
         }
       }
-      if (!problems.isEmpty()) {
+      // A missing lock or callbacks is among the problems.
+      if (!problems.isEmpty() || lock == null || callbacks == null) {
         throw new ElectorConfigException(problems);
       }
-      return new ElectorConfig(this);
+      return new ElectorConfig(this, lock, callbacks);
     }
 
     private static boolean positive(List<String> problems, String name, Duration value) {

@@ -2,6 +2,7 @@ package dev.elector;
 
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /** What {@link LeaderElector#health()} reports, as a pure function of the election's state. */
 final class Health {
@@ -25,8 +26,8 @@ final class Health {
    * @param seen the last observation, or null before the first
    * @param watch how a follower learns of changes, appended to its detail
    */
-  ElectorHealth report(Phase phase, long now, Observation seen, int failures,
-      LockFailure lastFailure, String watch) {
+  ElectorHealth report(Phase phase, long now, @Nullable Observation seen, int failures,
+      @Nullable LockFailure lastFailure, String watch) {
     if (phase instanceof Phase.AwaitingGate gate) {
       return gate.failure() != null
           ? new ElectorHealth(false, subject + ": readiness gate failed: " + gate.failure())

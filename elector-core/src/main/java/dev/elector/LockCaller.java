@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -27,7 +28,7 @@ import org.slf4j.Logger;
 final class LockCaller {
 
   /** One call: its sequence number, kind, the election epoch it was issued in, the record written. */
-  record Call(long seq, LockCall kind, long epoch, LeaderRecord writing) {}
+  record Call(long seq, LockCall kind, long epoch, @Nullable LeaderRecord writing) {}
 
   /** Receives a call's result under the election's monitor. */
   @FunctionalInterface
@@ -49,8 +50,8 @@ final class LockCaller {
   private final Logger log;
   private long seq;
   /** The call in flight, or null. */
-  private Call pending;
-  private Cancellable timer;
+  private @Nullable Call pending;
+  private @Nullable Cancellable timer;
 
   LockCaller(Object monitor, LeaderLock lock, Scheduler scheduler, MonotonicClock clock,
       CallBudget budget, Duration timeout, ElectionCounters counters, Dispatcher dispatcher,
@@ -73,9 +74,9 @@ final class LockCaller {
     return pending != null;
   }
 
-  /** The kind of the call in flight; only meaningful while {@link #inFlight()}. */
-  LockCall inFlightKind() {
-    return pending.kind();
+  /** Whether the call in flight is a write (create or update). */
+  boolean writeInFlight() {
+    return pending != null && pending.kind() != LockCall.READ;
   }
 
   /** Stops the timeout of the call in flight; its result, if any, still counts. */
@@ -92,7 +93,7 @@ final class LockCaller {
   }
 
   /** Writes {@code writing} (null for a release) with {@code op}; returns as {@link #read} does. */
-  long write(LockCall kind, LeaderRecord writing, CallPurpose purpose, long epoch,
+  long write(LockCall kind, @Nullable LeaderRecord writing, CallPurpose purpose, long epoch,
       Supplier<CompletionStage<LockWrite>> op, Completion<LockWrite> done) {
     return issue(new Call(0, kind, epoch, writing), purpose, op, LockWrite.Failed::new, done);
   }

@@ -5,6 +5,7 @@ import dev.elector.lock.LockRead;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -21,9 +22,9 @@ final class LockView {
   private final Dispatcher dispatcher;
   private final LeaderCallbacks callbacks;
   private final Logger log;
-  private Observation current;
+  private @Nullable Observation current;
   private long highestToken = -1;
-  private volatile String leader;
+  private volatile @Nullable String leader;
 
   LockView(TakeoverRule rule, String identity, String subject, Duration leaseDuration,
       Dispatcher dispatcher, LeaderCallbacks callbacks, Logger log) {
@@ -37,7 +38,7 @@ final class LockView {
   }
 
   /** The last observation, or null before the first. */
-  Observation current() {
+  @Nullable Observation current() {
     return current;
   }
 
@@ -54,13 +55,17 @@ final class LockView {
     return Optional.ofNullable(leader);
   }
 
-  /** Takes in what a read, a watch event or this candidate's own write showed at {@code now}. */
-  void see(LockRead read, long now) {
+  /**
+   * Takes in what a read, a watch event or this candidate's own write showed at {@code now}, and
+   * returns the observation, which is {@link #current()} from now on.
+   */
+  Observation see(LockRead read, long now) {
     Observation previous = current;
     boolean changed = previous == null || !previous.sameContent(read);
-    current = rule.observe(previous, read, now);
+    Observation seen = rule.observe(previous, read, now);
+    current = seen;
     if (!changed) {
-      return;
+      return seen;
     }
     if (read instanceof LockRead.Found found) {
       noteToken(found.record().leaderTransitions());
@@ -69,12 +74,12 @@ final class LockView {
       log.warn("{}: the lock holds a record that cannot be read ({}); treating it as held by an"
           + " unknown holder until it has not changed for {}", subject, bad.problem(),
           leaseDuration);
-    } else if (current.guarded()) {
+    } else if (seen.guarded()) {
       log.info("{}: the lock was deleted; recreating it only after leaseDuration {}, since a"
           + " holder this candidate did not see may still be leading", subject, leaseDuration);
     }
     String before = previous == null ? null : previous.holder();
-    String holder = current.holder();
+    String holder = seen.holder();
     if (!Objects.equals(before, holder)) {
       leader = holder.isEmpty() ? null : holder;
       dispatcher.listener(l -> l.onLeaderObserved(holder));
@@ -82,14 +87,15 @@ final class LockView {
         dispatcher.callback("onNewLeader", () -> callbacks.onNewLeader(holder));
       }
     }
+    return seen;
   }
 
   private void warnAboutDuration(LeaderRecord record) {
     record.durationProblem().ifPresent(problem ->
         log.warn("{}: {}; judging its expiry with this candidate's leaseDuration {}. Fix the"
             + " writer of this record.", subject, problem, leaseDuration));
-    if (record.leaseDuration() != null
-        && record.leaseDuration().compareTo(leaseDuration.multipliedBy(10)) > 0
+    Duration written = record.leaseDuration();
+    if (written != null && written.compareTo(leaseDuration.multipliedBy(10)) > 0
         && !record.isHeldBy(identity)) {
       log.warn("{}: holder {} wrote a lease duration of {}; it is honoured, so no other candidate"
           + " can lead until it expires", subject, record.holderIdentity(), record.leaseDuration());

@@ -5,6 +5,7 @@ import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -14,10 +15,10 @@ import org.slf4j.Logger;
 final class LockWatching {
   private final String subject;
   private final Logger log;
-  private WatchableLock.Subscription subscription;
+  private WatchableLock.@Nullable Subscription subscription;
   private boolean current;
   /** Why the watch is interrupted, or null while it works (or there is none). */
-  private LockFailure failure;
+  private @Nullable LockFailure failure;
 
   LockWatching(String subject, Logger log) {
     this.subject = subject;

@@ -2,6 +2,7 @@ package dev.elector;
 
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a candidate last saw in the lock, and when it first saw that content (monotonic). Exactly
@@ -11,7 +12,11 @@ import dev.elector.lock.LockRead;
  * holder the candidate never saw may still be leading, so it counts as taken for a lease.
  */
 record Observation(
-    String version, LeaderRecord record, String malformed, long seenAt, boolean guarded) {
+    @Nullable String version,
+    @Nullable LeaderRecord record,
+    @Nullable String malformed,
+    long seenAt,
+    boolean guarded) {
 
   boolean absent() {
     return version == null;

@@ -1,6 +1,8 @@
 package dev.elector;
 
 import dev.elector.lock.LeaderRecord;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a candidate is in a term's life. Each phase carries only the state that exists in it, so a
@@ -14,19 +16,27 @@ sealed interface Phase {
    * it. The record is null once a conflicting renewal showed it was overwritten; close then tries
    * with the last record observed, and the conditional write decides.
    */
-  record Claim(String version, LeaderRecord record) {}
+  record Claim(String version, @Nullable LeaderRecord record) {}
 
   /** Started, waiting for the readiness gate; {@code failure} is set once the gate failed. */
-  record AwaitingGate(String failure) implements Phase {}
+  record AwaitingGate(@Nullable String failure) implements Phase {}
 
   /** Taking part without leading; {@code claim} is left from an earlier term, or null. */
-  record Following(Claim claim) implements Phase {}
+  record Following(@Nullable Claim claim) implements Phase {}
 
   /** Leading {@code term}; {@code validFrom} is the start of the last successful write. */
-  record Leading(Term term, Claim claim, long validFrom) implements Phase {}
+  record Leading(Term term, Claim claim, long validFrom) implements Phase {
+    /**
+     * The record this leader last wrote. A leader's claim always holds it: only a conflicting
+     * renewal, which ends the term, leaves a claim without one.
+     */
+    LeaderRecord record() {
+      return Objects.requireNonNull(claim.record(), "a leader's claim holds its record");
+    }
+  }
 
   /** Closing: waiting for the stop callback and for a write in flight, then release or finish. */
-  record Closing(Claim claim, boolean stopCallbackPending) implements Phase {}
+  record Closing(@Nullable Claim claim, boolean stopCallbackPending) implements Phase {}
 
   /** Closing by writing a released record over {@code claim}, until it is written or not ours. */
   record Releasing(Claim claim) implements Phase {}
@@ -35,7 +45,7 @@ sealed interface Phase {
   record Closed() implements Phase {}
 
   /** The phase's claim, or null if it has none. */
-  static Claim claimOf(Phase phase) {
+  static @Nullable Claim claimOf(Phase phase) {
     if (phase instanceof Following following) {
       return following.claim();
     }

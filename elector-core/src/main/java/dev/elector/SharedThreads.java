@@ -8,6 +8,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The default threads, shared by every elector that does not bring its own: a two-thread scheduler
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class SharedThreads {
   private static final int SCHEDULER_THREADS = 2;
-  private static SharedThreads current;
+  private static @Nullable SharedThreads current;
 
   final ThreadScheduler scheduler;
   final ThreadPoolExecutor callbacks;

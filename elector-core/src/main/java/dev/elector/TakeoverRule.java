@@ -2,6 +2,8 @@ package dev.elector;
 
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * When a candidate may take the lock, as pure functions of what it observed and when: no clock,
@@ -23,7 +25,7 @@ final class TakeoverRule {
    * before its first look). Unchanged content keeps the instant it was first seen; a new version of
    * an equal record is adopted without restarting the clock. {@code read} is never a failure.
    */
-  Observation observe(Observation previous, LockRead read, long now) {
+  Observation observe(@Nullable Observation previous, LockRead read, long now) {
     if (previous != null && previous.sameContent(read)) {
       if (read instanceof LockRead.Found found) {
         return new Observation(found.version(), found.record(), null, previous.seenAt(), false);
@@ -63,16 +65,18 @@ final class TakeoverRule {
    * candidate never saw, and that holder steps down only within our own timings. A null record (an
    * unreadable one) gets ours.
    */
-  long effectiveLease(LeaderRecord record) {
-    if (record == null || record.durationProblem().isPresent()) {
-      return leaseNanos;
+  long effectiveLease(@Nullable LeaderRecord record) {
+    Duration written = record == null ? null : record.leaseDuration();
+    if (record == null || record.durationProblem().isPresent() || written == null) {
+      return leaseNanos; // a missing duration is a durationProblem too
     }
-    return Math.max(leaseNanos, Timings.nanos(record.leaseDuration()));
+    return Math.max(leaseNanos, Timings.nanos(written));
   }
 
   /** The fencing token of a new term: one above the highest seen, including the observed one. */
   static long nextToken(long highestSeen, Observation seen) {
-    long observed = seen.record() == null ? -1 : seen.record().leaderTransitions();
+    LeaderRecord record = seen.record();
+    long observed = record == null ? -1 : record.leaderTransitions();
     return Math.max(highestSeen, observed) + 1;
   }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One leadership term: from the write that won the lock until the elector steps down.
@@ -28,7 +29,7 @@ public final class Term {
   private final Executor completionExecutor;
   private final MonotonicClock clock;
   private final CompletableFuture<TermEnd> ended = new CompletableFuture<>();
-  private volatile TermEnd endReason;
+  private volatile @Nullable TermEnd endReason;
   private volatile long validUntilNanos;
 
   Term(String identity, String lock, long fencingToken, Instant startedAt, Executor completion,

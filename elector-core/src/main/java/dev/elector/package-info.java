@@ -11,4 +11,7 @@
  * it has lost before it notices. Systems the leader writes to must check the token to be safe
  * against that.
  */
+@NullMarked
 package dev.elector;
+
+import org.jspecify.annotations.NullMarked;

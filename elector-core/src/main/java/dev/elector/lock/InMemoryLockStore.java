@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One lock held in memory, shared by any number of candidates in this JVM, with the optimistic
@@ -21,9 +22,8 @@ public final class InMemoryLockStore {
   private final String name;
   private final List<Consumer<LockRead>> watchers = new CopyOnWriteArrayList<>();
   private long nextVersion = 1;
-  private String version;
-  private LeaderRecord record;
-  private String malformedProblem;
+  /** The lock as a read would find it now: absent, found or malformed; never failed. */
+  private LockRead state = new LockRead.Absent();
 
   private InMemoryLockStore(String name) {
     this.name = name;
@@ -43,12 +43,12 @@ public final class InMemoryLockStore {
 
   /** The current record, if the lock exists and is readable. */
   public synchronized Optional<LeaderRecord> current() {
-    return Optional.ofNullable(record);
+    return state instanceof LockRead.Found found ? Optional.of(found.record()) : Optional.empty();
   }
 
   /** The current version, if the lock exists. */
   public synchronized Optional<String> version() {
-    return Optional.ofNullable(version);
+    return Optional.ofNullable(versionNow());
   }
 
   /** Writes {@code newRecord} unconditionally, as an outside writer would. */
@@ -64,9 +64,7 @@ public final class InMemoryLockStore {
   /** Deletes the lock object. */
   public void delete() {
     synchronized (this) {
-      version = null;
-      record = null;
-      malformedProblem = null;
+      state = new LockRead.Absent();
     }
     publish(new LockRead.Absent());
   }
@@ -76,34 +74,33 @@ public final class InMemoryLockStore {
     Objects.requireNonNull(problem, "problem");
     LockRead event;
     synchronized (this) {
-      version = Long.toString(nextVersion++);
-      record = null;
-      malformedProblem = problem;
-      event = new LockRead.Malformed(version, problem);
+      event = new LockRead.Malformed(Long.toString(nextVersion++), problem);
+      state = event;
     }
     publish(event);
   }
 
   private synchronized LockRead readNow() {
-    if (version == null) {
-      return new LockRead.Absent();
+    return state;
+  }
+
+  /** The current version, or null while the lock does not exist. */
+  private @Nullable String versionNow() {
+    if (state instanceof LockRead.Found found) {
+      return found.version();
     }
-    if (record == null) {
-      return new LockRead.Malformed(version, malformedProblem);
-    }
-    return new LockRead.Found(version, record);
+    return state instanceof LockRead.Malformed bad ? bad.version() : null;
   }
 
   private LockRead store(LeaderRecord newRecord) {
-    version = Long.toString(nextVersion++);
-    record = newRecord;
-    malformedProblem = null;
-    return new LockRead.Found(version, record);
+    state = new LockRead.Found(Long.toString(nextVersion++), newRecord);
+    return state;
   }
 
   private LockWrite createNow(LeaderRecord newRecord) {
     LockRead event;
     synchronized (this) {
+      String version = versionNow();
       if (version != null) {
         return new LockWrite.Conflict(name + " already exists at version " + version);
       }
@@ -116,6 +113,7 @@ public final class InMemoryLockStore {
   private LockWrite updateNow(String expectedVersion, LeaderRecord newRecord) {
     LockRead event;
     synchronized (this) {
+      String version = versionNow();
       if (version == null) {
         return new LockWrite.Conflict(name + " does not exist");
       }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The content of a lock: who holds it, for how long, and how many times it changed hands. The
@@ -22,9 +23,9 @@ import java.util.Optional;
  */
 public record LeaderRecord(
     String holderIdentity,
-    Duration leaseDuration,
-    Instant acquireTime,
-    Instant renewTime,
+    @Nullable Duration leaseDuration,
+    @Nullable Instant acquireTime,
+    @Nullable Instant renewTime,
     long leaderTransitions) {
 
   /** A null holder becomes the empty string, which means no holder. */

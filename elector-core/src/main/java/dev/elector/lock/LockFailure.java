@@ -1,6 +1,7 @@
 package dev.elector.lock;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Why a lock call failed. Failures are expected outcomes: the elector retries them with capped
@@ -10,7 +11,7 @@ import java.util.Objects;
  * @param message what went wrong and, where known, how to fix it
  * @param cause the underlying exception, or null
  */
-public record LockFailure(Kind kind, String message, Throwable cause) {
+public record LockFailure(Kind kind, String message, @Nullable Throwable cause) {
 
   /** Classes of failure. */
   public enum Kind {

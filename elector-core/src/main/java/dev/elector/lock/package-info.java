@@ -4,4 +4,7 @@
  * {@link dev.elector.lock.ForwardingLock} and {@link dev.elector.lock.ForwardingWatchableLock},
  * bases for decorators that change some calls of another lock.
  */
+@NullMarked
 package dev.elector.lock;
+
+import org.jspecify.annotations.NullMarked;

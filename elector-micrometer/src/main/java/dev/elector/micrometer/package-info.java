@@ -3,4 +3,7 @@
  * leader gauge and Elector's counters to a registry. Meters are read at scrape time from the
  * electors' snapshots, never on the elector's threads.
  */
+@NullMarked
 package dev.elector.micrometer;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Wraps a lock and injects faults into one candidate's calls: failures (always, or with a
@@ -37,8 +38,8 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
   private final Scheduler scheduler;
   private final MonotonicClock clock;
   private final List<Call> calls = new ArrayList<>();
-  private LockFailure.Kind failAll;
-  private LockFailure.Kind failWrites;
+  private LockFailure.@Nullable Kind failAll;
+  private LockFailure.@Nullable Kind failWrites;
   private double failureProbability;
   private LockFailure.Kind probabilisticKind = LockFailure.Kind.UNAVAILABLE;
   private SplittableRandom random = new SplittableRandom(1);
@@ -46,7 +47,7 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
   private boolean hang;
   private int conflictsToInject;
   private final List<Consumer<LockRead>> watchers = new ArrayList<>();
-  private LockFailure watchBroken;
+  private @Nullable LockFailure watchBroken;
 
   /**
    * Wraps {@code delegate}; injected latency and hangs are served by {@code scheduler}, and calls are

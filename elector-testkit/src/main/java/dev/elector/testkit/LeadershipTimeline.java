@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The overlap detector: every candidate reports its terms here on one monotonic timeline, through
@@ -26,9 +27,12 @@ import java.util.Optional;
  * electors' clock. Thread-safe.
  */
 public final class LeadershipTimeline {
-  /** One term on the timeline; {@code endNanos} is {@code Long.MAX_VALUE} while it lasts. */
+  /**
+   * One term on the timeline; {@code endNanos} is {@code Long.MAX_VALUE} and {@code reason} is null
+   * while it lasts.
+   */
   public record Interval(String candidate, long token, long startNanos, long endNanos,
-      TermEnd reason) {
+      @Nullable TermEnd reason) {
     /** Whether the term is still going on. */
     public boolean open() {
       return endNanos == Long.MAX_VALUE;

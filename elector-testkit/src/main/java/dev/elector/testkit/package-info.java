@@ -4,4 +4,7 @@
  * {@link dev.elector.testkit.LeadershipTimeline} (the two-leader detector). Add this module in test
  * scope.
  */
+@NullMarked
 package dev.elector.testkit;
+
+import org.jspecify.annotations.NullMarked;

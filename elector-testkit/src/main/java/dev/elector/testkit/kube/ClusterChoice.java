@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Picks the cluster for this JVM: an explicit kubeconfig ({@code ELECTOR_TEST_KUBECONFIG}), else
@@ -83,7 +84,7 @@ final class ClusterChoice {
         + " To skip these tests deliberately, set " + SKIP + "=true.";
   }
 
-  private String trimmed(String name) {
+  private @Nullable String trimmed(String name) {
     String value = env.apply(name);
     return value == null || value.isBlank() ? null : value.trim();
   }

@@ -1,5 +1,7 @@
 package dev.elector.testkit.kube;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * k3s in Testcontainers. Loaded only when Testcontainers is on the class path; the classes that
  * need it are touched only inside these methods.
@@ -23,7 +25,7 @@ final class K3sCluster {
     }
   }
 
-  static KubeCluster start(String image) throws Exception {
+  static KubeCluster start(@Nullable String image) throws Exception {
     String name = image != null ? image : DEFAULT_IMAGE;
     org.testcontainers.k3s.K3sContainer k3s = new org.testcontainers.k3s.K3sContainer(
         org.testcontainers.utility.DockerImageName.parse(name)

@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -40,16 +41,16 @@ import org.slf4j.LoggerFactory;
 public final class KubeCluster implements AutoCloseable {
   private final String description;
   private final String server;
-  private final byte[] certificateAuthority;
+  private final byte @Nullable [] certificateAuthority;
   private final ApiClient admin;
   private final String adminKubeconfigYaml;
-  private final LocalControlPlane local;
-  private final AutoCloseable resource;
+  private final @Nullable LocalControlPlane local;
+  private final @Nullable AutoCloseable resource;
   private final Deque<LocalControlPlane.StaticUser> freeStaticUsers = new ArrayDeque<>();
-  private Boolean tokenRequestWorks;
+  private @Nullable Boolean tokenRequestWorks;
 
-  private KubeCluster(String description, String kubeconfigYaml, Path kubeconfigFile,
-      LocalControlPlane local, AutoCloseable resource) throws IOException {
+  private KubeCluster(String description, String kubeconfigYaml, @Nullable Path kubeconfigFile,
+      @Nullable LocalControlPlane local, @Nullable AutoCloseable resource) throws IOException {
     KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(kubeconfigYaml));
     if (kubeconfigFile != null) {
       config.setFile(kubeconfigFile.toFile());
@@ -68,18 +69,19 @@ public final class KubeCluster implements AutoCloseable {
 
   /**
    * A cluster from a kubeconfig file (its current context), for use outside JUnit, such as a demo;
-   * {@code local} is the control plane process behind it, if any, and is closed with the cluster.
+   * {@code local} is the control plane process behind it, or null if none, and is closed with the
+   * cluster.
    *
    * @throws IOException if the kubeconfig cannot be read
    */
-  public static KubeCluster fromKubeconfig(String description, Path file, LocalControlPlane local)
-      throws IOException {
+  public static KubeCluster fromKubeconfig(String description, Path file,
+      @Nullable LocalControlPlane local) throws IOException {
     return new KubeCluster(description, Files.readString(file), file, local, local);
   }
 
   /** A cluster from kubeconfig text, closing {@code resource} when closed. */
-  static KubeCluster fromKubeconfigYaml(String description, String yaml, AutoCloseable resource)
-      throws IOException {
+  static KubeCluster fromKubeconfigYaml(String description, String yaml,
+      @Nullable AutoCloseable resource) throws IOException {
     return new KubeCluster(description, yaml, null, null, resource);
   }
 
@@ -261,7 +263,8 @@ public final class KubeCluster implements AutoCloseable {
     return new KubeIdentity(user.name(), subject, clientWithToken(user.token()), user.token());
   }
 
-  private static byte[] certificateAuthority(KubeConfig config, Path file) throws IOException {
+  private static byte @Nullable [] certificateAuthority(KubeConfig config, @Nullable Path file)
+      throws IOException {
     String data = config.getCertificateAuthorityData();
     if (data != null && !data.isBlank()) {
       return Base64.getDecoder().decode(data.trim());

@@ -2,6 +2,8 @@ package dev.elector.testkit.kube;
 
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -29,10 +31,11 @@ public final class KubeClusterExtension implements BeforeAllCallback, ParameterR
 
   /** The cluster, or why there is none; computed once per JVM run. */
   private static final class Obtained implements AutoCloseable {
-    final KubeCluster cluster;
-    final Exception failure;
+    final @Nullable KubeCluster cluster;
+    final @Nullable Exception failure;
 
-    Obtained(KubeCluster cluster, Exception failure) {
+    /** Exactly one of the two is given. */
+    Obtained(@Nullable KubeCluster cluster, @Nullable Exception failure) {
       this.cluster = cluster;
       this.failure = failure;
     }
@@ -92,9 +95,10 @@ public final class KubeClusterExtension implements BeforeAllCallback, ParameterR
         return new Obtained(null, e);
       }
     }, Obtained.class);
-    if (obtained.cluster == null) {
-      throw new ExtensionConfigurationException(obtained.failure.getMessage(), obtained.failure);
+    if (obtained.cluster != null) {
+      return obtained.cluster;
     }
-    return obtained.cluster;
+    Exception failure = Objects.requireNonNull(obtained.failure, "neither cluster nor failure");
+    throw new ExtensionConfigurationException(failure.getMessage(), failure);
   }
 }

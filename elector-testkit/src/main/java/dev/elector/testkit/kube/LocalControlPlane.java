@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,15 +41,16 @@ public final class LocalControlPlane implements AutoCloseable {
   private final Path workDir;
   private final Path dataDir;
   private final Duration readyTimeout;
-  private Process process;
-  private OutputStream stdin;
+  private @Nullable Process process;
+  private @Nullable OutputStream stdin;
   private int port;
-  private String server;
-  private Path kubeconfig;
-  private Path usersFile;
-  private String version;
-  private long startMillis;
+  /** What the last start reported; set before {@link #start} returns. */
+  private @Nullable Endpoint endpoint;
   private boolean closed;
+
+  /** What the process reports once it is ready. */
+  private record Endpoint(String server, Path kubeconfig, Path usersFile, String version,
+      long startMillis) {}
 
   private LocalControlPlane(Path binary, Path workDir, Duration readyTimeout) {
     this.binary = binary;
@@ -72,12 +74,12 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** The server URL, such as {@code https://127.0.0.1:PORT}. Stable across restarts. */
   public synchronized String server() {
-    return server;
+    return endpoint().server();
   }
 
   /** The admin kubeconfig file. */
   public synchronized Path kubeconfig() {
-    return kubeconfig;
+    return endpoint().kubeconfig();
   }
 
   /** The data directory (etcd data, certificates, kubeconfig, users, log). */
@@ -92,12 +94,19 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** The Kubernetes version, such as {@code v1.37.2}. */
   public synchronized String version() {
-    return version;
+    return endpoint().version();
   }
 
   /** Milliseconds the last start took, as the process measured it. */
   public synchronized long startMillis() {
-    return startMillis;
+    return endpoint().startMillis();
+  }
+
+  private Endpoint endpoint() {
+    if (endpoint == null) {
+      throw new IllegalStateException("the control plane has not started"); // start() launches
+    }
+    return endpoint;
   }
 
   /** Whether the process is running. */
@@ -108,7 +117,7 @@ public final class LocalControlPlane implements AutoCloseable {
   /** The static token users (their tokens stay valid across restarts). */
   public synchronized List<StaticUser> users() throws IOException {
     List<StaticUser> users = new ArrayList<>();
-    for (JsonElement element : JsonParser.parseString(Files.readString(usersFile))
+    for (JsonElement element : JsonParser.parseString(Files.readString(endpoint().usersFile()))
         .getAsJsonArray()) {
       JsonObject user = element.getAsJsonObject();
       List<String> groups = new ArrayList<>();
@@ -198,14 +207,14 @@ public final class LocalControlPlane implements AutoCloseable {
     JsonObject info = JsonParser.parseString(line.substring(READY.length())).getAsJsonObject();
     process = started;
     stdin = started.getOutputStream(); // kept open: EOF tells the process to stop
-    server = info.get("server").getAsString();
+    String server = info.get("server").getAsString();
     port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
-    kubeconfig = Path.of(info.get("kubeconfig").getAsString());
-    usersFile = Path.of(info.get("users").getAsString());
-    version = info.get("version").getAsString();
-    startMillis = info.has("startMillis") ? info.get("startMillis").getAsLong() : -1;
-    log.info("elector-apiserver {} ready at {} in {} ms (data {})", version, server, startMillis,
-        dataDir);
+    Endpoint now = new Endpoint(server, Path.of(info.get("kubeconfig").getAsString()),
+        Path.of(info.get("users").getAsString()), info.get("version").getAsString(),
+        info.has("startMillis") ? info.get("startMillis").getAsLong() : -1);
+    endpoint = now;
+    log.info("elector-apiserver {} ready at {} in {} ms (data {})", now.version(), server,
+        now.startMillis(), dataDir);
   }
 
   private static void readStdout(Process process, CompletableFuture<String> ready) {
@@ -234,7 +243,7 @@ public final class LocalControlPlane implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(OutputStream stream) {
+  private static void closeQuietly(@Nullable OutputStream stream) {
     if (stream != null) {
       try {
         stream.close();

@@ -3,4 +3,7 @@
  * and {@link dev.elector.testkit.kube.KubeClusterExtension}. Needs client-java (and, for k3s,
  * testcontainers-k3s) on the test class path; both are optional dependencies of the test kit.
  */
+@NullMarked
 package dev.elector.testkit.kube;
+
+import org.jspecify.annotations.NullMarked;

@@ -7,6 +7,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client connection and its connection to the target, joined by two {@link Flow}s. The target
@@ -19,8 +20,8 @@ final class Connection {
   private final SelectionKey clientKey;
   private final Flow toTarget;
   private final Flow toClient;
-  private SocketChannel target;
-  private SelectionKey targetKey;
+  private @Nullable SocketChannel target;
+  private @Nullable SelectionKey targetKey;
   private boolean connected;
   private boolean closed;
 
@@ -38,12 +39,13 @@ final class Connection {
   }
 
   void dial(InetSocketAddress address, Selector selector) throws IOException {
-    target = SocketChannel.open();
-    target.configureBlocking(false);
-    target.setOption(StandardSocketOptions.TCP_NODELAY, true);
-    targetKey = target.register(selector, SelectionKey.OP_CONNECT, this);
-    if (target.connect(address)) {
-      connected();
+    SocketChannel channel = SocketChannel.open();
+    target = channel;
+    channel.configureBlocking(false);
+    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+    targetKey = channel.register(selector, SelectionKey.OP_CONNECT, this);
+    if (channel.connect(address)) {
+      connected(channel);
     }
   }
 
@@ -55,8 +57,9 @@ final class Connection {
   boolean onReady(SelectionKey key, Faults faults, long nowNanos, SplittableRandom random) throws IOException {
     boolean isClient = key == clientKey;
     if (!isClient && key.isConnectable()) {
-      target.finishConnect();
-      connected();
+      SocketChannel channel = (SocketChannel) key.channel(); // the target's
+      channel.finishConnect();
+      connected(channel);
       return true;
     }
     if (key.isWritable()) {
@@ -78,7 +81,8 @@ final class Connection {
    * @return the next time there is something to write, or {@link Long#MAX_VALUE}
    */
   long pump(Faults faults, long nowNanos) throws IOException {
-    if (!connected) {
+    SelectionKey targetSide = targetKey;
+    if (!connected || targetSide == null) { // connected implies dialled
       return Long.MAX_VALUE;
     }
     long next = Math.min(toTarget.flush(faults, nowNanos), toClient.flush(faults, nowNanos));
@@ -87,7 +91,7 @@ final class Connection {
       return Long.MAX_VALUE;
     }
     clientKey.interestOps(interest(toTarget, toClient, faults));
-    targetKey.interestOps(interest(toClient, toTarget, faults));
+    targetSide.interestOps(interest(toClient, toTarget, faults));
     return next;
   }
 
@@ -95,10 +99,10 @@ final class Connection {
     return (readFrom.wantsRead(faults) ? SelectionKey.OP_READ : 0) | (writeTo.wantsWrite() ? SelectionKey.OP_WRITE : 0);
   }
 
-  private void connected() {
+  private void connected(SocketChannel channel) {
     connected = true;
-    toTarget.connect(client, target);
-    toClient.connect(target, client);
+    toTarget.connect(client, channel);
+    toClient.connect(channel, client);
   }
 
   boolean closed() {
@@ -118,7 +122,7 @@ final class Connection {
     closeQuietly(target);
   }
 
-  private static void abortQuietly(SocketChannel channel) {
+  private static void abortQuietly(@Nullable SocketChannel channel) {
     if (channel != null && channel.isOpen()) {
       try {
         channel.setOption(StandardSocketOptions.SO_LINGER, 0);
@@ -128,7 +132,7 @@ final class Connection {
     }
   }
 
-  private static void closeQuietly(SocketChannel channel) {
+  private static void closeQuietly(@Nullable SocketChannel channel) {
     if (channel != null) {
       try {
         channel.close();

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A TCP proxy between one client and a target server that injects network faults at run time:
@@ -49,11 +50,11 @@ public final class FaultProxy implements AutoCloseable {
   private final InetSocketAddress target;
   private boolean closed;
 
-  private FaultProxy(Builder b) throws IOException {
+  private FaultProxy(Builder b, InetSocketAddress target) throws IOException {
     this.name = b.name;
-    this.target = b.target;
+    this.target = target;
     this.counters = new ProxyCounters();
-    this.loop = new ProxyLoop(b.listen, b.target, counters, b.seed);
+    this.loop = new ProxyLoop(b.listen, target, counters, b.seed);
     this.thread = new Thread(loop, "fault-proxy-" + name);
     thread.setDaemon(true);
     thread.start();
@@ -225,7 +226,7 @@ public final class FaultProxy implements AutoCloseable {
   /** Settings of a proxy; {@link #start()} checks them together and binds the port. */
   public static final class Builder {
     private InetSocketAddress listen = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-    private InetSocketAddress target;
+    private @Nullable InetSocketAddress target;
     private String name = "proxy";
     private long seed = 1;
 
@@ -274,10 +275,10 @@ public final class FaultProxy implements AutoCloseable {
       if (name.isBlank()) {
         problems.add("name is blank; give a short name such as the candidate's identity");
       }
-      if (!problems.isEmpty()) {
+      if (!problems.isEmpty() || target == null) { // a missing target is among the problems
         throw new IllegalArgumentException("invalid fault proxy: " + String.join("; ", problems));
       }
-      return new FaultProxy(this);
+      return new FaultProxy(this, target);
     }
   }
 }

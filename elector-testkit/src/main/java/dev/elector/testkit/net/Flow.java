@@ -6,6 +6,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One direction of a proxied connection: bytes read from {@code source} wait in a FIFO queue until
@@ -24,8 +25,8 @@ final class Flow {
 
   private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
   private final AtomicLong forwarded;
-  private SocketChannel source;
-  private SocketChannel sink;
+  private @Nullable SocketChannel source;
+  private @Nullable SocketChannel sink;
   private long queuedBytes;
   private boolean sourceEnded;
   private boolean sinkShut;
@@ -63,7 +64,11 @@ final class Flow {
    */
   boolean read(Faults faults, long nowNanos, SplittableRandom random) throws IOException {
     ByteBuffer buffer = ByteBuffer.allocate(faults.bytesPerSecond() > 0 ? slice(faults) : CHUNK);
-    int n = source.read(buffer);
+    SocketChannel from = source;
+    if (from == null) {
+      return true; // not connected yet: wantsRead() is false until then
+    }
+    int n = from.read(buffer);
     if (n < 0) {
       sourceEnded = true;
       return true;

@@ -16,6 +16,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The proxy's single thread: a selector over the listening socket and every connection. Control
@@ -32,7 +33,7 @@ final class ProxyLoop implements Runnable {
   private final ConcurrentLinkedQueue<Task> tasks = new ConcurrentLinkedQueue<>();
   private final List<Connection> connections = new ArrayList<>();
   private final InetSocketAddress address;
-  private ServerSocketChannel listener;
+  private @Nullable ServerSocketChannel listener;
   private Faults faults = Faults.NONE;
   private volatile boolean running = true;
 
@@ -238,7 +239,7 @@ final class ProxyLoop implements Runnable {
     }
   }
 
-  private static void closeQuietly(Closeable closeable) {
+  private static void closeQuietly(@Nullable Closeable closeable) {
     if (closeable != null) {
       try {
         closeable.close();

@@ -9,4 +9,7 @@
  * alters bytes; closing leaves no thread behind. Not provided: faults inside TLS (the proxy sees
  * only ciphertext), UDP, or packet-level effects such as loss and duplication.
  */
+@NullMarked
 package dev.elector.testkit.net;
+
+import org.jspecify.annotations.NullMarked;

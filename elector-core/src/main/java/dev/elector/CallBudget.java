@@ -1,9 +1,9 @@
 package dev.elector;
 
 /**
- * The hard bound on lock calls: a generic cell-rate limiter (a token bucket without floating point).
- * In any interval of length T a candidate makes at most {@code burst + T / interval} calls, whatever
- * state it is in and whatever fails. Not thread-safe; used under the election's lock.
+ * The hard bound on lock calls: a generic cell-rate limiter (a token bucket without floating
+ * point). In any interval of length T a candidate makes at most {@code burst + T / interval} calls,
+ * whatever state it is in and whatever fails. Not thread-safe; used under the election's lock.
  */
 final class CallBudget {
   private final long intervalNanos;

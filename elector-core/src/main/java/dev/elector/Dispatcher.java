@@ -17,7 +17,11 @@ final class Dispatcher {
   private final String subject;
   private final Logger log;
 
-  Dispatcher(Object owner, Executor callbackExecutor, ElectorListener listener, String subject,
+  Dispatcher(
+      Object owner,
+      Executor callbackExecutor,
+      ElectorListener listener,
+      String subject,
       Logger log) {
     this.owner = owner;
     this.callbackQueue = new SerialExecutor(callbackExecutor);
@@ -28,22 +32,25 @@ final class Dispatcher {
 
   /** Queues a callback. */
   void callback(String name, Runnable callback) {
-    callback(name, callback, () -> { });
+    callback(name, callback, () -> {});
   }
 
-  /** Queues a callback, then runs {@code afterwards} on the same thread once it returned or threw. */
+  /**
+   * Queues a callback, then runs {@code afterwards} on the same thread once it returned or threw.
+   */
   void callback(String name, Runnable callback, Runnable afterwards) {
-    callbackQueue.execute(() -> {
-      IN_CALLBACK.set(owner);
-      try {
-        callback.run();
-      } catch (RuntimeException | Error e) {
-        log.error("{}: callback {} threw; the election goes on", subject, name, e);
-      } finally {
-        IN_CALLBACK.remove();
-        afterwards.run();
-      }
-    });
+    callbackQueue.execute(
+        () -> {
+          IN_CALLBACK.set(owner);
+          try {
+            callback.run();
+          } catch (RuntimeException | Error e) {
+            log.error("{}: callback {} threw; the election goes on", subject, name, e);
+          } finally {
+            IN_CALLBACK.remove();
+            afterwards.run();
+          }
+        });
   }
 
   /** Tells the listener now; a listener that throws is logged and ignored. */

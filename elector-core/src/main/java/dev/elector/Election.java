@@ -15,20 +15,21 @@ import org.jspecify.annotations.Nullable;
  * scheduler under this object's monitor and never blocks: lock calls are asynchronous, their
  * results come back as new steps, and callbacks go to the callback executor.
  *
- * <p>Safety rests on three rules. (1) A candidate takes a lock only when it is free, held by itself,
- * or has not changed for the record's lease duration measured on the local monotonic clock from
- * when this candidate saw it change ({@link TakeoverRule}). (2) A leader's validity is counted from
- * the start of its last successful write, and it steps down when renewDeadline has passed since
- * then, which is before any other candidate can count the lease as expired. (3) Every write is
- * conditional on the version last seen, so of two racing candidates at most one wins.
+ * <p>Safety rests on three rules. (1) A candidate takes a lock only when it is free, held by
+ * itself, or has not changed for the record's lease duration measured on the local monotonic clock
+ * from when this candidate saw it change ({@link TakeoverRule}). (2) A leader's validity is counted
+ * from the start of its last successful write, and it steps down when renewDeadline has passed
+ * since then, which is before any other candidate can count the lease as expired. (3) Every write
+ * is conditional on the version last seen, so of two racing candidates at most one wins.
  *
  * <p>This class is the policy: the state of each phase is one {@link Phase} value, the decisions
- * are pure functions ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the
- * mechanism (steps, calls, queries) is {@link ElectionLoop}'s.
+ * are pure functions ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the mechanism
+ * (steps, calls, queries) is {@link ElectionLoop}'s.
  */
 final class Election extends ElectionLoop {
   /** Watch events taken in while following; a read answered after one of them may be older. */
   private long watchEventsSeen;
+
   /** Whether the create without a read (see createUnseen) was tried. */
   private boolean createTried;
 
@@ -56,8 +57,10 @@ final class Election extends ElectionLoop {
     }
     if (error != null) {
       phase = new Phase.AwaitingGate(String.valueOf(error));
-      log.error("{}: readiness gate failed, this candidate will not take part until restarted: {}",
-          subject, error.toString());
+      log.error(
+          "{}: readiness gate failed, this candidate will not take part until restarted: {}",
+          subject,
+          error.toString());
       return;
     }
     follow(null, 0);
@@ -93,17 +96,22 @@ final class Election extends ElectionLoop {
   private void createUnseen() {
     createTried = true;
     Instant at = wall.instant();
-    LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), at, at,
-        Math.max(view.highestToken(), -1) + 1);
+    LeaderRecord record =
+        new LeaderRecord(
+            identity, config.leaseDuration(), at, at, Math.max(view.highestToken(), -1) + 1);
     log.debug("{}: nothing seen of the lock yet, creating it", subject);
-    write(LockCall.CREATE, record, () -> lock.create(record), (result, start) -> {
-      if (result instanceof LockWrite.Written) {
-        onAcquireWrite(result, start, record, at);
-      } else {
-        long eventsBefore = watchEventsSeen;
-        read((answer, readStart) -> onFollowerRead(answer, eventsBefore));
-      }
-    });
+    write(
+        LockCall.CREATE,
+        record,
+        () -> lock.create(record),
+        (result, start) -> {
+          if (result instanceof LockWrite.Written) {
+            onAcquireWrite(result, start, record, at);
+          } else {
+            long eventsBefore = watchEventsSeen;
+            read((answer, readStart) -> onFollowerRead(answer, eventsBefore));
+          }
+        });
   }
 
   private void onFollowerRead(LockRead result, long eventsBefore) {
@@ -186,11 +194,17 @@ final class Election extends ElectionLoop {
     String version = seen.version();
     if (version == null) {
       log.debug("{}: lock is absent, creating it", subject);
-      write(LockCall.CREATE, record, () -> lock.create(record),
+      write(
+          LockCall.CREATE,
+          record,
+          () -> lock.create(record),
           (result, start) -> onAcquireWrite(result, start, record, at));
     } else {
       log.debug("{}: trying to acquire (holder was {})", subject, seen.describeHolder());
-      write(LockCall.UPDATE, record, () -> lock.update(version, record),
+      write(
+          LockCall.UPDATE,
+          record,
+          () -> lock.update(version, record),
           (result, start) -> onAcquireWrite(result, start, record, at));
     }
   }
@@ -215,8 +229,15 @@ final class Election extends ElectionLoop {
 
   /** Starts a term with {@code record}, written at version {@code version}, acquired {@code at}. */
   private void lead(LeaderRecord record, Instant at, String version, long start, long now) {
-    Term term = new Term(identity, lock.describe(), record.leaderTransitions(), at,
-        callbackExecutor, clock, start + timings.renewDeadline());
+    Term term =
+        new Term(
+            identity,
+            lock.describe(),
+            record.leaderTransitions(),
+            at,
+            callbackExecutor,
+            clock,
+            start + timings.renewDeadline());
     phase = new Phase.Leading(term, new Phase.Claim(version, record), start);
     epoch++;
     consecutiveFailures = 0;
@@ -238,7 +259,10 @@ final class Election extends ElectionLoop {
     }
     LeaderRecord renewed = leading.record().withRenewTime(wall.instant());
     String version = leading.claim().version();
-    write(LockCall.UPDATE, renewed, () -> lock.update(version, renewed),
+    write(
+        LockCall.UPDATE,
+        renewed,
+        () -> lock.update(version, renewed),
         (result, start) -> onRenewWrite(result, start, renewed));
   }
 
@@ -255,7 +279,9 @@ final class Election extends ElectionLoop {
     } else if (result instanceof LockWrite.Conflict conflict) {
       // Someone else wrote the lock. Verifying first could be delayed (budget, errors), so the
       // term ends now; if a read shows the record is still ours, a new term starts after a write.
-      log.debug("{}: renew conflicted ({}); stepping down and reading the lock", subject,
+      log.debug(
+          "{}: renew conflicted ({}); stepping down and reading the lock",
+          subject,
           conflict.detail());
       Phase.Claim overwritten = new Phase.Claim(leading.claim().version(), null);
       stepDown(leading, TermEnd.LOCK_LOST, new Phase.Following(overwritten));
@@ -264,8 +290,11 @@ final class Election extends ElectionLoop {
     } else {
       LockFailure failure = ((LockWrite.Failed) result).failure();
       long left = leading.validFrom() + timings.renewDeadline() - now;
-      failureLog.failure("renew", failure, now, "Stepping down in " + Duration.ofNanos(left)
-          + " unless a renewal succeeds.");
+      failureLog.failure(
+          "renew",
+          failure,
+          now,
+          "Stepping down in " + Duration.ofNanos(left) + " unless a renewal succeeds.");
       scheduleStep(Math.min(timings.retry(), Math.max(0, left)));
     }
   }
@@ -286,7 +315,9 @@ final class Election extends ElectionLoop {
   // ---------------------------------------------------------------- 5. step down
 
   private void deadlineExceeded(Phase.Leading leading) {
-    log.error("{}: lost leadership: no successful renewal within renewDeadline {}", subject,
+    log.error(
+        "{}: lost leadership: no successful renewal within renewDeadline {}",
+        subject,
         config.renewDeadline());
     stepDown(leading, TermEnd.RENEW_DEADLINE_EXCEEDED, new Phase.Following(leading.claim()));
     consecutiveFailures = Math.max(consecutiveFailures, 1);
@@ -295,10 +326,12 @@ final class Election extends ElectionLoop {
 
   /** Ends the term and enters {@code next}. */
   private void stepDown(Phase.Leading leading, TermEnd reason, Phase next) {
-    stepDown(leading, reason, next, () -> { });
+    stepDown(leading, reason, next, () -> {});
   }
 
-  /** Ends the term and enters {@code next}; runs {@code afterStop} once onStoppedLeading returned. */
+  /**
+   * Ends the term and enters {@code next}; runs {@code afterStop} once onStoppedLeading returned.
+   */
   private void stepDown(Phase.Leading leading, TermEnd reason, Phase next, Runnable afterStop) {
     Term ended = leading.term();
     currentTerm = null;
@@ -315,8 +348,8 @@ final class Election extends ElectionLoop {
       log.warn("{}: stopped leading (term {}): {}", subject, ended.fencingToken(), reason);
     }
     dispatcher.listener(l -> l.onTermEnded(ended, reason));
-    dispatcher.callback("onStoppedLeading", () -> callbacks.onStoppedLeading(ended, reason),
-        afterStop);
+    dispatcher.callback(
+        "onStoppedLeading", () -> callbacks.onStoppedLeading(ended, reason), afterStop);
   }
 
   // ---------------------------------------------------------------- 6. release and close
@@ -353,7 +386,10 @@ final class Election extends ElectionLoop {
     if (!(phase instanceof Phase.Closing || phase instanceof Phase.Releasing)) {
       return;
     }
-    log.warn("{}: close did not finish within closeTimeout {}; {}", subject, config.closeTimeout(),
+    log.warn(
+        "{}: close did not finish within closeTimeout {}; {}",
+        subject,
+        config.closeTimeout(),
         Phase.claimOf(phase) != null && config.releaseOnClose()
             ? "the lock was not released and will expire after its lease duration"
             : "a stop callback may still be running");
@@ -393,8 +429,8 @@ final class Election extends ElectionLoop {
       return;
     }
     LeaderRecord released = base.released(wall.instant());
-    write(LockCall.UPDATE, null, () -> lock.update(claim.version(), released),
-        this::onReleaseWrite);
+    write(
+        LockCall.UPDATE, null, () -> lock.update(claim.version(), released), this::onReleaseWrite);
   }
 
   private void onReleaseWrite(LockWrite result, long start) {
@@ -415,7 +451,8 @@ final class Election extends ElectionLoop {
       phase = new Phase.Releasing(new Phase.Claim(found.version(), found.record()));
       release();
     } else if (result instanceof LockRead.Failed failed) {
-      failureLog.failure("release", failed.failure(), clock.nanos(), "Retrying until closeTimeout.");
+      failureLog.failure(
+          "release", failed.failure(), clock.nanos(), "Retrying until closeTimeout.");
       scheduleStep(timings.retry() / 2);
     } else {
       finish(); // no longer ours: nothing to release

@@ -62,20 +62,33 @@ final class ElectionCounters {
     entry(termsEndedBy, reason).increment();
   }
 
-  ElectorStats snapshot(boolean leading, Optional<String> leader,
-      ElectorStats.Following following, int failures) {
+  ElectorStats snapshot(
+      boolean leading, Optional<String> leader, ElectorStats.Following following, int failures) {
     Map<LockCall, Map<CallOutcome, Long>> snapshot = new EnumMap<>(LockCall.class);
-    calls.forEach((call, byOutcome) -> {
-      Map<CallOutcome, Long> counts = new EnumMap<>(CallOutcome.class);
-      byOutcome.forEach((outcome, adder) -> counts.put(outcome, adder.sum()));
-      snapshot.put(call, counts);
-    });
+    calls.forEach(
+        (call, byOutcome) -> {
+          Map<CallOutcome, Long> counts = new EnumMap<>(CallOutcome.class);
+          byOutcome.forEach((outcome, adder) -> counts.put(outcome, adder.sum()));
+          snapshot.put(call, counts);
+        });
     Map<CallPurpose, ElectorStats.CallTime> latency = new EnumMap<>(CallPurpose.class);
-    callsTimed.forEach((purpose, count) -> latency.put(purpose,
-        new ElectorStats.CallTime(count.sum(), entry(callNanos, purpose).sum())));
+    callsTimed.forEach(
+        (purpose, count) ->
+            latency.put(
+                purpose, new ElectorStats.CallTime(count.sum(), entry(callNanos, purpose).sum())));
     Map<TermEnd, Long> endedBy = new EnumMap<>(TermEnd.class);
     termsEndedBy.forEach((reason, count) -> endedBy.put(reason, count.sum()));
-    return new ElectorStats(snapshot, deferredCalls.sum(), lateResults.sum(), termsStarted.sum(),
-        termsEnded.sum(), leading, leader, latency, endedBy, following, failures);
+    return new ElectorStats(
+        snapshot,
+        deferredCalls.sum(),
+        lateResults.sum(),
+        termsStarted.sum(),
+        termsEnded.sum(),
+        leading,
+        leader,
+        latency,
+        endedBy,
+        following,
+        failures);
   }
 }

@@ -22,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mechanism under an {@link Election}, which holds the policy: the parts wired from the
- * config, one step at a time on the scheduler under this object's monitor, lock calls whose results
- * reach the phase that asked (an {@code epoch} bumped on every change of phase tells a result that
+ * The mechanism under an {@link Election}, which holds the policy: the parts wired from the config,
+ * one step at a time on the scheduler under this object's monitor, lock calls whose results reach
+ * the phase that asked (an {@code epoch} bumped on every change of phase tells a result that
  * answers an earlier one), and the queries.
  */
 abstract class ElectionLoop {
@@ -77,10 +77,14 @@ abstract class ElectionLoop {
     boolean needShared = config.scheduler().isEmpty() || config.callbackExecutor().isEmpty();
     SharedThreads threads = needShared ? SharedThreads.acquire() : null;
     this.shared = threads;
-    this.scheduler = threads == null ? config.scheduler().orElseThrow()
-        : config.scheduler().orElse(threads.scheduler);
-    this.callbackExecutor = threads == null ? config.callbackExecutor().orElseThrow()
-        : config.callbackExecutor().orElse(threads.callbackExecutor());
+    this.scheduler =
+        threads == null
+            ? config.scheduler().orElseThrow()
+            : config.scheduler().orElse(threads.scheduler);
+    this.callbackExecutor =
+        threads == null
+            ? config.callbackExecutor().orElseThrow()
+            : config.callbackExecutor().orElse(threads.callbackExecutor());
     this.callbacks = config.callbacks();
     this.random = config.random().orElseGet(SplittableRandom::new);
     this.timings = Timings.of(config);
@@ -89,13 +93,25 @@ abstract class ElectionLoop {
     this.health = new Health(subject, timings, config.leaseDuration(), config.healthTolerance());
     this.failureLog = new FailureLog(log, subject);
     this.dispatcher = new Dispatcher(this, callbackExecutor, config.listener(), subject, log);
-    this.view = new LockView(rule, identity, subject, config.leaseDuration(), dispatcher, callbacks,
-        log);
+    this.view =
+        new LockView(rule, identity, subject, config.leaseDuration(), dispatcher, callbacks, log);
     this.watching = new LockWatching(subject, log);
-    CallBudget budget = new CallBudget(ElectorConfig.CALL_BURST,
-        timings.retry() / ElectorConfig.CALLS_PER_RETRY_PERIOD);
-    this.caller = new LockCaller(this, lock, scheduler, clock, budget, config.callTimeout(),
-        counters, dispatcher, this::execute, subject, log);
+    CallBudget budget =
+        new CallBudget(
+            ElectorConfig.CALL_BURST, timings.retry() / ElectorConfig.CALLS_PER_RETRY_PERIOD);
+    this.caller =
+        new LockCaller(
+            this,
+            lock,
+            scheduler,
+            clock,
+            budget,
+            config.callTimeout(),
+            counters,
+            dispatcher,
+            this::execute,
+            subject,
+            log);
   }
 
   // ---------------------------------------------------------------- the policy's hooks
@@ -141,11 +157,12 @@ abstract class ElectionLoop {
           releaseShared();
           closed.complete(null);
         } else {
-          execute(() -> {
-            synchronized (this) {
-              beginClose();
-            }
-          });
+          execute(
+              () -> {
+                synchronized (this) {
+                  beginClose();
+                }
+              });
         }
       }
     }
@@ -199,19 +216,25 @@ abstract class ElectionLoop {
   /** Arms the renew deadline: due once renewDeadline has passed since {@code validFrom}. */
   final void armDeadline(long validFrom, long now) {
     cancel(deadlineTimer);
-    deadlineTimer = scheduler.schedule(() -> {
-      synchronized (this) {
-        onDeadline();
-      }
-    }, validFrom + timings.renewDeadline() - now);
+    deadlineTimer =
+        scheduler.schedule(
+            () -> {
+              synchronized (this) {
+                onDeadline();
+              }
+            },
+            validFrom + timings.renewDeadline() - now);
   }
 
   final void armCloseTimer() {
-    closeTimer = scheduler.schedule(() -> {
-      synchronized (this) {
-        closeTimedOut();
-      }
-    }, timings.closeTimeout());
+    closeTimer =
+        scheduler.schedule(
+            () -> {
+              synchronized (this) {
+                closeTimedOut();
+              }
+            },
+            timings.closeTimeout());
   }
 
   /** One retry period with jitter: the pause between looks while nothing fails. */
@@ -251,8 +274,11 @@ abstract class ElectionLoop {
   }
 
   /** Writes {@code writing} with {@code op}; a release writes no record of its own (null). */
-  final void write(LockCall kind, @Nullable LeaderRecord writing,
-      Supplier<CompletionStage<LockWrite>> op, Handler<LockWrite> handler) {
+  final void write(
+      LockCall kind,
+      @Nullable LeaderRecord writing,
+      Supplier<CompletionStage<LockWrite>> op,
+      Handler<LockWrite> handler) {
     deferIfSpent(caller.write(kind, writing, purposeOf(kind), epoch, op, inThisPhase(handler)));
   }
 
@@ -280,7 +306,8 @@ abstract class ElectionLoop {
     if (kind == LockCall.READ) {
       return CallPurpose.READ;
     }
-    return phase instanceof Phase.Leading ? CallPurpose.RENEW
+    return phase instanceof Phase.Leading
+        ? CallPurpose.RENEW
         : Phase.closing(phase) ? CallPurpose.RELEASE : CallPurpose.ACQUIRE;
   }
 
@@ -325,7 +352,12 @@ abstract class ElectionLoop {
   }
 
   synchronized ElectorHealth health() {
-    return health.report(phase, clock.nanos(), view.current(), consecutiveFailures, lastFailure,
+    return health.report(
+        phase,
+        clock.nanos(),
+        view.current(),
+        consecutiveFailures,
+        lastFailure,
         watching.describe());
   }
 
@@ -333,8 +365,8 @@ abstract class ElectionLoop {
     ElectorStats.Following following;
     int failures;
     synchronized (this) { // a few field reads; steps never block while holding the monitor
-      following = phase instanceof Phase.Following ? watching.following()
-          : ElectorStats.Following.NONE;
+      following =
+          phase instanceof Phase.Following ? watching.following() : ElectorStats.Following.NONE;
       failures = consecutiveFailures;
     }
     return counters.snapshot(currentTerm != null, view.leader(), following, failures);

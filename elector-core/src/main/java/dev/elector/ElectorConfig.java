@@ -31,16 +31,22 @@ import org.jspecify.annotations.Nullable;
 public final class ElectorConfig {
   /** Default lease duration: 15 s. */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+
   /** Default renew deadline: 10 s. */
   public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+
   /** Default retry period: 2 s. */
   public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+
   /** Default jitter factor: 1.2. */
   public static final double DEFAULT_JITTER = 1.2;
+
   /** Default cap on the back-off after errors: 16 s. */
   public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(16);
+
   /** Calls a candidate may make at once before the budget's rate applies: 4. */
   public static final int CALL_BURST = 4;
+
   /** Calls a candidate may make per retry period, on average, in any state: 2. */
   public static final int CALLS_PER_RETRY_PERIOD = 2;
 
@@ -210,8 +216,9 @@ public final class ElectorConfig {
     if (!(lock instanceof ListeningLock listening)) {
       return configured;
     }
-    ElectorListener own = Objects.requireNonNull(listening.electorListener(),
-        "electorListener() of " + lock.describe());
+    ElectorListener own =
+        Objects.requireNonNull(
+            listening.electorListener(), "electorListener() of " + lock.describe());
     if (own == ElectorListener.NONE) {
       return configured;
     }
@@ -278,15 +285,32 @@ public final class ElectorConfig {
 
   @Override
   public String toString() {
-    return "ElectorConfig{lock=" + (lock == null ? null : lock.describe())
-        + ", identity=" + (lock == null ? null : lock.identity())
-        + ", leaseDuration=" + leaseDuration + ", renewDeadline=" + renewDeadline
-        + ", retryPeriod=" + retryPeriod + ", jitter=" + jitter + ", callTimeout=" + callTimeout
-        + ", maxBackoff=" + maxBackoff + ", releaseOnClose=" + releaseOnClose
-        + ", watchWhenFollowing=" + watchWhenFollowing + '}';
+    return "ElectorConfig{lock="
+        + (lock == null ? null : lock.describe())
+        + ", identity="
+        + (lock == null ? null : lock.identity())
+        + ", leaseDuration="
+        + leaseDuration
+        + ", renewDeadline="
+        + renewDeadline
+        + ", retryPeriod="
+        + retryPeriod
+        + ", jitter="
+        + jitter
+        + ", callTimeout="
+        + callTimeout
+        + ", maxBackoff="
+        + maxBackoff
+        + ", releaseOnClose="
+        + releaseOnClose
+        + ", watchWhenFollowing="
+        + watchWhenFollowing
+        + '}';
   }
 
-  /** Builds an {@link ElectorConfig}. Setters reject null at once; values are checked in build(). */
+  /**
+   * Builds an {@link ElectorConfig}. Setters reject null at once; values are checked in build().
+   */
   public static final class Builder {
     private @Nullable LeaderLock lock;
     private @Nullable LeaderCallbacks callbacks;
@@ -436,8 +460,11 @@ public final class ElectorConfig {
       } else {
         String identity = lock.identity();
         if (identity == null || identity.isBlank()) {
-          problems.add("identity of " + lock.describe() + " is blank; give every candidate a unique"
-              + " identity, for example the pod name with a per-process suffix");
+          problems.add(
+              "identity of "
+                  + lock.describe()
+                  + " is blank; give every candidate a unique"
+                  + " identity, for example the pod name with a per-process suffix");
         }
       }
       if (callbacks == null) {
@@ -459,25 +486,44 @@ public final class ElectorConfig {
         problems.add("jitter " + jitter + " must be between 1.0 and 10.0; the default is 1.2");
       }
       if (leaseOk && renewOk && renewDeadline.compareTo(leaseDuration) >= 0) {
-        problems.add("renewDeadline " + renewDeadline + " must be shorter than leaseDuration "
-            + leaseDuration + "; raise leaseDuration or lower renewDeadline");
+        problems.add(
+            "renewDeadline "
+                + renewDeadline
+                + " must be shorter than leaseDuration "
+                + leaseDuration
+                + "; raise leaseDuration or lower renewDeadline");
       }
       if (renewOk && retryOk) {
         if (jitterValid) {
           long jitteredNanos = (long) (jitter * retryPeriod.toNanos());
           if (renewDeadline.toNanos() <= jitteredNanos) {
-            problems.add("renewDeadline " + renewDeadline + " must be longer than jitter " + jitter
-                + " x retryPeriod " + retryPeriod + " = " + Duration.ofNanos(jitteredNanos)
-                + "; raise renewDeadline or lower retryPeriod");
+            problems.add(
+                "renewDeadline "
+                    + renewDeadline
+                    + " must be longer than jitter "
+                    + jitter
+                    + " x retryPeriod "
+                    + retryPeriod
+                    + " = "
+                    + Duration.ofNanos(jitteredNanos)
+                    + "; raise renewDeadline or lower retryPeriod");
           }
         }
         if (callTimeoutOk && callTimeout != null && callTimeout.compareTo(renewDeadline) > 0) {
-          problems.add("callTimeout " + callTimeout + " must not exceed renewDeadline "
-              + renewDeadline + ", or a hung call could outlive a term; lower callTimeout");
+          problems.add(
+              "callTimeout "
+                  + callTimeout
+                  + " must not exceed renewDeadline "
+                  + renewDeadline
+                  + ", or a hung call could outlive a term; lower callTimeout");
         }
         if (backoffOk && maxBackoff.compareTo(retryPeriod) < 0) {
-          problems.add("maxBackoff " + maxBackoff + " must be at least retryPeriod " + retryPeriod
-              + "; raise maxBackoff");
+          problems.add(
+              "maxBackoff "
+                  + maxBackoff
+                  + " must be at least retryPeriod "
+                  + retryPeriod
+                  + "; raise maxBackoff");
         }
       }
       // A missing lock or callbacks is among the problems.
@@ -489,8 +535,8 @@ public final class ElectorConfig {
 
     private static boolean positive(List<String> problems, String name, Duration value) {
       if (value.isZero() || value.isNegative()) {
-        problems.add(name + " " + value + " must be positive; use a duration such as "
-            + defaultFor(name));
+        problems.add(
+            name + " " + value + " must be positive; use a duration such as " + defaultFor(name));
         return false;
       }
       return true;

@@ -9,7 +9,9 @@ import java.util.List;
 public final class ElectorConfigException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
-  /** @serial the violations, one sentence each */
+  /**
+   * @serial the violations, one sentence each
+   */
   private final List<String> violations;
 
   ElectorConfigException(List<String> violations) {

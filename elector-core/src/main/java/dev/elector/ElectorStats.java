@@ -5,9 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A snapshot of an elector's counters. Every figure only grows, except {@code leading},
- * {@code observedLeader}, {@code following} and {@code consecutiveFailures}, which describe the
- * present.
+ * A snapshot of an elector's counters. Every figure only grows, except {@code leading}, {@code
+ * observedLeader}, {@code following} and {@code consecutiveFailures}, which describe the present.
  *
  * @param calls lock calls made, by kind and outcome
  * @param deferredCalls calls held back by the call budget
@@ -19,8 +18,8 @@ import java.util.Optional;
  * @param latency the calls that were answered or timed out, and the time they took, by purpose
  * @param termsEndedBy terms this candidate ended, by reason; the values sum to {@code termsEnded}
  * @param following how this candidate learns of changes to the lock while it follows
- * @param consecutiveFailures a candidate's failed lock calls in a row (counting a lost term as one),
- *     0 after a call succeeds; a leader's failing renewals show in {@code calls}
+ * @param consecutiveFailures a candidate's failed lock calls in a row (counting a lost term as
+ *     one), 0 after a call succeeds; a leader's failing renewals show in {@code calls}
  */
 public record ElectorStats(
     Map<LockCall, Map<CallOutcome, Long>> calls,

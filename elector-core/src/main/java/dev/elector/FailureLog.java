@@ -38,15 +38,26 @@ final class FailureLog {
       log.debug("{}: {} failed ({} in a row): {}", subject, action, streak, failure);
       return;
     }
-    String summary = heldBack == 0 ? "" : " (" + heldBack + " more failures in "
-        + streaksHeldBack + " streaks since the last report were logged at DEBUG)";
+    String summary =
+        heldBack == 0
+            ? ""
+            : " ("
+                + heldBack
+                + " more failures in "
+                + streaksHeldBack
+                + " streaks since the last report were logged at DEBUG)";
     String inARow = streak == 1 ? "" : " " + streak + " times in a row";
     if (failure.kind().isConfigurationProblem()) {
-      log.error("{}: {} failed{}: {}. {}{}", subject, action, inARow, failure.message(),
-          consequence, summary);
-    } else {
-      log.warn("{}: {} failed{}: {}. {}{}", subject, action, inARow, failure, consequence,
+      log.error(
+          "{}: {} failed{}: {}. {}{}",
+          subject,
+          action,
+          inARow,
+          failure.message(),
+          consequence,
           summary);
+    } else {
+      log.warn("{}: {} failed{}: {}. {}{}", subject, action, inARow, failure, consequence, summary);
     }
     everReported = true;
     lastReportNanos = now;

@@ -26,8 +26,13 @@ final class Health {
    * @param seen the last observation, or null before the first
    * @param watch how a follower learns of changes, appended to its detail
    */
-  ElectorHealth report(Phase phase, long now, @Nullable Observation seen, int failures,
-      @Nullable LockFailure lastFailure, String watch) {
+  ElectorHealth report(
+      Phase phase,
+      long now,
+      @Nullable Observation seen,
+      int failures,
+      @Nullable LockFailure lastFailure,
+      String watch) {
     if (phase instanceof Phase.AwaitingGate gate) {
       return gate.failure() != null
           ? new ElectorHealth(false, subject + ": readiness gate failed: " + gate.failure())
@@ -36,18 +41,30 @@ final class Health {
     if (phase instanceof Phase.Leading leading) {
       long since = now - leading.validFrom();
       if (since > timings.lease() + timings.healthTolerance()) {
-        return new ElectorHealth(false, subject + ": leading but not renewed for "
-            + Duration.ofNanos(since) + ", past leaseDuration " + leaseDuration
-            + " + tolerance " + tolerance + "; the elector's threads may be stalled");
+        return new ElectorHealth(
+            false,
+            subject
+                + ": leading but not renewed for "
+                + Duration.ofNanos(since)
+                + ", past leaseDuration "
+                + leaseDuration
+                + " + tolerance "
+                + tolerance
+                + "; the elector's threads may be stalled");
       }
-      return new ElectorHealth(true, subject + ": leading, renewed " + Duration.ofNanos(since)
-          + " ago");
+      return new ElectorHealth(
+          true, subject + ": leading, renewed " + Duration.ofNanos(since) + " ago");
     }
     if (phase instanceof Phase.Following) {
-      return new ElectorHealth(true, subject + ": following "
-          + (seen == null ? "(lock not read yet)" : seen.describeHolder())
-          + (failures > 0 ? ", " + failures + " failures in a row, the last: " + lastFailure : "")
-          + watch);
+      return new ElectorHealth(
+          true,
+          subject
+              + ": following "
+              + (seen == null ? "(lock not read yet)" : seen.describeHolder())
+              + (failures > 0
+                  ? ", " + failures + " failures in a row, the last: " + lastFailure
+                  : "")
+              + watch);
     }
     if (phase instanceof Phase.Closed) {
       return new ElectorHealth(false, subject + ": closed");

@@ -24,10 +24,10 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Guarantees: {@code onStartedLeading} fires only after this candidate's own write succeeded;
  * {@code onStoppedLeading} fires exactly once for every term that started; a leader stops leading
- * at renewDeadline after its last successful renewal began, before any other candidate can count its
- * lease as expired, provided the clocks of the candidates advance at rates that differ by less than
- * (leaseDuration − renewDeadline) / leaseDuration. Lock calls are bounded in any state: at most
- * {@value ElectorConfig#CALL_BURST} + {@value ElectorConfig#CALLS_PER_RETRY_PERIOD} × T /
+ * at renewDeadline after its last successful renewal began, before any other candidate can count
+ * its lease as expired, provided the clocks of the candidates advance at rates that differ by less
+ * than (leaseDuration − renewDeadline) / leaseDuration. Lock calls are bounded in any state: at
+ * most {@value ElectorConfig#CALL_BURST} + {@value ElectorConfig#CALLS_PER_RETRY_PERIOD} × T /
  * retryPeriod calls in any interval T.
  *
  * <p>Thread-safe. All methods return quickly except {@link #close()}.
@@ -134,7 +134,11 @@ public final class LeaderElector implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "LeaderElector{" + election.describe() + " as " + election.identity()
-        + (isLeader() ? ", leading" : "") + '}';
+    return "LeaderElector{"
+        + election.describe()
+        + " as "
+        + election.identity()
+        + (isLeader() ? ", leading" : "")
+        + '}';
   }
 }

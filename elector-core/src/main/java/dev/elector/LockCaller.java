@@ -27,7 +27,9 @@ import org.slf4j.Logger;
  */
 final class LockCaller {
 
-  /** One call: its sequence number, kind, the election epoch it was issued in, the record written. */
+  /**
+   * One call: its sequence number, kind, the election epoch it was issued in, the record written.
+   */
   record Call(long seq, LockCall kind, long epoch, @Nullable LeaderRecord writing) {}
 
   /** Receives a call's result under the election's monitor. */
@@ -49,13 +51,24 @@ final class LockCaller {
   private final String subject;
   private final Logger log;
   private long seq;
+
   /** The call in flight, or null. */
   private @Nullable Call pending;
+
   private @Nullable Cancellable timer;
 
-  LockCaller(Object monitor, LeaderLock lock, Scheduler scheduler, MonotonicClock clock,
-      CallBudget budget, Duration timeout, ElectionCounters counters, Dispatcher dispatcher,
-      Consumer<Runnable> execute, String subject, Logger log) {
+  LockCaller(
+      Object monitor,
+      LeaderLock lock,
+      Scheduler scheduler,
+      MonotonicClock clock,
+      CallBudget budget,
+      Duration timeout,
+      ElectionCounters counters,
+      Dispatcher dispatcher,
+      Consumer<Runnable> execute,
+      String subject,
+      Logger log) {
     this.monitor = monitor;
     this.lock = lock;
     this.scheduler = scheduler;
@@ -86,20 +99,31 @@ final class LockCaller {
     }
   }
 
-  /** Reads the lock; returns 0, or the nanoseconds to wait if the budget is spent (no call made). */
+  /**
+   * Reads the lock; returns 0, or the nanoseconds to wait if the budget is spent (no call made).
+   */
   long read(CallPurpose purpose, long epoch, Completion<LockRead> done) {
-    return issue(new Call(0, LockCall.READ, epoch, null), purpose, lock::read,
-        LockRead.Failed::new, done);
+    return issue(
+        new Call(0, LockCall.READ, epoch, null), purpose, lock::read, LockRead.Failed::new, done);
   }
 
   /** Writes {@code writing} (null for a release) with {@code op}; returns as {@link #read} does. */
-  long write(LockCall kind, @Nullable LeaderRecord writing, CallPurpose purpose, long epoch,
-      Supplier<CompletionStage<LockWrite>> op, Completion<LockWrite> done) {
+  long write(
+      LockCall kind,
+      @Nullable LeaderRecord writing,
+      CallPurpose purpose,
+      long epoch,
+      Supplier<CompletionStage<LockWrite>> op,
+      Completion<LockWrite> done) {
     return issue(new Call(0, kind, epoch, writing), purpose, op, LockWrite.Failed::new, done);
   }
 
-  private <T> long issue(Call request, CallPurpose purpose, Supplier<CompletionStage<T>> op,
-      Function<LockFailure, T> failure, Completion<T> done) {
+  private <T> long issue(
+      Call request,
+      CallPurpose purpose,
+      Supplier<CompletionStage<T>> op,
+      Function<LockFailure, T> failure,
+      Completion<T> done) {
     long now = clock.nanos();
     long wait = budget.tryAcquire(now);
     if (wait > 0) {
@@ -112,26 +136,44 @@ final class LockCaller {
     LockCall kind = request.kind();
     Call call = new Call(++seq, kind, request.epoch(), request.writing());
     pending = call;
-    timer = scheduler.schedule(() -> complete(call, purpose, now, failure.apply(LockFailure.of(
-        LockFailure.Kind.TIMEOUT, kind + " took longer than callTimeout " + timeout)), true, done),
-        timeoutNanos);
+    timer =
+        scheduler.schedule(
+            () ->
+                complete(
+                    call,
+                    purpose,
+                    now,
+                    failure.apply(
+                        LockFailure.of(
+                            LockFailure.Kind.TIMEOUT,
+                            kind + " took longer than callTimeout " + timeout)),
+                    true,
+                    done),
+            timeoutNanos);
     CompletionStage<T> stage;
     try {
       stage = Objects.requireNonNull(op.get(), "the lock returned a null stage");
     } catch (RuntimeException e) {
       stage = CompletableFuture.completedFuture(failure.apply(unexpected(e)));
     }
-    stage.whenComplete((value, error) -> {
-      T result = error != null ? failure.apply(unexpected(error))
-          : value == null ? failure.apply(LockFailure.of(LockFailure.Kind.UNEXPECTED,
-              "the lock completed " + kind + " with null")) : value;
-      execute.accept(() -> complete(call, purpose, now, result, false, done));
-    });
+    stage.whenComplete(
+        (value, error) -> {
+          T result =
+              error != null
+                  ? failure.apply(unexpected(error))
+                  : value == null
+                      ? failure.apply(
+                          LockFailure.of(
+                              LockFailure.Kind.UNEXPECTED,
+                              "the lock completed " + kind + " with null"))
+                      : value;
+          execute.accept(() -> complete(call, purpose, now, result, false, done));
+        });
     return 0;
   }
 
-  private <T> void complete(Call call, CallPurpose purpose, long start, T result,
-      boolean timedOut, Completion<T> done) {
+  private <T> void complete(
+      Call call, CallPurpose purpose, long start, T result, boolean timedOut, Completion<T> done) {
     synchronized (monitor) {
       if (pending == null || pending.seq() != call.seq()) {
         if (!timedOut) {
@@ -166,14 +208,14 @@ final class LockCaller {
     if (result instanceof LockWrite.Conflict) {
       return CallOutcome.CONFLICT;
     }
-    LockFailure failure = result instanceof LockRead.Failed f ? f.failure()
-        : ((LockWrite.Failed) result).failure();
+    LockFailure failure =
+        result instanceof LockRead.Failed f ? f.failure() : ((LockWrite.Failed) result).failure();
     return failure.kind() == LockFailure.Kind.TIMEOUT ? CallOutcome.TIMEOUT : CallOutcome.FAILED;
   }
 
   private static LockFailure unexpected(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null
-        ? error.getCause() : error;
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     return new LockFailure(LockFailure.Kind.UNEXPECTED, String.valueOf(cause), cause);
   }
 }

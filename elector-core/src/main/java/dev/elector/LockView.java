@@ -26,8 +26,14 @@ final class LockView {
   private long highestToken = -1;
   private volatile @Nullable String leader;
 
-  LockView(TakeoverRule rule, String identity, String subject, Duration leaseDuration,
-      Dispatcher dispatcher, LeaderCallbacks callbacks, Logger log) {
+  LockView(
+      TakeoverRule rule,
+      String identity,
+      String subject,
+      Duration leaseDuration,
+      Dispatcher dispatcher,
+      LeaderCallbacks callbacks,
+      Logger log) {
     this.rule = rule;
     this.identity = identity;
     this.subject = subject;
@@ -71,12 +77,18 @@ final class LockView {
       noteToken(found.record().leaderTransitions());
       warnAboutDuration(found.record());
     } else if (read instanceof LockRead.Malformed bad) {
-      log.warn("{}: the lock holds a record that cannot be read ({}); treating it as held by an"
-          + " unknown holder until it has not changed for {}", subject, bad.problem(),
+      log.warn(
+          "{}: the lock holds a record that cannot be read ({}); treating it as held by an"
+              + " unknown holder until it has not changed for {}",
+          subject,
+          bad.problem(),
           leaseDuration);
     } else if (seen.guarded()) {
-      log.info("{}: the lock was deleted; recreating it only after leaseDuration {}, since a"
-          + " holder this candidate did not see may still be leading", subject, leaseDuration);
+      log.info(
+          "{}: the lock was deleted; recreating it only after leaseDuration {}, since a"
+              + " holder this candidate did not see may still be leading",
+          subject,
+          leaseDuration);
     }
     String before = previous == null ? null : previous.holder();
     String holder = seen.holder();
@@ -91,14 +103,26 @@ final class LockView {
   }
 
   private void warnAboutDuration(LeaderRecord record) {
-    record.durationProblem().ifPresent(problem ->
-        log.warn("{}: {}; judging its expiry with this candidate's leaseDuration {}. Fix the"
-            + " writer of this record.", subject, problem, leaseDuration));
+    record
+        .durationProblem()
+        .ifPresent(
+            problem ->
+                log.warn(
+                    "{}: {}; judging its expiry with this candidate's leaseDuration {}. Fix the"
+                        + " writer of this record.",
+                    subject,
+                    problem,
+                    leaseDuration));
     Duration written = record.leaseDuration();
-    if (written != null && written.compareTo(leaseDuration.multipliedBy(10)) > 0
+    if (written != null
+        && written.compareTo(leaseDuration.multipliedBy(10)) > 0
         && !record.isHeldBy(identity)) {
-      log.warn("{}: holder {} wrote a lease duration of {}; it is honoured, so no other candidate"
-          + " can lead until it expires", subject, record.holderIdentity(), record.leaseDuration());
+      log.warn(
+          "{}: holder {} wrote a lease duration of {}; it is honoured, so no other candidate"
+              + " can lead until it expires",
+          subject,
+          record.holderIdentity(),
+          record.leaseDuration());
     }
   }
 }

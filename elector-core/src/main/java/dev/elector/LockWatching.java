@@ -17,6 +17,7 @@ final class LockWatching {
   private final Logger log;
   private WatchableLock.@Nullable Subscription subscription;
   private boolean current;
+
   /** Why the watch is interrupted, or null while it works (or there is none). */
   private @Nullable LockFailure failure;
 
@@ -79,12 +80,14 @@ final class LockWatching {
     if (subscription == null) {
       return "";
     }
-    return failure == null ? "; watching the lock"
+    return failure == null
+        ? "; watching the lock"
         : "; polling while the watch is interrupted: " + failure;
   }
 
   ElectorStats.Following following() {
-    return subscription != null && failure == null ? ElectorStats.Following.WATCHING
+    return subscription != null && failure == null
+        ? ElectorStats.Following.WATCHING
         : ElectorStats.Following.POLLING;
   }
 }

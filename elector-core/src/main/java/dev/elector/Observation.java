@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a candidate last saw in the lock, and when it first saw that content (monotonic). Exactly
  * one of three shapes: a record ({@code version} and {@code record} set), an unreadable record
- * ({@code version} and {@code malformed} set) or an absence (all three null). An absence is
- * {@code guarded} when the candidate has seen the lock exist before: someone deleted it, and a
- * holder the candidate never saw may still be leading, so it counts as taken for a lease.
+ * ({@code version} and {@code malformed} set) or an absence (all three null). An absence is {@code
+ * guarded} when the candidate has seen the lock exist before: someone deleted it, and a holder the
+ * candidate never saw may still be leading, so it counts as taken for a lease.
  */
 record Observation(
     @Nullable String version,

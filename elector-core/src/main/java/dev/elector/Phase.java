@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a candidate is in a term's life. Each phase carries only the state that exists in it, so a
- * leader without a term, or a release before close, cannot be represented. A lock call in flight
- * is not a phase: {@link LockCaller} holds it, and an acquire is a follower's write.
+ * leader without a term, or a release before close, cannot be represented. A lock call in flight is
+ * not a phase: {@link LockCaller} holds it, and an acquire is a follower's write.
  */
 sealed interface Phase {
 

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The default threads, shared by every elector that does not bring its own: a two-thread scheduler
- * and a pool for callbacks. They exist only while at least one such elector is open; the last
- * close stops them, so nothing is left behind.
+ * and a pool for callbacks. They exist only while at least one such elector is open; the last close
+ * stops them, so nothing is left behind.
  */
 final class SharedThreads {
   private static final int SCHEDULER_THREADS = 2;
@@ -35,8 +35,9 @@ final class SharedThreads {
             TimeUnit.SECONDS,
             new SynchronousQueue<>(),
             runnable -> {
-              Thread thread = new Thread(callbackGroup, runnable,
-                  "elector-callback-" + counter.incrementAndGet());
+              Thread thread =
+                  new Thread(
+                      callbackGroup, runnable, "elector-callback-" + counter.incrementAndGet());
               thread.setDaemon(true);
               return thread;
             });

@@ -60,8 +60,8 @@ final class TakeoverRule {
   }
 
   /**
-   * The record's lease duration, but never shorter than ours: a record that names a short lease
-   * (an outside writer's, or one without a valid duration) may have replaced a live holder that this
+   * The record's lease duration, but never shorter than ours: a record that names a short lease (an
+   * outside writer's, or one without a valid duration) may have replaced a live holder that this
    * candidate never saw, and that holder steps down only within our own timings. A null record (an
    * unreadable one) gets ours.
    */

@@ -32,8 +32,14 @@ public final class Term {
   private volatile @Nullable TermEnd endReason;
   private volatile long validUntilNanos;
 
-  Term(String identity, String lock, long fencingToken, Instant startedAt, Executor completion,
-      MonotonicClock clock, long validUntilNanos) {
+  Term(
+      String identity,
+      String lock,
+      long fencingToken,
+      Instant startedAt,
+      Executor completion,
+      MonotonicClock clock,
+      long validUntilNanos) {
     this.identity = identity;
     this.lock = lock;
     this.fencingToken = fencingToken;
@@ -114,7 +120,13 @@ public final class Term {
 
   @Override
   public String toString() {
-    return "Term{" + identity + " on " + lock + ", token " + fencingToken
-        + (isActive() ? ", active" : ", ended " + endReason) + '}';
+    return "Term{"
+        + identity
+        + " on "
+        + lock
+        + ", token "
+        + fencingToken
+        + (isActive() ? ", active" : ", ended " + endReason)
+        + '}';
   }
 }

@@ -30,39 +30,50 @@ class ElectorConfigTest {
 
   @Test
   void oneExceptionListsEveryViolationWithTheFix() {
-    ElectorConfigException e = assertThrows(ElectorConfigException.class, () ->
-        ElectorConfig.newBuilder()
-            .lock(InMemoryLockStore.create("l").lockFor(" "))
-            .leaseDuration(Duration.ofSeconds(10))
-            .renewDeadline(Duration.ofSeconds(12))
-            .retryPeriod(Duration.ZERO)
-            .jitter(0.5)
-            .build());
+    ElectorConfigException e =
+        assertThrows(
+            ElectorConfigException.class,
+            () ->
+                ElectorConfig.newBuilder()
+                    .lock(InMemoryLockStore.create("l").lockFor(" "))
+                    .leaseDuration(Duration.ofSeconds(10))
+                    .renewDeadline(Duration.ofSeconds(12))
+                    .retryPeriod(Duration.ZERO)
+                    .jitter(0.5)
+                    .build());
     assertEquals(5, e.violations().size(), e.getMessage());
     assertTrue(e.getMessage().contains("identity of in-memory lock l is blank"), e.getMessage());
     assertTrue(e.getMessage().contains("callbacks are missing"));
     assertTrue(e.getMessage().contains("retryPeriod PT0S must be positive"));
     assertTrue(e.getMessage().contains("jitter 0.5 must be between 1.0 and 10.0"));
-    assertTrue(e.getMessage().contains("renewDeadline PT12S must be shorter than leaseDuration"
-        + " PT10S; raise leaseDuration or lower renewDeadline"));
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "renewDeadline PT12S must be shorter than leaseDuration"
+                    + " PT10S; raise leaseDuration or lower renewDeadline"));
   }
 
   @Test
   void renewDeadlineMustExceedTheLongestJitteredRetry() {
-    ElectorConfigException e = assertThrows(ElectorConfigException.class, () ->
-        valid().retryPeriod(Duration.ofSeconds(9)).build());
+    ElectorConfigException e =
+        assertThrows(
+            ElectorConfigException.class, () -> valid().retryPeriod(Duration.ofSeconds(9)).build());
     assertEquals(1, e.violations().size());
-    assertTrue(e.violations().get(0).contains("jitter 1.2 x retryPeriod PT9S = PT10.8S"),
-        e.getMessage());
+    assertTrue(
+        e.violations().get(0).contains("jitter 1.2 x retryPeriod PT9S = PT10.8S"), e.getMessage());
   }
 
   @Test
   void missingLockAndBadTimeoutsAreReported() {
-    ElectorConfigException e = assertThrows(ElectorConfigException.class, () ->
-        ElectorConfig.newBuilder().callbacks(callbacks)
-            .callTimeout(Duration.ofSeconds(11))
-            .maxBackoff(Duration.ofSeconds(1))
-            .build());
+    ElectorConfigException e =
+        assertThrows(
+            ElectorConfigException.class,
+            () ->
+                ElectorConfig.newBuilder()
+                    .callbacks(callbacks)
+                    .callTimeout(Duration.ofSeconds(11))
+                    .maxBackoff(Duration.ofSeconds(1))
+                    .build());
     assertTrue(e.getMessage().contains("lock is missing"));
     assertTrue(e.getMessage().contains("callTimeout PT11S must not exceed renewDeadline"));
     assertTrue(e.getMessage().contains("maxBackoff PT1S must be at least retryPeriod"));
@@ -79,8 +90,9 @@ class ElectorConfigTest {
 
   @Test
   void nullIsRejectedAtTheCall() {
-    NullPointerException e = assertThrows(NullPointerException.class,
-        () -> ElectorConfig.newBuilder().leaseDuration(null));
+    NullPointerException e =
+        assertThrows(
+            NullPointerException.class, () -> ElectorConfig.newBuilder().leaseDuration(null));
     assertEquals("leaseDuration", e.getMessage());
   }
 }

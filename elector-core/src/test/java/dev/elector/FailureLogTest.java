@@ -23,26 +23,33 @@ class FailureLogTest {
 
   /** A Logger that records "LEVEL message" for the levels the failure log uses. */
   private Logger recordingLogger() {
-    return (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(),
-        new Class<?>[] {Logger.class}, (proxy, method, args) -> {
-          String name = method.getName();
-          if (List.of("debug", "info", "warn", "error").contains(name) && args != null
-              && args[0] instanceof String format) {
-            Object[] values = args.length == 2 && args[1] instanceof Object[] array ? array
-                : java.util.Arrays.copyOfRange(args, 1, args.length);
-            String text = format;
-            for (Object value : values) {
-              text = text.replaceFirst("\\{}", java.util.regex.Matcher.quoteReplacement(
-                  String.valueOf(value)));
-            }
-            lines.add(name.toUpperCase(java.util.Locale.ROOT) + " " + text);
-            return null;
-          }
-          if (name.startsWith("is") && name.endsWith("Enabled")) {
-            return true;
-          }
-          return name.equals("getName") ? "test" : null;
-        });
+    return (Logger)
+        Proxy.newProxyInstance(
+            Logger.class.getClassLoader(),
+            new Class<?>[] {Logger.class},
+            (proxy, method, args) -> {
+              String name = method.getName();
+              if (List.of("debug", "info", "warn", "error").contains(name)
+                  && args != null
+                  && args[0] instanceof String format) {
+                Object[] values =
+                    args.length == 2 && args[1] instanceof Object[] array
+                        ? array
+                        : java.util.Arrays.copyOfRange(args, 1, args.length);
+                String text = format;
+                for (Object value : values) {
+                  text =
+                      text.replaceFirst(
+                          "\\{}", java.util.regex.Matcher.quoteReplacement(String.valueOf(value)));
+                }
+                lines.add(name.toUpperCase(java.util.Locale.ROOT) + " " + text);
+                return null;
+              }
+              if (name.startsWith("is") && name.endsWith("Enabled")) {
+                return true;
+              }
+              return name.equals("getName") ? "test" : null;
+            });
   }
 
   private List<String> loud() {
@@ -59,8 +66,10 @@ class FailureLogTest {
     List<String> loud = loud();
     assertEquals(4, loud.size(), String.join("\n", loud));
     assertTrue(loud.get(0).startsWith("WARN lock [a]: renew failed: UNAVAILABLE"), loud.get(0));
-    assertTrue(loud.get(1).contains("renew failed 121 times in a row")
-        && loud.get(1).contains("(119 more failures in 0 streaks"), loud.get(1));
+    assertTrue(
+        loud.get(1).contains("renew failed 121 times in a row")
+            && loud.get(1).contains("(119 more failures in 0 streaks"),
+        loud.get(1));
     assertEquals("INFO lock [a]: renew succeeded again after 261 failures", loud.get(3));
   }
 
@@ -73,10 +82,10 @@ class FailureLogTest {
     }
 
     List<String> loud = loud();
-    assertEquals(20, loud.size(), "a report and its recovery per minute:\n" + String.join("\n",
-        loud));
-    assertTrue(loud.get(2).contains("(59 more failures in 59 streaks since the last report"),
-        loud.get(2));
+    assertEquals(
+        20, loud.size(), "a report and its recovery per minute:\n" + String.join("\n", loud));
+    assertTrue(
+        loud.get(2).contains("(59 more failures in 59 streaks since the last report"), loud.get(2));
     assertEquals(1200, lines.size(), "everything else is at DEBUG");
   }
 
@@ -84,8 +93,11 @@ class FailureLogTest {
   void aConfigurationProblemIsAnErrorNamingTheFix() {
     failures.failure("read", FORBIDDEN, 0, "Retrying with back-off.");
 
-    assertEquals(List.of("ERROR lock [a]: read failed: leases is forbidden; add the rule."
-        + " Retrying with back-off."), loud());
+    assertEquals(
+        List.of(
+            "ERROR lock [a]: read failed: leases is forbidden; add the rule."
+                + " Retrying with back-off."),
+        loud());
   }
 
   @Test

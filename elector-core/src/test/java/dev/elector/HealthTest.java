@@ -22,40 +22,65 @@ class HealthTest {
 
   @Test
   void waitingForTheGateIsHealthyUntilTheGateFails() {
-    assertEquals(of(true, "lock [me]: waiting for the readiness gate"),
+    assertEquals(
+        of(true, "lock [me]: waiting for the readiness gate"),
         health.report(new Phase.AwaitingGate(null), 0, null, 0, null, ""));
-    assertEquals(of(false, "lock [me]: readiness gate failed: boom"),
+    assertEquals(
+        of(false, "lock [me]: readiness gate failed: boom"),
         health.report(new Phase.AwaitingGate("boom"), 0, null, 0, null, ""));
   }
 
   @Test
   void aFollowerIsHealthyAndNamesTheHolderItsFailuresAndHowItWatches() {
-    Observation seen = new TakeoverRule("me", 15 * S).observe(null, new LockRead.Found("1",
-        new LeaderRecord("other", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 1)), 0);
-    assertEquals(of(true, "lock [me]: following (lock not read yet)"),
+    Observation seen =
+        new TakeoverRule("me", 15 * S)
+            .observe(
+                null,
+                new LockRead.Found(
+                    "1",
+                    new LeaderRecord(
+                        "other", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 1)),
+                0);
+    assertEquals(
+        of(true, "lock [me]: following (lock not read yet)"),
         health.report(new Phase.Following(null), 0, null, 0, null, ""));
-    assertEquals(of(true, "lock [me]: following other, 3 failures in a row, the last: FORBIDDEN: no"
-        + "; watching the lock"), health.report(new Phase.Following(null), 0, seen, 3,
-        LockFailure.of(LockFailure.Kind.FORBIDDEN, "no"), "; watching the lock"));
+    assertEquals(
+        of(
+            true,
+            "lock [me]: following other, 3 failures in a row, the last: FORBIDDEN: no"
+                + "; watching the lock"),
+        health.report(
+            new Phase.Following(null),
+            0,
+            seen,
+            3,
+            LockFailure.of(LockFailure.Kind.FORBIDDEN, "no"),
+            "; watching the lock"));
   }
 
   @Test
   void aLeaderTurnsUnhealthyOnlyPastLeaseDurationPlusToleranceSinceItsLastRenewal() {
     Phase leading = new Phase.Leading(null, null, 100 * S);
-    assertEquals(of(true, "lock [me]: leading, renewed PT17S ago"),
+    assertEquals(
+        of(true, "lock [me]: leading, renewed PT17S ago"),
         health.report(leading, 117 * S, null, 0, null, ""));
-    assertEquals(of(false, "lock [me]: leading but not renewed for PT17.000000001S, past"
-        + " leaseDuration PT15S + tolerance PT2S; the elector's threads may be stalled"),
+    assertEquals(
+        of(
+            false,
+            "lock [me]: leading but not renewed for PT17.000000001S, past"
+                + " leaseDuration PT15S + tolerance PT2S; the elector's threads may be stalled"),
         health.report(leading, 117 * S + 1, null, 0, null, ""));
   }
 
   @Test
   void closingIsReportedAsClosingNotClosed() {
-    assertEquals(of(false, "lock [me]: closing"),
+    assertEquals(
+        of(false, "lock [me]: closing"),
         health.report(new Phase.Closing(null, true), 0, null, 0, null, ""));
-    assertEquals(of(false, "lock [me]: closing"),
+    assertEquals(
+        of(false, "lock [me]: closing"),
         health.report(new Phase.Releasing(new Phase.Claim("1", null)), 0, null, 0, null, ""));
-    assertEquals(of(false, "lock [me]: closed"),
-        health.report(new Phase.Closed(), 0, null, 0, null, ""));
+    assertEquals(
+        of(false, "lock [me]: closed"), health.report(new Phase.Closed(), 0, null, 0, null, ""));
   }
 }

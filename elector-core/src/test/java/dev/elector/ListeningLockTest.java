@@ -50,34 +50,47 @@ class ListeningLockTest {
 
   @Test
   void theLocksListenerHearsAfterTheConfiguredOneAndOnlyOnceAfterToBuilder() {
-    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"),
-        recording("lock"));
-    ElectorConfig config = ElectorConfig.newBuilder().lock(lock).callbacks(callbacks)
-        .listener(recording("configured")).build();
+    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"), recording("lock"));
+    ElectorConfig config =
+        ElectorConfig.newBuilder()
+            .lock(lock)
+            .callbacks(callbacks)
+            .listener(recording("configured"))
+            .build();
     ElectorConfig copy = config.toBuilder().build();
 
     copy.listener().onTermStarted(term());
     copy.listener().onTermEnded(term(), TermEnd.CLOSED);
 
-    assertEquals(List.of("configured started 7", "lock started 7", "configured ended CLOSED",
-        "lock ended CLOSED"), heard);
+    assertEquals(
+        List.of(
+            "configured started 7",
+            "lock started 7",
+            "configured ended CLOSED",
+            "lock ended CLOSED"),
+        heard);
   }
 
   @Test
   void withoutAConfiguredListenerTheLocksOwnIsTheListener() {
     ElectorListener own = recording("lock");
-    ElectorConfig config = ElectorConfig.newBuilder()
-        .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), own))
-        .callbacks(callbacks).build();
+    ElectorConfig config =
+        ElectorConfig.newBuilder()
+            .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), own))
+            .callbacks(callbacks)
+            .build();
     assertSame(own, config.listener());
   }
 
   @Test
   void aLockWithoutAListenerLeavesTheConfiguredOne() {
     ElectorListener configured = recording("configured");
-    ElectorConfig config = ElectorConfig.newBuilder()
-        .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), ElectorListener.NONE))
-        .callbacks(callbacks).listener(configured).build();
+    ElectorConfig config =
+        ElectorConfig.newBuilder()
+            .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), ElectorListener.NONE))
+            .callbacks(callbacks)
+            .listener(configured)
+            .build();
     assertSame(configured, config.listener());
   }
 }

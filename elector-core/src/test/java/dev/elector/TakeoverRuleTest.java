@@ -37,8 +37,11 @@ class TakeoverRuleTest {
 
   @Test
   void theRecordsOwnTimestampsAreNotTrustedOnlyWhenThisCandidateSawItChange() {
-    LockRead.Found stale = new LockRead.Found("1", new LeaderRecord("other",
-        Duration.ofSeconds(15), T0.minusSeconds(3600), T0.minusSeconds(3600), 3));
+    LockRead.Found stale =
+        new LockRead.Found(
+            "1",
+            new LeaderRecord(
+                "other", Duration.ofSeconds(15), T0.minusSeconds(3600), T0.minusSeconds(3600), 3));
     Observation seen = rule.observe(null, stale, 50 * S);
     assertFalse(rule.mayTake(seen, 50 * S), "an hour-old renewTime is not an expiry");
   }
@@ -50,8 +53,8 @@ class TakeoverRuleTest {
     assertEquals("2", sameRecordNewVersion.version());
     assertEquals(0, sameRecordNewVersion.seenAt(), "equal content keeps the first sighting");
 
-    LockRead.Found renewed = new LockRead.Found("3", other("3").record().withRenewTime(
-        T0.plusSeconds(2)));
+    LockRead.Found renewed =
+        new LockRead.Found("3", other("3").record().withRenewTime(T0.plusSeconds(2)));
     Observation afterRenewal = rule.observe(sameRecordNewVersion, renewed, 12 * S);
     assertEquals(12 * S, afterRenewal.seenAt());
     assertFalse(rule.mayTake(afterRenewal, 20 * S));
@@ -60,8 +63,9 @@ class TakeoverRuleTest {
 
   @Test
   void aReleasedRecordOrOneHeldByThisCandidateMayBeTakenAtOnce() {
-    LockRead.Found released = new LockRead.Found("1",
-        new LeaderRecord("other", Duration.ofSeconds(15), T0, T0, 3).released(T0));
+    LockRead.Found released =
+        new LockRead.Found(
+            "1", new LeaderRecord("other", Duration.ofSeconds(15), T0, T0, 3).released(T0));
     assertTrue(rule.mayTake(rule.observe(null, released, 0), 0));
     assertTrue(rule.mayTake(rule.observe(null, found("1", "me", Duration.ofSeconds(15), 3), 0), 0));
   }
@@ -94,20 +98,24 @@ class TakeoverRuleTest {
 
   @Test
   void aLongerLeaseInTheRecordIsHonouredAShorterOrInvalidOneIsRaisedToOurs() {
-    assertEquals(60 * S, rule.effectiveLease(
-        new LeaderRecord("x", Duration.ofSeconds(60), T0, T0, 1)));
-    assertEquals(LEASE, rule.effectiveLease(new LeaderRecord("x", Duration.ofSeconds(1), T0, T0,
-        1)), "a short lease may have replaced a holder that steps down only within our timings");
-    assertEquals(LEASE, rule.effectiveLease(new LeaderRecord("x", Duration.ofSeconds(-5), T0, T0,
-        1)), "a negative duration is not read as already expired");
+    assertEquals(
+        60 * S, rule.effectiveLease(new LeaderRecord("x", Duration.ofSeconds(60), T0, T0, 1)));
+    assertEquals(
+        LEASE,
+        rule.effectiveLease(new LeaderRecord("x", Duration.ofSeconds(1), T0, T0, 1)),
+        "a short lease may have replaced a holder that steps down only within our timings");
+    assertEquals(
+        LEASE,
+        rule.effectiveLease(new LeaderRecord("x", Duration.ofSeconds(-5), T0, T0, 1)),
+        "a negative duration is not read as already expired");
     assertEquals(LEASE, rule.effectiveLease(new LeaderRecord("x", null, T0, T0, 1)));
     assertEquals(LEASE, rule.effectiveLease(null));
   }
 
   @Test
   void anExpiryBeyondTheClockRangeIsNeverRatherThanInThePast() {
-    Observation seen = rule.observe(null, found("1", "other", Duration.ofDays(365 * 400), 1),
-        Long.MAX_VALUE - S);
+    Observation seen =
+        rule.observe(null, found("1", "other", Duration.ofDays(365 * 400), 1), Long.MAX_VALUE - S);
     assertEquals(Long.MAX_VALUE, rule.expiresAt(seen));
     assertFalse(rule.mayTake(seen, Long.MAX_VALUE - 1));
   }

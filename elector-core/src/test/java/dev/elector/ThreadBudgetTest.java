@@ -27,17 +27,22 @@ class ThreadBudgetTest {
     for (int i = 0; i < count; i++) {
       InMemoryLockStore store = InMemoryLockStore.create("lock-" + i);
       int index = i;
-      electors.add(LeaderElector.start(ElectorConfig.newBuilder()
-          .lock(store.lockFor("candidate-" + i))
-          .callbacks(LeaderCallbacks.of(term -> {
-            starts.incrementAndGet(index);
-            leading.countDown();
-          }, (term, reason) -> stops.incrementAndGet(index)))
-          .build()));
+      electors.add(
+          LeaderElector.start(
+              ElectorConfig.newBuilder()
+                  .lock(store.lockFor("candidate-" + i))
+                  .callbacks(
+                      LeaderCallbacks.of(
+                          term -> {
+                            starts.incrementAndGet(index);
+                            leading.countDown();
+                          },
+                          (term, reason) -> stops.incrementAndGet(index)))
+                  .build()));
     }
     assertTrue(leading.await(60, TimeUnit.SECONDS), "all 1000 lead their own lock");
-    long schedulerThreads = electorThreads().stream()
-        .filter(name -> name.startsWith("elector-scheduler")).count();
+    long schedulerThreads =
+        electorThreads().stream().filter(name -> name.startsWith("elector-scheduler")).count();
     assertEquals(2, schedulerThreads, "1000 electors run on the two shared scheduler threads");
 
     for (LeaderElector elector : electors) {
@@ -49,8 +54,13 @@ class ThreadBudgetTest {
         wrong.add("candidate-" + i + ": " + starts.get(i) + " starts, " + stops.get(i) + " stops");
       }
     }
-    assertEquals(0, wrong.size(), "every elector led once and got exactly one stop by close(); "
-        + wrong.size() + " did not, such as " + wrong.subList(0, Math.min(3, wrong.size())));
+    assertEquals(
+        0,
+        wrong.size(),
+        "every elector led once and got exactly one stop by close(); "
+            + wrong.size()
+            + " did not, such as "
+            + wrong.subList(0, Math.min(3, wrong.size())));
     Set<String> left = electorThreads();
     left.removeAll(before);
     assertEquals(Set.of(), left, "no elector thread is left after close()");

@@ -25,19 +25,25 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Acquiring a free lock: from starting a new candidate on a lock nobody holds until its start
- * callback runs, default timings (15 s / 10 s / 2 s). One candidate per invocation, on a fresh
- * lock each time.
+ * callback runs, default timings (15 s / 10 s / 2 s). One candidate per invocation, on a fresh lock
+ * each time.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class AcquireBenchmark {
-  static final String[] SUBJECTS = {"elector-memory", "elector-lease", "elector-configmap",
-      "client-java-lease", "fabric8-lease"};
+  static final String[] SUBJECTS = {
+    "elector-memory", "elector-lease", "elector-configmap", "client-java-lease", "fabric8-lease"
+  };
   private static final AtomicLong COUNTER = new AtomicLong();
 
-  @Param({"elector-memory", "elector-lease", "elector-configmap", "client-java-lease",
-      "fabric8-lease"})
+  @Param({
+    "elector-memory",
+    "elector-lease",
+    "elector-configmap",
+    "client-java-lease",
+    "fabric8-lease"
+  })
   public String subject;
 
   private ApiClient client;
@@ -68,38 +74,55 @@ public class AcquireBenchmark {
 
   @Setup(Level.Invocation)
   public void prepare() {
-    String name = "acquire-" + subject + "-" + System.nanoTime() + "-"
-        + COUNTER.incrementAndGet();
+    String name = "acquire-" + subject + "-" + System.nanoTime() + "-" + COUNTER.incrementAndGet();
     String identity = name + "-c";
     started = new CountDownLatch(1);
-    recorder = new Recorder() {
-      @Override
-      public void started(String who) {
-        super.started(who);
-        started.countDown();
-      }
-    };
+    recorder =
+        new Recorder() {
+          @Override
+          public void started(String who) {
+            super.started(who);
+            started.countDown();
+          }
+        };
     candidate = null;
     elector = null;
     Timings t = Timings.DEFAULT;
     switch (subject) {
       case "elector-memory", "elector-lease", "elector-configmap" -> {
-        LeaderLock lock = switch (subject) {
-          case "elector-memory" -> InMemoryLockStore.create(name).lockFor(identity);
-          case "elector-lease" -> LeaseLock.newBuilder().apiClient(client).namespace(namespace)
-              .name(name).identity(identity).build();
-          default -> ConfigMapLock.newBuilder().apiClient(client).namespace(namespace)
-              .name(name).identity(identity).build();
-        };
-        elector = LeaderElector.create(ElectorConfig.newBuilder().lock(lock)
-            .callbacks(LeaderCallbacks.of(term -> started.countDown(), (term, why) -> { }))
-            .leaseDuration(t.lease()).renewDeadline(t.renew()).retryPeriod(t.retry())
-            .releaseOnClose(false).build());
+        LeaderLock lock =
+            switch (subject) {
+              case "elector-memory" -> InMemoryLockStore.create(name).lockFor(identity);
+              case "elector-lease" ->
+                  LeaseLock.newBuilder()
+                      .apiClient(client)
+                      .namespace(namespace)
+                      .name(name)
+                      .identity(identity)
+                      .build();
+              default ->
+                  ConfigMapLock.newBuilder()
+                      .apiClient(client)
+                      .namespace(namespace)
+                      .name(name)
+                      .identity(identity)
+                      .build();
+            };
+        elector =
+            LeaderElector.create(
+                ElectorConfig.newBuilder()
+                    .lock(lock)
+                    .callbacks(LeaderCallbacks.of(term -> started.countDown(), (term, why) -> {}))
+                    .leaseDuration(t.lease())
+                    .renewDeadline(t.renew())
+                    .retryPeriod(t.retry())
+                    .releaseOnClose(false)
+                    .build());
       }
-      case "client-java-lease" -> candidate = new ClientJavaCandidate(client, namespace, name,
-          identity, t, recorder);
-      case "fabric8-lease" -> candidate = new Fabric8Candidate(fabric8, namespace, name,
-          identity, t, recorder);
+      case "client-java-lease" ->
+          candidate = new ClientJavaCandidate(client, namespace, name, identity, t, recorder);
+      case "fabric8-lease" ->
+          candidate = new Fabric8Candidate(fabric8, namespace, name, identity, t, recorder);
       default -> throw new IllegalArgumentException(subject);
     }
   }

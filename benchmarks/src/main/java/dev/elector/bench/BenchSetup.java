@@ -33,15 +33,19 @@ final class BenchSetup {
 
   static KubernetesClient fabric8() throws IOException {
     Path file = Path.of(require(KUBECONFIG));
-    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(file)))
+    return new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(Files.readString(file)))
         .build();
   }
 
   private static String require(String property) {
     String value = System.getProperty(property);
     if (value == null || value.isBlank()) {
-      throw new IllegalStateException("system property " + property + " is not set; run the"
-          + " benchmarks through dev.elector.bench.BenchMain (benchmarks/run.sh)");
+      throw new IllegalStateException(
+          "system property "
+              + property
+              + " is not set; run the"
+              + " benchmarks through dev.elector.bench.BenchMain (benchmarks/run.sh)");
     }
     return value;
   }

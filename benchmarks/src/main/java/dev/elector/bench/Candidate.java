@@ -2,7 +2,8 @@ package dev.elector.bench;
 
 /**
  * One candidate of one implementation, on its own identity, driven the same way for all. Public
- * because the reliability module's {@code MigrationIT} drives the same candidates on one shared lock.
+ * because the reliability module's {@code MigrationIT} drives the same candidates on one shared
+ * lock.
  */
 public interface Candidate {
   String identity();

@@ -13,8 +13,7 @@ import java.util.Map;
 final class Chart {
   private static final int WIDTH = 960;
   private static final int BARS_HEIGHT = 380;
-  private static final String[] COLORS = {"#2b6cb0", "#63b3ed", "#dd6b20", "#38a169",
-      "#805ad5"};
+  private static final String[] COLORS = {"#2b6cb0", "#63b3ed", "#dd6b20", "#38a169", "#805ad5"};
   private final Results r;
   private final StringBuilder svg = new StringBuilder();
 
@@ -31,32 +30,61 @@ final class Chart {
   }
 
   private void text(double x, double y, String anchor, int size, String s) {
-    svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y))
-        .append("\" text-anchor=\"").append(anchor).append("\" font-size=\"").append(size)
-        .append("\">").append(esc(s)).append("</text>\n");
+    svg.append("<text x=\"")
+        .append(n(x))
+        .append("\" y=\"")
+        .append(n(y))
+        .append("\" text-anchor=\"")
+        .append(anchor)
+        .append("\" font-size=\"")
+        .append(size)
+        .append("\">")
+        .append(esc(s))
+        .append("</text>\n");
   }
 
   private void line(double x1, double y1, double x2, double y2, String stroke, String extra) {
-    svg.append("<line x1=\"").append(n(x1)).append("\" y1=\"").append(n(y1)).append("\" x2=\"")
-        .append(n(x2)).append("\" y2=\"").append(n(y2)).append("\" stroke=\"").append(stroke)
-        .append("\" ").append(extra).append("/>\n");
+    svg.append("<line x1=\"")
+        .append(n(x1))
+        .append("\" y1=\"")
+        .append(n(y1))
+        .append("\" x2=\"")
+        .append(n(x2))
+        .append("\" y2=\"")
+        .append(n(y2))
+        .append("\" stroke=\"")
+        .append(stroke)
+        .append("\" ")
+        .append(extra)
+        .append("/>\n");
   }
 
   private void rect(double x, double y, double w, double h, String fill) {
-    svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"")
-        .append(n(Math.max(w, 0.5))).append("\" height=\"").append(n(Math.max(h, 0.5)))
-        .append("\" fill=\"").append(fill).append("\"/>\n");
+    svg.append("<rect x=\"")
+        .append(n(x))
+        .append("\" y=\"")
+        .append(n(y))
+        .append("\" width=\"")
+        .append(n(Math.max(w, 0.5)))
+        .append("\" height=\"")
+        .append(n(Math.max(h, 0.5)))
+        .append("\" fill=\"")
+        .append(fill)
+        .append("\"/>\n");
   }
 
   String svg() {
-    List<Impl> impls = List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA,
-        Impl.FABRIC8, Impl.CLIENT_GO);
+    List<Impl> impls =
+        List.of(Impl.ELECTOR, Impl.ELECTOR_FABRIC8, Impl.CLIENT_JAVA, Impl.FABRIC8, Impl.CLIENT_GO);
     Scenarios.Takeover sample = timelineSource();
     int timelineRows = sample == null ? 0 : 3 * sample.candidates();
     int timelineHeight = 70 + impls.size() * 20 + timelineRows * 16;
     int height = BARS_HEIGHT + timelineHeight;
-    svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH)
-        .append("\" height=\"").append(height).append("\" font-family=\"sans-serif\">\n")
+    svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+        .append(WIDTH)
+        .append("\" height=\"")
+        .append(height)
+        .append("\" font-family=\"sans-serif\">\n")
         .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     bars(impls);
     if (sample != null) {
@@ -69,26 +97,44 @@ final class Chart {
   private void bars(List<Impl> impls) {
     Map<String, List<Scenarios.Takeover>> groups = new LinkedHashMap<>();
     for (Scenarios.Takeover t : r.handovers) {
-      groups.computeIfAbsent("handover, " + t.timings().shortName() + ", n=" + t.candidates(),
-          k -> new ArrayList<>()).add(t);
+      groups
+          .computeIfAbsent(
+              "handover, " + t.timings().shortName() + ", n=" + t.candidates(),
+              k -> new ArrayList<>())
+          .add(t);
     }
     for (Scenarios.Takeover t : r.failovers) {
-      groups.computeIfAbsent("crash failover, " + t.timings().shortName() + ", n="
-          + t.candidates(), k -> new ArrayList<>()).add(t);
+      groups
+          .computeIfAbsent(
+              "crash failover, " + t.timings().shortName() + ", n=" + t.candidates(),
+              k -> new ArrayList<>())
+          .add(t);
     }
     double left = 70;
     double right = WIDTH - 20;
     double top = 50;
     double bottom = BARS_HEIGHT - 70;
-    text(WIDTH / 2.0, 24, "middle", 16, "Time until the next leader starts (median bar, p95"
-        + " whisker; log scale) — " + (r.quick ? "quick mode" : "full mode"));
+    text(
+        WIDTH / 2.0,
+        24,
+        "middle",
+        16,
+        "Time until the next leader starts (median bar, p95"
+            + " whisker; log scale) — "
+            + (r.quick ? "quick mode" : "full mode"));
     double lo = 1;
     double hi = 100_000;
     for (double tick = lo; tick <= hi; tick *= 10) {
       double y = y(tick, lo, hi, top, bottom);
       line(left, y, right, y, "#ddd", "");
-      text(left - 6, y + 4, "end", 11, tick >= 1000 ? n(tick / 1000).replace(".0", "") + " s"
-          : n(tick).replace(".0", "") + " ms");
+      text(
+          left - 6,
+          y + 4,
+          "end",
+          11,
+          tick >= 1000
+              ? n(tick / 1000).replace(".0", "") + " s"
+              : n(tick).replace(".0", "") + " ms");
     }
     line(left, bottom, right, bottom, "#333", "");
     int g = 0;
@@ -111,13 +157,17 @@ final class Chart {
           double cx = x + barWidth / 2;
           line(cx, yTop, cx, yP95, "#111", "stroke-width=\"1.5\"");
           line(cx - 5, yP95, cx + 5, yP95, "#111", "stroke-width=\"1.5\"");
-          text(cx, yP95 - 4, "middle", 10, median >= 1000 ? n(median / 1000) + " s"
-              : Math.round(median) + " ms");
+          text(
+              cx,
+              yP95 - 4,
+              "middle",
+              10,
+              median >= 1000 ? n(median / 1000) + " s" : Math.round(median) + " ms");
         }
       }
       text(gx + groupWidth / 2, bottom + 16, "middle", 11, group.getKey());
-      double floor = Stats.median(r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs)
-          .toList());
+      double floor =
+          Stats.median(r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs).toList());
       if (group.getKey().startsWith("handover") && !Double.isNaN(floor)) {
         double fy = y(Math.max(lo, floor), lo, hi, top, bottom);
         line(gx + 4, fy, gx + groupWidth - 4, fy, "#c53030", "stroke-dasharray=\"4 3\"");
@@ -141,8 +191,10 @@ final class Chart {
   private Scenarios.Takeover timelineSource() {
     for (String timings : List.of("default", "scaled")) {
       for (Scenarios.Takeover t : r.failovers) {
-        if (t.timings().shortName().equals(timings) && t.candidates() == 3
-            && t.impl() == Impl.ELECTOR && !t.sampleTimeline().isEmpty()) {
+        if (t.timings().shortName().equals(timings)
+            && t.candidates() == 3
+            && t.impl() == Impl.ELECTOR
+            && !t.sampleTimeline().isEmpty()) {
           return t;
         }
       }
@@ -151,8 +203,14 @@ final class Chart {
   }
 
   private void timelines(List<Impl> impls, double top, Scenarios.Takeover like) {
-    text(WIDTH / 2.0, top + 20, "middle", 16, "Leadership timeline of one crash failover ("
-        + like.timings().name() + ", 3 candidates); t = 0 when the leader stops");
+    text(
+        WIDTH / 2.0,
+        top + 20,
+        "middle",
+        16,
+        "Leadership timeline of one crash failover ("
+            + like.timings().name()
+            + ", 3 candidates); t = 0 when the leader stops");
     double left = 200;
     double right = WIDTH - 20;
     double span = like.timings().lease().toMillis() * 1.6 + 2000;
@@ -164,8 +222,10 @@ final class Chart {
       Impl impl = impls.get(i);
       Scenarios.Takeover t = null;
       for (Scenarios.Takeover x : r.failovers) {
-        if (x.impl() == impl && x.timings().equals(like.timings())
-            && x.candidates() == like.candidates() && !x.sampleTimeline().isEmpty()) {
+        if (x.impl() == impl
+            && x.timings().equals(like.timings())
+            && x.candidates() == like.candidates()
+            && !x.sampleTimeline().isEmpty()) {
           t = x;
         }
       }
@@ -197,8 +257,12 @@ final class Chart {
           double a = Math.max(from, interval[0]);
           double b = Math.min(to, interval[1]);
           if (b > a) {
-            rect(x(a, from, to, left, right), y, x(b, from, to, left, right)
-                - x(a, from, to, left, right), 12, COLORS[i]);
+            rect(
+                x(a, from, to, left, right),
+                y,
+                x(b, from, to, left, right) - x(a, from, to, left, right),
+                12,
+                COLORS[i]);
           }
         }
         y += 16;

@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * client-go's elector ({@code k8s.io/client-go/tools/leaderelection} with a LeaseLock and
- * ReleaseOnCancel) in a process of its own: {@code testenv/cmd/elector-gocandidate} with
- * {@code --bench-events}. Its stdout lines carry CLOCK_MONOTONIC instants, the clock of
- * {@code System.nanoTime()} on Linux, so its start callbacks and successful writes go to the
- * recorder and probe with the instants the process printed. A graceful close is SIGTERM (client-go
- * cancels its context and releases); a crash is SIGKILL.
+ * ReleaseOnCancel) in a process of its own: {@code testenv/cmd/elector-gocandidate} with {@code
+ * --bench-events}. Its stdout lines carry CLOCK_MONOTONIC instants, the clock of {@code
+ * System.nanoTime()} on Linux, so its start callbacks and successful writes go to the recorder and
+ * probe with the instants the process printed. A graceful close is SIGTERM (client-go cancels its
+ * context and releases); a crash is SIGKILL.
  */
 final class ClientGoCandidate implements Candidate {
   private final String identity;
@@ -25,17 +25,36 @@ final class ClientGoCandidate implements Candidate {
   private final ProcessBuilder builder;
   private Process process;
 
-  ClientGoCandidate(Path binary, Path kubeconfig, String namespace, String name, String identity,
-      Timings timings, Recorder recorder) {
+  ClientGoCandidate(
+      Path binary,
+      Path kubeconfig,
+      String namespace,
+      String name,
+      String identity,
+      Timings timings,
+      Recorder recorder) {
     this.identity = identity;
     this.recorder = recorder;
-    this.builder = new ProcessBuilder(binary.toString(), "--kubeconfig", kubeconfig.toString(),
-        "--namespace", namespace, "--lock-name", name, "--identity", identity,
-        "--lease-duration", timings.lease().toMillis() + "ms",
-        "--renew-deadline", timings.renew().toMillis() + "ms",
-        "--retry-period", timings.retry().toMillis() + "ms",
-        "--release-on-cancel=true", "--bench-events")
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    this.builder =
+        new ProcessBuilder(
+                binary.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--namespace",
+                namespace,
+                "--lock-name",
+                name,
+                "--identity",
+                identity,
+                "--lease-duration",
+                timings.lease().toMillis() + "ms",
+                "--renew-deadline",
+                timings.renew().toMillis() + "ms",
+                "--retry-period",
+                timings.retry().toMillis() + "ms",
+                "--release-on-cancel=true",
+                "--bench-events")
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
   }
 
   /**
@@ -53,8 +72,8 @@ final class ClientGoCandidate implements Candidate {
   }
 
   /**
-   * The candidate binary: {@code ELECTOR_GOCANDIDATE_BIN}, else what
-   * {@code testenv/build-gocandidate.sh} prints (it builds once, then answers from its cache).
+   * The candidate binary: {@code ELECTOR_GOCANDIDATE_BIN}, else what {@code
+   * testenv/build-gocandidate.sh} prints (it builds once, then answers from its cache).
    */
   static Path binary() throws IOException, InterruptedException {
     String set = System.getenv("ELECTOR_GOCANDIDATE_BIN");
@@ -65,12 +84,18 @@ final class ClientGoCandidate implements Candidate {
     if (!Files.exists(script)) {
       script = Path.of("..", "testenv", "build-gocandidate.sh");
     }
-    Process build = new ProcessBuilder("bash", script.toString())
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process build =
+        new ProcessBuilder("bash", script.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     String out = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     if (build.waitFor() != 0 || out.isEmpty()) {
-      throw new IllegalStateException(script + " failed (exit " + build.exitValue() + "); set"
-          + " ELECTOR_GOCANDIDATE_BIN to a built elector-gocandidate");
+      throw new IllegalStateException(
+          script
+              + " failed (exit "
+              + build.exitValue()
+              + "); set"
+              + " ELECTOR_GOCANDIDATE_BIN to a built elector-gocandidate");
     }
     return Path.of(out.substring(out.lastIndexOf('\n') + 1));
   }
@@ -99,8 +124,8 @@ final class ClientGoCandidate implements Candidate {
   }
 
   private void read(Process from) {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(from.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(from.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         String[] words = line.split(" ");
@@ -112,7 +137,7 @@ final class ClientGoCandidate implements Candidate {
           case "wrote" -> probe.wroteAt(at);
           case "started" -> recorder.started(identity, at);
           case "stopped" -> recorder.stopped(identity, at);
-          default -> { }
+          default -> {}
         }
       }
     } catch (IOException | RuntimeException e) {

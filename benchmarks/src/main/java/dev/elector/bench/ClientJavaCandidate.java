@@ -9,8 +9,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 
 /**
- * client-java-extended's LeaderElector on its LeaseLock, behind a probe. Its {@code run} blocks,
- * so each candidate has a thread of its own, as the library's users write it.
+ * client-java-extended's LeaderElector on its LeaseLock, behind a probe. Its {@code run} blocks, so
+ * each candidate has a thread of its own, as the library's users write it.
  */
 public final class ClientJavaCandidate implements Candidate {
   private final String identity;
@@ -19,8 +19,13 @@ public final class ClientJavaCandidate implements Candidate {
   private final Thread runner;
   private volatile boolean closed;
 
-  ClientJavaCandidate(ApiClient client, String namespace, String name, String identity,
-      Timings timings, Recorder recorder) {
+  ClientJavaCandidate(
+      ApiClient client,
+      String namespace,
+      String name,
+      String identity,
+      Timings timings,
+      Recorder recorder) {
     this(new LeaseLock(namespace, name, identity, client), timings, recorder);
   }
 
@@ -29,10 +34,13 @@ public final class ClientJavaCandidate implements Candidate {
     String identity = unprobed.identity();
     this.identity = identity;
     Lock lock = new ProbedLock(unprobed, probe);
-    this.elector = new LeaderElector(new LeaderElectionConfig(lock, timings.lease(),
-        timings.renew(), timings.retry()));
-    this.runner = new Thread(() -> elector.run(() -> recorder.started(identity),
-        () -> recorder.stopped(identity)), "client-java-" + identity);
+    this.elector =
+        new LeaderElector(
+            new LeaderElectionConfig(lock, timings.lease(), timings.renew(), timings.retry()));
+    this.runner =
+        new Thread(
+            () -> elector.run(() -> recorder.started(identity), () -> recorder.stopped(identity)),
+            "client-java-" + identity);
     runner.setDaemon(true);
   }
 

@@ -22,8 +22,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one API server every implementation runs against: the local control plane, an admin
- * client for each library, and the server's own request counters.
+ * The one API server every implementation runs against: the local control plane, an admin client
+ * for each library, and the server's own request counters.
  */
 final class Cluster implements AutoCloseable {
   private static final Pattern REQUEST_LINE =
@@ -41,8 +41,8 @@ final class Cluster implements AutoCloseable {
     this.kubeconfig = plane.kubeconfig();
     this.kubeconfigYaml = Files.readString(kubeconfig);
     this.admin = newApiClient();
-    this.fabric8 = new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(kubeconfigYaml)).build();
+    this.fabric8 =
+        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfigYaml)).build();
   }
 
   /** Starts the local control plane binary. */
@@ -65,8 +65,8 @@ final class Cluster implements AutoCloseable {
     if (explicit != null && !explicit.isBlank()) {
       return Path.of(explicit);
     }
-    return Path.of(System.getProperty("user.home"), ".cache", "elector", "bin",
-        "elector-apiserver");
+    return Path.of(
+        System.getProperty("user.home"), ".cache", "elector", "bin", "elector-apiserver");
   }
 
   String version() {
@@ -96,14 +96,17 @@ final class Cluster implements AutoCloseable {
 
   /** Creates a namespace and returns its name. */
   String createNamespace(String name) throws ApiException {
-    new CoreV1Api(admin).createNamespace(new V1Namespace().apiVersion("v1").kind("Namespace")
-        .metadata(new V1ObjectMeta().name(name))).execute();
+    new CoreV1Api(admin)
+        .createNamespace(
+            new V1Namespace()
+                .apiVersion("v1")
+                .kind("Namespace")
+                .metadata(new V1ObjectMeta().name(name)))
+        .execute();
     return name;
   }
 
-  /**
-   * The server's own request counters for one resource, summed by verb, from /metrics.
-   */
+  /** The server's own request counters for one resource, summed by verb, from /metrics. */
   Map<String, Double> requestCounts(String resource) {
     String text = fabric8.raw("/metrics");
     Map<String, Double> byVerb = new HashMap<>();
@@ -117,10 +120,9 @@ final class Cluster implements AutoCloseable {
       while (l.find()) {
         labels.put(l.group(1), l.group(2));
       }
-      if (resource.equals(labels.get("resource")) && "".equals(labels.getOrDefault("subresource",
-          ""))) {
-        byVerb.merge(labels.getOrDefault("verb", "?"), Double.parseDouble(m.group(2)),
-            Double::sum);
+      if (resource.equals(labels.get("resource"))
+          && "".equals(labels.getOrDefault("subresource", ""))) {
+        byVerb.merge(labels.getOrDefault("verb", "?"), Double.parseDouble(m.group(2)), Double::sum);
       }
     }
     return byVerb;

@@ -23,8 +23,16 @@ public final class ElectorCandidate implements Candidate {
   private final Probe probe = new Probe();
   private final LeaderElector elector;
 
-  ElectorCandidate(ApiClient client, String namespace, String name, String identity,
-      Timings timings, boolean watch, boolean sharedWatch, Recorder recorder, Executor io) {
+  ElectorCandidate(
+      ApiClient client,
+      String namespace,
+      String name,
+      String identity,
+      Timings timings,
+      boolean watch,
+      boolean sharedWatch,
+      Recorder recorder,
+      Executor io) {
     this(lease(client, namespace, name, identity, sharedWatch, io), timings, watch, recorder);
   }
 
@@ -34,25 +42,38 @@ public final class ElectorCandidate implements Candidate {
   }
 
   /** As above, with a listener that sees every term (an overlap detector's, for example). */
-  public ElectorCandidate(WatchableLock lock, Timings timings, boolean watch, Recorder recorder,
+  public ElectorCandidate(
+      WatchableLock lock,
+      Timings timings,
+      boolean watch,
+      Recorder recorder,
       ElectorListener listener) {
     this.identity = lock.identity();
-    this.elector = LeaderElector.create(ElectorConfig.newBuilder()
-        .listener(listener)
-        .lock(new ProbedLock(lock, probe))
-        .callbacks(LeaderCallbacks.of(term -> recorder.started(lock.identity()),
-            (term, why) -> recorder.stopped(lock.identity())))
-        .leaseDuration(timings.lease())
-        .renewDeadline(timings.renew())
-        .retryPeriod(timings.retry())
-        .watchWhenFollowing(watch)
-        .build());
+    this.elector =
+        LeaderElector.create(
+            ElectorConfig.newBuilder()
+                .listener(listener)
+                .lock(new ProbedLock(lock, probe))
+                .callbacks(
+                    LeaderCallbacks.of(
+                        term -> recorder.started(lock.identity()),
+                        (term, why) -> recorder.stopped(lock.identity())))
+                .leaseDuration(timings.lease())
+                .renewDeadline(timings.renew())
+                .retryPeriod(timings.retry())
+                .watchWhenFollowing(watch)
+                .build());
   }
 
-  private static LeaseLock lease(ApiClient client, String namespace, String name,
-      String identity, boolean sharedWatch, Executor io) {
-    LeaseLock.Builder builder = LeaseLock.newBuilder().apiClient(client).namespace(namespace)
-        .name(name).identity(identity);
+  private static LeaseLock lease(
+      ApiClient client,
+      String namespace,
+      String name,
+      String identity,
+      boolean sharedWatch,
+      Executor io) {
+    LeaseLock.Builder builder =
+        LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name).identity(identity);
     if (sharedWatch) {
       builder.sharedWatch(true); // forced; otherwise the builder's default watch mode
     }
@@ -116,10 +137,13 @@ public final class ElectorCandidate implements Candidate {
         return gone(new LockRead.Failed(dead()));
       }
       probe.mark(Probe.MarkKind.READ);
-      return delegate().read().thenApply(result -> {
-        probe.mark(Probe.MarkKind.READ_DONE);
-        return result;
-      });
+      return delegate()
+          .read()
+          .thenApply(
+              result -> {
+                probe.mark(Probe.MarkKind.READ_DONE);
+                return result;
+              });
     }
 
     @Override
@@ -141,8 +165,10 @@ public final class ElectorCandidate implements Candidate {
     }
 
     private LockWrite noteWrite(LockWrite result) {
-      probe.mark(result instanceof LockWrite.Written ? Probe.MarkKind.WRITE_DONE
-          : Probe.MarkKind.WRITE_FAILED);
+      probe.mark(
+          result instanceof LockWrite.Written
+              ? Probe.MarkKind.WRITE_DONE
+              : Probe.MarkKind.WRITE_FAILED);
       if (result instanceof LockWrite.Written && !probe.dead()) {
         probe.wrote();
       }
@@ -151,12 +177,15 @@ public final class ElectorCandidate implements Candidate {
 
     @Override
     public Subscription watch(Consumer<LockRead> listener) {
-      return delegate().watch(event -> {
-        probe.mark(event instanceof LockRead.Found found && found.record().isReleased()
-            ? Probe.MarkKind.WATCH_RELEASED : Probe.MarkKind.WATCH_OTHER);
-        listener.accept(event);
-      });
+      return delegate()
+          .watch(
+              event -> {
+                probe.mark(
+                    event instanceof LockRead.Found found && found.record().isReleased()
+                        ? Probe.MarkKind.WATCH_RELEASED
+                        : Probe.MarkKind.WATCH_OTHER);
+                listener.accept(event);
+              });
     }
-
   }
 }

@@ -17,8 +17,13 @@ public final class Fabric8Candidate implements Candidate {
   private final LeaderElector elector;
   private volatile CompletableFuture<?> running;
 
-  Fabric8Candidate(KubernetesClient client, String namespace, String name, String identity,
-      Timings timings, Recorder recorder) {
+  Fabric8Candidate(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      String identity,
+      Timings timings,
+      Recorder recorder) {
     this(client, name, new LeaseLock(namespace, name, identity), timings, recorder);
   }
 
@@ -26,21 +31,29 @@ public final class Fabric8Candidate implements Candidate {
    * On any of the library's locks (its ConfigMapLock, for example); the identity is the lock's,
    * {@code name} the election's name.
    */
-  public Fabric8Candidate(KubernetesClient client, String name, Lock unprobed, Timings timings,
-      Recorder recorder) {
+  public Fabric8Candidate(
+      KubernetesClient client, String name, Lock unprobed, Timings timings, Recorder recorder) {
     String identity = unprobed.identity();
     this.identity = identity;
     Lock lock = new ProbedLock(unprobed, probe);
-    this.elector = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
-        .withName(name)
-        .withLock(lock)
-        .withLeaseDuration(timings.lease())
-        .withRenewDeadline(timings.renew())
-        .withRetryPeriod(timings.retry())
-        .withReleaseOnCancel(true)
-        .withLeaderCallbacks(new LeaderCallbacks(() -> recorder.started(identity),
-            () -> recorder.stopped(identity), leader -> { }))
-        .build()).build();
+    this.elector =
+        client
+            .leaderElector()
+            .withConfig(
+                new LeaderElectionConfigBuilder()
+                    .withName(name)
+                    .withLock(lock)
+                    .withLeaseDuration(timings.lease())
+                    .withRenewDeadline(timings.renew())
+                    .withRetryPeriod(timings.retry())
+                    .withReleaseOnCancel(true)
+                    .withLeaderCallbacks(
+                        new LeaderCallbacks(
+                            () -> recorder.started(identity),
+                            () -> recorder.stopped(identity),
+                            leader -> {}))
+                    .build())
+            .build();
   }
 
   @Override

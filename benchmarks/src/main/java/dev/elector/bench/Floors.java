@@ -26,8 +26,8 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The round-trip floors the latency goals are judged against, measured in the same run as
- * Elector, and Elector's acquire beside its floor:
+ * The round-trip floors the latency goals are judged against, measured in the same run as Elector,
+ * and Elector's acquire beside its floor:
  *
  * <ul>
  *   <li>create floor: one bare POST of a free Lease through the same client as the backend's
@@ -35,9 +35,8 @@ import okhttp3.Response;
  *   <li>handover floor: a bare release PATCH, the time until a watcher of the Lease sees it, and
  *       the watcher's bare acquire PATCH issued at once: from the release's start to the acquire's
  *       answer;
- *   <li>Elector acquire: a new elector on a free Lease, from {@code start()} to its start
- *       callback, with its traced lock calls; interleaved with the create floor, so both see the
- *       same load.
+ *   <li>Elector acquire: a new elector on a free Lease, from {@code start()} to its start callback,
+ *       with its traced lock calls; interleaved with the create floor, so both see the same load.
  * </ul>
  */
 final class Floors {
@@ -47,14 +46,24 @@ final class Floors {
   /**
    * Elector's acquires of free Leases and the create floor measured between them.
    *
-   * @param parts per acquire: start → first call issued, calls before the write (read), read
-   *     done → write issued (decision), the write, write done → start callback
+   * @param parts per acquire: start → first call issued, calls before the write (read), read done →
+   *     write issued (decision), the write, write done → start callback
    */
-  record Acquire(Impl impl, Timings timings, List<Double> createFloorMs, List<Double> acquireMs,
-      List<double[]> parts, int reads) {}
+  record Acquire(
+      Impl impl,
+      Timings timings,
+      List<Double> createFloorMs,
+      List<Double> acquireMs,
+      List<double[]> parts,
+      int reads) {}
 
-  static final String[] ACQUIRE_PARTS = {"start → first call issued", "read",
-      "read done → write issued (decision)", "create write", "written → start callback"};
+  static final String[] ACQUIRE_PARTS = {
+    "start → first call issued",
+    "read",
+    "read done → write issued (decision)",
+    "create write",
+    "written → start callback"
+  };
 
   private static final String[] AUTH = {"BearerToken"};
   private static final AtomicInteger NAMES = new AtomicInteger();
@@ -72,8 +81,11 @@ final class Floors {
   }
 
   private static String name(String prefix) {
-    return prefix + "-" + NAMES.incrementAndGet() + "-" + Long.toString(System.nanoTime() % 46656,
-        36);
+    return prefix
+        + "-"
+        + NAMES.incrementAndGet()
+        + "-"
+        + Long.toString(System.nanoTime() % 46656, 36);
   }
 
   /** Elector's acquire of a free Lease and the bare create, interleaved, after a warm-up. */
@@ -93,20 +105,29 @@ final class Floors {
       String lock = name("acquire-" + impl.key);
       CountDownLatch started = new CountDownLatch(1);
       long[] startedAt = {0};
-      Recorder recorder = new Recorder() {
-        @Override
-        public void started(String who) {
-          startedAt[0] = System.nanoTime();
-          super.started(who);
-          started.countDown();
-        }
-      };
-      ElectorCandidate candidate = impl == Impl.ELECTOR_FABRIC8
-          ? new ElectorCandidate(Fabric8LeaseLock.newBuilder().client(cluster.fabric8())
-              .namespace(namespace).name(lock).identity(lock + "-c").build(), timings, true,
-              recorder)
-          : new ElectorCandidate(client, namespace, lock, lock + "-c", timings, true, false,
-              recorder, null);
+      Recorder recorder =
+          new Recorder() {
+            @Override
+            public void started(String who) {
+              startedAt[0] = System.nanoTime();
+              super.started(who);
+              started.countDown();
+            }
+          };
+      ElectorCandidate candidate =
+          impl == Impl.ELECTOR_FABRIC8
+              ? new ElectorCandidate(
+                  Fabric8LeaseLock.newBuilder()
+                      .client(cluster.fabric8())
+                      .namespace(namespace)
+                      .name(lock)
+                      .identity(lock + "-c")
+                      .build(),
+                  timings,
+                  true,
+                  recorder)
+              : new ElectorCandidate(
+                  client, namespace, lock, lock + "-c", timings, true, false, recorder, null);
       candidate.probe().trace();
       long s0 = System.nanoTime();
       candidate.start();
@@ -123,17 +144,22 @@ final class Floors {
       Probe p = candidate.probe();
       long firstRead = p.first(Probe.MarkKind.READ, s0);
       long firstWrite = p.first(Probe.MarkKind.WRITE, s0);
-      long firstCall = firstRead < 0 ? firstWrite : firstWrite < 0 ? firstRead
-          : Math.min(firstRead, firstWrite);
+      long firstCall =
+          firstRead < 0 ? firstWrite : firstWrite < 0 ? firstRead : Math.min(firstRead, firstWrite);
       long readDone = p.last(Probe.MarkKind.READ_DONE, s0, firstWrite);
       long written = firstWrite < 0 ? -1 : p.first(Probe.MarkKind.WRITE_DONE, firstWrite);
       boolean readFirst = firstRead >= 0 && firstRead - firstWrite < 0;
       if (readFirst) {
         reads++;
       }
-      parts.add(new double[] {ms(s0, firstCall), readFirst ? ms(firstRead, readDone) : 0,
-          readFirst ? ms(readDone, firstWrite) : 0, ms(firstWrite, written),
-          ms(written, startedAt[0])});
+      parts.add(
+          new double[] {
+            ms(s0, firstCall),
+            readFirst ? ms(firstRead, readDone) : 0,
+            readFirst ? ms(readDone, firstWrite) : 0,
+            ms(firstWrite, written),
+            ms(written, startedAt[0])
+          });
     }
     return new Acquire(impl, timings, floor, acquire, parts, reads);
   }
@@ -149,38 +175,48 @@ final class Floors {
    */
   List<HandoverFloor> handover(int repetitions, int warmup) throws Exception {
     List<HandoverFloor> result = new ArrayList<>();
-    OkHttpClient streaming = client.getHttpClient().newBuilder().readTimeout(Duration.ZERO)
-        .build();
+    OkHttpClient streaming = client.getHttpClient().newBuilder().readTimeout(Duration.ZERO).build();
     for (int i = 0; i < warmup + repetitions; i++) {
       String lease = name("floor-handover");
       String version = create(lease, "a");
-      Call watch = streaming.newCall(request("GET", leases, List.of(
-          new Pair("watch", "true"), new Pair("fieldSelector", "metadata.name=" + lease),
-          new Pair("resourceVersion", version)), null, null));
+      Call watch =
+          streaming.newCall(
+              request(
+                  "GET",
+                  leases,
+                  List.of(
+                      new Pair("watch", "true"),
+                      new Pair("fieldSelector", "metadata.name=" + lease),
+                      new Pair("resourceVersion", version)),
+                  null,
+                  null));
       Response response = watch.execute();
-      CompletableFuture<long[]> seenAndAcquired = CompletableFuture.supplyAsync(() -> {
-        try {
-          while (true) {
-            String line = response.body().source().readUtf8Line();
-            if (line == null) {
-              throw new IllegalStateException("the watch of " + lease + " ended");
-            }
-            JsonObject event = JsonParser.parseString(line).getAsJsonObject();
-            JsonObject object = event.getAsJsonObject("object");
-            JsonObject spec = object.getAsJsonObject("spec");
-            if (spec == null || !spec.has("holderIdentity")
-                || spec.get("holderIdentity").getAsString().isEmpty()) {
-              long seen = System.nanoTime();
-              String rv = object.getAsJsonObject("metadata").get("resourceVersion")
-                  .getAsString();
-              patch(lease, rv, "b");
-              return new long[] {seen, System.nanoTime()};
-            }
-          }
-        } catch (IOException e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      CompletableFuture<long[]> seenAndAcquired =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  while (true) {
+                    String line = response.body().source().readUtf8Line();
+                    if (line == null) {
+                      throw new IllegalStateException("the watch of " + lease + " ended");
+                    }
+                    JsonObject event = JsonParser.parseString(line).getAsJsonObject();
+                    JsonObject object = event.getAsJsonObject("object");
+                    JsonObject spec = object.getAsJsonObject("spec");
+                    if (spec == null
+                        || !spec.has("holderIdentity")
+                        || spec.get("holderIdentity").getAsString().isEmpty()) {
+                      long seen = System.nanoTime();
+                      String rv =
+                          object.getAsJsonObject("metadata").get("resourceVersion").getAsString();
+                      patch(lease, rv, "b");
+                      return new long[] {seen, System.nanoTime()};
+                    }
+                  }
+                } catch (IOException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
       long t0 = System.nanoTime();
       patch(lease, version, "");
       long released = System.nanoTime();
@@ -188,8 +224,12 @@ final class Floors {
       watch.cancel();
       response.close();
       if (i >= warmup) {
-        result.add(new HandoverFloor((released - t0) / 1e6, (at[0] - t0) / 1e6,
-            (at[1] - at[0]) / 1e6, (at[1] - t0) / 1e6));
+        result.add(
+            new HandoverFloor(
+                (released - t0) / 1e6,
+                (at[0] - t0) / 1e6,
+                (at[1] - at[0]) / 1e6,
+                (at[1] - t0) / 1e6));
       }
     }
     return result;
@@ -217,11 +257,24 @@ final class Floors {
   /** Creates a Lease held by {@code holder} through the fabric8 client, the fabric8 backend's. */
   private void createWithFabric8(String lease, String holder) {
     Instant now = Instant.now();
-    cluster.fabric8().leases().inNamespace(namespace).resource(new LeaseBuilder()
-        .withNewMetadata().withName(lease).endMetadata()
-        .withNewSpec().withHolderIdentity(holder).withLeaseDurationSeconds(15)
-        .withAcquireTime(now.atZone(ZoneOffset.UTC)).withRenewTime(now.atZone(ZoneOffset.UTC))
-        .withLeaseTransitions(0).endSpec().build()).create();
+    cluster
+        .fabric8()
+        .leases()
+        .inNamespace(namespace)
+        .resource(
+            new LeaseBuilder()
+                .withNewMetadata()
+                .withName(lease)
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(holder)
+                .withLeaseDurationSeconds(15)
+                .withAcquireTime(now.atZone(ZoneOffset.UTC))
+                .withRenewTime(now.atZone(ZoneOffset.UTC))
+                .withLeaseTransitions(0)
+                .endSpec()
+                .build())
+        .create();
   }
 
   /** A conditional merge patch naming {@code holder} (empty: released). */
@@ -246,28 +299,43 @@ final class Floors {
 
   private String send(String method, String path, JsonObject body, String contentType)
       throws IOException {
-    Call call = client.getHttpClient().newCall(request(method, path, List.of(), body,
-        contentType));
+    Call call = client.getHttpClient().newCall(request(method, path, List.of(), body, contentType));
     try (Response response = call.execute()) {
       String text = response.body() == null ? "" : response.body().string();
       if (!response.isSuccessful()) {
         throw new IOException(method + " " + path + ": HTTP " + response.code() + " " + text);
       }
-      return JsonParser.parseString(text).getAsJsonObject().getAsJsonObject("metadata")
-          .get("resourceVersion").getAsString();
+      return JsonParser.parseString(text)
+          .getAsJsonObject()
+          .getAsJsonObject("metadata")
+          .get("resourceVersion")
+          .getAsString();
     }
   }
 
-  private Request request(String method, String path, List<Pair> query, JsonObject body,
-      String contentType) throws IOException {
+  private Request request(
+      String method, String path, List<Pair> query, JsonObject body, String contentType)
+      throws IOException {
     Map<String, String> headers = new HashMap<>();
     headers.put("Accept", "application/json");
     if (body != null) {
       headers.put("Content-Type", contentType);
     }
     try {
-      return client.buildCall(null, path, method, query, List.of(), body, headers,
-          new HashMap<>(), new HashMap<>(), AUTH, null).request();
+      return client
+          .buildCall(
+              null,
+              path,
+              method,
+              query,
+              List.of(),
+              body,
+              headers,
+              new HashMap<>(),
+              new HashMap<>(),
+              AUTH,
+              null)
+          .request();
     } catch (ApiException e) {
       throw new IOException(e);
     }

@@ -5,8 +5,8 @@ enum Impl {
   ELECTOR("Elector (watching followers)", "elector"),
   ELECTOR_POLL("Elector (polling followers)", "elector-poll"),
   /**
-   * Elector tuned for many locks per JVM with its documented options: no watch
-   * ({@code watchWhenFollowing(false)}) and 4 shared I/O threads ({@code executor(...)}).
+   * Elector tuned for many locks per JVM with its documented options: no watch ({@code
+   * watchWhenFollowing(false)}) and 4 shared I/O threads ({@code executor(...)}).
    */
   ELECTOR_BOUNDED("Elector (polling, 4 shared I/O threads)", "elector-4io"),
   /**
@@ -33,7 +33,10 @@ enum Impl {
   }
 
   boolean isElector() {
-    return this == ELECTOR || this == ELECTOR_POLL || this == ELECTOR_BOUNDED
-        || this == ELECTOR_SHARED || this == ELECTOR_FABRIC8;
+    return this == ELECTOR
+        || this == ELECTOR_POLL
+        || this == ELECTOR_BOUNDED
+        || this == ELECTOR_SHARED
+        || this == ELECTOR_FABRIC8;
   }
 }

@@ -11,7 +11,15 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Probe {
   /** What a traced lock did, and when. */
-  enum MarkKind { READ, READ_DONE, WRITE, WRITE_DONE, WRITE_FAILED, WATCH_RELEASED, WATCH_OTHER }
+  enum MarkKind {
+    READ,
+    READ_DONE,
+    WRITE,
+    WRITE_DONE,
+    WRITE_FAILED,
+    WATCH_RELEASED,
+    WATCH_OTHER
+  }
 
   /** One traced instant (System.nanoTime()). */
   record Mark(MarkKind kind, long nanos) {}

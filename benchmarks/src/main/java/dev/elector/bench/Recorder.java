@@ -43,11 +43,12 @@ public class Recorder {
   /** Who leads now according to the callbacks. */
   List<String> leaders() {
     List<String> result = new ArrayList<>();
-    leading.forEach((id, on) -> {
-      if (on) {
-        result.add(id);
-      }
-    });
+    leading.forEach(
+        (id, on) -> {
+          if (on) {
+            result.add(id);
+          }
+        });
     return result;
   }
 

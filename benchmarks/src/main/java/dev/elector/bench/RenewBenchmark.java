@@ -39,11 +39,23 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class RenewBenchmark {
-  static final String[] SUBJECTS = {"elector-memory", "elector-lease", "elector-configmap",
-      "floor-lease-read-replace", "client-java-lease", "fabric8-lease"};
+  static final String[] SUBJECTS = {
+    "elector-memory",
+    "elector-lease",
+    "elector-configmap",
+    "floor-lease-read-replace",
+    "client-java-lease",
+    "fabric8-lease"
+  };
 
-  @Param({"elector-memory", "elector-lease", "elector-configmap", "floor-lease-read-replace",
-      "client-java-lease", "fabric8-lease"})
+  @Param({
+    "elector-memory",
+    "elector-lease",
+    "elector-configmap",
+    "floor-lease-read-replace",
+    "client-java-lease",
+    "fabric8-lease"
+  })
   public String subject;
 
   private ApiClient client;
@@ -66,19 +78,37 @@ public class RenewBenchmark {
     record = new LeaderRecord(identity, Duration.ofSeconds(15), now, now, 1);
     switch (subject) {
       case "elector-memory" -> electorLock = InMemoryLockStore.create(name).lockFor(identity);
-      case "elector-lease" -> electorLock = LeaseLock.newBuilder().apiClient(client())
-          .namespace(namespace).name(name).identity(identity).build();
-      case "elector-configmap" -> electorLock = ConfigMapLock.newBuilder().apiClient(client())
-          .namespace(namespace).name(name).identity(identity).build();
+      case "elector-lease" ->
+          electorLock =
+              LeaseLock.newBuilder()
+                  .apiClient(client())
+                  .namespace(namespace)
+                  .name(name)
+                  .identity(identity)
+                  .build();
+      case "elector-configmap" ->
+          electorLock =
+              ConfigMapLock.newBuilder()
+                  .apiClient(client())
+                  .namespace(namespace)
+                  .name(name)
+                  .identity(identity)
+                  .build();
       case "floor-lease-read-replace" -> {
-        LeaderLock creator = LeaseLock.newBuilder().apiClient(client()).namespace(namespace)
-            .name(name).identity(identity).build();
+        LeaderLock creator =
+            LeaseLock.newBuilder()
+                .apiClient(client())
+                .namespace(namespace)
+                .name(name)
+                .identity(identity)
+                .build();
         creator.create(record).toCompletableFuture().join();
         coordination = new CoordinationV1Api(client());
       }
       case "client-java-lease" -> {
-        clientJavaLock = new io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock(
-            namespace, name, identity, client());
+        clientJavaLock =
+            new io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock(
+                namespace, name, identity, client());
         Date date = new Date();
         if (!clientJavaLock.create(new LeaderElectionRecord(identity, 15, date, date, 0))) {
           throw new IllegalStateException("client-java LeaseLock.create failed");
@@ -86,11 +116,14 @@ public class RenewBenchmark {
       }
       case "fabric8-lease" -> {
         fabric8 = BenchSetup.fabric8();
-        fabric8Lock = new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
-            .LeaseLock(namespace, name, identity);
+        fabric8Lock =
+            new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock(
+                namespace, name, identity);
         ZonedDateTime time = ZonedDateTime.now(ZoneOffset.UTC);
-        fabric8Lock.create(fabric8, new io.fabric8.kubernetes.client.extended.leaderelection
-            .resourcelock.LeaderElectionRecord(identity, Duration.ofSeconds(15), time, time, 0));
+        fabric8Lock.create(
+            fabric8,
+            new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                .LeaderElectionRecord(identity, Duration.ofSeconds(15), time, time, 0));
       }
       default -> throw new IllegalArgumentException(subject);
     }
@@ -137,8 +170,11 @@ public class RenewBenchmark {
         return renewed;
       }
       default -> {
-        LockWrite written = electorLock.update(version, record.withRenewTime(Instant.now()))
-            .toCompletableFuture().join();
+        LockWrite written =
+            electorLock
+                .update(version, record.withRenewTime(Instant.now()))
+                .toCompletableFuture()
+                .join();
         if (!(written instanceof LockWrite.Written ok)) {
           throw new IllegalStateException("renewal failed: " + written);
         }

@@ -8,7 +8,13 @@ import java.util.Map;
 /** Everything one run measured, for the report. */
 final class Results {
   /** One JMH row. */
-  record Jmh(String benchmark, String subject, double p50, double p95, double mean, long samples,
+  record Jmh(
+      String benchmark,
+      String subject,
+      double p50,
+      double p95,
+      double mean,
+      long samples,
       String unit) {}
 
   boolean quick;

@@ -9,21 +9,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scale scenarios of a run: n electors on n Leases in one JVM for each implementation, at
- * 10, 100 and 1,000 (10 and 100 in quick mode), and in full mode one point of 10,000 electors
- * built with default builders (which share one watch of the namespace's Leases). {@link BenchMain}
- * runs them as part of the whole comparison; {@link #main} runs them alone.
+ * The scale scenarios of a run: n electors on n Leases in one JVM for each implementation, at 10,
+ * 100 and 1,000 (10 and 100 in quick mode), and in full mode one point of 10,000 electors built
+ * with default builders (which share one watch of the namespace's Leases). {@link BenchMain} runs
+ * them as part of the whole comparison; {@link #main} runs them alone.
  *
- * <p>Usage alone: {@code ScaleSteps [--quick] [--out DIR] [--binary PATH] [--impl KEY]...
- * [--n N]...}; {@code --impl} and {@code --n} keep only the planned points they name (for
- * example {@code --impl elector --n 1000 --n 10000}).
+ * <p>Usage alone: {@code ScaleSteps [--quick] [--out DIR] [--binary PATH] [--impl KEY]... [--n
+ * N]...}; {@code --impl} and {@code --n} keep only the planned points they name (for example {@code
+ * --impl elector --n 1000 --n 10000}).
  */
 final class ScaleSteps {
   private static final Logger log = LoggerFactory.getLogger(ScaleSteps.class);
 
   /** The implementations measured at every size, in order. */
-  static final List<Impl> IMPLS = List.of(Impl.ELECTOR, Impl.ELECTOR_BOUNDED,
-      Impl.ELECTOR_SHARED, Impl.CLIENT_JAVA, Impl.FABRIC8);
+  static final List<Impl> IMPLS =
+      List.of(
+          Impl.ELECTOR, Impl.ELECTOR_BOUNDED, Impl.ELECTOR_SHARED, Impl.CLIENT_JAVA, Impl.FABRIC8);
+
   /** The largest point: Elector with default builders, full mode only. */
   static final int LARGE = 10_000;
 
@@ -56,8 +58,8 @@ final class ScaleSteps {
       String name = "scale " + p.impl().key + " " + p.electors();
       log.info("=== {}", name);
       try {
-        results.scales.add(scenarios.scale(p.impl(), Timings.DEFAULT, p.electors(), window,
-            p.cap(), settle));
+        results.scales.add(
+            scenarios.scale(p.impl(), Timings.DEFAULT, p.electors(), window, p.cap(), settle));
       } catch (Exception | Error e) {
         log.error("{} failed", name, e);
         results.errors.put(name, e.toString());
@@ -79,17 +81,27 @@ final class ScaleSteps {
         case "--binary" -> binary = Path.of(args[++i]);
         case "--impl" -> impls.add(args[++i]);
         case "--n" -> sizes.add(Integer.parseInt(args[++i]));
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + "; usage: ScaleSteps [--quick] [--out DIR] [--binary PATH] [--impl KEY]..."
-            + " [--n N]...");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown argument "
+                    + args[i]
+                    + "; usage: ScaleSteps [--quick] [--out DIR] [--binary PATH] [--impl KEY]..."
+                    + " [--n N]...");
       }
     }
-    List<Point> points = plan(quick).stream()
-        .filter(p -> impls.isEmpty() || impls.contains(p.impl().key))
-        .filter(p -> sizes.isEmpty() || sizes.contains(p.electors())).toList();
+    List<Point> points =
+        plan(quick).stream()
+            .filter(p -> impls.isEmpty() || impls.contains(p.impl().key))
+            .filter(p -> sizes.isEmpty() || sizes.contains(p.electors()))
+            .toList();
     if (points.isEmpty()) {
-      throw new IllegalArgumentException("no planned scale point matches --impl " + impls
-          + " --n " + sizes + "; planned: " + plan(quick));
+      throw new IllegalArgumentException(
+          "no planned scale point matches --impl "
+              + impls
+              + " --n "
+              + sizes
+              + "; planned: "
+              + plan(quick));
     }
     long t0 = System.nanoTime();
     Results results = new Results();
@@ -97,16 +109,16 @@ final class ScaleSteps {
     Files.createDirectories(out);
     try (Cluster cluster = Cluster.start(binary)) {
       results.apiServerVersion = cluster.version();
-      String namespace = cluster.createNamespace("scale-" + Long.toString(System.nanoTime()
-          % 1_000_000_000L, 36));
+      String namespace =
+          cluster.createNamespace("scale-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36));
       run(results, new Scenarios(cluster, namespace), quick, points);
     }
     results.seconds = (System.nanoTime() - t0) / 1e9;
     new Report(results).write(out);
     results.scales.forEach(s -> System.out.println(s));
     System.out.println("errors: " + results.errors);
-    System.out.println("wrote " + out.resolve("RESULTS.md") + " in " + Math.round(results.seconds)
-        + " s");
+    System.out.println(
+        "wrote " + out.resolve("RESULTS.md") + " in " + Math.round(results.seconds) + " s");
     System.exit(0); // anchors' non-daemon pools must not keep the JVM alive
   }
 }

@@ -4,10 +4,18 @@ import java.time.Duration;
 
 /** Lease duration, renew deadline and retry period, the same for every implementation. */
 public record Timings(String name, Duration lease, Duration renew, Duration retry) {
-  public static final Timings DEFAULT = new Timings("default 15s/10s/2s", Duration.ofSeconds(15),
-      Duration.ofSeconds(10), Duration.ofSeconds(2));
-  public static final Timings SCALED = new Timings("scaled 3s/2s/0.5s", Duration.ofSeconds(3),
-      Duration.ofSeconds(2), Duration.ofMillis(500));
+  public static final Timings DEFAULT =
+      new Timings(
+          "default 15s/10s/2s",
+          Duration.ofSeconds(15),
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(2));
+  public static final Timings SCALED =
+      new Timings(
+          "scaled 3s/2s/0.5s",
+          Duration.ofSeconds(3),
+          Duration.ofSeconds(2),
+          Duration.ofMillis(500));
 
   String shortName() {
     return name.substring(0, name.indexOf(' '));

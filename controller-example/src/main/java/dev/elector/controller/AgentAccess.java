@@ -36,23 +36,42 @@ final class AgentAccess {
     if (ensured.contains(namespace)) {
       return;
     }
-    Map<String, String> labels = Map.of(AgentDeployment.LABEL_NAME, AgentDeployment.APP,
-        AgentDeployment.LABEL_MANAGED_BY, AgentDeployment.MANAGER);
+    Map<String, String> labels =
+        Map.of(
+            AgentDeployment.LABEL_NAME,
+            AgentDeployment.APP,
+            AgentDeployment.LABEL_MANAGED_BY,
+            AgentDeployment.MANAGER);
     if (!writes.serviceAccountExists(namespace, NAME)) {
-      writes.createServiceAccount(new V1ServiceAccount().apiVersion("v1").kind("ServiceAccount")
-          .metadata(new V1ObjectMeta().namespace(namespace).name(NAME).labels(labels)));
+      writes.createServiceAccount(
+          new V1ServiceAccount()
+              .apiVersion("v1")
+              .kind("ServiceAccount")
+              .metadata(new V1ObjectMeta().namespace(namespace).name(NAME).labels(labels)));
       events.emit("SERVICE_ACCOUNT", "action", "created", "object", namespace + "/" + NAME);
     }
     if (!writes.roleBindingExists(namespace, NAME)) {
-      writes.createRoleBinding(new V1RoleBinding()
-          .apiVersion("rbac.authorization.k8s.io/v1").kind("RoleBinding")
-          .metadata(new V1ObjectMeta().namespace(namespace).name(NAME).labels(labels))
-          .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole")
-              .name(NAME))
-          .subjects(List.of(new RbacV1Subject().kind("ServiceAccount").name(NAME)
-              .namespace(namespace))));
-      events.emit("ROLE_BINDING", "action", "created", "object", namespace + "/" + NAME,
-          "clusterRole", NAME);
+      writes.createRoleBinding(
+          new V1RoleBinding()
+              .apiVersion("rbac.authorization.k8s.io/v1")
+              .kind("RoleBinding")
+              .metadata(new V1ObjectMeta().namespace(namespace).name(NAME).labels(labels))
+              .roleRef(
+                  new V1RoleRef()
+                      .apiGroup("rbac.authorization.k8s.io")
+                      .kind("ClusterRole")
+                      .name(NAME))
+              .subjects(
+                  List.of(
+                      new RbacV1Subject().kind("ServiceAccount").name(NAME).namespace(namespace))));
+      events.emit(
+          "ROLE_BINDING",
+          "action",
+          "created",
+          "object",
+          namespace + "/" + NAME,
+          "clusterRole",
+          NAME);
     }
     ensured.add(namespace);
   }

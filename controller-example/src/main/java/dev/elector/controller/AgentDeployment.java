@@ -39,19 +39,25 @@ import java.util.Objects;
 final class AgentDeployment {
   /** The agent's ServiceAccount, in every pool namespace. */
   static final String SERVICE_ACCOUNT = "vm-dhcp-agent";
+
   /** Name of the agent container. */
   static final String CONTAINER = "dhcp-agent";
+
   /** Where the agent reads its pod's annotations (Multus' network status among them). */
   static final String PODINFO_DIR = "/etc/podinfo";
+
   static final String PODINFO_VOLUME = "podinfo";
+
   /** The Multus annotation on the pod template. */
   static final String NETWORKS_ANNOTATION = "k8s.v1.cni.cncf.io/networks";
+
   static final String LABEL_NAME = "app.kubernetes.io/name";
   static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
   static final String LABEL_POOL = "network.harvesterhci.io/ippool";
   static final String APP = "vm-dhcp-agent";
   static final String MANAGER = "ippool-controller";
   static final int HEALTH_PORT = 8080;
+
   /** Pod names add 17 characters ("-", a 10-character hash, "-", 5); hostnames allow 63. */
   private static final int MAX_NAME = 52;
 
@@ -83,48 +89,81 @@ final class AgentDeployment {
     labels.put(LABEL_MANAGED_BY, MANAGER);
     String serverIP = pool.getSpec().getIpv4Config().getServerIP();
     String cidr = pool.getSpec().getIpv4Config().getCidr();
-    V1Container agent = new V1Container()
-        .name(CONTAINER)
-        .image(image)
-        .args(List.of("--ippool-ref", ref, "--network", pool.getSpec().getNetworkName(),
-            "--pod-annotations", PODINFO_DIR + "/annotations", "--server-ip", serverIP,
-            "--cidr", cidr))
-        .volumeMounts(List.of(new V1VolumeMount().name(PODINFO_VOLUME).mountPath(PODINFO_DIR)
-            .readOnly(true)))
-        .env(List.of(
-            new V1EnvVar().name("IPPOOL_REF").value(ref),
-            fieldRef("POD_NAMESPACE", "metadata.namespace"),
-            fieldRef("POD_NAME", "metadata.name")))
-        .ports(List.of(new V1ContainerPort().name("health").containerPort(HEALTH_PORT)
-            .protocol("TCP")))
-        .livenessProbe(probe("/healthz"))
-        .readinessProbe(probe("/readyz"))
-        .securityContext(new V1SecurityContext().capabilities(new V1Capabilities()
-            .add(List.of("NET_ADMIN"))));
+    V1Container agent =
+        new V1Container()
+            .name(CONTAINER)
+            .image(image)
+            .args(
+                List.of(
+                    "--ippool-ref",
+                    ref,
+                    "--network",
+                    pool.getSpec().getNetworkName(),
+                    "--pod-annotations",
+                    PODINFO_DIR + "/annotations",
+                    "--server-ip",
+                    serverIP,
+                    "--cidr",
+                    cidr))
+            .volumeMounts(
+                List.of(
+                    new V1VolumeMount().name(PODINFO_VOLUME).mountPath(PODINFO_DIR).readOnly(true)))
+            .env(
+                List.of(
+                    new V1EnvVar().name("IPPOOL_REF").value(ref),
+                    fieldRef("POD_NAMESPACE", "metadata.namespace"),
+                    fieldRef("POD_NAME", "metadata.name")))
+            .ports(
+                List.of(
+                    new V1ContainerPort()
+                        .name("health")
+                        .containerPort(HEALTH_PORT)
+                        .protocol("TCP")))
+            .livenessProbe(probe("/healthz"))
+            .readinessProbe(probe("/readyz"))
+            .securityContext(
+                new V1SecurityContext()
+                    .capabilities(new V1Capabilities().add(List.of("NET_ADMIN"))));
     return new V1Deployment()
         .apiVersion("apps/v1")
         .kind("Deployment")
-        .metadata(new V1ObjectMeta()
-            .namespace(namespace)
-            .name(name(name))
-            .labels(labels)
-            .ownerReferences(List.of(ownerReference(pool))))
-        .spec(new V1DeploymentSpec()
-            .replicas(replicas)
-            .selector(new V1LabelSelector().matchLabels(selector))
-            .template(new V1PodTemplateSpec()
-                .metadata(new V1ObjectMeta()
-                    .labels(labels)
-                    .annotations(Map.of(NETWORKS_ANNOTATION,
-                        networksAnnotation(pool.getSpec().getNetworkName()))))
-                .spec(new V1PodSpec()
-                    .serviceAccountName(SERVICE_ACCOUNT)
-                    .containers(List.of(agent))
-                    .volumes(List.of(new V1Volume().name(PODINFO_VOLUME)
-                        .downwardAPI(new V1DownwardAPIVolumeSource().items(List.of(
-                            new V1DownwardAPIVolumeFile().path("annotations")
-                                .fieldRef(new V1ObjectFieldSelector()
-                                    .fieldPath("metadata.annotations"))))))))));
+        .metadata(
+            new V1ObjectMeta()
+                .namespace(namespace)
+                .name(name(name))
+                .labels(labels)
+                .ownerReferences(List.of(ownerReference(pool))))
+        .spec(
+            new V1DeploymentSpec()
+                .replicas(replicas)
+                .selector(new V1LabelSelector().matchLabels(selector))
+                .template(
+                    new V1PodTemplateSpec()
+                        .metadata(
+                            new V1ObjectMeta()
+                                .labels(labels)
+                                .annotations(
+                                    Map.of(
+                                        NETWORKS_ANNOTATION,
+                                        networksAnnotation(pool.getSpec().getNetworkName()))))
+                        .spec(
+                            new V1PodSpec()
+                                .serviceAccountName(SERVICE_ACCOUNT)
+                                .containers(List.of(agent))
+                                .volumes(
+                                    List.of(
+                                        new V1Volume()
+                                            .name(PODINFO_VOLUME)
+                                            .downwardAPI(
+                                                new V1DownwardAPIVolumeSource()
+                                                    .items(
+                                                        List.of(
+                                                            new V1DownwardAPIVolumeFile()
+                                                                .path("annotations")
+                                                                .fieldRef(
+                                                                    new V1ObjectFieldSelector()
+                                                                        .fieldPath(
+                                                                            "metadata.annotations"))))))))));
   }
 
   /**
@@ -152,8 +191,12 @@ final class AgentDeployment {
   /** Whether {@code live} is controlled by {@code pool} (same UID). */
   static boolean controlledBy(V1Deployment live, IPPool pool) {
     List<V1OwnerReference> owners = live.getMetadata().getOwnerReferences();
-    return owners != null && owners.stream().anyMatch(o -> Boolean.TRUE.equals(o.getController())
-        && Objects.equals(o.getUid(), pool.getMetadata().getUid()));
+    return owners != null
+        && owners.stream()
+            .anyMatch(
+                o ->
+                    Boolean.TRUE.equals(o.getController())
+                        && Objects.equals(o.getUid(), pool.getMetadata().getUid()));
   }
 
   /** Whether {@code live} carries this controller's managed-by label (so it may be adopted). */
@@ -166,18 +209,34 @@ final class AgentDeployment {
    * The fields this controller owns, as a comparable value. Fields the API server fills in
    * (defaults, status, other containers' settings, foreign labels) are left out.
    */
-  record Owned(Integer replicas, Map<String, String> selector, Map<String, String> templateLabels,
-      String networks, String serviceAccount, String image, List<String> args, List<String> env,
-      List<String> ports, String liveness, String readiness, List<String> capabilities,
-      List<String> owners, List<String> volumes) {}
+  record Owned(
+      Integer replicas,
+      Map<String, String> selector,
+      Map<String, String> templateLabels,
+      String networks,
+      String serviceAccount,
+      String image,
+      List<String> args,
+      List<String> env,
+      List<String> ports,
+      String liveness,
+      String readiness,
+      List<String> capabilities,
+      List<String> owners,
+      List<String> volumes) {}
 
   static Owned owned(V1Deployment d) {
     V1DeploymentSpec spec = d.getSpec();
     V1PodTemplateSpec template = spec == null ? null : spec.getTemplate();
     V1ObjectMeta templateMeta = template == null ? null : template.getMetadata();
     V1PodSpec pod = template == null ? null : template.getSpec();
-    V1Container c = pod == null || pod.getContainers() == null ? null : pod.getContainers().stream()
-        .filter(x -> CONTAINER.equals(x.getName())).findFirst().orElse(null);
+    V1Container c =
+        pod == null || pod.getContainers() == null
+            ? null
+            : pod.getContainers().stream()
+                .filter(x -> CONTAINER.equals(x.getName()))
+                .findFirst()
+                .orElse(null);
     Map<String, String> templateLabels = new LinkedHashMap<>();
     if (templateMeta != null && templateMeta.getLabels() != null) {
       for (String key : List.of(LABEL_NAME, LABEL_POOL, LABEL_MANAGED_BY)) {
@@ -188,26 +247,48 @@ final class AgentDeployment {
         spec == null ? null : spec.getReplicas(),
         spec == null || spec.getSelector() == null ? null : spec.getSelector().getMatchLabels(),
         templateLabels,
-        templateMeta == null || templateMeta.getAnnotations() == null ? null
+        templateMeta == null || templateMeta.getAnnotations() == null
+            ? null
             : templateMeta.getAnnotations().get(NETWORKS_ANNOTATION),
         pod == null ? null : pod.getServiceAccountName(),
         c == null ? null : c.getImage(),
         c == null ? null : c.getArgs(),
-        c == null || c.getEnv() == null ? null : c.getEnv().stream().map(e -> e.getName() + "="
-            + (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null
-                ? "fieldRef:" + e.getValueFrom().getFieldRef().getFieldPath() : e.getValue()))
-            .toList(),
-        c == null || c.getPorts() == null ? null : c.getPorts().stream()
-            .map(p -> p.getName() + ":" + p.getContainerPort()).toList(),
+        c == null || c.getEnv() == null
+            ? null
+            : c.getEnv().stream()
+                .map(
+                    e ->
+                        e.getName()
+                            + "="
+                            + (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null
+                                ? "fieldRef:" + e.getValueFrom().getFieldRef().getFieldPath()
+                                : e.getValue()))
+                .toList(),
+        c == null || c.getPorts() == null
+            ? null
+            : c.getPorts().stream().map(p -> p.getName() + ":" + p.getContainerPort()).toList(),
         c == null ? null : probeText(c.getLivenessProbe()),
         c == null ? null : probeText(c.getReadinessProbe()),
-        c == null || c.getSecurityContext() == null
-            || c.getSecurityContext().getCapabilities() == null ? null
+        c == null
+                || c.getSecurityContext() == null
+                || c.getSecurityContext().getCapabilities() == null
+            ? null
             : c.getSecurityContext().getCapabilities().getAdd(),
-        d.getMetadata() == null || d.getMetadata().getOwnerReferences() == null ? null
+        d.getMetadata() == null || d.getMetadata().getOwnerReferences() == null
+            ? null
             : d.getMetadata().getOwnerReferences().stream()
-                .map(o -> o.getKind() + "/" + o.getName() + "/" + o.getUid() + "/"
-                    + o.getController() + "/" + o.getBlockOwnerDeletion()).toList(),
+                .map(
+                    o ->
+                        o.getKind()
+                            + "/"
+                            + o.getName()
+                            + "/"
+                            + o.getUid()
+                            + "/"
+                            + o.getController()
+                            + "/"
+                            + o.getBlockOwnerDeletion())
+                .toList(),
         podinfo(pod, c));
   }
 
@@ -217,14 +298,24 @@ final class AgentDeployment {
       return null;
     }
     List<String> found = new java.util.ArrayList<>();
-    pod.getVolumes().stream().filter(v -> PODINFO_VOLUME.equals(v.getName())
-        && v.getDownwardAPI() != null && v.getDownwardAPI().getItems() != null)
+    pod.getVolumes().stream()
+        .filter(
+            v ->
+                PODINFO_VOLUME.equals(v.getName())
+                    && v.getDownwardAPI() != null
+                    && v.getDownwardAPI().getItems() != null)
         .flatMap(v -> v.getDownwardAPI().getItems().stream())
-        .map(i -> "item " + i.getPath() + "=" + (i.getFieldRef() == null ? null
-            : i.getFieldRef().getFieldPath()))
+        .map(
+            i ->
+                "item "
+                    + i.getPath()
+                    + "="
+                    + (i.getFieldRef() == null ? null : i.getFieldRef().getFieldPath()))
         .forEach(found::add);
-    c.getVolumeMounts().stream().filter(m -> PODINFO_VOLUME.equals(m.getName()))
-        .map(m -> "mount " + m.getMountPath()).forEach(found::add);
+    c.getVolumeMounts().stream()
+        .filter(m -> PODINFO_VOLUME.equals(m.getName()))
+        .map(m -> "mount " + m.getMountPath())
+        .forEach(found::add);
     return found;
   }
 
@@ -238,12 +329,37 @@ final class AgentDeployment {
     Owned a = owned(live);
     Owned b = owned(rendered);
     return !Objects.equals(a.replicas(), b.replicas())
-        && new Owned(null, a.selector(), a.templateLabels(), a.networks(), a.serviceAccount(),
-            a.image(), a.args(), a.env(), a.ports(), a.liveness(), a.readiness(),
-            a.capabilities(), a.owners(), a.volumes())
-        .equals(new Owned(null, b.selector(), b.templateLabels(), b.networks(),
-            b.serviceAccount(), b.image(), b.args(), b.env(), b.ports(), b.liveness(),
-            b.readiness(), b.capabilities(), b.owners(), b.volumes()));
+        && new Owned(
+                null,
+                a.selector(),
+                a.templateLabels(),
+                a.networks(),
+                a.serviceAccount(),
+                a.image(),
+                a.args(),
+                a.env(),
+                a.ports(),
+                a.liveness(),
+                a.readiness(),
+                a.capabilities(),
+                a.owners(),
+                a.volumes())
+            .equals(
+                new Owned(
+                    null,
+                    b.selector(),
+                    b.templateLabels(),
+                    b.networks(),
+                    b.serviceAccount(),
+                    b.image(),
+                    b.args(),
+                    b.env(),
+                    b.ports(),
+                    b.liveness(),
+                    b.readiness(),
+                    b.capabilities(),
+                    b.owners(),
+                    b.volumes()));
   }
 
   private static String probeText(V1Probe probe) {
@@ -254,13 +370,13 @@ final class AgentDeployment {
   }
 
   private static V1Probe probe(String path) {
-    return new V1Probe().httpGet(new V1HTTPGetAction().path(path)
-        .port(new IntOrString("health")));
+    return new V1Probe().httpGet(new V1HTTPGetAction().path(path).port(new IntOrString("health")));
   }
 
   private static V1EnvVar fieldRef(String name, String path) {
-    return new V1EnvVar().name(name).valueFrom(new V1EnvVarSource()
-        .fieldRef(new V1ObjectFieldSelector().fieldPath(path)));
+    return new V1EnvVar()
+        .name(name)
+        .valueFrom(new V1EnvVarSource().fieldRef(new V1ObjectFieldSelector().fieldPath(path)));
   }
 
   private static String shorten(String base, String suffix, int max) {
@@ -269,13 +385,17 @@ final class AgentDeployment {
     }
     String hash;
     try {
-      hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(base.getBytes(StandardCharsets.UTF_8))).substring(0, 8);
+      hash =
+          HexFormat.of()
+              .formatHex(
+                  MessageDigest.getInstance("SHA-256")
+                      .digest(base.getBytes(StandardCharsets.UTF_8)))
+              .substring(0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
-    String head = base.substring(0, max - suffix.length() - hash.length() - 1)
-        .replaceAll("[-.]+$", "");
+    String head =
+        base.substring(0, max - suffix.length() - hash.length() - 1).replaceAll("[-.]+$", "");
     return head + "-" + hash + suffix;
   }
 }

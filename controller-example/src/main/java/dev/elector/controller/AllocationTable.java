@@ -12,14 +12,14 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A pool's allocation table (status.ipv4.allocated: IP -> MAC or marker) checked against the
- * pool's layout. Immutable: every change returns a new table.
+ * A pool's allocation table (status.ipv4.allocated: IP -> MAC or marker) checked against the pool's
+ * layout. Immutable: every change returns a new table.
  *
- * <p>Rules, applied when a table is read: serverIP and router are {@code RESERVED}; exclusions
- * are {@code EXCLUDED}; {@code CONFLICT} markers (declined addresses) inside [start, end] stay
- * until cleared; a marker wins over a MAC that held the same address (that MAC is
- * evicted and gets a new address); MAC entries outside [start, end] or with unparseable keys are
- * dropped (evicted), as are stale markers; a MAC listed twice keeps its lowest address.
+ * <p>Rules, applied when a table is read: serverIP and router are {@code RESERVED}; exclusions are
+ * {@code EXCLUDED}; {@code CONFLICT} markers (declined addresses) inside [start, end] stay until
+ * cleared; a marker wins over a MAC that held the same address (that MAC is evicted and gets a new
+ * address); MAC entries outside [start, end] or with unparseable keys are dropped (evicted), as are
+ * stale markers; a MAC listed twice keeps its lowest address.
  *
  * <p>Counts: {@code used} is the number of addresses allocated to MACs (all lie in [start, end]);
  * {@code available} is the number of addresses in [start, end] that are neither allocated to a MAC
@@ -70,7 +70,8 @@ final class AllocationTable {
     for (Map.Entry<Long, String> e : byAddress.entrySet()) {
       long address = e.getKey();
       String mac = e.getValue();
-      if (!layout.inRange(address) || layout.markerOf(address) != null
+      if (!layout.inRange(address)
+          || layout.markerOf(address) != null
           || conflicts.contains(address)) {
         evicted.add(mac);
       } else if (macs.add(mac)) {
@@ -122,11 +123,12 @@ final class AllocationTable {
   /** The addresses marked as in conflict. */
   List<String> conflicts() {
     List<String> out = new ArrayList<>();
-    entries.forEach((a, v) -> {
-      if (IPv4Status.CONFLICT.equals(v)) {
-        out.add(Ipv4.format(a));
-      }
-    });
+    entries.forEach(
+        (a, v) -> {
+          if (IPv4Status.CONFLICT.equals(v)) {
+            out.add(Ipv4.format(a));
+          }
+        });
     return out;
   }
 
@@ -137,7 +139,9 @@ final class AllocationTable {
 
   /** The address allocated to {@code mac}, if any. */
   Optional<String> addressOf(String mac) {
-    return entries.entrySet().stream().filter(e -> e.getValue().equals(mac)).findFirst()
+    return entries.entrySet().stream()
+        .filter(e -> e.getValue().equals(mac))
+        .findFirst()
         .map(e -> Ipv4.format(e.getKey()));
   }
 
@@ -160,34 +164,58 @@ final class AllocationTable {
           return new Allocation(with(address, mac), Kind.ALLOCATED, Ipv4.format(address), null);
         }
       }
-      return new Allocation(this, Kind.FAILED, null, "the pool is full: all " + layout.rangeSize()
-          + " addresses of " + layout.range() + " are allocated, reserved or excluded (" + used()
-          + " used); release an address or widen the range");
+      return new Allocation(
+          this,
+          Kind.FAILED,
+          null,
+          "the pool is full: all "
+              + layout.rangeSize()
+              + " addresses of "
+              + layout.range()
+              + " are allocated, reserved or excluded ("
+              + used()
+              + " used); release an address or widen the range");
     }
     Optional<Long> wanted = Ipv4.parse(requested);
     if (wanted.isEmpty()) {
-      return failed(current, "requested ipAddress '" + requested + "' is not an IPv4 address;"
-          + " write it like 192.168.0.10 or leave it out");
+      return failed(
+          current,
+          "requested ipAddress '"
+              + requested
+              + "' is not an IPv4 address;"
+              + " write it like 192.168.0.10 or leave it out");
     }
     long address = wanted.get();
     if (current.isPresent() && current.get().equals(Ipv4.format(address))) {
       return new Allocation(this, Kind.KEPT, current.get(), null);
     }
     if (!layout.inRange(address)) {
-      return failed(current, "requested ipAddress " + requested + " is outside the pool range "
-          + layout.range() + "; request an address inside it or leave ipAddress out");
+      return failed(
+          current,
+          "requested ipAddress "
+              + requested
+              + " is outside the pool range "
+              + layout.range()
+              + "; request an address inside it or leave ipAddress out");
     }
     String holder = entries.get(address);
     if (holder != null) {
-      String why = switch (holder) {
-        case IPv4Status.RESERVED -> "is reserved (the pool's serverIP or router)";
-        case IPv4Status.EXCLUDED -> "is excluded by the pool";
-        case IPv4Status.CONFLICT -> "is in conflict (a client declined it: in use on the"
-            + " network) until an operator clears it";
-        default -> "is allocated to MAC " + holder;
-      };
-      return failed(current, "requested ipAddress " + requested + " " + why
-          + "; request a free address or leave ipAddress out");
+      String why =
+          switch (holder) {
+            case IPv4Status.RESERVED -> "is reserved (the pool's serverIP or router)";
+            case IPv4Status.EXCLUDED -> "is excluded by the pool";
+            case IPv4Status.CONFLICT ->
+                "is in conflict (a client declined it: in use on the"
+                    + " network) until an operator clears it";
+            default -> "is allocated to MAC " + holder;
+          };
+      return failed(
+          current,
+          "requested ipAddress "
+              + requested
+              + " "
+              + why
+              + "; request a free address or leave ipAddress out");
     }
     AllocationTable released = current.isPresent() ? release(List.of(mac)) : this;
     return new Allocation(released.with(address, mac), Kind.ALLOCATED, Ipv4.format(address), null);

@@ -28,8 +28,8 @@ record Cidr(long network, int prefix) {
     if (prefix > 32) {
       return Optional.empty();
     }
-    return Ipv4.parse(trimmed.substring(0, slash)).map(address -> new Cidr(address & mask(prefix),
-        prefix));
+    return Ipv4.parse(trimmed.substring(0, slash))
+        .map(address -> new Cidr(address & mask(prefix), prefix));
   }
 
   /** The last address of the subnet (its broadcast address). */

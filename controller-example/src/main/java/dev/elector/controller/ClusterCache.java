@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The informers, run in every replica whether it leads or not (a hot standby): IPPools,
  * VirtualMachineNetworkConfigs, the agent Deployments and, where KubeVirt is installed,
- * VirtualMachines, cluster-wide. Their events become work
- * keys handed to a {@link Sink}; only a leader's sink queues them.
+ * VirtualMachines, cluster-wide. Their events become work keys handed to a {@link Sink}; only a
+ * leader's sink queues them.
  */
 final class ClusterCache implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClusterCache.class);
@@ -57,74 +57,122 @@ final class ClusterCache implements AutoCloseable {
   private final SharedIndexInformer<IPPool> pools;
   private final SharedIndexInformer<VirtualMachineNetworkConfig> configs;
   private final SharedIndexInformer<V1Deployment> deployments;
+
   /** Null where the API server does not serve kubevirt.io/v1 virtualmachines. */
   private final SharedIndexInformer<VirtualMachine> vms;
+
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
 
   ClusterCache(ApiClient client, Sink sink) {
     this.informerThreads = Executors.newCachedThreadPool(Threads.daemon("ippool-informer"));
     this.syncWatcher = Executors.newSingleThreadScheduledExecutor(Threads.daemon("ippool-sync"));
     this.factory = new SharedInformerFactory(client, informerThreads, false);
-    this.pools = factory.sharedIndexInformerFor(NetworkApis.ipPools(client), IPPool.class, 0,
-        Namespaces.NAMESPACE_ALL, ClusterCache::watchFailed);
-    this.configs = factory.sharedIndexInformerFor(NetworkApis.vmNetworkConfigs(client),
-        VirtualMachineNetworkConfig.class, 0, Namespaces.NAMESPACE_ALL,
-        ClusterCache::watchFailed);
+    this.pools =
+        factory.sharedIndexInformerFor(
+            NetworkApis.ipPools(client),
+            IPPool.class,
+            0,
+            Namespaces.NAMESPACE_ALL,
+            ClusterCache::watchFailed);
+    this.configs =
+        factory.sharedIndexInformerFor(
+            NetworkApis.vmNetworkConfigs(client),
+            VirtualMachineNetworkConfig.class,
+            0,
+            Namespaces.NAMESPACE_ALL,
+            ClusterCache::watchFailed);
     AppsV1Api apps = new AppsV1Api(client);
     String selector = AgentDeployment.LABEL_NAME + "=" + AgentDeployment.APP;
-    this.deployments = factory.sharedIndexInformerFor(params -> apps
-        .listDeploymentForAllNamespaces().labelSelector(selector)
-        .resourceVersion(params.resourceVersion).watch(params.watch)
-        .timeoutSeconds(params.timeoutSeconds).buildCall(null),
-        V1Deployment.class, V1DeploymentList.class, 0, ClusterCache::watchFailed);
-    pools.addIndexers(Map.of(BY_NETWORK, p -> p.getSpec() == null
-        || p.getSpec().getNetworkName() == null ? List.of() : List.of(p.getSpec().getNetworkName())));
+    this.deployments =
+        factory.sharedIndexInformerFor(
+            params ->
+                apps.listDeploymentForAllNamespaces()
+                    .labelSelector(selector)
+                    .resourceVersion(params.resourceVersion)
+                    .watch(params.watch)
+                    .timeoutSeconds(params.timeoutSeconds)
+                    .buildCall(null),
+            V1Deployment.class,
+            V1DeploymentList.class,
+            0,
+            ClusterCache::watchFailed);
+    pools.addIndexers(
+        Map.of(
+            BY_NETWORK,
+            p ->
+                p.getSpec() == null || p.getSpec().getNetworkName() == null
+                    ? List.of()
+                    : List.of(p.getSpec().getNetworkName())));
     configs.addIndexers(Map.of(BY_NETWORK, ClusterCache::networksOf));
 
-    pools.addEventHandler(handler(p -> {
-      sink.pool(KubeObjects.key(p));
-      if (p.getSpec() != null && p.getSpec().getNetworkName() != null) {
-        for (VirtualMachineNetworkConfig c : configsOnNetwork(p.getSpec().getNetworkName())) {
-          sink.vmConfig(KubeObjects.key(c));
-        }
-      }
-    }));
-    this.vms = servesVirtualMachines(client) ? factory.sharedIndexInformerFor(
-        new GenericKubernetesApi<>(VirtualMachine.class, VirtualMachineList.class,
-            VirtualMachine.GROUP, VirtualMachine.VERSION, VirtualMachine.PLURAL, client),
-        VirtualMachine.class, 0, Namespaces.NAMESPACE_ALL, ClusterCache::watchFailed) : null;
-    configs.addEventHandler(handler(c -> {
-      sink.vmConfig(KubeObjects.key(c));
-      if (vms != null) {
-        sink.vm(KubeObjects.key(c));
-      }
-    }));
+    pools.addEventHandler(
+        handler(
+            p -> {
+              sink.pool(KubeObjects.key(p));
+              if (p.getSpec() != null && p.getSpec().getNetworkName() != null) {
+                for (VirtualMachineNetworkConfig c :
+                    configsOnNetwork(p.getSpec().getNetworkName())) {
+                  sink.vmConfig(KubeObjects.key(c));
+                }
+              }
+            }));
+    this.vms =
+        servesVirtualMachines(client)
+            ? factory.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(
+                    VirtualMachine.class,
+                    VirtualMachineList.class,
+                    VirtualMachine.GROUP,
+                    VirtualMachine.VERSION,
+                    VirtualMachine.PLURAL,
+                    client),
+                VirtualMachine.class,
+                0,
+                Namespaces.NAMESPACE_ALL,
+                ClusterCache::watchFailed)
+            : null;
+    configs.addEventHandler(
+        handler(
+            c -> {
+              sink.vmConfig(KubeObjects.key(c));
+              if (vms != null) {
+                sink.vm(KubeObjects.key(c));
+              }
+            }));
     if (vms != null) {
       vms.addEventHandler(handler(vm -> sink.vm(KubeObjects.key(vm))));
     }
-    deployments.addEventHandler(handler(d -> {
-      List<V1OwnerReference> owners = d.getMetadata().getOwnerReferences();
-      for (V1OwnerReference o : owners == null ? List.<V1OwnerReference>of() : owners) {
-        if (IPPool.KIND.equals(o.getKind()) && Boolean.TRUE.equals(o.getController())) {
-          sink.pool(d.getMetadata().getNamespace() + "/" + o.getName());
-        }
-      }
-    }));
+    deployments.addEventHandler(
+        handler(
+            d -> {
+              List<V1OwnerReference> owners = d.getMetadata().getOwnerReferences();
+              for (V1OwnerReference o : owners == null ? List.<V1OwnerReference>of() : owners) {
+                if (IPPool.KIND.equals(o.getKind()) && Boolean.TRUE.equals(o.getController())) {
+                  sink.pool(d.getMetadata().getNamespace() + "/" + o.getName());
+                }
+              }
+            }));
   }
 
   /** Starts the informers; {@link #synced()} completes once all have listed. */
   void start() {
     factory.startAllRegisteredInformers();
-    syncWatcher.scheduleWithFixedDelay(() -> {
-      if (hasSynced()) {
-        synced.complete(null);
-        syncWatcher.shutdown();
-      }
-    }, 0, 50, TimeUnit.MILLISECONDS);
+    syncWatcher.scheduleWithFixedDelay(
+        () -> {
+          if (hasSynced()) {
+            synced.complete(null);
+            syncWatcher.shutdown();
+          }
+        },
+        0,
+        50,
+        TimeUnit.MILLISECONDS);
   }
 
   boolean hasSynced() {
-    return pools.hasSynced() && configs.hasSynced() && deployments.hasSynced()
+    return pools.hasSynced()
+        && configs.hasSynced()
+        && deployments.hasSynced()
         && (vms == null || vms.hasSynced());
   }
 
@@ -149,25 +197,34 @@ final class ClusterCache implements AutoCloseable {
    */
   private static boolean servesVirtualMachines(ApiClient client) {
     try {
-      V1APIResourceList resources = new CustomObjectsApi(client)
-          .getAPIResources(VirtualMachine.GROUP, VirtualMachine.VERSION).execute();
-      boolean served = resources.getResources().stream()
-          .anyMatch(r -> VirtualMachine.PLURAL.equals(r.getName()));
+      V1APIResourceList resources =
+          new CustomObjectsApi(client)
+              .getAPIResources(VirtualMachine.GROUP, VirtualMachine.VERSION)
+              .execute();
+      boolean served =
+          resources.getResources().stream()
+              .anyMatch(r -> VirtualMachine.PLURAL.equals(r.getName()));
       if (!served) {
-        log.warn("{} is served without {}; VirtualMachines are not watched",
-            VirtualMachine.API_VERSION, VirtualMachine.PLURAL);
+        log.warn(
+            "{} is served without {}; VirtualMachines are not watched",
+            VirtualMachine.API_VERSION,
+            VirtualMachine.PLURAL);
       }
       return served;
     } catch (ApiException e) {
       if (e.getCode() == 404) {
-        log.warn("the API server does not serve {} {} (KubeVirt is not installed):"
-            + " VirtualMachines are not watched, and VirtualMachineNetworkConfigs are only made"
-            + " by hand; install KubeVirt, then restart the controller",
-            VirtualMachine.API_VERSION, VirtualMachine.PLURAL);
+        log.warn(
+            "the API server does not serve {} {} (KubeVirt is not installed):"
+                + " VirtualMachines are not watched, and VirtualMachineNetworkConfigs are only made"
+                + " by hand; install KubeVirt, then restart the controller",
+            VirtualMachine.API_VERSION,
+            VirtualMachine.PLURAL);
         return false;
       }
-      log.warn("cannot tell whether {} is served (HTTP {}); watching VirtualMachines anyway",
-          VirtualMachine.API_VERSION, e.getCode());
+      log.warn(
+          "cannot tell whether {} is served (HTTP {}); watching VirtualMachines anyway",
+          VirtualMachine.API_VERSION,
+          e.getCode());
       return true;
     }
   }
@@ -246,11 +303,14 @@ final class ClusterCache implements AutoCloseable {
   }
 
   private static <T> void watchFailed(Class<T> type, Throwable error) {
-    String what = error instanceof ApiException e
-        ? "HTTP " + e.getCode() + (e.getCode() == 403
-            ? " (forbidden: bind the ClusterRole ippool-controller of deploy/controller/rbac.yaml)"
-            : "")
-        : error.toString();
+    String what =
+        error instanceof ApiException e
+            ? "HTTP "
+                + e.getCode()
+                + (e.getCode() == 403
+                    ? " (forbidden: bind the ClusterRole ippool-controller of deploy/controller/rbac.yaml)"
+                    : "")
+            : error.toString();
     log.warn("list/watch of {} failed with {}; the informer retries", type.getSimpleName(), what);
   }
 }

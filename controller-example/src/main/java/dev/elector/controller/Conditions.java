@@ -31,7 +31,8 @@ final class Conditions {
     for (PoolCondition c : conditions) {
       if (type.equals(c.getType())) {
         boolean flipped = !statusText.equals(c.getStatus());
-        if (flipped || !Objects.equals(reason, c.getReason())
+        if (flipped
+            || !Objects.equals(reason, c.getReason())
             || !Objects.equals(message, c.getMessage())) {
           c.lastUpdateTime(now);
         }
@@ -42,8 +43,14 @@ final class Conditions {
         return this;
       }
     }
-    conditions.add(new PoolCondition().type(type).status(statusText).reason(reason)
-        .message(message).lastUpdateTime(now).lastTransitionTime(now));
+    conditions.add(
+        new PoolCondition()
+            .type(type)
+            .status(statusText)
+            .reason(reason)
+            .message(message)
+            .lastUpdateTime(now)
+            .lastTransitionTime(now));
     return this;
   }
 
@@ -57,8 +64,12 @@ final class Conditions {
   }
 
   private static PoolCondition copy(PoolCondition c) {
-    return new PoolCondition().type(c.getType()).status(c.getStatus()).reason(c.getReason())
-        .message(c.getMessage()).lastUpdateTime(c.getLastUpdateTime())
+    return new PoolCondition()
+        .type(c.getType())
+        .status(c.getStatus())
+        .reason(c.getReason())
+        .message(c.getMessage())
+        .lastUpdateTime(c.getLastUpdateTime())
         .lastTransitionTime(c.getLastTransitionTime());
   }
 }

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
- * How writes that lose an optimistic-concurrency race (409) are retried: at most
- * {@link #attempts()} tries, with a random pause before each retry that grows with the attempt
- * (up to 5 ms x 2^attempt, capped at 200 ms), so that racing writers spread out.
+ * How writes that lose an optimistic-concurrency race (409) are retried: at most {@link
+ * #attempts()} tries, with a random pause before each retry that grows with the attempt (up to 5 ms
+ * x 2^attempt, capped at 200 ms), so that racing writers spread out.
  */
 final class ConflictRetry {
   /** Pauses the calling thread. */
@@ -29,8 +29,7 @@ final class ConflictRetry {
 
   /** Ten attempts, real pauses. */
   static ConflictRetry standard() {
-    return new ConflictRetry(10, RandomGenerator.getDefault(),
-        d -> Thread.sleep(d.toMillis()));
+    return new ConflictRetry(10, RandomGenerator.getDefault(), d -> Thread.sleep(d.toMillis()));
   }
 
   int attempts() {

@@ -16,10 +16,13 @@ import java.util.function.Consumer;
 public final class ControllerConfig {
   /** Default agent image. */
   public static final String DEFAULT_AGENT_IMAGE = "ghcr.io/elector-dev/dhcp-agent:0.1.0";
+
   /** Default agent replicas per pool. */
   public static final int DEFAULT_AGENT_REPLICAS = 2;
+
   /** Default name of the controller's Lease. */
   public static final String DEFAULT_LEASE_NAME = "ippool-controller";
+
   /** Default reconciler workers per resource kind. */
   public static final int DEFAULT_WORKERS = 2;
 
@@ -199,32 +202,50 @@ public final class ControllerConfig {
     public ControllerConfig build() {
       List<String> problems = new ArrayList<>();
       if (agentImage.isBlank() || agentImage.chars().anyMatch(Character::isWhitespace)) {
-        problems.add("agentImage (--agent-image) '" + agentImage + "' is not an image reference;"
-            + " give one like " + DEFAULT_AGENT_IMAGE);
+        problems.add(
+            "agentImage (--agent-image) '"
+                + agentImage
+                + "' is not an image reference;"
+                + " give one like "
+                + DEFAULT_AGENT_IMAGE);
       }
       if (agentReplicas < 1 || agentReplicas > 100) {
-        problems.add("agentReplicas (--agent-replicas) " + agentReplicas + " must be 1 to 100;"
-            + " pause a pool (spec.paused) to run no agent");
+        problems.add(
+            "agentReplicas (--agent-replicas) "
+                + agentReplicas
+                + " must be 1 to 100;"
+                + " pause a pool (spec.paused) to run no agent");
       }
       if (leaseName.isBlank()) {
         problems.add("leaseName is blank; give the Lease name all replicas share");
       }
       if (identity != null && identity.isBlank()) {
-        problems.add("identity (--identity) is blank; leave it out for the default or give a"
-            + " unique name");
+        problems.add(
+            "identity (--identity) is blank; leave it out for the default or give a"
+                + " unique name");
       }
       positive(problems, "leaseDuration (--lease-duration)", leaseDuration);
       positive(problems, "renewDeadline (--renew-deadline)", renewDeadline);
       positive(problems, "retryPeriod (--retry-period)", retryPeriod);
       if (renewDeadline.compareTo(leaseDuration) >= 0) {
-        problems.add("renewDeadline (--renew-deadline) " + renewDeadline + " must be shorter than"
-            + " leaseDuration (--lease-duration) " + leaseDuration + "; raise the lease duration"
-            + " or lower the renew deadline");
+        problems.add(
+            "renewDeadline (--renew-deadline) "
+                + renewDeadline
+                + " must be shorter than"
+                + " leaseDuration (--lease-duration) "
+                + leaseDuration
+                + "; raise the lease duration"
+                + " or lower the renew deadline");
       }
       if (retryPeriod.multipliedBy(12).dividedBy(10).compareTo(renewDeadline) >= 0) {
-        problems.add("renewDeadline (--renew-deadline) " + renewDeadline + " must be longer than"
-            + " 1.2 x retryPeriod (--retry-period) " + retryPeriod + "; lower the retry period or"
-            + " raise the renew deadline");
+        problems.add(
+            "renewDeadline (--renew-deadline) "
+                + renewDeadline
+                + " must be longer than"
+                + " 1.2 x retryPeriod (--retry-period) "
+                + retryPeriod
+                + "; lower the retry period or"
+                + " raise the renew deadline");
       }
       if (workers < 1 || workers > 64) {
         problems.add("workers (--workers) " + workers + " must be 1 to 64");

@@ -15,10 +15,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 
 /**
- * Runs the IPPool controller until SIGTERM or SIGINT; see {@code controller-example/README.md}
- * for the flags and the {@code EVENT} lines it prints on standard output. On SIGTERM or SIGINT it
- * steps down and releases the Lease before the JVM exits (143 or 130). Exit code 2: bad flags or
- * a missing environment; the message names the flag or variable and the fix.
+ * Runs the IPPool controller until SIGTERM or SIGINT; see {@code controller-example/README.md} for
+ * the flags and the {@code EVENT} lines it prints on standard output. On SIGTERM or SIGINT it steps
+ * down and releases the Lease before the JVM exits (143 or 130). Exit code 2: bad flags or a
+ * missing environment; the message names the flag or variable and the fix.
  */
 public final class ControllerMain {
   private ControllerMain() {}
@@ -41,8 +41,10 @@ public final class ControllerMain {
     try {
       client = flags.kubeconfig() == null ? ClientBuilder.standard().build() : fromFile(flags);
     } catch (IOException | RuntimeException e) {
-      System.err.println("ippool-controller: cannot load the Kubernetes client configuration ("
-          + e.getMessage() + "); pass --kubeconfig PATH, set KUBECONFIG, or run in a pod");
+      System.err.println(
+          "ippool-controller: cannot load the Kubernetes client configuration ("
+              + e.getMessage()
+              + "); pass --kubeconfig PATH, set KUBECONFIG, or run in a pod");
       System.exit(2);
       return;
     }
@@ -56,22 +58,36 @@ public final class ControllerMain {
     }
     HealthServer health;
     try {
-      health = HealthServer.start(flags.health().host(), flags.health().port(),
-          controller::health, controller::isSynced, prometheus(controller));
+      health =
+          HealthServer.start(
+              flags.health().host(),
+              flags.health().port(),
+              controller::health,
+              controller::isSynced,
+              prometheus(controller));
     } catch (IOException e) {
       controller.close();
-      System.err.println("ippool-controller: --health-addr " + flags.health() + " cannot be"
-          + " bound (" + e.getMessage() + "); pick a free address, for example 127.0.0.1:0");
+      System.err.println(
+          "ippool-controller: --health-addr "
+              + flags.health()
+              + " cannot be"
+              + " bound ("
+              + e.getMessage()
+              + "); pick a free address, for example 127.0.0.1:0");
       System.exit(2);
       return;
     }
     controller.events().emit("HEALTH", "addr", flags.health().host() + ":" + health.port());
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      health.close();
-      controller.close();
-      stopped.countDown();
-    }, "ippool-controller-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  health.close();
+                  controller.close();
+                  stopped.countDown();
+                },
+                "ippool-controller-shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {

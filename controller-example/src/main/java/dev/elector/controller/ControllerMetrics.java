@@ -15,11 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The controller's meters: the elector's (with client-go's leader gauge), the controller's own
  * counters, and the upstream vm-dhcp-controller's gauges under their upstream names, so that its
- * dashboards keep working: {@code vmdhcpcontroller_ippool_used} and
- * {@code vmdhcpcontroller_ippool_available} (tags ippool, network, cidr) and
- * {@code vmdhcpcontroller_vmnetcfg_status} (1 per NIC, tags vmnetcfg, network, mac, ip, status).
- * The gauges read the informer cache, so every replica, leading or not, shows the same values;
- * {@link #refresh()} re-reads them and is called before each scrape.
+ * dashboards keep working: {@code vmdhcpcontroller_ippool_used} and {@code
+ * vmdhcpcontroller_ippool_available} (tags ippool, network, cidr) and {@code
+ * vmdhcpcontroller_vmnetcfg_status} (1 per NIC, tags vmnetcfg, network, mac, ip, status). The
+ * gauges read the informer cache, so every replica, leading or not, shows the same values; {@link
+ * #refresh()} re-reads them and is called before each scrape.
  */
 final class ControllerMetrics {
   private final ClusterCache cache;
@@ -31,28 +31,41 @@ final class ControllerMetrics {
     this.cache = controller.cache();
     ElectorMetrics.of(controller.elector()).bindTo(registry);
     ControllerStats stats = controller.stats();
-    counter(registry, "ippool.controller.addresses.allocated", "addresses allocated to NICs",
+    counter(
+        registry,
+        "ippool.controller.addresses.allocated",
+        "addresses allocated to NICs",
         stats.addressesAllocated);
-    counter(registry, "ippool.controller.addresses.released", "addresses given back",
+    counter(
+        registry,
+        "ippool.controller.addresses.released",
+        "addresses given back",
         stats.addressesReleased);
-    counter(registry, "ippool.controller.conflicts.retried",
+    counter(
+        registry,
+        "ippool.controller.conflicts.retried",
         "writes retried after a conflict (another writer changed the object)",
         stats.conflictsRetried);
-    counter(registry, "ippool.controller.reconciles", "reconciles run while leading",
-        stats.reconciles);
-    this.used = MultiGauge.builder("vmdhcpcontroller.ippool.used")
-        .description("Amount of IP addresses which are in use in an IPPool").register(registry);
-    this.available = MultiGauge.builder("vmdhcpcontroller.ippool.available")
-        .description("Amount of IP addresses which are available in an IPPool")
-        .register(registry);
-    this.nics = MultiGauge.builder("vmdhcpcontroller.vmnetcfg.status")
-        .description("Information and status of the VirtualMachineNetworkConfig objects")
-        .register(registry);
+    counter(
+        registry, "ippool.controller.reconciles", "reconciles run while leading", stats.reconciles);
+    this.used =
+        MultiGauge.builder("vmdhcpcontroller.ippool.used")
+            .description("Amount of IP addresses which are in use in an IPPool")
+            .register(registry);
+    this.available =
+        MultiGauge.builder("vmdhcpcontroller.ippool.available")
+            .description("Amount of IP addresses which are available in an IPPool")
+            .register(registry);
+    this.nics =
+        MultiGauge.builder("vmdhcpcontroller.vmnetcfg.status")
+            .description("Information and status of the VirtualMachineNetworkConfig objects")
+            .register(registry);
   }
 
-  private static void counter(MeterRegistry registry, String name, String description,
-      AtomicLong value) {
-    FunctionCounter.builder(name, value, AtomicLong::get).description(description)
+  private static void counter(
+      MeterRegistry registry, String name, String description, AtomicLong value) {
+    FunctionCounter.builder(name, value, AtomicLong::get)
+        .description(description)
         .register(registry);
   }
 
@@ -65,25 +78,39 @@ final class ControllerMetrics {
       if (ipv4 == null || pool.getSpec() == null || pool.getSpec().getIpv4Config() == null) {
         continue;
       }
-      Tags tags = Tags.of("ippool", pool.ref(), "network",
-          String.valueOf(pool.getSpec().getNetworkName()), "cidr",
-          String.valueOf(pool.getSpec().getIpv4Config().getCidr()));
+      Tags tags =
+          Tags.of(
+              "ippool",
+              pool.ref(),
+              "network",
+              String.valueOf(pool.getSpec().getNetworkName()),
+              "cidr",
+              String.valueOf(pool.getSpec().getIpv4Config().getCidr()));
       usedRows.add(MultiGauge.Row.of(tags, ipv4.getUsed() == null ? 0 : ipv4.getUsed()));
-      availableRows.add(MultiGauge.Row.of(tags,
-          ipv4.getAvailable() == null ? 0 : ipv4.getAvailable()));
+      availableRows.add(
+          MultiGauge.Row.of(tags, ipv4.getAvailable() == null ? 0 : ipv4.getAvailable()));
     }
     List<MultiGauge.Row<?>> nicRows = new ArrayList<>();
     for (VirtualMachineNetworkConfig config : cache.allVmConfigs()) {
       if (config.getStatus() == null) {
         continue;
       }
-      for (VirtualMachineNetworkConfig.NetworkConfigStatus nic
-          : config.getStatus().getNetworkConfigs()) {
-        nicRows.add(MultiGauge.Row.of(Tags.of("vmnetcfg", KubeObjects.key(config),
-            "network", String.valueOf(nic.getNetworkName()),
-            "mac", String.valueOf(nic.getMacAddress()),
-            "ip", nic.getAllocatedIPAddress() == null ? "" : nic.getAllocatedIPAddress(),
-            "status", String.valueOf(nic.getState())), 1));
+      for (VirtualMachineNetworkConfig.NetworkConfigStatus nic :
+          config.getStatus().getNetworkConfigs()) {
+        nicRows.add(
+            MultiGauge.Row.of(
+                Tags.of(
+                    "vmnetcfg",
+                    KubeObjects.key(config),
+                    "network",
+                    String.valueOf(nic.getNetworkName()),
+                    "mac",
+                    String.valueOf(nic.getMacAddress()),
+                    "ip",
+                    nic.getAllocatedIPAddress() == null ? "" : nic.getAllocatedIPAddress(),
+                    "status",
+                    String.valueOf(nic.getState())),
+                1));
       }
     }
     used.register(usedRows, true);

@@ -16,9 +16,23 @@ final class ControllerStats {
 
   @Override
   public String toString() {
-    return "reconciles=" + reconciles + " requeues=" + requeues + " poolStatusWrites="
-        + poolStatusWrites + " allocationWrites=" + allocationWrites + " conflictsRetried="
-        + conflictsRetried + " allocated=" + addressesAllocated + " released="
-        + addressesReleased + " deploymentWrites=" + deploymentWrites + " terms=" + termsLed;
+    return "reconciles="
+        + reconciles
+        + " requeues="
+        + requeues
+        + " poolStatusWrites="
+        + poolStatusWrites
+        + " allocationWrites="
+        + allocationWrites
+        + " conflictsRetried="
+        + conflictsRetried
+        + " allocated="
+        + addressesAllocated
+        + " released="
+        + addressesReleased
+        + " deploymentWrites="
+        + deploymentWrites
+        + " terms="
+        + termsLed;
   }
 }

@@ -6,11 +6,11 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * Writes one line per leadership change and per change the controller makes, for tools that draw
- * a timeline: {@code EVENT <epochMillis> <KIND> identity=<id> key=value ...}. A value is written
- * bare when it has only letters, digits and {@code . _ : / @ + -}; otherwise in double quotes,
- * with {@code \} and {@code "} escaped by a backslash and line breaks written as {@code \n}. Keys
- * are fixed words. Thread-safe: each line is handed to the sink whole.
+ * Writes one line per leadership change and per change the controller makes, for tools that draw a
+ * timeline: {@code EVENT <epochMillis> <KIND> identity=<id> key=value ...}. A value is written bare
+ * when it has only letters, digits and {@code . _ : / @ + -}; otherwise in double quotes, with
+ * {@code \} and {@code "} escaped by a backslash and line breaks written as {@code \n}. Keys are
+ * fixed words. Thread-safe: each line is handed to the sink whole.
  */
 final class EventLog {
   private static final Pattern BARE = Pattern.compile("[A-Za-z0-9._:/@+\\-]+");
@@ -35,8 +35,13 @@ final class EventLog {
     if (keyValues.length % 2 != 0) {
       throw new IllegalArgumentException("keys and values must alternate: " + keyValues.length);
     }
-    StringBuilder line = new StringBuilder("EVENT ").append(clock.millis()).append(' ')
-        .append(kind).append(" identity=").append(value(identity));
+    StringBuilder line =
+        new StringBuilder("EVENT ")
+            .append(clock.millis())
+            .append(' ')
+            .append(kind)
+            .append(" identity=")
+            .append(value(identity));
     for (int i = 0; i < keyValues.length; i += 2) {
       if (keyValues[i + 1] != null) {
         line.append(' ').append(keyValues[i]).append('=').append(value(keyValues[i + 1]));
@@ -53,7 +58,8 @@ final class EventLog {
     if (BARE.matcher(text).matches()) {
       return text;
     }
-    return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\r", "\\r")
-        .replace("\n", "\\n") + '"';
+    return '"'
+        + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\r", "\\r").replace("\n", "\\n")
+        + '"';
   }
 }

@@ -12,17 +12,25 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line of {@link ControllerMain}, read by picocli: {@code --flag value} or
- * {@code --flag=value}, {@code --help} and {@code --version}. Every problem is a
- * {@link FlagException} whose message names the flag, the value and the fix.
+ * The command line of {@link ControllerMain}, read by picocli: {@code --flag value} or {@code
+ * --flag=value}, {@code --help} and {@code --version}. Every problem is a {@link FlagException}
+ * whose message names the flag, the value and the fix.
  */
-@Command(name = "ippool-controller", mixinStandardHelpOptions = true,
-    versionProvider = CommandLines.Version.class, sortOptions = false, sortSynopsis = false,
+@Command(
+    name = "ippool-controller",
+    mixinStandardHelpOptions = true,
+    versionProvider = CommandLines.Version.class,
+    sortOptions = false,
+    sortSynopsis = false,
     usageHelpWidth = 100,
-    description = "Allocates addresses from IPPools to VirtualMachineNetworkConfigs and runs a"
-        + " DHCP agent Deployment per pool; one replica leads, through a Lease.",
-    footer = {"", "Durations: 15s, 500ms, 2m, 1h, 1m30s or ISO-8601 like PT15S.",
-        "Exit status: 2 for a bad flag or a missing environment (POD_NAMESPACE)."})
+    description =
+        "Allocates addresses from IPPools to VirtualMachineNetworkConfigs and runs a"
+            + " DHCP agent Deployment per pool; one replica leads, through a Lease.",
+    footer = {
+      "",
+      "Durations: 15s, 500ms, 2m, 1h, 1m30s or ISO-8601 like PT15S.",
+      "Exit status: 2 for a bad flag or a missing environment (POD_NAMESPACE)."
+    })
 final class Flags {
   /** A bad command line. */
   static final class FlagException extends IllegalArgumentException {
@@ -33,43 +41,74 @@ final class Flags {
     }
   }
 
-  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "kubeconfig to use"
-      + " (default: in-cluster, else $KUBECONFIG, else ~/.kube/config)")
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "PATH",
+      description =
+          "kubeconfig to use" + " (default: in-cluster, else $KUBECONFIG, else ~/.kube/config)")
   private Path kubeconfig;
 
-  @Option(names = "--agent-image", paramLabel = "IMAGE", description = "agent image (default "
-      + ControllerConfig.DEFAULT_AGENT_IMAGE + ")")
+  @Option(
+      names = "--agent-image",
+      paramLabel = "IMAGE",
+      description = "agent image (default " + ControllerConfig.DEFAULT_AGENT_IMAGE + ")")
   private String agentImage;
 
-  @Option(names = "--agent-replicas", paramLabel = "N", description = "agent replicas per pool,"
-      + " 1-100 (default " + ControllerConfig.DEFAULT_AGENT_REPLICAS + ")")
+  @Option(
+      names = "--agent-replicas",
+      paramLabel = "N",
+      description =
+          "agent replicas per pool,"
+              + " 1-100 (default "
+              + ControllerConfig.DEFAULT_AGENT_REPLICAS
+              + ")")
   private Integer agentReplicas;
 
-  @Option(names = "--lease-duration", paramLabel = "D", description = "lease duration (default"
-      + " 15s)")
+  @Option(
+      names = "--lease-duration",
+      paramLabel = "D",
+      description = "lease duration (default" + " 15s)")
   private Duration leaseDuration;
 
-  @Option(names = "--renew-deadline", paramLabel = "D", description = "renew deadline (default"
-      + " 10s)")
+  @Option(
+      names = "--renew-deadline",
+      paramLabel = "D",
+      description = "renew deadline (default" + " 10s)")
   private Duration renewDeadline;
 
   @Option(names = "--retry-period", paramLabel = "D", description = "retry period (default 2s)")
   private Duration retryPeriod;
 
-  @Option(names = "--health-addr", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:8080",
+  @Option(
+      names = "--health-addr",
+      paramLabel = "HOST:PORT",
+      defaultValue = "0.0.0.0:8080",
       description = "/healthz, /readyz and /metrics (default ${DEFAULT-VALUE}; port 0 picks one)")
   private HostPort health;
 
-  @Option(names = "--identity", paramLabel = "ID", description = "identity in the Lease"
-      + " (default POD_NAME or host name + suffix)")
+  @Option(
+      names = "--identity",
+      paramLabel = "ID",
+      description = "identity in the Lease" + " (default POD_NAME or host name + suffix)")
   private String identity;
 
-  @Option(names = "--lease-name", paramLabel = "NAME", description = "Lease name (default "
-      + ControllerConfig.DEFAULT_LEASE_NAME + "; namespace from POD_NAMESPACE)")
+  @Option(
+      names = "--lease-name",
+      paramLabel = "NAME",
+      description =
+          "Lease name (default "
+              + ControllerConfig.DEFAULT_LEASE_NAME
+              + "; namespace from POD_NAMESPACE)")
   private String leaseName;
 
-  @Option(names = "--workers", paramLabel = "N", description = "reconciler threads per resource"
-      + " kind, 1-64 (default " + ControllerConfig.DEFAULT_WORKERS + ")")
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      description =
+          "reconciler threads per resource"
+              + " kind, 1-64 (default "
+              + ControllerConfig.DEFAULT_WORKERS
+              + ")")
   private Integer workers;
 
   private CommandLine cli;
@@ -99,9 +138,12 @@ final class Flags {
 
   private ControllerConfig.Builder toConfig() {
     if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
-      throw new FlagException("--kubeconfig " + kubeconfig + " cannot be read; give the path of"
-          + " a kubeconfig file, or leave the flag out to use in-cluster config, $KUBECONFIG"
-          + " or ~/.kube/config");
+      throw new FlagException(
+          "--kubeconfig "
+              + kubeconfig
+              + " cannot be read; give the path of"
+              + " a kubeconfig file, or leave the flag out to use in-cluster config, $KUBECONFIG"
+              + " or ~/.kube/config");
     }
     ControllerConfig.Builder builder = ControllerConfig.newBuilder();
     try {

@@ -51,8 +51,12 @@ final class GuardedReconciler implements Reconciler {
       if (e.getCode() == 409) {
         log.debug("{} {}: conflict, the cache was stale; retrying", kind, request);
       } else {
-        log.warn("{} {}: API call failed with {}: {}; retrying with back-off{}", kind, request,
-            e.getCode(), e.getResponseBody() == null ? e.getMessage() : e.getResponseBody(),
+        log.warn(
+            "{} {}: API call failed with {}: {}; retrying with back-off{}",
+            kind,
+            request,
+            e.getCode(),
+            e.getResponseBody() == null ? e.getMessage() : e.getResponseBody(),
             e.getCode() == 403 ? " (grant what deploy/controller/rbac.yaml grants)" : "");
       }
       return retry(request);

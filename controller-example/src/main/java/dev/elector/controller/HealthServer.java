@@ -9,10 +9,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Serves {@code /healthz} (200 while the elector is healthy, else 503 with the reason) and
- * {@code /readyz} (200 once the informers have synced, else 503), as plain text, and
- * {@code /metrics}, the elector's meters in the Prometheus text format (among them client-go's
- * {@code leader_election_master_status}). Read-only: GET and HEAD only.
+ * Serves {@code /healthz} (200 while the elector is healthy, else 503 with the reason) and {@code
+ * /readyz} (200 once the informers have synced, else 503), as plain text, and {@code /metrics}, the
+ * elector's meters in the Prometheus text format (among them client-go's {@code
+ * leader_election_master_status}). Read-only: GET and HEAD only.
  */
 final class HealthServer implements AutoCloseable {
   private final ProbeServer server;
@@ -26,17 +26,31 @@ final class HealthServer implements AutoCloseable {
    *
    * @throws IOException when the address cannot be bound
    */
-  static HealthServer start(String host, int port, Supplier<ElectorHealth> health,
-      BooleanSupplier ready, Supplier<String> metrics) throws IOException {
-    return new HealthServer(ProbeServer.newBuilder("ippool-health")
-        .probe("/healthz", () -> {
-          ElectorHealth h = health.get();
-          return h.healthy() ? Optional.empty() : Optional.of("unhealthy: " + h.detail());
-        }, () -> "ok: " + health.get().detail())
-        .probe("/readyz", () -> ready.getAsBoolean() ? Optional.empty()
-            : Optional.of("not ready: informers have not synced yet"), () -> "ok: informers synced")
-        .document("/metrics", ProbeServer.PROMETHEUS_TEXT, metrics)
-        .start(new InetSocketAddress(host, port)));
+  static HealthServer start(
+      String host,
+      int port,
+      Supplier<ElectorHealth> health,
+      BooleanSupplier ready,
+      Supplier<String> metrics)
+      throws IOException {
+    return new HealthServer(
+        ProbeServer.newBuilder("ippool-health")
+            .probe(
+                "/healthz",
+                () -> {
+                  ElectorHealth h = health.get();
+                  return h.healthy() ? Optional.empty() : Optional.of("unhealthy: " + h.detail());
+                },
+                () -> "ok: " + health.get().detail())
+            .probe(
+                "/readyz",
+                () ->
+                    ready.getAsBoolean()
+                        ? Optional.empty()
+                        : Optional.of("not ready: informers have not synced yet"),
+                () -> "ok: informers synced")
+            .document("/metrics", ProbeServer.PROMETHEUS_TEXT, metrics)
+            .start(new InetSocketAddress(host, port)));
   }
 
   /** The bound port (useful with port 0). */

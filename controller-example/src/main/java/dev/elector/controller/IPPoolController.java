@@ -13,15 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The IPPool controller: keeps every IPPool's agent Deployment, allocation table and conditions
- * in step, and allocates the addresses of VirtualMachineNetworkConfigs.
+ * The IPPool controller: keeps every IPPool's agent Deployment, allocation table and conditions in
+ * step, and allocates the addresses of VirtualMachineNetworkConfigs.
  *
  * <p>Run two or more replicas. Every replica keeps its informers synced (a hot standby); only the
  * leader, elected through a Lease with Elector's {@link LeaderElector}, reconciles. Candidacy
- * starts once the informers have synced. Each term starts fresh controllers that queue every
- * known object, so a new leader picks up all pending work; when the term ends they shut down
- * before anything else, and writes check the term first and are conditional on resourceVersion,
- * so a deposed leader cannot overwrite its successor's work.
+ * starts once the informers have synced. Each term starts fresh controllers that queue every known
+ * object, so a new leader picks up all pending work; when the term ends they shut down before
+ * anything else, and writes check the term first and are conditional on resourceVersion, so a
+ * deposed leader cannot overwrite its successor's work.
  *
  * <pre>{@code
  * IPPoolController controller = IPPoolController.start(ClientBuilder.standard().build(),
@@ -48,73 +48,84 @@ public final class IPPoolController implements AutoCloseable {
   private IPPoolController(ApiClient client, ControllerConfig config) {
     this.client = client;
     this.config = config;
-    this.cache = new ClusterCache(client, new ClusterCache.Sink() {
-      @Override
-      public void pool(String key) {
-        TermWork current = work;
-        if (current != null) {
-          current.pool(key);
-        }
-      }
+    this.cache =
+        new ClusterCache(
+            client,
+            new ClusterCache.Sink() {
+              @Override
+              public void pool(String key) {
+                TermWork current = work;
+                if (current != null) {
+                  current.pool(key);
+                }
+              }
 
-      @Override
-      public void vmConfig(String key) {
-        TermWork current = work;
-        if (current != null) {
-          current.vmConfig(key);
-        }
-      }
+              @Override
+              public void vmConfig(String key) {
+                TermWork current = work;
+                if (current != null) {
+                  current.vmConfig(key);
+                }
+              }
 
-      @Override
-      public void vm(String key) {
-        TermWork current = work;
-        if (current != null) {
-          current.vm(key);
-        }
-      }
-    });
-    LeaseLock.Builder lock = LeaseLock.newBuilder().apiClient(client).name(config.leaseName())
-        .recordEvents(true).eventComponent("ippool-controller");
+              @Override
+              public void vm(String key) {
+                TermWork current = work;
+                if (current != null) {
+                  current.vm(key);
+                }
+              }
+            });
+    LeaseLock.Builder lock =
+        LeaseLock.newBuilder()
+            .apiClient(client)
+            .name(config.leaseName())
+            .recordEvents(true)
+            .eventComponent("ippool-controller");
     config.leaseNamespace().ifPresent(lock::namespace);
     config.identity().ifPresent(lock::identity);
-    this.elector = LeaderElector.create(ElectorConfig.newBuilder()
-        .lock(lock.build())
-        .leaseDuration(config.leaseDuration())
-        .renewDeadline(config.renewDeadline())
-        .retryPeriod(config.retryPeriod())
-        .readinessGate(cache.synced())
-        .callbacks(new LeaderCallbacks() {
-          @Override
-          public void onStartedLeading(Term term) {
-            startTerm(term);
-          }
+    this.elector =
+        LeaderElector.create(
+            ElectorConfig.newBuilder()
+                .lock(lock.build())
+                .leaseDuration(config.leaseDuration())
+                .renewDeadline(config.renewDeadline())
+                .retryPeriod(config.retryPeriod())
+                .readinessGate(cache.synced())
+                .callbacks(
+                    new LeaderCallbacks() {
+                      @Override
+                      public void onStartedLeading(Term term) {
+                        startTerm(term);
+                      }
 
-          @Override
-          public void onStoppedLeading(Term term, TermEnd reason) {
-            stopTerm(term, reason);
-          }
+                      @Override
+                      public void onStoppedLeading(Term term, TermEnd reason) {
+                        stopTerm(term, reason);
+                      }
 
-          @Override
-          public void onNewLeader(String identity) {
-            events.emit("LEADER", "leader", identity);
-          }
-        })
-        .build());
+                      @Override
+                      public void onNewLeader(String identity) {
+                        events.emit("LEADER", "leader", identity);
+                      }
+                    })
+                .build());
     this.events = new EventLog(config.events(), config.clock(), elector.identity());
-    this.objectEvents = new ObjectEvents(client, "ippool-controller", elector.identity(),
-        config.clock());
+    this.objectEvents =
+        new ObjectEvents(client, "ippool-controller", elector.identity(), config.clock());
   }
 
   /**
    * Starts the informers and the candidacy.
    *
-   * @throws IllegalStateException when the Lease cannot be set up (no namespace: set
-   *     POD_NAMESPACE or {@link ControllerConfig.Builder#leaseNamespace})
+   * @throws IllegalStateException when the Lease cannot be set up (no namespace: set POD_NAMESPACE
+   *     or {@link ControllerConfig.Builder#leaseNamespace})
    * @throws dev.elector.ElectorConfigException when the timings break the elector's rules
    */
   public static IPPoolController start(ApiClient client, ControllerConfig config) {
-    IPPoolController controller = new IPPoolController(Objects.requireNonNull(client, "client"),
-        Objects.requireNonNull(config, "config"));
+    IPPoolController controller =
+        new IPPoolController(
+            Objects.requireNonNull(client, "client"), Objects.requireNonNull(config, "config"));
     controller.events.emit("STARTED", "lease", controller.elector.describe());
     controller.cache.synced().thenRun(() -> controller.events.emit("SYNCED"));
     controller.cache.start();
@@ -125,10 +136,9 @@ public final class IPPoolController implements AutoCloseable {
   private void startTerm(Term term) {
     stats.termsLed.incrementAndGet();
     events.emit("LEADING", "token", term.fencingToken());
-    log.info("{} leads (term {}); starting the controllers", term.identity(),
-        term.fencingToken());
-    TermWork started = new TermWork(term, client, cache, config, events, objectEvents, stats,
-        warnings);
+    log.info("{} leads (term {}); starting the controllers", term.identity(), term.fencingToken());
+    TermWork started =
+        new TermWork(term, client, cache, config, events, objectEvents, stats, warnings);
     work = started;
     started.start();
   }
@@ -139,8 +149,11 @@ public final class IPPoolController implements AutoCloseable {
     if (stopping != null) {
       stopping.stop();
     }
-    log.info("{} stopped leading (term {}, {}); controllers stopped", term.identity(),
-        term.fencingToken(), reason);
+    log.info(
+        "{} stopped leading (term {}, {}); controllers stopped",
+        term.identity(),
+        term.fencingToken(),
+        reason);
     events.emit("STOPPED_LEADING", "token", term.fencingToken(), "reason", reason);
   }
 

@@ -17,7 +17,9 @@ final class Ipv4 {
     }
     long value = 0;
     for (String part : parts) {
-      if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(Character::isDigit)
+      if (part.isEmpty()
+          || part.length() > 3
+          || !part.chars().allMatch(Character::isDigit)
           || (part.length() > 1 && part.charAt(0) == '0')) {
         return Optional.empty();
       }
@@ -32,8 +34,13 @@ final class Ipv4 {
 
   /** The dotted form of {@code address}. */
   static String format(long address) {
-    return ((address >> 24) & 0xff) + "." + ((address >> 16) & 0xff) + "."
-        + ((address >> 8) & 0xff) + "." + (address & 0xff);
+    return ((address >> 24) & 0xff)
+        + "."
+        + ((address >> 16) & 0xff)
+        + "."
+        + ((address >> 8) & 0xff)
+        + "."
+        + (address & 0xff);
   }
 
   /** The canonical dotted form of {@code text}, or {@code text} itself when it is no address. */

@@ -3,7 +3,9 @@ package dev.elector.controller;
 import io.kubernetes.client.extended.controller.reconciler.Result;
 import io.kubernetes.client.openapi.ApiException;
 
-/** One reconcile of the object "namespace/name"; failures are handled by {@link GuardedReconciler}. */
+/**
+ * One reconcile of the object "namespace/name"; failures are handled by {@link GuardedReconciler}.
+ */
 interface KeyReconciler {
   /** Done, nothing to retry. */
   Result DONE = new Result(false);

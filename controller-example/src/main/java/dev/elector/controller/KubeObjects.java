@@ -31,8 +31,10 @@ final class KubeObjects {
   /** A copy of {@code o} with {@code finalizer} added. */
   static <T extends KubernetesObject> T withFinalizer(T o, String finalizer, Class<T> type) {
     T copy = copy(o, type);
-    List<String> finalizers = copy.getMetadata().getFinalizers() == null ? new ArrayList<>()
-        : new ArrayList<>(copy.getMetadata().getFinalizers());
+    List<String> finalizers =
+        copy.getMetadata().getFinalizers() == null
+            ? new ArrayList<>()
+            : new ArrayList<>(copy.getMetadata().getFinalizers());
     finalizers.add(finalizer);
     copy.getMetadata().setFinalizers(finalizers);
     return copy;

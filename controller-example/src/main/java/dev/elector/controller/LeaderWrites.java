@@ -12,19 +12,19 @@ import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
-import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
 
 /**
- * Every call the controller makes to change the cluster, for one leadership term. Each write
- * first checks {@link Term#isActive()} and throws {@link TermEndedException} once the term has
- * ended, so after a step-down only a write already on the wire can land late; and every update
- * carries the resourceVersion it was computed from, so such a late write cannot clobber a newer
- * leader's (the server answers 409).
+ * Every call the controller makes to change the cluster, for one leadership term. Each write first
+ * checks {@link Term#isActive()} and throws {@link TermEndedException} once the term has ended, so
+ * after a step-down only a write already on the wire can land late; and every update carries the
+ * resourceVersion it was computed from, so such a late write cannot clobber a newer leader's (the
+ * server answers 409).
  */
 final class LeaderWrites {
   private final Term term;
@@ -95,8 +95,9 @@ final class LeaderWrites {
     check("deletion of VirtualMachineNetworkConfig " + KubeObjects.key(config));
     DeleteOptions options = new DeleteOptions();
     options.setPreconditions(new V1Preconditions().uid(config.getMetadata().getUid()));
-    KubernetesApiResponse<VirtualMachineNetworkConfig> response = configs.delete(
-        config.getMetadata().getNamespace(), config.getMetadata().getName(), options);
+    KubernetesApiResponse<VirtualMachineNetworkConfig> response =
+        configs.delete(
+            config.getMetadata().getNamespace(), config.getMetadata().getName(), options);
     if (response.getHttpStatusCode() != 404) {
       response.throwsApiException();
     }
@@ -117,8 +118,9 @@ final class LeaderWrites {
   /** PUT of a Deployment, conditional on the resourceVersion it carries. */
   V1Deployment replaceDeployment(V1Deployment deployment) throws ApiException {
     check("update of Deployment " + KubeObjects.key(deployment));
-    return apps.replaceNamespacedDeployment(deployment.getMetadata().getName(),
-        deployment.getMetadata().getNamespace(), deployment).execute();
+    return apps.replaceNamespacedDeployment(
+            deployment.getMetadata().getName(), deployment.getMetadata().getNamespace(), deployment)
+        .execute();
   }
 
   /** Deletes a Deployment; an absent one counts as deleted. */

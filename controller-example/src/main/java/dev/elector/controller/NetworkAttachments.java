@@ -2,8 +2,8 @@ package dev.elector.controller;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
@@ -11,13 +11,14 @@ import java.time.Duration;
 
 /**
  * Whether a pool's network exists: the Multus NetworkAttachmentDefinition named by its
- * spec.networkName. Without it the agent's pods cannot attach to the network, so the pool says so in
- * its {@code NetworkReady} condition, and the controller looks again every {@link #RECHECK}.
+ * spec.networkName. Without it the agent's pods cannot attach to the network, so the pool says so
+ * in its {@code NetworkReady} condition, and the controller looks again every {@link #RECHECK}.
  */
 final class NetworkAttachments {
   static final String GROUP = "k8s.cni.cncf.io";
   static final String VERSION = "v1";
   static final String PLURAL = "network-attachment-definitions";
+
   /** How often a pool whose network is missing is looked at again. */
   static final Duration RECHECK = Duration.ofSeconds(10);
 
@@ -34,10 +35,10 @@ final class NetworkAttachments {
   Check check(String network) {
     int slash = network.indexOf('/');
     try {
-      api.getNamespacedCustomObject(GROUP, VERSION, network.substring(0, slash), PLURAL,
-          network.substring(slash + 1)).execute();
-      return new Check(true, "NetworkFound", "NetworkAttachmentDefinition " + network
-          + " exists");
+      api.getNamespacedCustomObject(
+              GROUP, VERSION, network.substring(0, slash), PLURAL, network.substring(slash + 1))
+          .execute();
+      return new Check(true, "NetworkFound", "NetworkAttachmentDefinition " + network + " exists");
     } catch (ApiException e) {
       return fromError(network, e.getCode(), e.getResponseBody());
     }
@@ -46,23 +47,49 @@ final class NetworkAttachments {
   /** What a failed lookup means: a missing object, a missing CRD, a missing permission. */
   static Check fromError(String network, int code, String body) {
     if (code == 404 && namesTheObject(body)) {
-      return new Check(false, "NetworkNotFound", "NetworkAttachmentDefinition " + network
-          + " does not exist; create it, or fix spec.networkName (the agent's pods cannot attach"
-          + " to the network without it)");
+      return new Check(
+          false,
+          "NetworkNotFound",
+          "NetworkAttachmentDefinition "
+              + network
+              + " does not exist; create it, or fix spec.networkName (the agent's pods cannot attach"
+              + " to the network without it)");
     }
     if (code == 404) {
-      return new Check(false, "MultusNotInstalled", "the API server does not serve "
-          + PLURAL + "." + GROUP + "; install Multus (its NetworkAttachmentDefinition CRD) so"
-          + " that the agent's pods can attach to network " + network);
+      return new Check(
+          false,
+          "MultusNotInstalled",
+          "the API server does not serve "
+              + PLURAL
+              + "."
+              + GROUP
+              + "; install Multus (its NetworkAttachmentDefinition CRD) so"
+              + " that the agent's pods can attach to network "
+              + network);
     }
     if (code == 403) {
-      return new Check(false, "Forbidden", "the controller may not read NetworkAttachmentDefinition"
-          + " " + network + "; add {apiGroups: [\"" + GROUP + "\"], resources: [\"" + PLURAL
-          + "\"], verbs: [\"get\"]} to its ClusterRole (see deploy/controller/rbac.yaml)");
+      return new Check(
+          false,
+          "Forbidden",
+          "the controller may not read NetworkAttachmentDefinition"
+              + " "
+              + network
+              + "; add {apiGroups: [\""
+              + GROUP
+              + "\"], resources: [\""
+              + PLURAL
+              + "\"], verbs: [\"get\"]} to its ClusterRole (see deploy/controller/rbac.yaml)");
     }
-    return new Check(false, "NetworkCheckFailed", "looking up NetworkAttachmentDefinition "
-        + network + " failed with HTTP " + code + "; it is looked up again in "
-        + RECHECK.toSeconds() + " s");
+    return new Check(
+        false,
+        "NetworkCheckFailed",
+        "looking up NetworkAttachmentDefinition "
+            + network
+            + " failed with HTTP "
+            + code
+            + "; it is looked up again in "
+            + RECHECK.toSeconds()
+            + " s");
   }
 
   /** A 404 Status about the object itself carries its name in details; one for the type not. */

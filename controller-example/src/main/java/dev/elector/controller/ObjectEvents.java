@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Kubernetes Events (core/v1, as {@code kubectl describe} shows them) about the IPPools and
  * VirtualMachineNetworkConfigs: allocations, releases, failed allocations and exhausted pools. They
- * are sent one at a time on a thread of their own, never on a reconcile's path; at most
- * {@link #QUEUE} wait, and the same event about the same object is sent at most once per
- * {@link #REPEAT}. Without {@code create} on events the controller warns once and carries on.
+ * are sent one at a time on a thread of their own, never on a reconcile's path; at most {@link
+ * #QUEUE} wait, and the same event about the same object is sent at most once per {@link #REPEAT}.
+ * Without {@code create} on events the controller warns once and carries on.
  */
 final class ObjectEvents implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ObjectEvents.class);
@@ -43,22 +43,30 @@ final class ObjectEvents implements AutoCloseable {
   private final Clock clock;
   private final ExecutorService sender;
   private final AtomicBoolean warned = new AtomicBoolean();
+
   /** When each (object, reason, message) was last queued; guarded by itself. */
-  private final Map<String, Long> lastSent = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-      return size() > REMEMBERED;
-    }
-  };
+  private final Map<String, Long> lastSent =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+          return size() > REMEMBERED;
+        }
+      };
 
   ObjectEvents(ApiClient client, String component, String instance, Clock clock) {
     this.core = new CoreV1Api(client);
     this.component = component;
     this.instance = instance;
     this.clock = clock;
-    this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(QUEUE), Threads.daemon("ippool-events"),
-        new ThreadPoolExecutor.DiscardPolicy());
+    this.sender =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(QUEUE),
+            Threads.daemon("ippool-events"),
+            new ThreadPoolExecutor.DiscardPolicy());
   }
 
   void normal(KubernetesObject about, String reason, String message) {
@@ -95,15 +103,27 @@ final class ObjectEvents implements AutoCloseable {
     V1ObjectMeta meta = about.getMetadata();
     OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
     return new CoreV1Event()
-        .metadata(new V1ObjectMeta().namespace(meta.getNamespace())
-            .name(meta.getName() + "." + UUID.randomUUID().toString().substring(0, 13)))
-        .involvedObject(new V1ObjectReference().apiVersion(about.getApiVersion())
-            .kind(about.getKind()).namespace(meta.getNamespace()).name(meta.getName())
-            .uid(meta.getUid()).resourceVersion(meta.getResourceVersion()))
-        .type(type).reason(reason).message(message)
-        .firstTimestamp(now).lastTimestamp(now).count(1)
+        .metadata(
+            new V1ObjectMeta()
+                .namespace(meta.getNamespace())
+                .name(meta.getName() + "." + UUID.randomUUID().toString().substring(0, 13)))
+        .involvedObject(
+            new V1ObjectReference()
+                .apiVersion(about.getApiVersion())
+                .kind(about.getKind())
+                .namespace(meta.getNamespace())
+                .name(meta.getName())
+                .uid(meta.getUid())
+                .resourceVersion(meta.getResourceVersion()))
+        .type(type)
+        .reason(reason)
+        .message(message)
+        .firstTimestamp(now)
+        .lastTimestamp(now)
+        .count(1)
         .source(new V1EventSource().component(component))
-        .reportingComponent(component).reportingInstance(instance);
+        .reportingComponent(component)
+        .reportingInstance(instance);
   }
 
   private void send(CoreV1Event event) {
@@ -111,10 +131,11 @@ final class ObjectEvents implements AutoCloseable {
       core.createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
     } catch (ApiException e) {
       if (e.getCode() == 403 && warned.compareAndSet(false, true)) {
-        log.warn("cannot record Kubernetes Events about IPPools and VirtualMachineNetworkConfigs"
-            + " (403); add {apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}"
-            + " to the controller's ClusterRole (see deploy/controller/rbac.yaml). The controller"
-            + " carries on without them.");
+        log.warn(
+            "cannot record Kubernetes Events about IPPools and VirtualMachineNetworkConfigs"
+                + " (403); add {apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}"
+                + " to the controller's ClusterRole (see deploy/controller/rbac.yaml). The controller"
+                + " carries on without them.");
       } else if (e.getCode() != 403) {
         log.debug("event {} not recorded: HTTP {}", event.getReason(), e.getCode());
       }

@@ -45,8 +45,16 @@ final class PoolAllocator {
     private static final long serialVersionUID = 1L;
 
     ConflictsExhausted(String pool, int attempts) {
-      super("IPPool " + pool + ": status write lost " + attempts + " races in a row; retrying"
-          + " later", null, false, false);
+      super(
+          "IPPool "
+              + pool
+              + ": status write lost "
+              + attempts
+              + " races in a row; retrying"
+              + " later",
+          null,
+          false,
+          false);
     }
   }
 
@@ -58,8 +66,14 @@ final class PoolAllocator {
   private final ControllerStats stats;
   private final Clock clock;
 
-  PoolAllocator(ClusterCache cache, LeaderWrites writes, ConflictRetry retry, EventLog events,
-      ObjectEvents objectEvents, ControllerStats stats, Clock clock) {
+  PoolAllocator(
+      ClusterCache cache,
+      LeaderWrites writes,
+      ConflictRetry retry,
+      EventLog events,
+      ObjectEvents objectEvents,
+      ControllerStats stats,
+      Clock clock) {
     this.cache = cache;
     this.writes = writes;
     this.retry = retry;
@@ -70,19 +84,20 @@ final class PoolAllocator {
   }
 
   /**
-   * Allocates {@code requests} and releases {@code release} (normalised MACs) in the pool
-   * {@code poolKey}, for the config {@code owner}.
+   * Allocates {@code requests} and releases {@code release} (normalised MACs) in the pool {@code
+   * poolKey}, for the config {@code owner}.
    *
    * @return the result per request index
    * @throws ConflictsExhausted when every attempt met a conflict
    */
-  Map<Integer, NicResult> apply(String poolKey, String owner, List<NicRequest> requests,
-      Collection<String> release) throws ApiException {
+  Map<Integer, NicResult> apply(
+      String poolKey, String owner, List<NicRequest> requests, Collection<String> release)
+      throws ApiException {
     IPPool pool = cache.pool(poolKey);
     for (int attempt = 1; attempt <= retry.attempts(); attempt++) {
       if (pool == null || KubeObjects.deleting(pool)) {
-        return all(requests, NicResult.pending("IPPool " + poolKey + " is gone or being"
-            + " deleted"));
+        return all(
+            requests, NicResult.pending("IPPool " + poolKey + " is gone or being" + " deleted"));
       }
       IPPoolStatus status = pool.getStatus() == null ? new IPPoolStatus() : pool.getStatus();
       IPv4Status before = status.getIpv4() == null ? new IPv4Status() : status.getIpv4();
@@ -90,33 +105,49 @@ final class PoolAllocator {
       Map<Integer, NicResult> results = new LinkedHashMap<>();
       IPv4Status after;
       if (!validation.isValid()) {
-        results.putAll(all(requests, NicResult.pending("IPPool " + poolKey + " has an invalid"
-            + " spec (" + validation.reason() + "); see its Registered condition")));
+        results.putAll(
+            all(
+                requests,
+                NicResult.pending(
+                    "IPPool "
+                        + poolKey
+                        + " has an invalid"
+                        + " spec ("
+                        + validation.reason()
+                        + "); see its Registered condition")));
         after = releaseUnchecked(before, release);
-      } else if (!status.condition(PoolCondition.REGISTERED).map(PoolCondition::isTrue)
+      } else if (!status
+          .condition(PoolCondition.REGISTERED)
+          .map(PoolCondition::isTrue)
           .orElse(false)) {
-        results.putAll(all(requests, NicResult.pending("IPPool " + poolKey
-            + " is not registered yet")));
+        results.putAll(
+            all(requests, NicResult.pending("IPPool " + poolKey + " is not registered yet")));
         after = before;
       } else {
-        AllocationTable table = AllocationTable.of(validation.layout(), before.getAllocated())
-            .release(release);
+        AllocationTable table =
+            AllocationTable.of(validation.layout(), before.getAllocated()).release(release);
         boolean paused = pool.getSpec().isPaused();
         for (NicRequest r : requests) {
           if (paused) {
             String has = table.addressOf(r.mac()).orElse(null);
-            results.put(r.index(), has != null && (r.requested() == null
-                || Ipv4.canonical(r.requested()).equals(has))
-                ? new NicResult(NetworkConfigStatus.STATE_ALLOCATED, has, null)
-                : NicResult.pending("IPPool " + poolKey + " is paused; addresses are"
-                    + " allocated again when spec.paused is false"));
+            results.put(
+                r.index(),
+                has != null && (r.requested() == null || Ipv4.canonical(r.requested()).equals(has))
+                    ? new NicResult(NetworkConfigStatus.STATE_ALLOCATED, has, null)
+                    : NicResult.pending(
+                        "IPPool "
+                            + poolKey
+                            + " is paused; addresses are"
+                            + " allocated again when spec.paused is false"));
             continue;
           }
           AllocationTable.Allocation a = table.allocate(r.mac(), r.requested());
           table = a.table();
-          results.put(r.index(), a.kind() == AllocationTable.Kind.FAILED
-              ? new NicResult(NetworkConfigStatus.STATE_ERROR, a.address(), a.message())
-              : new NicResult(NetworkConfigStatus.STATE_ALLOCATED, a.address(), null));
+          results.put(
+              r.index(),
+              a.kind() == AllocationTable.Kind.FAILED
+                  ? new NicResult(NetworkConfigStatus.STATE_ERROR, a.address(), a.message())
+                  : new NicResult(NetworkConfigStatus.STATE_ALLOCATED, a.address(), null));
         }
         after = table.toStatus();
       }
@@ -124,16 +155,19 @@ final class PoolAllocator {
         return results;
       }
       IPPool update = KubeObjects.copy(pool, IPPool.class);
-      IPPoolStatus nextStatus = update.getStatus() == null ? new IPPoolStatus()
-          : update.getStatus();
+      IPPoolStatus nextStatus =
+          update.getStatus() == null ? new IPPoolStatus() : update.getStatus();
       update.status(nextStatus.ipv4(after).lastUpdate(now()));
       try {
         writes.replacePoolStatus(update);
       } catch (ApiException e) {
         if (e.getCode() == 409) {
           stats.conflictsRetried.incrementAndGet();
-          log.debug("IPPool {}: allocation for {} lost a race (attempt {}); re-reading", poolKey,
-              owner, attempt);
+          log.debug(
+              "IPPool {}: allocation for {} lost a race (attempt {}); re-reading",
+              poolKey,
+              owner,
+              attempt);
           retry.pauseBefore(attempt);
           pool = readOrNull(pool);
           continue;
@@ -148,9 +182,13 @@ final class PoolAllocator {
       report(poolKey, owner, before.getAllocated(), after.getAllocated());
       if (Integer.valueOf(0).equals(after.getAvailable())
           && !Integer.valueOf(0).equals(before.getAvailable())) {
-        objectEvents.warning(pool, "PoolExhausted", "no free address is left: all "
-            + after.getUsed() + " addresses of the range are allocated; widen the range or"
-            + " release addresses");
+        objectEvents.warning(
+            pool,
+            "PoolExhausted",
+            "no free address is left: all "
+                + after.getUsed()
+                + " addresses of the range are allocated; widen the range or"
+                + " release addresses");
       }
       return results;
     }
@@ -181,39 +219,41 @@ final class PoolAllocator {
       return before;
     }
     int used = (int) allocated.values().stream().filter(v -> !IPv4Status.isMarker(v)).count();
-    return new IPv4Status().allocated(allocated).used(used)
+    return new IPv4Status()
+        .allocated(allocated)
+        .used(used)
         .available(before.getAvailable() == null ? null : before.getAvailable() + released);
   }
 
-  private void report(String pool, String owner, Map<String, String> before,
-      Map<String, String> after) {
+  private void report(
+      String pool, String owner, Map<String, String> before, Map<String, String> after) {
     // Releases first: one write releases, then allocates (a released address may go at once).
     for (Map.Entry<String, String> e : before.entrySet()) {
-      if (!IPv4Status.isMarker(e.getValue()) && !Objects.equals(after.get(e.getKey()),
-          e.getValue())) {
+      if (!IPv4Status.isMarker(e.getValue())
+          && !Objects.equals(after.get(e.getKey()), e.getValue())) {
         stats.addressesReleased.incrementAndGet();
         log.info("IPPool {}: released {} of {} ({})", pool, e.getKey(), e.getValue(), owner);
-        events.emit("RELEASED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip",
-            e.getKey());
+        events.emit(
+            "RELEASED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip", e.getKey());
         VirtualMachineNetworkConfig config = cache.vmConfig(owner);
         if (config != null) {
-          objectEvents.normal(config, "Released", e.getKey() + " of " + e.getValue()
-              + " back to IPPool " + pool);
+          objectEvents.normal(
+              config, "Released", e.getKey() + " of " + e.getValue() + " back to IPPool " + pool);
         }
       }
     }
     Map<String, String> oldByIp = new HashMap<>(before);
     for (Map.Entry<String, String> e : after.entrySet()) {
-      if (!IPv4Status.isMarker(e.getValue()) && !Objects.equals(oldByIp.get(e.getKey()),
-          e.getValue())) {
+      if (!IPv4Status.isMarker(e.getValue())
+          && !Objects.equals(oldByIp.get(e.getKey()), e.getValue())) {
         stats.addressesAllocated.incrementAndGet();
         log.info("IPPool {}: allocated {} to {} of {}", pool, e.getKey(), e.getValue(), owner);
-        events.emit("ALLOCATED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip",
-            e.getKey());
+        events.emit(
+            "ALLOCATED", "vmconfig", owner, "pool", pool, "mac", e.getValue(), "ip", e.getKey());
         VirtualMachineNetworkConfig config = cache.vmConfig(owner);
         if (config != null) {
-          objectEvents.normal(config, "Allocated", e.getKey() + " to " + e.getValue()
-              + " from IPPool " + pool);
+          objectEvents.normal(
+              config, "Allocated", e.getKey() + " to " + e.getValue() + " from IPPool " + pool);
         }
       }
     }
@@ -226,7 +266,8 @@ final class PoolAllocator {
   }
 
   private OffsetDateTime now() {
-    return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC)
+    return OffsetDateTime.now(clock)
+        .withOffsetSameInstant(ZoneOffset.UTC)
         .truncatedTo(ChronoUnit.SECONDS);
   }
 }

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  * @param end last address of the range handed out (inclusive)
  * @param excluded addresses inside the range that are never handed out
  */
-record PoolLayout(Cidr cidr, long serverIP, Long router, long start, long end,
-    SortedSet<Long> excluded) {
+record PoolLayout(
+    Cidr cidr, long serverIP, Long router, long start, long end, SortedSet<Long> excluded) {
 
   PoolLayout {
     Objects.requireNonNull(cidr, "cidr");

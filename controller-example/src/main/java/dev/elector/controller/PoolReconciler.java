@@ -22,12 +22,13 @@ import org.slf4j.LoggerFactory;
  * owned field differs, scaled to zero while paused, deleted on pool deletion), the agent's
  * ServiceAccount and RoleBinding, the allocation table's markers and counts, and the conditions
  * Registered, CacheReady, NetworkReady (its NetworkAttachmentDefinition exists; looked at again
- * every 10 s while it does not), AgentReady and Stopped. An invalid spec is reported in Registered and
- * changes nothing else: an existing agent keeps serving the last valid configuration.
+ * every 10 s while it does not), AgentReady and Stopped. An invalid spec is reported in Registered
+ * and changes nothing else: an existing agent keeps serving the last valid configuration.
  */
 final class PoolReconciler implements KeyReconciler {
   /** Finalizer that lets the controller delete the agent Deployment before the pool goes. */
   static final String FINALIZER = "network.harvesterhci.io/dhcp-agent-cleanup";
+
   private static final Logger log = LoggerFactory.getLogger(PoolReconciler.class);
 
   private final ClusterCache cache;
@@ -41,9 +42,16 @@ final class PoolReconciler implements KeyReconciler {
   private final WarnOnce warnings;
   private final Clock clock;
 
-  PoolReconciler(ClusterCache cache, LeaderWrites writes, AgentAccess access,
-      NetworkAttachments networks, ControllerConfig config, EventLog events,
-      ObjectEvents objectEvents, ControllerStats stats, WarnOnce warnings) {
+  PoolReconciler(
+      ClusterCache cache,
+      LeaderWrites writes,
+      AgentAccess access,
+      NetworkAttachments networks,
+      ControllerConfig config,
+      EventLog events,
+      ObjectEvents objectEvents,
+      ControllerStats stats,
+      WarnOnce warnings) {
     this.cache = cache;
     this.writes = writes;
     this.access = access;
@@ -58,6 +66,7 @@ final class PoolReconciler implements KeyReconciler {
 
   /** Prefix of the agent's conflict reports on a pool: {@code <prefix><IP>: <MAC>}. */
   static final String DECLINED_PREFIX = "declined.network.harvesterhci.io/";
+
   /** An operator's request to free conflicting addresses: {@code all}, or IPs by commas. */
   static final String CLEAR_CONFLICTS = "network.harvesterhci.io/clear-conflicts";
 
@@ -83,20 +92,29 @@ final class PoolReconciler implements KeyReconciler {
     boolean paused = pool.getSpec() != null && pool.getSpec().isPaused();
     IPPoolStatus current = pool.getStatus() == null ? new IPPoolStatus() : pool.getStatus();
     Conditions conditions = new Conditions(current.getConditions(), now());
-    IPPoolStatus next = new IPPoolStatus().ipv4(current.getIpv4())
-        .agentDeploymentRef(current.getAgentDeploymentRef()).lastUpdate(current.getLastUpdate());
+    IPPoolStatus next =
+        new IPPoolStatus()
+            .ipv4(current.getIpv4())
+            .agentDeploymentRef(current.getAgentDeploymentRef())
+            .lastUpdate(current.getLastUpdate());
     String agentProblem = null;
     boolean networkFound = true;
 
     if (!validation.isValid()) {
       if (warnings.first(key, pool.getMetadata().getGeneration())) {
-        log.warn("IPPool {} generation {} is invalid: {}", key,
-            pool.getMetadata().getGeneration(), validation.message());
+        log.warn(
+            "IPPool {} generation {} is invalid: {}",
+            key,
+            pool.getMetadata().getGeneration(),
+            validation.message());
       }
-      conditions.set(PoolCondition.REGISTERED, false, validation.reason(),
-          validation.message());
-      conditions.set(PoolCondition.CACHE_READY, false, "PoolInvalid", "the allocation table is"
-          + " not maintained while the spec is invalid; see the Registered condition");
+      conditions.set(PoolCondition.REGISTERED, false, validation.reason(), validation.message());
+      conditions.set(
+          PoolCondition.CACHE_READY,
+          false,
+          "PoolInvalid",
+          "the allocation table is"
+              + " not maintained while the spec is invalid; see the Registered condition");
     } else {
       warnings.forget(key);
       access.ensure(namespace);
@@ -105,60 +123,109 @@ final class PoolReconciler implements KeyReconciler {
       if (live == null) {
         live = writes.createDeployment(rendered);
         stats.deploymentWrites.incrementAndGet();
-        log.info("IPPool {}: created agent Deployment {} with {} replicas", key, deploymentName,
+        log.info(
+            "IPPool {}: created agent Deployment {} with {} replicas",
+            key,
+            deploymentName,
             replicas);
-        events.emit("DEPLOYMENT", "action", "created", "pool", key, "deployment",
-            namespace + "/" + deploymentName, "replicas", replicas);
+        events.emit(
+            "DEPLOYMENT",
+            "action",
+            "created",
+            "pool",
+            key,
+            "deployment",
+            namespace + "/" + deploymentName,
+            "replicas",
+            replicas);
       } else if (!AgentDeployment.controlledBy(live, pool) && !AgentDeployment.managedHere(live)) {
-        agentProblem = "Deployment " + namespace + "/" + deploymentName + " exists but is not"
-            + " managed by this controller; delete or rename it";
+        agentProblem =
+            "Deployment "
+                + namespace
+                + "/"
+                + deploymentName
+                + " exists but is not"
+                + " managed by this controller; delete or rename it";
         if (warnings.first(key + "#deployment", pool.getMetadata().getGeneration())) {
           log.warn("IPPool {}: {}", key, agentProblem);
         }
       } else if (AgentDeployment.differs(live, rendered)) {
         boolean scaleOnly = AgentDeployment.onlyReplicasDiffer(live, rendered);
         V1Deployment update = KubeObjects.copy(live, V1Deployment.class);
-        update.getMetadata().labels(rendered.getMetadata().getLabels())
+        update
+            .getMetadata()
+            .labels(rendered.getMetadata().getLabels())
             .ownerReferences(rendered.getMetadata().getOwnerReferences());
         update.spec(rendered.getSpec()).status(null);
         live = writes.replaceDeployment(update);
         stats.deploymentWrites.incrementAndGet();
-        log.info("IPPool {}: {} agent Deployment {} ({} replicas)", key,
-            scaleOnly ? "scaled" : "updated", deploymentName, replicas);
-        events.emit("DEPLOYMENT", "action", scaleOnly ? "scaled" : "updated", "pool", key,
-            "deployment", namespace + "/" + deploymentName, "replicas", replicas);
+        log.info(
+            "IPPool {}: {} agent Deployment {} ({} replicas)",
+            key,
+            scaleOnly ? "scaled" : "updated",
+            deploymentName,
+            replicas);
+        events.emit(
+            "DEPLOYMENT",
+            "action",
+            scaleOnly ? "scaled" : "updated",
+            "pool",
+            key,
+            "deployment",
+            namespace + "/" + deploymentName,
+            "replicas",
+            replicas);
       } else {
         log.debug("IPPool {}: agent Deployment {} is up to date", key, deploymentName);
       }
-      AllocationTable table = AllocationTable.of(validation.layout(),
-          current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
+      AllocationTable table =
+          AllocationTable.of(
+              validation.layout(),
+              current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
       table = applyConflictReports(pool, table);
       if (!table.evicted().isEmpty()) {
-        log.info("IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new"
-            + " ones", key, table.evicted());
+        log.info(
+            "IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new"
+                + " ones",
+            key,
+            table.evicted());
       }
       next.ipv4(table.toStatus())
           .agentDeploymentRef(new ObjectRef().namespace(namespace).name(deploymentName));
-      conditions.set(PoolCondition.REGISTERED, true, "Registered", "the spec is valid; network "
-          + pool.getSpec().getNetworkName() + ", range " + validation.layout().range());
-      conditions.set(PoolCondition.CACHE_READY, true, "TableReady", "status.ipv4.allocated"
-          + " holds the reserved and excluded addresses and every allocation");
+      conditions.set(
+          PoolCondition.REGISTERED,
+          true,
+          "Registered",
+          "the spec is valid; network "
+              + pool.getSpec().getNetworkName()
+              + ", range "
+              + validation.layout().range());
+      conditions.set(
+          PoolCondition.CACHE_READY,
+          true,
+          "TableReady",
+          "status.ipv4.allocated"
+              + " holds the reserved and excluded addresses and every allocation");
       NetworkAttachments.Check network = networks.check(pool.getSpec().getNetworkName());
-      conditions.set(PoolCondition.NETWORK_READY, network.found(), network.reason(),
-          network.message());
+      conditions.set(
+          PoolCondition.NETWORK_READY, network.found(), network.reason(), network.message());
       networkFound = network.found();
       if (!network.found()) {
         objectEvents.warning(pool, network.reason(), network.message());
       }
     }
     if (paused) {
-      conditions.set(PoolCondition.STOPPED, true, "Paused", "spec.paused is true; the agent is"
-          + " scaled to zero and no new addresses are allocated");
+      conditions.set(
+          PoolCondition.STOPPED,
+          true,
+          "Paused",
+          "spec.paused is true; the agent is"
+              + " scaled to zero and no new addresses are allocated");
     } else {
       conditions.set(PoolCondition.STOPPED, false, "Running", "the pool is not paused");
     }
-    setAgentReady(conditions, live, paused, validation.isValid(), agentProblem, namespace,
-        deploymentName);
+    setAgentReady(
+        conditions, live, paused, validation.isValid(), agentProblem, namespace, deploymentName);
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
     if (validation.isValid()) {
@@ -167,22 +234,39 @@ final class PoolReconciler implements KeyReconciler {
     return networkFound ? DONE : new Result(true, NetworkAttachments.RECHECK);
   }
 
-  private void setAgentReady(Conditions conditions, V1Deployment live, boolean paused,
-      boolean valid, String problem, String namespace, String deploymentName) {
+  private void setAgentReady(
+      Conditions conditions,
+      V1Deployment live,
+      boolean paused,
+      boolean valid,
+      String problem,
+      String namespace,
+      String deploymentName) {
     if (problem != null) {
       conditions.set(PoolCondition.AGENT_READY, false, "DeploymentConflict", problem);
     } else if (live == null) {
-      conditions.set(PoolCondition.AGENT_READY, false, "NoAgent", valid
-          ? "the agent Deployment " + namespace + "/" + deploymentName + " does not exist yet"
-          : "no agent runs while the spec is invalid");
+      conditions.set(
+          PoolCondition.AGENT_READY,
+          false,
+          "NoAgent",
+          valid
+              ? "the agent Deployment " + namespace + "/" + deploymentName + " does not exist yet"
+              : "no agent runs while the spec is invalid");
     } else if (paused) {
-      conditions.set(PoolCondition.AGENT_READY, false, "Paused", "the pool is paused; its agent"
-          + " Deployment is scaled to zero");
+      conditions.set(
+          PoolCondition.AGENT_READY,
+          false,
+          "Paused",
+          "the pool is paused; its agent" + " Deployment is scaled to zero");
     } else {
-      int ready = live.getStatus() == null || live.getStatus().getReadyReplicas() == null ? 0
-          : live.getStatus().getReadyReplicas();
-      int wanted = live.getSpec() == null || live.getSpec().getReplicas() == null ? 0
-          : live.getSpec().getReplicas();
+      int ready =
+          live.getStatus() == null || live.getStatus().getReadyReplicas() == null
+              ? 0
+              : live.getStatus().getReadyReplicas();
+      int wanted =
+          live.getSpec() == null || live.getSpec().getReplicas() == null
+              ? 0
+              : live.getSpec().getReplicas();
       String message = ready + " of " + wanted + " agent replicas ready";
       if (ready > 0) {
         conditions.set(PoolCondition.AGENT_READY, true, "AgentReady", message);
@@ -195,9 +279,12 @@ final class PoolReconciler implements KeyReconciler {
   private void writeIfChanged(IPPool pool, IPPoolStatus current, IPPoolStatus next)
       throws ApiException {
     String key = pool.ref();
-    IPPoolStatus comparable = new IPPoolStatus().ipv4(current.getIpv4())
-        .agentDeploymentRef(current.getAgentDeploymentRef()).conditions(current.getConditions())
-        .lastUpdate(next.getLastUpdate());
+    IPPoolStatus comparable =
+        new IPPoolStatus()
+            .ipv4(current.getIpv4())
+            .agentDeploymentRef(current.getAgentDeploymentRef())
+            .conditions(current.getConditions())
+            .lastUpdate(next.getLastUpdate());
     if (comparable.equals(next)) {
       log.debug("IPPool {}: status is up to date", key);
       return;
@@ -207,36 +294,52 @@ final class PoolReconciler implements KeyReconciler {
     stats.poolStatusWrites.incrementAndGet();
     for (PoolCondition c : next.getConditions()) {
       PoolCondition before = current.condition(c.getType()).orElse(null);
-      if (before == null || !Objects.equals(before.getStatus(), c.getStatus())
+      if (before == null
+          || !Objects.equals(before.getStatus(), c.getStatus())
           || !Objects.equals(before.getReason(), c.getReason())) {
-        events.emit("CONDITION", "pool", key, "type", c.getType(), "status", c.getStatus(),
-            "reason", c.getReason());
+        events.emit(
+            "CONDITION",
+            "pool",
+            key,
+            "type",
+            c.getType(),
+            "status",
+            c.getStatus(),
+            "reason",
+            c.getReason());
       }
     }
     IPv4Status ipv4 = next.getIpv4();
     log.info("IPPool {}: status written ({})", key, next.getConditions());
-    events.emit("POOL_STATUS", "pool", key,
-        "used", ipv4 == null ? null : ipv4.getUsed(),
-        "available", ipv4 == null ? null : ipv4.getAvailable());
+    events.emit(
+        "POOL_STATUS",
+        "pool",
+        key,
+        "used",
+        ipv4 == null ? null : ipv4.getUsed(),
+        "available",
+        ipv4 == null ? null : ipv4.getAvailable());
   }
 
   /**
-   * Conflicts reported by the agent ({@value #DECLINED_PREFIX}IP: MAC, one annotation per
-   * declined address) become {@code CONFLICT} markers; the operator's
-   * {@value #CLEAR_CONFLICTS} ({@code all}, or addresses separated by commas) frees them again.
+   * Conflicts reported by the agent ({@value #DECLINED_PREFIX}IP: MAC, one annotation per declined
+   * address) become {@code CONFLICT} markers; the operator's {@value #CLEAR_CONFLICTS} ({@code
+   * all}, or addresses separated by commas) frees them again.
    */
   private AllocationTable applyConflictReports(IPPool pool, AllocationTable table) {
     String key = pool.ref();
-    Map<String, String> annotations = pool.getMetadata().getAnnotations() == null ? Map.of()
-        : pool.getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        pool.getMetadata().getAnnotations() == null
+            ? Map.of()
+            : pool.getMetadata().getAnnotations();
     for (Map.Entry<String, String> a : annotations.entrySet()) {
       if (!a.getKey().startsWith(DECLINED_PREFIX)) {
         continue;
       }
       String ip = a.getKey().substring(DECLINED_PREFIX.length());
       java.util.Optional<Long> address = Ipv4.parse(ip);
-      if (address.isEmpty() || IPv4Status.CONFLICT.equals(table.holder(address.get())
-          .orElse(null))) {
+      if (address.isEmpty()
+          || IPv4Status.CONFLICT.equals(table.holder(address.get()).orElse(null))) {
         continue;
       }
       String holder = table.holder(address.get()).orElse(null);
@@ -245,23 +348,39 @@ final class PoolReconciler implements KeyReconciler {
         continue; // outside the range, reserved or excluded: nothing to take out of use
       }
       table = marked;
-      String message = ip + " was declined by " + a.getValue() + " (DHCPDECLINE: the address is"
-          + " in use on the network)" + (holder != null && !IPv4Status.isMarker(holder)
-              ? "; " + holder + " gets another address" : "") + "; it stays out of use until"
-          + " cleared: kubectl annotate ippool -n " + pool.getMetadata().getNamespace() + " "
-          + pool.getMetadata().getName() + " " + CLEAR_CONFLICTS + "=" + ip;
+      String message =
+          ip
+              + " was declined by "
+              + a.getValue()
+              + " (DHCPDECLINE: the address is"
+              + " in use on the network)"
+              + (holder != null && !IPv4Status.isMarker(holder)
+                  ? "; " + holder + " gets another address"
+                  : "")
+              + "; it stays out of use until"
+              + " cleared: kubectl annotate ippool -n "
+              + pool.getMetadata().getNamespace()
+              + " "
+              + pool.getMetadata().getName()
+              + " "
+              + CLEAR_CONFLICTS
+              + "="
+              + ip;
       log.warn("IPPool {}: {}", key, message);
       events.emit("CONFLICT", "pool", key, "ip", ip, "mac", a.getValue(), "action", "marked");
       objectEvents.warning(pool, "AddressConflict", message);
     }
     String clear = annotations.get(CLEAR_CONFLICTS);
     if (clear != null) {
-      java.util.List<String> ips = "all".equals(clear.trim()) ? table.conflicts()
-          : java.util.Arrays.stream(clear.split(",")).map(String::trim).toList();
+      java.util.List<String> ips =
+          "all".equals(clear.trim())
+              ? table.conflicts()
+              : java.util.Arrays.stream(clear.split(",")).map(String::trim).toList();
       for (String ip : ips) {
         java.util.Optional<Long> address = Ipv4.parse(ip);
-        if (address.isPresent() && IPv4Status.CONFLICT.equals(table.holder(address.get())
-            .orElse(null)) && !annotations.containsKey(DECLINED_PREFIX + ip)) {
+        if (address.isPresent()
+            && IPv4Status.CONFLICT.equals(table.holder(address.get()).orElse(null))
+            && !annotations.containsKey(DECLINED_PREFIX + ip)) {
           table = table.withoutConflict(address.get());
           log.info("IPPool {}: conflict on {} cleared by {}", key, ip, CLEAR_CONFLICTS);
           events.emit("CONFLICT", "pool", key, "ip", ip, "action", "cleared");
@@ -274,20 +393,28 @@ final class PoolReconciler implements KeyReconciler {
   /** Removes the conflict reports and the clear request once the status holds them. */
   private void removeHandledReports(IPPool pool) throws ApiException {
     Map<String, String> annotations = pool.getMetadata().getAnnotations();
-    if (annotations == null || annotations.keySet().stream().noneMatch(k ->
-        k.startsWith(DECLINED_PREFIX) || k.equals(CLEAR_CONFLICTS))) {
+    if (annotations == null
+        || annotations.keySet().stream()
+            .noneMatch(k -> k.startsWith(DECLINED_PREFIX) || k.equals(CLEAR_CONFLICTS))) {
       return;
     }
-    IPPool fresh = KubeObjects.copy(writes.readPool(pool.getMetadata().getNamespace(),
-        pool.getMetadata().getName()), IPPool.class);
-    Map<String, String> kept = new java.util.LinkedHashMap<>(fresh.getMetadata().getAnnotations()
-        == null ? Map.of() : fresh.getMetadata().getAnnotations());
+    IPPool fresh =
+        KubeObjects.copy(
+            writes.readPool(pool.getMetadata().getNamespace(), pool.getMetadata().getName()),
+            IPPool.class);
+    Map<String, String> kept =
+        new java.util.LinkedHashMap<>(
+            fresh.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : fresh.getMetadata().getAnnotations());
     // only what this reconcile handled: a report that arrived since stays for the next one
-    annotations.forEach((k, v) -> {
-      if ((k.startsWith(DECLINED_PREFIX) || k.equals(CLEAR_CONFLICTS)) && v.equals(kept.get(k))) {
-        kept.remove(k);
-      }
-    });
+    annotations.forEach(
+        (k, v) -> {
+          if ((k.startsWith(DECLINED_PREFIX) || k.equals(CLEAR_CONFLICTS))
+              && v.equals(kept.get(k))) {
+            kept.remove(k);
+          }
+        });
     fresh.getMetadata().setAnnotations(kept);
     writes.updatePool(fresh);
   }
@@ -300,12 +427,19 @@ final class PoolReconciler implements KeyReconciler {
     String namespace = pool.getMetadata().getNamespace();
     String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
     V1Deployment live = cache.deployment(namespace, deploymentName);
-    if (live == null || AgentDeployment.controlledBy(live, pool)
+    if (live == null
+        || AgentDeployment.controlledBy(live, pool)
         || AgentDeployment.managedHere(live)) {
       writes.deleteDeployment(namespace, deploymentName);
       stats.deploymentWrites.incrementAndGet();
       log.info("IPPool {} is being deleted: deleted agent Deployment {}", key, deploymentName);
-      events.emit("DEPLOYMENT", "action", "deleted", "pool", key, "deployment",
+      events.emit(
+          "DEPLOYMENT",
+          "action",
+          "deleted",
+          "pool",
+          key,
+          "deployment",
           namespace + "/" + deploymentName);
     }
     writes.updatePool(KubeObjects.withoutFinalizer(pool, FINALIZER, IPPool.class));
@@ -316,7 +450,8 @@ final class PoolReconciler implements KeyReconciler {
   }
 
   private OffsetDateTime now() {
-    return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC)
+    return OffsetDateTime.now(clock)
+        .withOffsetSameInstant(ZoneOffset.UTC)
         .truncatedTo(ChronoUnit.SECONDS);
   }
 }

@@ -18,20 +18,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controllers of one leadership term: three client-java {@link DefaultController}s, each
- * with a rate-limited work queue (IPPools, VirtualMachineNetworkConfigs, VirtualMachines) and its
- * reconciler workers.
- * client-java controllers cannot run again once shut down, so every term builds new ones.
- * On start every object in the cache is queued, so a new leader picks up all work the previous
- * one left; on stop the controllers shut down first, and stop() waits for the reconciles in
- * flight (whose writes check the term) to return.
+ * The controllers of one leadership term: three client-java {@link DefaultController}s, each with a
+ * rate-limited work queue (IPPools, VirtualMachineNetworkConfigs, VirtualMachines) and its
+ * reconciler workers. client-java controllers cannot run again once shut down, so every term builds
+ * new ones. On start every object in the cache is queued, so a new leader picks up all work the
+ * previous one left; on stop the controllers shut down first, and stop() waits for the reconciles
+ * in flight (whose writes check the term) to return.
  *
  * <p>Two choices differ from client-java's usual wiring, both for a controller that lives for one
- * term only. The controllers are made with their constructor, because
- * {@code DefaultControllerBuilder} starts a default work queue whose non-daemon thread is never
- * stopped (one leaked thread per term). And they run on daemon threads of their own rather
- * than in a {@code ControllerManager}: its shutdown stops every informer of its factory (ours
- * serve all terms), and its non-daemon pool outlives a term that ends while it is starting.
+ * term only. The controllers are made with their constructor, because {@code
+ * DefaultControllerBuilder} starts a default work queue whose non-daemon thread is never stopped
+ * (one leaked thread per term). And they run on daemon threads of their own rather than in a {@code
+ * ControllerManager}: its shutdown stops every informer of its factory (ours serve all terms), and
+ * its non-daemon pool outlives a term that ends while it is starting.
  */
 final class TermWork {
   private static final Logger log = LoggerFactory.getLogger(TermWork.class);
@@ -51,49 +50,80 @@ final class TermWork {
   private final GuardedReconciler vms;
   private final List<DefaultController> controllers;
 
-  TermWork(Term term, ApiClient client, ClusterCache cache, ControllerConfig config,
-      EventLog events, ObjectEvents objectEvents, ControllerStats stats, WarnOnce warnings) {
+  TermWork(
+      Term term,
+      ApiClient client,
+      ClusterCache cache,
+      ControllerConfig config,
+      EventLog events,
+      ObjectEvents objectEvents,
+      ControllerStats stats,
+      WarnOnce warnings) {
     this.term = term;
     this.cache = cache;
     String suffix = "-t" + term.fencingToken();
     this.queueThreads = Executors.newCachedThreadPool(Threads.daemon("ippool-queue" + suffix));
-    this.poolQueue = new DefaultRateLimitingQueue<>(queueThreads,
-        new DefaultControllerRateLimiter<>());
-    this.configQueue = new DefaultRateLimitingQueue<>(queueThreads,
-        new DefaultControllerRateLimiter<>());
-    this.vmQueue = new DefaultRateLimitingQueue<>(queueThreads,
-        new DefaultControllerRateLimiter<>());
+    this.poolQueue =
+        new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
+    this.configQueue =
+        new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
+    this.vmQueue =
+        new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
     LeaderWrites writes = new LeaderWrites(term, client);
-    this.pools = new GuardedReconciler("IPPool", term, new PoolReconciler(cache, writes,
-        new AgentAccess(writes, events), new NetworkAttachments(client), config, events,
-        objectEvents, stats, warnings), stats);
-    PoolAllocator allocator = new PoolAllocator(cache, writes, ConflictRetry.standard(), events,
-        objectEvents,
-        stats, config.clock());
-    this.configs = new GuardedReconciler("VirtualMachineNetworkConfig", term,
-        new VmConfigReconciler(cache, writes, allocator, events, objectEvents, warnings,
-            config.clock()),
-        stats);
-    this.vms = new GuardedReconciler("VirtualMachine", term, new VmReconciler(cache, writes,
-        events, objectEvents, warnings, config.clock()), stats);
-    this.poolWorkers = Executors.newScheduledThreadPool(config.workers(),
-        Threads.daemon("ippool-pools" + suffix));
-    this.configWorkers = Executors.newScheduledThreadPool(config.workers(),
-        Threads.daemon("ippool-vmconfigs" + suffix));
-    this.vmWorkers = Executors.newScheduledThreadPool(config.workers(),
-        Threads.daemon("ippool-vms" + suffix));
-    this.controllers = List.of(
-        controller("ippool-pools" + suffix, pools, poolQueue, poolWorkers, config.workers()),
-        controller("ippool-vmconfigs" + suffix, configs, configQueue, configWorkers,
-            config.workers()),
-        controller("ippool-vms" + suffix, vms, vmQueue, vmWorkers, config.workers()));
+    this.pools =
+        new GuardedReconciler(
+            "IPPool",
+            term,
+            new PoolReconciler(
+                cache,
+                writes,
+                new AgentAccess(writes, events),
+                new NetworkAttachments(client),
+                config,
+                events,
+                objectEvents,
+                stats,
+                warnings),
+            stats);
+    PoolAllocator allocator =
+        new PoolAllocator(
+            cache, writes, ConflictRetry.standard(), events, objectEvents, stats, config.clock());
+    this.configs =
+        new GuardedReconciler(
+            "VirtualMachineNetworkConfig",
+            term,
+            new VmConfigReconciler(
+                cache, writes, allocator, events, objectEvents, warnings, config.clock()),
+            stats);
+    this.vms =
+        new GuardedReconciler(
+            "VirtualMachine",
+            term,
+            new VmReconciler(cache, writes, events, objectEvents, warnings, config.clock()),
+            stats);
+    this.poolWorkers =
+        Executors.newScheduledThreadPool(config.workers(), Threads.daemon("ippool-pools" + suffix));
+    this.configWorkers =
+        Executors.newScheduledThreadPool(
+            config.workers(), Threads.daemon("ippool-vmconfigs" + suffix));
+    this.vmWorkers =
+        Executors.newScheduledThreadPool(config.workers(), Threads.daemon("ippool-vms" + suffix));
+    this.controllers =
+        List.of(
+            controller("ippool-pools" + suffix, pools, poolQueue, poolWorkers, config.workers()),
+            controller(
+                "ippool-vmconfigs" + suffix, configs, configQueue, configWorkers, config.workers()),
+            controller("ippool-vms" + suffix, vms, vmQueue, vmWorkers, config.workers()));
   }
 
   @SuppressWarnings("unchecked") // DefaultController takes its ready checks as generic varargs
-  private DefaultController controller(String name, GuardedReconciler reconciler,
-      RateLimitingQueue<Request> queue, ScheduledExecutorService workers, int count) {
-    DefaultController controller = new DefaultController(name, reconciler, queue,
-        cache::hasSynced);
+  private DefaultController controller(
+      String name,
+      GuardedReconciler reconciler,
+      RateLimitingQueue<Request> queue,
+      ScheduledExecutorService workers,
+      int count) {
+    DefaultController controller = new DefaultController(name, reconciler, queue, cache::hasSynced);
     controller.setWorkerCount(count);
     controller.setWorkerThreadPool(workers);
     return controller;
@@ -111,8 +141,12 @@ final class TermWork {
       cache.allVms().forEach(v -> vm(KubeObjects.key(v)));
       cache.allVmConfigs().forEach(c -> vm(KubeObjects.key(c)));
     }
-    log.info("term {}: controllers started, {} pools, {} configs and {} VMs queued",
-        term.fencingToken(), poolQueue.length(), configQueue.length(), vmQueue.length());
+    log.info(
+        "term {}: controllers started, {} pools, {} configs and {} VMs queued",
+        term.fencingToken(),
+        poolQueue.length(),
+        configQueue.length(),
+        vmQueue.length());
   }
 
   private void run(DefaultController controller) {
@@ -137,8 +171,12 @@ final class TermWork {
 
   /** Whether both queues are empty and no reconcile runs or waits for a retry. */
   boolean idle() {
-    return poolQueue.length() == 0 && configQueue.length() == 0 && vmQueue.length() == 0
-        && pools.idle() && configs.idle() && vms.idle();
+    return poolQueue.length() == 0
+        && configQueue.length() == 0
+        && vmQueue.length() == 0
+        && pools.idle()
+        && configs.idle()
+        && vms.idle();
   }
 
   /** Shuts the controllers down and waits (bounded) for reconciles in flight to return. */
@@ -147,8 +185,11 @@ final class TermWork {
     try {
       for (ExecutorService workers : List.of(poolWorkers, configWorkers, vmWorkers)) {
         if (!workers.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-          log.warn("term {}: reconcilers still running {} after shutdown; their writes are"
-              + " refused once the term has ended", term.fencingToken(), STOP_WAIT);
+          log.warn(
+              "term {}: reconcilers still running {} after shutdown; their writes are"
+                  + " refused once the term has ended",
+              term.fencingToken(),
+              STOP_WAIT);
         }
       }
     } catch (InterruptedException e) {

@@ -52,8 +52,11 @@ final class VirtualMachine implements KubernetesObject {
 
   /** The interfaces of spec.template.spec.domain.devices, never null. */
   List<Interface> interfaces() {
-    if (spec == null || spec.template == null || spec.template.spec == null
-        || spec.template.spec.domain == null || spec.template.spec.domain.devices == null
+    if (spec == null
+        || spec.template == null
+        || spec.template.spec == null
+        || spec.template.spec.domain == null
+        || spec.template.spec.domain.devices == null
         || spec.template.spec.domain.devices.interfaces == null) {
       return List.of();
     }
@@ -62,7 +65,9 @@ final class VirtualMachine implements KubernetesObject {
 
   /** The networks of spec.template.spec, never null. */
   List<Network> networks() {
-    if (spec == null || spec.template == null || spec.template.spec == null
+    if (spec == null
+        || spec.template == null
+        || spec.template.spec == null
         || spec.template.spec.networks == null) {
       return List.of();
     }

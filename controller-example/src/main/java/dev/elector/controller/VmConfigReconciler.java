@@ -34,15 +34,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each NIC is served by the IPPool, in any namespace, whose spec.networkName equals the NIC's
  * networkName (several such pools are an error). Per pool, all the config's NICs are allocated in
- * one conditional status write ({@link PoolAllocator}); MACs that left the spec are released in
- * the same write. Bad input (a malformed MAC, a MAC twice, an unknown network, a paused, invalid
- * or full pool, a requested address that is taken) becomes a per-NIC state and message, never an
- * exception or a retry loop: the config is looked at again when it or its pool changes. A
- * finalizer releases every address before the config goes.
+ * one conditional status write ({@link PoolAllocator}); MACs that left the spec are released in the
+ * same write. Bad input (a malformed MAC, a MAC twice, an unknown network, a paused, invalid or
+ * full pool, a requested address that is taken) becomes a per-NIC state and message, never an
+ * exception or a retry loop: the config is looked at again when it or its pool changes. A finalizer
+ * releases every address before the config goes.
  */
 final class VmConfigReconciler implements KeyReconciler {
   /** Finalizer that lets the controller release a config's addresses before it goes. */
   static final String FINALIZER = "network.harvesterhci.io/ip-release";
+
   private static final Logger log = LoggerFactory.getLogger(VmConfigReconciler.class);
 
   private final ClusterCache cache;
@@ -53,8 +54,14 @@ final class VmConfigReconciler implements KeyReconciler {
   private final WarnOnce warnings;
   private final Clock clock;
 
-  VmConfigReconciler(ClusterCache cache, LeaderWrites writes, PoolAllocator allocator,
-      EventLog events, ObjectEvents objectEvents, WarnOnce warnings, Clock clock) {
+  VmConfigReconciler(
+      ClusterCache cache,
+      LeaderWrites writes,
+      PoolAllocator allocator,
+      EventLog events,
+      ObjectEvents objectEvents,
+      WarnOnce warnings,
+      Clock clock) {
     this.cache = cache;
     this.writes = writes;
     this.allocator = allocator;
@@ -76,15 +83,16 @@ final class VmConfigReconciler implements KeyReconciler {
       return releaseAll(config);
     }
     if (!KubeObjects.hasFinalizer(config, FINALIZER)) {
-      config = writes.updateVmConfig(KubeObjects.withFinalizer(config, FINALIZER,
-          VirtualMachineNetworkConfig.class));
+      config =
+          writes.updateVmConfig(
+              KubeObjects.withFinalizer(config, FINALIZER, VirtualMachineNetworkConfig.class));
       log.info("VirtualMachineNetworkConfig {}: added finalizer {}", key, FINALIZER);
     }
     if (config.getSpec() != null && config.getSpec().isPaused()) {
       return holdWhilePaused(config);
     }
-    List<NetworkConfig> nics = config.getSpec() == null ? List.of()
-        : config.getSpec().getNetworkConfigs();
+    List<NetworkConfig> nics =
+        config.getSpec() == null ? List.of() : config.getSpec().getNetworkConfigs();
     Map<Integer, NicResult> results = new HashMap<>();
     Map<String, List<NicRequest>> byPool = new LinkedHashMap<>();
     Set<String> macs = new HashSet<>();
@@ -93,20 +101,35 @@ final class VmConfigReconciler implements KeyReconciler {
       NetworkConfig nic = nics.get(i);
       Optional<String> mac = Macs.normalise(nic.getMacAddress());
       if (mac.isEmpty()) {
-        results.put(i, error("macAddress '" + nic.getMacAddress() + "' is not a MAC address;"
-            + " write six hex pairs like 52:54:00:12:34:56"));
+        results.put(
+            i,
+            error(
+                "macAddress '"
+                    + nic.getMacAddress()
+                    + "' is not a MAC address;"
+                    + " write six hex pairs like 52:54:00:12:34:56"));
         continue;
       }
       wanted.add(nic.getNetworkName() + " " + mac.get());
       if (!macs.add(mac.get())) {
-        results.put(i, error("macAddress " + mac.get() + " appears on more than one NIC of this"
-            + " config; give each NIC its own MAC"));
+        results.put(
+            i,
+            error(
+                "macAddress "
+                    + mac.get()
+                    + " appears on more than one NIC of this"
+                    + " config; give each NIC its own MAC"));
         continue;
       }
       String requested = nic.getIpAddress();
       if (requested != null && !requested.isBlank() && Ipv4.parse(requested).isEmpty()) {
-        results.put(i, error("ipAddress '" + requested + "' is not an IPv4 address; write it"
-            + " like 192.168.0.10 or leave it out"));
+        results.put(
+            i,
+            error(
+                "ipAddress '"
+                    + requested
+                    + "' is not an IPv4 address; write it"
+                    + " like 192.168.0.10 or leave it out"));
         continue;
       }
       PoolChoice choice = poolFor(nic.getNetworkName());
@@ -114,7 +137,8 @@ final class VmConfigReconciler implements KeyReconciler {
         results.put(i, choice.result);
         continue;
       }
-      byPool.computeIfAbsent(choice.pool.ref(), k -> new ArrayList<>())
+      byPool
+          .computeIfAbsent(choice.pool.ref(), k -> new ArrayList<>())
           .add(new NicRequest(i, mac.get(), requested));
     }
     Map<String, Set<String>> releaseByPool = staleMacs(config, wanted);
@@ -123,8 +147,12 @@ final class VmConfigReconciler implements KeyReconciler {
     Set<String> poolKeys = new LinkedHashSet<>(releaseByPool.keySet());
     poolKeys.addAll(byPool.keySet());
     for (String poolKey : poolKeys) {
-      results.putAll(allocator.apply(poolKey, key, byPool.getOrDefault(poolKey, List.of()),
-          releaseByPool.getOrDefault(poolKey, Set.of())));
+      results.putAll(
+          allocator.apply(
+              poolKey,
+              key,
+              byPool.getOrDefault(poolKey, List.of()),
+              releaseByPool.getOrDefault(poolKey, Set.of())));
     }
     writeStatus(config, nics, results);
     return DONE;
@@ -136,31 +164,42 @@ final class VmConfigReconciler implements KeyReconciler {
   private PoolChoice poolFor(String network) {
     List<IPPool> pools = network == null ? List.of() : cache.poolsOnNetwork(network);
     if (pools.isEmpty()) {
-      return new PoolChoice(null, NicResult.pending("no IPPool serves network " + network
-          + "; create one with spec.networkName: " + network));
+      return new PoolChoice(
+          null,
+          NicResult.pending(
+              "no IPPool serves network "
+                  + network
+                  + "; create one with spec.networkName: "
+                  + network));
     }
     if (pools.size() > 1) {
-      return new PoolChoice(null, error("network " + network + " is served by several IPPools ("
-          + pools.stream().map(IPPool::ref).sorted().collect(Collectors.joining(", "))
-          + "); keep only one"));
+      return new PoolChoice(
+          null,
+          error(
+              "network "
+                  + network
+                  + " is served by several IPPools ("
+                  + pools.stream().map(IPPool::ref).sorted().collect(Collectors.joining(", "))
+                  + "); keep only one"));
     }
     return new PoolChoice(pools.get(0), null);
   }
 
   /** MACs this config held (per its status) that its spec no longer has, per pool. */
-  private Map<String, Set<String>> staleMacs(VirtualMachineNetworkConfig config,
-      Set<String> wanted) {
+  private Map<String, Set<String>> staleMacs(
+      VirtualMachineNetworkConfig config, Set<String> wanted) {
     Map<String, Set<String>> stale = new LinkedHashMap<>();
     Status status = config.getStatus();
-    for (NetworkConfigStatus s : status == null ? List.<NetworkConfigStatus>of()
-        : status.getNetworkConfigs()) {
+    for (NetworkConfigStatus s :
+        status == null ? List.<NetworkConfigStatus>of() : status.getNetworkConfigs()) {
       Optional<String> mac = Macs.normalise(s.getMacAddress());
-      if (mac.isEmpty() || s.getAllocatedIPAddress() == null
+      if (mac.isEmpty()
+          || s.getAllocatedIPAddress() == null
           || wanted.contains(s.getNetworkName() + " " + mac.get())) {
         continue;
       }
-      List<IPPool> pools = s.getNetworkName() == null ? List.of()
-          : cache.poolsOnNetwork(s.getNetworkName());
+      List<IPPool> pools =
+          s.getNetworkName() == null ? List.of() : cache.poolsOnNetwork(s.getNetworkName());
       if (pools.size() == 1) {
         stale.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
       }
@@ -177,22 +216,35 @@ final class VmConfigReconciler implements KeyReconciler {
     String key = KubeObjects.key(config);
     Status current = config.getStatus() == null ? new Status() : config.getStatus();
     Conditions conditions = new Conditions(current.getConditions(), now());
-    conditions.set(PoolCondition.STOPPED, true, "Paused", "spec.paused is true; the addresses"
-        + " are kept and nothing is allocated or released until it is resumed");
-    Status next = new Status().networkConfigs(current.getNetworkConfigs())
-        .conditions(conditions.list());
+    conditions.set(
+        PoolCondition.STOPPED,
+        true,
+        "Paused",
+        "spec.paused is true; the addresses"
+            + " are kept and nothing is allocated or released until it is resumed");
+    Status next =
+        new Status().networkConfigs(current.getNetworkConfigs()).conditions(conditions.list());
     if (!next.equals(current)) {
-      writes.replaceVmConfigStatus(KubeObjects.copy(config, VirtualMachineNetworkConfig.class)
-          .status(next));
+      writes.replaceVmConfigStatus(
+          KubeObjects.copy(config, VirtualMachineNetworkConfig.class).status(next));
       log.info("VirtualMachineNetworkConfig {}: paused; its addresses are kept", key);
-      events.emit("CONDITION", "vmconfig", key, "type", PoolCondition.STOPPED, "status", "True",
-          "reason", "Paused");
+      events.emit(
+          "CONDITION",
+          "vmconfig",
+          key,
+          "type",
+          PoolCondition.STOPPED,
+          "status",
+          "True",
+          "reason",
+          "Paused");
     }
     return DONE;
   }
 
-  private void writeStatus(VirtualMachineNetworkConfig config, List<NetworkConfig> nics,
-      Map<Integer, NicResult> results) throws ApiException {
+  private void writeStatus(
+      VirtualMachineNetworkConfig config, List<NetworkConfig> nics, Map<Integer, NicResult> results)
+      throws ApiException {
     String key = KubeObjects.key(config);
     List<NetworkConfigStatus> statuses = new ArrayList<>();
     int allocated = 0;
@@ -201,9 +253,13 @@ final class VmConfigReconciler implements KeyReconciler {
     for (int i = 0; i < nics.size(); i++) {
       NetworkConfig nic = nics.get(i);
       NicResult r = conflictNoted(config, nic, results.get(i));
-      statuses.add(new NetworkConfigStatus().networkName(nic.getNetworkName())
-          .macAddress(nic.getMacAddress()).allocatedIPAddress(r.address()).state(r.state())
-          .message(r.message()));
+      statuses.add(
+          new NetworkConfigStatus()
+              .networkName(nic.getNetworkName())
+              .macAddress(nic.getMacAddress())
+              .allocatedIPAddress(r.address())
+              .state(r.state())
+              .message(r.message()));
       if (NetworkConfigStatus.STATE_ALLOCATED.equals(r.state())) {
         allocated++;
       } else if (NetworkConfigStatus.STATE_ERROR.equals(r.state()) && firstError == null) {
@@ -216,8 +272,8 @@ final class VmConfigReconciler implements KeyReconciler {
     Conditions conditions = new Conditions(current.getConditions(), now());
     String summary = allocated + " of " + nics.size() + " NICs have an address";
     if (firstError != null) {
-      conditions.set(PoolCondition.ALLOCATED, false, "AllocationFailed", summary + "; "
-          + firstError);
+      conditions.set(
+          PoolCondition.ALLOCATED, false, "AllocationFailed", summary + "; " + firstError);
       objectEvents.warning(config, "AllocationFailed", firstError);
       if (warnings.first(key, config.getMetadata().getGeneration())) {
         log.warn("VirtualMachineNetworkConfig {}: {}", key, firstError);
@@ -236,17 +292,29 @@ final class VmConfigReconciler implements KeyReconciler {
       log.debug("VirtualMachineNetworkConfig {}: status is up to date", key);
       return;
     }
-    VirtualMachineNetworkConfig update = KubeObjects.copy(config,
-        VirtualMachineNetworkConfig.class).status(next);
+    VirtualMachineNetworkConfig update =
+        KubeObjects.copy(config, VirtualMachineNetworkConfig.class).status(next);
     writes.replaceVmConfigStatus(update);
     for (int i = 0; i < statuses.size(); i++) {
       NetworkConfigStatus now = statuses.get(i);
       NetworkConfigStatus before = findByMac(current, now.getMacAddress());
-      if (before == null || !Objects.equals(before.getState(), now.getState())
+      if (before == null
+          || !Objects.equals(before.getState(), now.getState())
           || !Objects.equals(before.getAllocatedIPAddress(), now.getAllocatedIPAddress())) {
-        events.emit("NIC", "vmconfig", key, "mac", now.getMacAddress(), "network",
-            now.getNetworkName(), "state", now.getState(), "ip", now.getAllocatedIPAddress(),
-            "message", now.getMessage());
+        events.emit(
+            "NIC",
+            "vmconfig",
+            key,
+            "mac",
+            now.getMacAddress(),
+            "network",
+            now.getNetworkName(),
+            "state",
+            now.getState(),
+            "ip",
+            now.getAllocatedIPAddress(),
+            "message",
+            now.getMessage());
       }
     }
     log.info("VirtualMachineNetworkConfig {}: status written ({})", key, summary);
@@ -257,8 +325,8 @@ final class VmConfigReconciler implements KeyReconciler {
    * says so in its status message, and a Warning event {@code AddressConflict} goes to the config.
    * The message stays while the NIC keeps the new address.
    */
-  private NicResult conflictNoted(VirtualMachineNetworkConfig config, NetworkConfig nic,
-      NicResult result) {
+  private NicResult conflictNoted(
+      VirtualMachineNetworkConfig config, NetworkConfig nic, NicResult result) {
     if (config.getStatus() == null || result.address() == null) {
       return result;
     }
@@ -267,27 +335,45 @@ final class VmConfigReconciler implements KeyReconciler {
       return result;
     }
     if (before.getAllocatedIPAddress().equals(result.address())) {
-      return before.getMessage() != null && before.getMessage().contains("was declined")
-          && result.message() == null ? new NicResult(result.state(), result.address(),
-              before.getMessage()) : result;
+      return before.getMessage() != null
+              && before.getMessage().contains("was declined")
+              && result.message() == null
+          ? new NicResult(result.state(), result.address(), before.getMessage())
+          : result;
     }
-    List<IPPool> pools = nic.getNetworkName() == null ? List.of()
-        : cache.poolsOnNetwork(nic.getNetworkName());
-    boolean conflict = pools.size() == 1 && pools.get(0).getStatus() != null
-        && pools.get(0).getStatus().getIpv4() != null && IPv4Status.CONFLICT.equals(
-            pools.get(0).getStatus().getIpv4().getAllocated().get(before.getAllocatedIPAddress()));
+    List<IPPool> pools =
+        nic.getNetworkName() == null ? List.of() : cache.poolsOnNetwork(nic.getNetworkName());
+    boolean conflict =
+        pools.size() == 1
+            && pools.get(0).getStatus() != null
+            && pools.get(0).getStatus().getIpv4() != null
+            && IPv4Status.CONFLICT.equals(
+                pools
+                    .get(0)
+                    .getStatus()
+                    .getIpv4()
+                    .getAllocated()
+                    .get(before.getAllocatedIPAddress()));
     if (!conflict) {
       return result;
     }
-    String message = before.getAllocatedIPAddress() + " was declined by the VM (in use on the"
-        + " network); " + nic.getMacAddress() + " got " + result.address() + " instead";
+    String message =
+        before.getAllocatedIPAddress()
+            + " was declined by the VM (in use on the"
+            + " network); "
+            + nic.getMacAddress()
+            + " got "
+            + result.address()
+            + " instead";
     objectEvents.warning(config, "AddressConflict", message);
     return new NicResult(result.state(), result.address(), message);
   }
 
   private static NetworkConfigStatus findByMac(Status status, String mac) {
-    return status.getNetworkConfigs().stream().filter(s -> Objects.equals(s.getMacAddress(), mac))
-        .findFirst().orElse(null);
+    return status.getNetworkConfigs().stream()
+        .filter(s -> Objects.equals(s.getMacAddress(), mac))
+        .findFirst()
+        .orElse(null);
   }
 
   private Result releaseAll(VirtualMachineNetworkConfig config) throws ApiException {
@@ -298,12 +384,16 @@ final class VmConfigReconciler implements KeyReconciler {
     Map<String, Set<String>> byPool = new LinkedHashMap<>();
     List<String[]> pairs = new ArrayList<>();
     if (config.getSpec() != null) {
-      config.getSpec().getNetworkConfigs().forEach(n -> pairs.add(
-          new String[] {n.getNetworkName(), n.getMacAddress()}));
+      config
+          .getSpec()
+          .getNetworkConfigs()
+          .forEach(n -> pairs.add(new String[] {n.getNetworkName(), n.getMacAddress()}));
     }
     if (config.getStatus() != null) {
-      config.getStatus().getNetworkConfigs().forEach(n -> pairs.add(
-          new String[] {n.getNetworkName(), n.getMacAddress()}));
+      config
+          .getStatus()
+          .getNetworkConfigs()
+          .forEach(n -> pairs.add(new String[] {n.getNetworkName(), n.getMacAddress()}));
     }
     for (String[] pair : pairs) {
       Optional<String> mac = Macs.normalise(pair[1]);
@@ -315,8 +405,8 @@ final class VmConfigReconciler implements KeyReconciler {
     for (Map.Entry<String, Set<String>> e : byPool.entrySet()) {
       allocator.apply(e.getKey(), key, List.of(), e.getValue());
     }
-    writes.updateVmConfig(KubeObjects.withoutFinalizer(config, FINALIZER,
-        VirtualMachineNetworkConfig.class));
+    writes.updateVmConfig(
+        KubeObjects.withoutFinalizer(config, FINALIZER, VirtualMachineNetworkConfig.class));
     warnings.forget(key);
     log.info("VirtualMachineNetworkConfig {}: addresses released, finalizer removed", key);
     events.emit("FINALIZED", "kind", VirtualMachineNetworkConfig.KIND, "object", key);
@@ -328,7 +418,8 @@ final class VmConfigReconciler implements KeyReconciler {
   }
 
   private OffsetDateTime now() {
-    return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC)
+    return OffsetDateTime.now(clock)
+        .withOffsetSameInstant(ZoneOffset.UTC)
         .truncatedTo(ChronoUnit.SECONDS);
   }
 }

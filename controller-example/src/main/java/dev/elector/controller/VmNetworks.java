@@ -16,9 +16,9 @@ import java.util.Optional;
  * NICs: every network of spec.template.spec.networks that is a Multus network and whose interface
  * has a MAC. The MAC is the interface's spec.macAddress, else the one the MAC-address annotation
  * records for that interface name (Harvester writes there the MACs KubeVirt assigned, as a JSON
- * object of interface name to MAC). Interfaces without a MAC and networks of other kinds (pod)
- * are skipped. A Multus networkName without a namespace is in the VM's namespace, as Multus reads
- * it, so it is written {@code namespace/name} to match the pools' spec.networkName.
+ * object of interface name to MAC). Interfaces without a MAC and networks of other kinds (pod) are
+ * skipped. A Multus networkName without a namespace is in the VM's namespace, as Multus reads it,
+ * so it is written {@code namespace/name} to match the pools' spec.networkName.
  */
 final class VmNetworks {
   /** The annotation in which Harvester records the MACs of a VM's interfaces. */
@@ -37,10 +37,20 @@ final class VmNetworks {
     if (recorded != null && !recorded.isBlank()) {
       Optional<String> error = parse(recorded, annotated);
       if (error.isPresent()) {
-        return new Result(List.of(), Optional.of("annotation " + MAC_ANNOTATION + " of"
-            + " VirtualMachine " + namespace + "/" + vm.getMetadata().getName() + " " + error.get()
-            + "; write it as a JSON object of interface name to MAC, like"
-            + " {\"nic-1\":\"52:54:00:12:34:56\"}, or remove it"));
+        return new Result(
+            List.of(),
+            Optional.of(
+                "annotation "
+                    + MAC_ANNOTATION
+                    + " of"
+                    + " VirtualMachine "
+                    + namespace
+                    + "/"
+                    + vm.getMetadata().getName()
+                    + " "
+                    + error.get()
+                    + "; write it as a JSON object of interface name to MAC, like"
+                    + " {\"nic-1\":\"52:54:00:12:34:56\"}, or remove it"));
       }
     }
     Map<String, String> specMacs = new HashMap<>();
@@ -49,8 +59,8 @@ final class VmNetworks {
         specMacs.put(i.name(), i.macAddress());
       }
     }
-    List<String> interfaceNames = vm.interfaces().stream().map(VirtualMachine.Interface::name)
-        .toList();
+    List<String> interfaceNames =
+        vm.interfaces().stream().map(VirtualMachine.Interface::name).toList();
     List<NetworkConfig> nics = new ArrayList<>();
     for (VirtualMachine.Network network : vm.networks()) {
       String multus = network.multusNetworkName();
@@ -61,8 +71,10 @@ final class VmNetworks {
       if (mac == null || mac.isBlank()) {
         continue;
       }
-      nics.add(new NetworkConfig().networkName(multus.contains("/") ? multus
-          : namespace + "/" + multus).macAddress(mac));
+      nics.add(
+          new NetworkConfig()
+              .networkName(multus.contains("/") ? multus : namespace + "/" + multus)
+              .macAddress(mac));
     }
     return new Result(nics, Optional.empty());
   }
@@ -81,8 +93,8 @@ final class VmNetworks {
     for (Map.Entry<String, JsonElement> e : object.entrySet()) {
       JsonElement value = e.getValue();
       if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
-        return Optional.of("maps interface '" + e.getKey() + "' to " + value
-            + ", not to a MAC string");
+        return Optional.of(
+            "maps interface '" + e.getKey() + "' to " + value + ", not to a MAC string");
       }
       into.put(e.getKey(), value.getAsString());
     }

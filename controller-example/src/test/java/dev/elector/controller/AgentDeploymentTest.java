@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 class AgentDeploymentTest {
 
   private static IPPool pool() {
-    return new IPPool().metadata(new V1ObjectMeta().namespace("tenant-a").name("net-48")
-        .uid("0c9e-uid")).spec(PoolValidationTest.good().networkName("nads/vlan-48"));
+    return new IPPool()
+        .metadata(new V1ObjectMeta().namespace("tenant-a").name("net-48").uid("0c9e-uid"))
+        .spec(PoolValidationTest.good().networkName("nads/vlan-48"));
   }
 
   private static V1Container agent(V1Deployment d) {
@@ -30,29 +31,44 @@ class AgentDeploymentTest {
     assertEquals("tenant-a", d.getMetadata().getNamespace());
     assertEquals("net-48-dhcp-agent", d.getMetadata().getName());
     var owner = d.getMetadata().getOwnerReferences().get(0);
-    assertEquals(List.of("network.harvesterhci.io/v1alpha1", "IPPool", "net-48", "0c9e-uid"),
+    assertEquals(
+        List.of("network.harvesterhci.io/v1alpha1", "IPPool", "net-48", "0c9e-uid"),
         List.of(owner.getApiVersion(), owner.getKind(), owner.getName(), owner.getUid()));
     assertTrue(owner.getController());
     assertTrue(owner.getBlockOwnerDeletion());
     assertEquals(2, d.getSpec().getReplicas());
-    assertEquals(Map.of("app.kubernetes.io/name", "vm-dhcp-agent",
-        "network.harvesterhci.io/ippool", "net-48"), d.getSpec().getSelector().getMatchLabels());
+    assertEquals(
+        Map.of(
+            "app.kubernetes.io/name", "vm-dhcp-agent", "network.harvesterhci.io/ippool", "net-48"),
+        d.getSpec().getSelector().getMatchLabels());
   }
 
   @Test
   void thePodTemplateAttachesTheNetworkAndRunsTheAgentWithItsPool() {
     V1Deployment d = AgentDeployment.render(pool(), "img:1", 2);
-    assertEquals("[{\"namespace\":\"nads\",\"name\":\"vlan-48\"}]",
-        d.getSpec().getTemplate().getMetadata().getAnnotations()
-            .get("k8s.v1.cni.cncf.io/networks"), "Multus names the interface");
+    assertEquals(
+        "[{\"namespace\":\"nads\",\"name\":\"vlan-48\"}]",
+        d.getSpec().getTemplate().getMetadata().getAnnotations().get("k8s.v1.cni.cncf.io/networks"),
+        "Multus names the interface");
     assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
     V1Container c = agent(d);
     assertEquals("img:1", c.getImage());
-    assertEquals(List.of("--ippool-ref", "tenant-a/net-48", "--network", "nads/vlan-48",
-        "--pod-annotations", "/etc/podinfo/annotations", "--server-ip", "192.168.0.2", "--cidr",
-        "192.168.0.0/24"), c.getArgs());
+    assertEquals(
+        List.of(
+            "--ippool-ref",
+            "tenant-a/net-48",
+            "--network",
+            "nads/vlan-48",
+            "--pod-annotations",
+            "/etc/podinfo/annotations",
+            "--server-ip",
+            "192.168.0.2",
+            "--cidr",
+            "192.168.0.0/24"),
+        c.getArgs());
     var volume = d.getSpec().getTemplate().getSpec().getVolumes().get(0);
-    assertEquals("metadata.annotations",
+    assertEquals(
+        "metadata.annotations",
         volume.getDownwardAPI().getItems().get(0).getFieldRef().getFieldPath());
     assertEquals("annotations", volume.getDownwardAPI().getItems().get(0).getPath());
     assertEquals(volume.getName(), c.getVolumeMounts().get(0).getName());
@@ -75,7 +91,9 @@ class AgentDeploymentTest {
   void serverDefaultsAreNotADifference() {
     V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
     V1Deployment live = KubeObjects.copy(rendered, V1Deployment.class);
-    live.getMetadata().resourceVersion("42").putLabelsItem("team", "blue")
+    live.getMetadata()
+        .resourceVersion("42")
+        .putLabelsItem("team", "blue")
         .putAnnotationsItem("deployment.kubernetes.io/revision", "1");
     live.getSpec().revisionHistoryLimit(10).progressDeadlineSeconds(600);
     live.getSpec().getTemplate().getSpec().restartPolicy("Always").dnsPolicy("ClusterFirst");
@@ -109,8 +127,8 @@ class AgentDeploymentTest {
     V1Deployment scaled = AgentDeployment.render(pool(), "img:1", 0);
     assertTrue(AgentDeployment.differs(scaled, rendered));
     assertTrue(AgentDeployment.onlyReplicasDiffer(scaled, rendered));
-    assertFalse(AgentDeployment.onlyReplicasDiffer(
-        AgentDeployment.render(moved, "img:1", 0), rendered));
+    assertFalse(
+        AgentDeployment.onlyReplicasDiffer(AgentDeployment.render(moved, "img:1", 0), rendered));
   }
 
   @Test

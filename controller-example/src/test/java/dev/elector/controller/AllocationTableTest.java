@@ -30,15 +30,16 @@ class AllocationTableTest {
   @Test
   void anEmptyTableHoldsTheMarkersAndCountsTheRange() {
     IPv4Status status = empty().toStatus();
-    assertEquals(Map.of("192.168.0.1", "RESERVED", "192.168.0.2", "RESERVED",
-        "192.168.0.15", "EXCLUDED"), status.getAllocated());
+    assertEquals(
+        Map.of("192.168.0.1", "RESERVED", "192.168.0.2", "RESERVED", "192.168.0.15", "EXCLUDED"),
+        status.getAllocated());
     assertEquals(0, status.getUsed());
     assertEquals(10, status.getAvailable()); // 11 in range, minus the exclusion
   }
 
   @Test
   void aConflictTakesTheAddressFromItsMacAndStaysUntilCleared() {
-    AllocationTable table = empty().allocate(A, null).table();           // A gets .10
+    AllocationTable table = empty().allocate(A, null).table(); // A gets .10
     AllocationTable marked = table.withConflict(Ipv4.parse("192.168.0.10").orElseThrow());
     assertEquals(IPv4Status.CONFLICT, marked.toStatus().getAllocated().get("192.168.0.10"));
     assertEquals(List.of("192.168.0.10"), marked.conflicts());
@@ -47,21 +48,27 @@ class AllocationTableTest {
     assertEquals(List.of(0, 9), List.of(marked.used(), marked.available()));
 
     AllocationTable read = AllocationTable.of(layout(), again.table().toStatus().getAllocated());
-    assertEquals(IPv4Status.CONFLICT, read.toStatus().getAllocated().get("192.168.0.10"),
+    assertEquals(
+        IPv4Status.CONFLICT,
+        read.toStatus().getAllocated().get("192.168.0.10"),
         "the marker survives being read back");
     assertTrue(read.allocate(B, "192.168.0.10").message().contains("is in conflict"));
     assertEquals("192.168.0.12", read.allocate(B, null).address());
 
     AllocationTable cleared = read.withoutConflict(Ipv4.parse("192.168.0.10").orElseThrow());
     assertEquals("192.168.0.10", cleared.allocate(B, null).address());
-    assertTrue(empty().withConflict(Ipv4.parse("192.168.0.2").orElseThrow())
-        .conflicts().isEmpty(), "a reserved address is left as it is");
+    assertTrue(
+        empty().withConflict(Ipv4.parse("192.168.0.2").orElseThrow()).conflicts().isEmpty(),
+        "a reserved address is left as it is");
   }
 
   @Test
   void aReservedAddressInsideTheRangeIsNotAvailable() {
-    PoolLayout inRange = PoolValidation.validate(PoolValidationTest.spec("10.0.0.0/24",
-        "10.0.0.10", "10.0.0.11", "10.0.0.10", "10.0.0.19")).layout();
+    PoolLayout inRange =
+        PoolValidation.validate(
+                PoolValidationTest.spec(
+                    "10.0.0.0/24", "10.0.0.10", "10.0.0.11", "10.0.0.10", "10.0.0.19"))
+            .layout();
     IPv4Status status = AllocationTable.of(inRange, Map.of()).toStatus();
     assertEquals(8, status.getAvailable());
     assertEquals(0, status.getUsed());
@@ -100,8 +107,10 @@ class AllocationTableTest {
     Allocation full = table.allocate(A, null);
     assertEquals(Kind.FAILED, full.kind());
     assertNull(full.address());
-    assertTrue(full.message().startsWith("the pool is full: all 11 addresses of"
-        + " 192.168.0.10-192.168.0.20"), full.message());
+    assertTrue(
+        full.message()
+            .startsWith("the pool is full: all 11 addresses of" + " 192.168.0.10-192.168.0.20"),
+        full.message());
   }
 
   @Test
@@ -144,14 +153,23 @@ class AllocationTableTest {
   @Test
   void readingATableAppliesTheLayout() {
     Map<String, String> stored = new LinkedHashMap<>();
-    stored.put("192.168.0.10", "52:54:00:00:00:0A");   // upper case: normalised
-    stored.put("192.168.0.15", B);                     // now excluded: B is evicted
-    stored.put("192.168.0.99", "52:54:00:00:00:0c");   // outside the range: evicted
-    stored.put("192.168.0.3", "EXCLUDED");             // stale marker: dropped
-    stored.put("192.168.0.11", "52:54:00:00:00:0a");   // A twice: keeps the lowest
+    stored.put("192.168.0.10", "52:54:00:00:00:0A"); // upper case: normalised
+    stored.put("192.168.0.15", B); // now excluded: B is evicted
+    stored.put("192.168.0.99", "52:54:00:00:00:0c"); // outside the range: evicted
+    stored.put("192.168.0.3", "EXCLUDED"); // stale marker: dropped
+    stored.put("192.168.0.11", "52:54:00:00:00:0a"); // A twice: keeps the lowest
     AllocationTable table = AllocationTable.of(layout(), stored);
-    assertEquals(Map.of("192.168.0.1", "RESERVED", "192.168.0.2", "RESERVED",
-        "192.168.0.10", A, "192.168.0.15", "EXCLUDED"), table.toStatus().getAllocated());
+    assertEquals(
+        Map.of(
+            "192.168.0.1",
+            "RESERVED",
+            "192.168.0.2",
+            "RESERVED",
+            "192.168.0.10",
+            A,
+            "192.168.0.15",
+            "EXCLUDED"),
+        table.toStatus().getAllocated());
     assertEquals(List.of(B, "52:54:00:00:00:0c"), table.evicted());
     assertEquals(1, table.used());
     assertEquals(9, table.available());

@@ -37,8 +37,8 @@ class ConcurrentAllocationIT {
   private static final int NICS = 4;
 
   @Test
-  void twoHundredConcurrentAllocationsAcrossAHandoverHandOutEachAddressOnce(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void twoHundredConcurrentAllocationsAcrossAHandoverHandOutEachAddressOnce(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     String ns = namespace.name();
     try (ControllerHarness harness = ControllerHarness.create(cluster, "concurrency-it")) {
       harness.start("replica-a", 4);
@@ -47,9 +47,17 @@ class ConcurrentAllocationIT {
       IPPool pool = ControllerHarness.pool(ns, "big", 41);
       pool.getSpec().getIpv4Config().getPool().exclude(List.of("10.41.0.100"));
       harness.create(pool);
-      Await.until("the pool registers", Duration.ofSeconds(30), () -> harness.read(ns, "big")
-          .getStatus() != null && harness.read(ns, "big").getStatus()
-          .condition(PoolCondition.REGISTERED).map(PoolCondition::isTrue).orElse(false));
+      Await.until(
+          "the pool registers",
+          Duration.ofSeconds(30),
+          () ->
+              harness.read(ns, "big").getStatus() != null
+                  && harness
+                      .read(ns, "big")
+                      .getStatus()
+                      .condition(PoolCondition.REGISTERED)
+                      .map(PoolCondition::isTrue)
+                      .orElse(false));
       String network = ns + "/big";
 
       long start = System.nanoTime();
@@ -58,7 +66,9 @@ class ConcurrentAllocationIT {
       for (int vm = 0; vm < CONFIGS / 2; vm++) {
         created.add(creators.submit(create(harness, ns, network, vm)));
       }
-      Await.until("the first leader has handed out 40 addresses", Duration.ofSeconds(60),
+      Await.until(
+          "the first leader has handed out 40 addresses",
+          Duration.ofSeconds(60),
           () -> first.stats().addressesAllocated.get() >= 40);
       long closing = System.nanoTime();
       harness.stop(first.identity());
@@ -74,15 +84,17 @@ class ConcurrentAllocationIT {
       IPPoolController second = harness.awaitLeader(Duration.ofSeconds(30));
       long led = System.nanoTime();
 
-      Await.until("all 50 configs are Allocated", Duration.ofSeconds(180), () -> IntStream
-          .range(0, CONFIGS).allMatch(vm -> allocated(harness, ns, vm)));
+      Await.until(
+          "all 50 configs are Allocated",
+          Duration.ofSeconds(180),
+          () -> IntStream.range(0, CONFIGS).allMatch(vm -> allocated(harness, ns, vm)));
       long done = System.nanoTime();
 
       Map<String, String> macByIp = new HashMap<>();
       Set<String> macs = new HashSet<>();
       for (int vm = 0; vm < CONFIGS; vm++) {
-        for (NetworkConfigStatus s : harness.readConfig(ns, name(vm)).getStatus()
-            .getNetworkConfigs()) {
+        for (NetworkConfigStatus s :
+            harness.readConfig(ns, name(vm)).getStatus().getNetworkConfigs()) {
           assertTrue(macs.add(s.getMacAddress()));
           String previous = macByIp.put(s.getAllocatedIPAddress(), s.getMacAddress());
           assertEquals(null, previous, s.getAllocatedIPAddress() + " was given to two MACs");
@@ -95,19 +107,31 @@ class ConcurrentAllocationIT {
       assertEquals(macByIp, tableMacs, "the pool's table is what the configs report");
       assertEquals(200, table.getUsed());
       assertEquals(241 - 1 - 200, table.getAvailable());
-      assertTrue(!macByIp.containsKey("10.41.0.100") && !macByIp.containsKey("10.41.0.1")
-          && !macByIp.containsKey("10.41.0.2"));
-      assertTrue(byFirst < 200 && second.stats().addressesAllocated.get() > 0,
-          "both leaders allocated: first " + byFirst + ", second "
+      assertTrue(
+          !macByIp.containsKey("10.41.0.100")
+              && !macByIp.containsKey("10.41.0.1")
+              && !macByIp.containsKey("10.41.0.2"));
+      assertTrue(
+          byFirst < 200 && second.stats().addressesAllocated.get() > 0,
+          "both leaders allocated: first "
+              + byFirst
+              + ", second "
               + second.stats().addressesAllocated.get());
 
-      System.out.printf("RESULT concurrent-allocations: 200 addresses in %d ms; first leader %d"
-          + " (%s), second %d (%s); close() took %d ms, next leader after %d ms; conflicts"
-          + " retried %d + %d; allocation writes %d + %d%n",
-          (done - start) / 1_000_000, byFirst, first.stats(),
-          second.stats().addressesAllocated.get(), second.stats(), (closed - closing) / 1_000_000,
-          (led - closing) / 1_000_000, first.stats().conflictsRetried.get(),
-          second.stats().conflictsRetried.get(), first.stats().allocationWrites.get(),
+      System.out.printf(
+          "RESULT concurrent-allocations: 200 addresses in %d ms; first leader %d"
+              + " (%s), second %d (%s); close() took %d ms, next leader after %d ms; conflicts"
+              + " retried %d + %d; allocation writes %d + %d%n",
+          (done - start) / 1_000_000,
+          byFirst,
+          first.stats(),
+          second.stats().addressesAllocated.get(),
+          second.stats(),
+          (closed - closing) / 1_000_000,
+          (led - closing) / 1_000_000,
+          first.stats().conflictsRetried.get(),
+          second.stats().conflictsRetried.get(),
+          first.stats().allocationWrites.get(),
           second.stats().allocationWrites.get());
     }
   }

@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Runs controllers against a real API server under an identity that holds exactly what
  * deploy/controller/rbac.yaml grants: its ClusterRoles (bound cluster-wide) and its Role (bound in
- * the controller's own namespace, where the Lease lives). Timings are scaled down (lease 3 s,
- * renew 2 s, retry 0.5 s). Records every controller's EVENT lines.
+ * the controller's own namespace, where the Lease lives). Timings are scaled down (lease 3 s, renew
+ * 2 s, retry 0.5 s). Records every controller's EVENT lines.
  */
 final class ControllerHarness implements AutoCloseable {
   static final Path RBAC = Path.of("..", "deploy", "controller", "rbac.yaml");
@@ -60,8 +60,7 @@ final class ControllerHarness implements AutoCloseable {
   final KubeIdentity identity;
   final MovableClock clock = new MovableClock();
   final GenericKubernetesApi<IPPool, IPPoolList> pools;
-  final GenericKubernetesApi<VirtualMachineNetworkConfig, VirtualMachineNetworkConfigList>
-      configs;
+  final GenericKubernetesApi<VirtualMachineNetworkConfig, VirtualMachineNetworkConfigList> configs;
   final AppsV1Api apps;
   private final Map<String, IPPoolController> controllers = new ConcurrentHashMap<>();
   private final Map<String, List<String>> events = new ConcurrentHashMap<>();
@@ -95,14 +94,22 @@ final class ControllerHarness implements AutoCloseable {
     KubeNamespace home = cluster.createNamespace(prefix);
     KubeIdentity identity = cluster.newIdentity(home, "ippool-controller");
     cluster.grant(identity, home, RoleRules.fromYaml(RBAC));
-    rbac.createClusterRoleBinding(new V1ClusterRoleBinding()
-        .apiVersion("rbac.authorization.k8s.io/v1").kind("ClusterRoleBinding")
-        .metadata(new V1ObjectMeta().name("ippool-controller-" + home.name()))
-        .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole")
-            .name("ippool-controller"))
-        .subjects(List.of(identity.subject()))).execute();
+    rbac.createClusterRoleBinding(
+            new V1ClusterRoleBinding()
+                .apiVersion("rbac.authorization.k8s.io/v1")
+                .kind("ClusterRoleBinding")
+                .metadata(new V1ObjectMeta().name("ippool-controller-" + home.name()))
+                .roleRef(
+                    new V1RoleRef()
+                        .apiGroup("rbac.authorization.k8s.io")
+                        .kind("ClusterRole")
+                        .name("ippool-controller"))
+                .subjects(List.of(identity.subject())))
+        .execute();
     GenericKubernetesApi<IPPool, IPPoolList> asController = NetworkApis.ipPools(identity.client());
-    Await.until("the shipped RBAC takes effect", Duration.ofSeconds(15),
+    Await.until(
+        "the shipped RBAC takes effect",
+        Duration.ofSeconds(15),
         () -> asController.list().isSuccess());
     return new ControllerHarness(cluster, home, identity);
   }
@@ -121,19 +128,24 @@ final class ControllerHarness implements AutoCloseable {
   /** Starts a controller named {@code name} (its identity) under the restricted identity. */
   IPPoolController start(String name, int workers) {
     List<String> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
-    IPPoolController controller = IPPoolController.start(identity.client(),
-        ControllerConfig.newBuilder()
-            .identity(name)
-            .leaseNamespace(home.name())
-            .leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY)
-            .agentImage(IMAGE)
-            .workers(workers)
-            .clock(clock)
-            .events(line -> {
-              lines.add(line);
-              System.out.println(line);
-            })
-            .build());
+    IPPoolController controller =
+        IPPoolController.start(
+            identity.client(),
+            ControllerConfig.newBuilder()
+                .identity(name)
+                .leaseNamespace(home.name())
+                .leaseDuration(LEASE)
+                .renewDeadline(RENEW)
+                .retryPeriod(RETRY)
+                .agentImage(IMAGE)
+                .workers(workers)
+                .clock(clock)
+                .events(
+                    line -> {
+                      lines.add(line);
+                      System.out.println(line);
+                    })
+                .build());
     controllers.put(name, controller);
     return controller;
   }
@@ -141,18 +153,23 @@ final class ControllerHarness implements AutoCloseable {
   /** The leader among the started, open controllers, once there is exactly one. */
   IPPoolController awaitLeader(Duration timeout) {
     AtomicReference<IPPoolController> leader = new AtomicReference<>();
-    Await.until("exactly one leading controller", timeout, () -> {
-      List<IPPoolController> leading = controllers.values().stream()
-          .filter(IPPoolController::isLeader).toList();
-      leader.set(leading.size() == 1 ? leading.get(0) : null);
-      return leader.get() != null;
-    });
+    Await.until(
+        "exactly one leading controller",
+        timeout,
+        () -> {
+          List<IPPoolController> leading =
+              controllers.values().stream().filter(IPPoolController::isLeader).toList();
+          leader.set(leading.size() == 1 ? leading.get(0) : null);
+          return leader.get() != null;
+        });
     return leader.get(); // from the same look that saw exactly one
   }
 
   /** Waits until a controller leads with nothing queued, running or waiting for a retry. */
   void awaitIdle(Duration timeout) {
-    Await.until("the leader is idle", timeout,
+    Await.until(
+        "the leader is idle",
+        timeout,
         () -> controllers.values().stream().anyMatch(IPPoolController::idleLeader));
   }
 
@@ -185,10 +202,17 @@ final class ControllerHarness implements AutoCloseable {
   /** A valid pool: 10.x.0.0/24 (x from {@code subnet}), server .2, router .1, range .10-.250. */
   static IPPool pool(String namespace, String name, int subnet) {
     String net = "10." + subnet + ".0.";
-    return new IPPool().metadata(new V1ObjectMeta().namespace(namespace).name(name))
-        .spec(new IPPoolSpec().networkName(namespace + "/" + name).ipv4Config(new IPv4Config()
-            .cidr(net + "0/24").serverIP(net + "2").router(net + "1")
-            .pool(new Pool().start(net + "10").end(net + "250"))));
+    return new IPPool()
+        .metadata(new V1ObjectMeta().namespace(namespace).name(name))
+        .spec(
+            new IPPoolSpec()
+                .networkName(namespace + "/" + name)
+                .ipv4Config(
+                    new IPv4Config()
+                        .cidr(net + "0/24")
+                        .serverIP(net + "2")
+                        .router(net + "1")
+                        .pool(new Pool().start(net + "10").end(net + "250"))));
   }
 
   IPPool create(IPPool pool) throws ApiException {
@@ -211,8 +235,8 @@ final class ControllerHarness implements AutoCloseable {
     }
   }
 
-  static VirtualMachineNetworkConfig vmConfig(String namespace, String name,
-      List<NetworkConfig> nics) {
+  static VirtualMachineNetworkConfig vmConfig(
+      String namespace, String name, List<NetworkConfig> nics) {
     return new VirtualMachineNetworkConfig()
         .metadata(new V1ObjectMeta().namespace(namespace).name(name))
         .spec(new VirtualMachineNetworkConfig.Spec().vmName(name).networkConfigs(nics));
@@ -229,17 +253,20 @@ final class ControllerHarness implements AutoCloseable {
   VirtualMachineNetworkConfig readConfig(String namespace, String name) throws ApiException {
     return configs.get(namespace, name).throwsApiException().getObject();
   }
+
   /** Whether the config's Allocated condition is True; false while it cannot be read. */
   boolean allocated(String namespace, String name) {
     try {
       VirtualMachineNetworkConfig c = readConfig(namespace, name);
-      return c.getStatus() != null && c.getStatus().condition(PoolCondition.ALLOCATED)
-          .map(PoolCondition::isTrue).orElse(false);
+      return c.getStatus() != null
+          && c.getStatus()
+              .condition(PoolCondition.ALLOCATED)
+              .map(PoolCondition::isTrue)
+              .orElse(false);
     } catch (Exception e) {
       return false;
     }
   }
-
 
   V1Deployment deployment(String namespace, String name) throws ApiException {
     return apps.readNamespacedDeployment(name, namespace).execute();
@@ -267,9 +294,12 @@ final class ControllerHarness implements AutoCloseable {
       throws ApiException {
     IPPoolController leader = awaitLeader(timeout);
     long before = leader.stats().reconciles.get();
-    edit(read(namespace, name), p -> p.getMetadata()
-        .putAnnotationsItem("test.elector.dev/touched", Long.toString(before)));
-    Await.until("the leader reconciles " + namespace + "/" + name + " again", timeout,
+    edit(
+        read(namespace, name),
+        p -> p.getMetadata().putAnnotationsItem("test.elector.dev/touched", Long.toString(before)));
+    Await.until(
+        "the leader reconciles " + namespace + "/" + name + " again",
+        timeout,
         () -> leader.stats().reconciles.get() > before && leader.idleLeader());
     return leader;
   }

@@ -33,9 +33,22 @@ class FlagsTest {
 
   @Test
   void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() {
-    ControllerConfig config = Flags.parse("--agent-image", "reg/agent:2", "--agent-replicas=3",
-        "--lease-duration", "6s", "--renew-deadline=PT4S", "--retry-period", "500ms",
-        "--identity", "replica-a", "--workers", "4").config().build();
+    ControllerConfig config =
+        Flags.parse(
+                "--agent-image",
+                "reg/agent:2",
+                "--agent-replicas=3",
+                "--lease-duration",
+                "6s",
+                "--renew-deadline=PT4S",
+                "--retry-period",
+                "500ms",
+                "--identity",
+                "replica-a",
+                "--workers",
+                "4")
+            .config()
+            .build();
     assertEquals("reg/agent:2", config.agentImage());
     assertEquals(3, config.agentReplicas());
     assertEquals(Duration.ofSeconds(6), config.leaseDuration());
@@ -47,32 +60,42 @@ class FlagsTest {
 
   @Test
   void aBadDurationNamesTheFlagAndTheForm() {
-    assertEquals("--lease-duration '15x' is not a duration; write it like 15s, 500ms, 2m, 1m30s"
-        + " or PT15S", rejected("--lease-duration", "15x"));
+    assertEquals(
+        "--lease-duration '15x' is not a duration; write it like 15s, 500ms, 2m, 1m30s"
+            + " or PT15S",
+        rejected("--lease-duration", "15x"));
     assertTrue(rejected("--retry-period", "0s").contains("--retry-period 0s must be positive"));
   }
 
   @Test
   void timingsThatBreakTheElectorRulesNameBothFlags() {
     String message = rejected("--lease-duration", "5s", "--renew-deadline", "8s");
-    assertTrue(message.contains("renewDeadline (--renew-deadline) PT8S must be shorter than"
-        + " leaseDuration (--lease-duration) PT5S"), message);
+    assertTrue(
+        message.contains(
+            "renewDeadline (--renew-deadline) PT8S must be shorter than"
+                + " leaseDuration (--lease-duration) PT5S"),
+        message);
   }
 
   @Test
   void otherBadValuesNameTheFlagAndTheFix() {
-    assertTrue(rejected("--agent-replicas", "two").startsWith("--agent-replicas 'two' is not a"
-        + " whole number"));
-    assertTrue(rejected("--agent-replicas", "0").contains("agentReplicas (--agent-replicas) 0"
-        + " must be 1 to 100"));
-    assertTrue(rejected("--health-addr", "localhost").startsWith("--health-addr 'localhost' is"
-        + " not HOST:PORT"));
-    assertTrue(rejected("--kubeconfig", "/no/such/file").startsWith("--kubeconfig /no/such/file"
-        + " cannot be read"));
-    assertEquals("--agent-image needs a value, for example --agent-image IMAGE",
-        rejected("--agent-image"));
-    assertTrue(rejected("--agnet-image", "x").startsWith("unknown flag --agnet-image; known"
-        + " flags: --kubeconfig"));
+    assertTrue(
+        rejected("--agent-replicas", "two")
+            .startsWith("--agent-replicas 'two' is not a" + " whole number"));
+    assertTrue(
+        rejected("--agent-replicas", "0")
+            .contains("agentReplicas (--agent-replicas) 0" + " must be 1 to 100"));
+    assertTrue(
+        rejected("--health-addr", "localhost")
+            .startsWith("--health-addr 'localhost' is" + " not HOST:PORT"));
+    assertTrue(
+        rejected("--kubeconfig", "/no/such/file")
+            .startsWith("--kubeconfig /no/such/file" + " cannot be read"));
+    assertEquals(
+        "--agent-image needs a value, for example --agent-image IMAGE", rejected("--agent-image"));
+    assertTrue(
+        rejected("--agnet-image", "x")
+            .startsWith("unknown flag --agnet-image; known" + " flags: --kubeconfig"));
     assertTrue(rejected("--identity", "a", "--identity", "b").contains("given twice"));
   }
 
@@ -81,21 +104,32 @@ class FlagsTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
 
-    assertTrue(Flags.parse("--help", "--lease-duration", "5s", "--renew-deadline", "8s")
-        .printHelpOrVersion(print));
+    assertTrue(
+        Flags.parse("--help", "--lease-duration", "5s", "--renew-deadline", "8s")
+            .printHelpOrVersion(print));
     String usage = out.toString(StandardCharsets.UTF_8);
     assertTrue(usage.startsWith("Usage: ippool-controller [-hV]"), usage);
-    for (String flag : List.of("--kubeconfig=PATH", "--agent-image=IMAGE", "--agent-replicas=N",
-        "--lease-duration=D", "--renew-deadline=D", "--retry-period=D", "--health-addr=HOST:PORT",
-        "--identity=ID", "--lease-name=NAME", "--workers=N", "--version")) {
+    for (String flag :
+        List.of(
+            "--kubeconfig=PATH",
+            "--agent-image=IMAGE",
+            "--agent-replicas=N",
+            "--lease-duration=D",
+            "--renew-deadline=D",
+            "--retry-period=D",
+            "--health-addr=HOST:PORT",
+            "--identity=ID",
+            "--lease-name=NAME",
+            "--workers=N",
+            "--version")) {
       assertTrue(usage.contains(flag), flag + " in\n" + usage);
     }
     assertTrue(usage.contains("(default 0.0.0.0:8080; port 0 picks one)"), usage);
 
     out.reset();
     assertTrue(Flags.parse("-V").printHelpOrVersion(print));
-    assertTrue(out.toString(StandardCharsets.UTF_8)
-        .startsWith("ippool-controller "), out.toString());
+    assertTrue(
+        out.toString(StandardCharsets.UTF_8).startsWith("ippool-controller "), out.toString());
     assertFalse(Flags.parse().printHelpOrVersion(print));
   }
 }

@@ -44,23 +44,39 @@ import org.junit.jupiter.api.Test;
  */
 @KubeTest
 class HandoverIT {
-  private static final Pattern EVENT = Pattern.compile(
-      "EVENT \\d{13} [A-Z_]+ identity=\\S+( [A-Za-z]+=(\"([^\"\\\\]|\\\\.)*\"|[^\\s\"]+))*");
+  private static final Pattern EVENT =
+      Pattern.compile(
+          "EVENT \\d{13} [A-Z_]+ identity=\\S+( [A-Za-z]+=(\"([^\"\\\\]|\\\\.)*\"|[^\\s\"]+))*");
 
   @Test
-  void aKilledLeadersPendingAllocationsAreFinishedByTheNextLeader(KubeCluster cluster,
-      KubeNamespace namespace, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+  void aKilledLeadersPendingAllocationsAreFinishedByTheNextLeader(
+      KubeCluster cluster, KubeNamespace namespace, @org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
     String ns = namespace.name();
     try (ControllerHarness harness = ControllerHarness.create(cluster, "handover-it")) {
       Path kubeconfig = kubeconfigFor(harness, cluster, dir);
       List<String> out = new CopyOnWriteArrayList<>();
-      ProcessBuilder command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-cp", System.getProperty("java.class.path"),
-          ControllerMain.class.getName(), "--kubeconfig", kubeconfig.toString(),
-          "--identity", "proc-a", "--lease-duration", "3s", "--renew-deadline", "2s",
-          "--retry-period", "500ms", "--health-addr", "127.0.0.1:0",
-          "--agent-image", ControllerHarness.IMAGE)
-          .redirectError(dir.resolve("proc-a.err").toFile());
+      ProcessBuilder command =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  ControllerMain.class.getName(),
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "--identity",
+                  "proc-a",
+                  "--lease-duration",
+                  "3s",
+                  "--renew-deadline",
+                  "2s",
+                  "--retry-period",
+                  "500ms",
+                  "--health-addr",
+                  "127.0.0.1:0",
+                  "--agent-image",
+                  ControllerHarness.IMAGE)
+              .redirectError(dir.resolve("proc-a.err").toFile());
       command.environment().put("POD_NAMESPACE", harness.home.name()); // where the Lease lives
       Process leader = command.start();
       leader.getOutputStream().close();
@@ -68,29 +84,51 @@ class HandoverIT {
       reader.setDaemon(true);
       reader.start();
       try {
-        Await.until("the process leads", Duration.ofSeconds(60), () -> out.stream()
-            .anyMatch(l -> l.contains(" LEADING identity=proc-a")));
-        String health = out.stream().filter(l -> l.contains(" HEALTH ")).findFirst()
-            .orElseThrow().replaceAll(".* addr=", "");
+        Await.until(
+            "the process leads",
+            Duration.ofSeconds(60),
+            () -> out.stream().anyMatch(l -> l.contains(" LEADING identity=proc-a")));
+        String health =
+            out.stream()
+                .filter(l -> l.contains(" HEALTH "))
+                .findFirst()
+                .orElseThrow()
+                .replaceAll(".* addr=", "");
         assertEquals(200, get("http://" + health + "/healthz"));
-        Await.until("readyz", Duration.ofSeconds(10),
-            () -> get("http://" + health + "/readyz") == 200);
+        Await.until(
+            "readyz", Duration.ofSeconds(10), () -> get("http://" + health + "/readyz") == 200);
         IPPoolController follower = harness.start("replica-b", 2);
         // replica-b serves /metrics the way ControllerMain does, to watch its gauge turn 1
-        HealthServer followerHttp = HealthServer.start("127.0.0.1", 0, follower::health,
-            follower::isSynced, ControllerMain.prometheus(follower));
+        HealthServer followerHttp =
+            HealthServer.start(
+                "127.0.0.1",
+                0,
+                follower::health,
+                follower::isSynced,
+                ControllerMain.prometheus(follower));
         String followerAddr = "127.0.0.1:" + followerHttp.port();
         assertEquals(1.0, leaderGauge(health, "proc-a"), "the process leads: client-go's gauge");
-        await("replica-b follows").atMost(Duration.ofSeconds(10))
+        await("replica-b follows")
+            .atMost(Duration.ofSeconds(10))
             .until(() -> leaderGauge(followerAddr, "replica-b"), value -> value == 0.0);
 
         harness.create(ControllerHarness.pool(ns, "pool", 51));
-        Await.until("the process registers the pool", Duration.ofSeconds(30), () -> harness
-            .read(ns, "pool").getStatus() != null && harness.read(ns, "pool").getStatus()
-            .condition(PoolCondition.REGISTERED).map(PoolCondition::isTrue).orElse(false));
+        Await.until(
+            "the process registers the pool",
+            Duration.ofSeconds(30),
+            () ->
+                harness.read(ns, "pool").getStatus() != null
+                    && harness
+                        .read(ns, "pool")
+                        .getStatus()
+                        .condition(PoolCondition.REGISTERED)
+                        .map(PoolCondition::isTrue)
+                        .orElse(false));
         String network = ns + "/pool";
         createConcurrently(harness, ns, network, 0, 10);
-        Await.until("the process allocates", Duration.ofSeconds(30),
+        Await.until(
+            "the process allocates",
+            Duration.ofSeconds(30),
             () -> out.stream().anyMatch(l -> l.contains(" ALLOCATED ")));
 
         leader.destroyForcibly().waitFor();
@@ -99,24 +137,34 @@ class HandoverIT {
         createConcurrently(harness, ns, network, 10, 30);
 
         // isLeader() turns true before the started callback has printed its LEADING line.
-        Await.until("the follower takes over", Duration.ofSeconds(30), () -> harness
-            .events("replica-b").stream().anyMatch(l -> l.contains(" LEADING ")));
+        Await.until(
+            "the follower takes over",
+            Duration.ofSeconds(30),
+            () -> harness.events("replica-b").stream().anyMatch(l -> l.contains(" LEADING ")));
         assertTrue(follower.isLeader(), "replica-b printed LEADING but does not lead");
-        await("replica-b's leader gauge turns 1").atMost(Duration.ofSeconds(5))
+        await("replica-b's leader gauge turns 1")
+            .atMost(Duration.ofSeconds(5))
             .until(() -> leaderGauge(followerAddr, "replica-b"), value -> value == 1.0);
         followerHttp.close();
-        long leading = harness.events("replica-b").stream()
-            .filter(l -> l.contains(" LEADING ")).map(l -> Long.parseLong(l.split(" ")[1]))
-            .findFirst().orElseThrow();
-        Await.until("all 30 configs are Allocated", Duration.ofSeconds(120), () -> IntStream
-            .range(0, 30).allMatch(vm -> allocated(harness, ns, vm)));
+        long leading =
+            harness.events("replica-b").stream()
+                .filter(l -> l.contains(" LEADING "))
+                .map(l -> Long.parseLong(l.split(" ")[1]))
+                .findFirst()
+                .orElseThrow();
+        Await.until(
+            "all 30 configs are Allocated",
+            Duration.ofSeconds(120),
+            () -> IntStream.range(0, 30).allMatch(vm -> allocated(harness, ns, vm)));
         long done = System.currentTimeMillis();
 
         Map<String, String> macByIp = new HashMap<>();
         for (int vm = 0; vm < 30; vm++) {
-          for (NetworkConfigStatus s : harness.readConfig(ns, name(vm)).getStatus()
-              .getNetworkConfigs()) {
-            assertEquals(null, macByIp.put(s.getAllocatedIPAddress(), s.getMacAddress()),
+          for (NetworkConfigStatus s :
+              harness.readConfig(ns, name(vm)).getStatus().getNetworkConfigs()) {
+            assertEquals(
+                null,
+                macByIp.put(s.getAllocatedIPAddress(), s.getMacAddress()),
                 "duplicate " + s.getAllocatedIPAddress());
           }
         }
@@ -126,14 +174,16 @@ class HandoverIT {
         assertEquals(macByIp, tableMacs);
         assertEquals(60, table.getUsed());
         assertEquals(241 - 60, table.getAvailable());
-        assertTrue(follower.stats().addressesAllocated.get() >= 40,
+        assertTrue(
+            follower.stats().addressesAllocated.get() >= 40,
             "the new leader allocated the pending ones: " + follower.stats());
         for (String line : out) {
           assertTrue(EVENT.matcher(line).matches(), "not an EVENT line: " + line);
         }
-        System.out.printf("RESULT handover: process allocated %d before SIGKILL; new leader"
-            + " after %d ms (lease 3 s); all 60 addresses %d ms after the kill; %s%n", byProcess,
-            leading - killed, done - killed, follower.stats());
+        System.out.printf(
+            "RESULT handover: process allocated %d before SIGKILL; new leader"
+                + " after %d ms (lease 3 s); all 60 addresses %d ms after the kill; %s%n",
+            byProcess, leading - killed, done - killed, follower.stats());
       } finally {
         leader.destroyForcibly();
       }
@@ -145,44 +195,66 @@ class HandoverIT {
       throws Exception {
     String token;
     if ("ServiceAccount".equals(harness.identity.subject().getKind())) {
-      token = new CoreV1Api(harness.admin).createNamespacedServiceAccountToken(
-          harness.identity.subject().getName(), harness.identity.subject().getNamespace(),
-          new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec()
-              .expirationSeconds(3600L))).execute().getStatus().getToken();
+      token =
+          new CoreV1Api(harness.admin)
+              .createNamespacedServiceAccountToken(
+                  harness.identity.subject().getName(),
+                  harness.identity.subject().getNamespace(),
+                  new AuthenticationV1TokenRequest()
+                      .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
+              .execute()
+              .getStatus()
+              .getToken();
     } else {
-      token = cluster.localControlPlane().orElseThrow().users().stream()
-          .filter(u -> u.name().equals(harness.identity.username())).findFirst().orElseThrow()
-          .token();
+      token =
+          cluster.localControlPlane().orElseThrow().users().stream()
+              .filter(u -> u.name().equals(harness.identity.username()))
+              .findFirst()
+              .orElseThrow()
+              .token();
     }
     Path file = dir.resolve("kubeconfig");
-    Files.writeString(file, String.join("\n",
-        "apiVersion: v1",
-        "kind: Config",
-        "clusters:",
-        "- name: it",
-        "  cluster:",
-        "    server: " + cluster.server(),
-        "    insecure-skip-tls-verify: true",
-        "users:",
-        "- name: it",
-        "  user:",
-        "    token: " + token,
-        "contexts:",
-        "- name: it",
-        "  context: {cluster: it, user: it, namespace: " + harness.home.name() + "}",
-        "current-context: it", ""));
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: it",
+            "  cluster:",
+            "    server: " + cluster.server(),
+            "    insecure-skip-tls-verify: true",
+            "users:",
+            "- name: it",
+            "  user:",
+            "    token: " + token,
+            "contexts:",
+            "- name: it",
+            "  context: {cluster: it, user: it, namespace: " + harness.home.name() + "}",
+            "current-context: it",
+            ""));
     return file;
   }
 
-  private static void createConcurrently(ControllerHarness harness, String ns, String network,
-      int from, int to) throws Exception {
+  private static void createConcurrently(
+      ControllerHarness harness, String ns, String network, int from, int to) throws Exception {
     ExecutorService threads = Executors.newFixedThreadPool(4);
     List<Future<?>> done = new ArrayList<>();
     for (int vm = from; vm < to; vm++) {
       int n = vm;
-      done.add(threads.submit(() -> harness.create(ControllerHarness.vmConfig(ns, name(n),
-          List.of(ControllerHarness.nic(network, String.format("52:54:00:51:%02x:01", n)),
-              ControllerHarness.nic(network, String.format("52:54:00:51:%02x:02", n)))))));
+      done.add(
+          threads.submit(
+              () ->
+                  harness.create(
+                      ControllerHarness.vmConfig(
+                          ns,
+                          name(n),
+                          List.of(
+                              ControllerHarness.nic(
+                                  network, String.format("52:54:00:51:%02x:01", n)),
+                              ControllerHarness.nic(
+                                  network, String.format("52:54:00:51:%02x:02", n)))))));
     }
     for (Future<?> f : done) {
       f.get();
@@ -200,28 +272,37 @@ class HandoverIT {
 
   /** client-go's leader gauge on /metrics at {@code addr}, for the lock and this identity. */
   private static double leaderGauge(String addr, String identity) throws Exception {
-    HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://" + addr + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> metrics =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://" + addr + "/metrics"))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertEquals(200, metrics.statusCode());
-    List<String> lines = metrics.body().lines()
-        .filter(l -> l.startsWith("leader_election_master_status{")).toList();
+    List<String> lines =
+        metrics.body().lines().filter(l -> l.startsWith("leader_election_master_status{")).toList();
     assertEquals(1, lines.size(), metrics.body());
     String line = lines.get(0);
-    assertTrue(line.contains("identity=\"" + identity + "\"")
-        && line.contains("name=\"" + ControllerConfig.DEFAULT_LEASE_NAME + "\""), line);
+    assertTrue(
+        line.contains("identity=\"" + identity + "\"")
+            && line.contains("name=\"" + ControllerConfig.DEFAULT_LEASE_NAME + "\""),
+        line);
     return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
   }
 
   private static int get(String url) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse.BodyHandlers.discarding())
         .statusCode();
   }
 
   private static void readLines(Process process, List<String> out) {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         out.add(line);

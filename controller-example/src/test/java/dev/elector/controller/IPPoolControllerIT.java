@@ -50,24 +50,26 @@ class IPPoolControllerIT {
   }
 
   private static PoolCondition condition(IPPool pool, String type) {
-    return pool.getStatus() == null ? null
-        : pool.getStatus().condition(type).orElse(null);
+    return pool.getStatus() == null ? null : pool.getStatus().condition(type).orElse(null);
   }
 
   private static IPPool awaitCondition(String name, String type, String status, String reason)
       throws Exception {
-    Await.until(name + " " + type + "=" + status + " (" + reason + ")", WAIT, () -> {
-      PoolCondition c = condition(harness.read(ns, name), type);
-      return c != null && status.equals(c.getStatus()) && reason.equals(c.getReason());
-    });
+    Await.until(
+        name + " " + type + "=" + status + " (" + reason + ")",
+        WAIT,
+        () -> {
+          PoolCondition c = condition(harness.read(ns, name), type);
+          return c != null && status.equals(c.getStatus()) && reason.equals(c.getReason());
+        });
     return harness.read(ns, name);
   }
 
-  private static V1Deployment awaitDeployment(String pool, java.util.function.Predicate<
-      V1Deployment> state, String what) throws Exception {
+  private static V1Deployment awaitDeployment(
+      String pool, java.util.function.Predicate<V1Deployment> state, String what) throws Exception {
     String name = pool + "-dhcp-agent";
-    Await.until("Deployment " + name + " " + what, WAIT, () -> state.test(
-        harness.deployment(ns, name)));
+    Await.until(
+        "Deployment " + name + " " + what, WAIT, () -> state.test(harness.deployment(ns, name)));
     return harness.deployment(ns, name);
   }
 
@@ -76,53 +78,92 @@ class IPPoolControllerIT {
     IPPoolController leader = harness.awaitLeader(WAIT);
     CoreV1Api core = new CoreV1Api(harness.admin);
 
-    Await.until("a LeaderElection event says " + leader.identity() + " became leader", WAIT,
-        () -> core.listNamespacedEvent(harness.home.name())
-            .fieldSelector("involvedObject.name=" + ControllerConfig.DEFAULT_LEASE_NAME)
-            .execute().getItems().stream().anyMatch(e -> "LeaderElection".equals(e.getReason())
-                && (leader.identity() + " became leader").equals(e.getMessage())));
+    Await.until(
+        "a LeaderElection event says " + leader.identity() + " became leader",
+        WAIT,
+        () ->
+            core
+                .listNamespacedEvent(harness.home.name())
+                .fieldSelector("involvedObject.name=" + ControllerConfig.DEFAULT_LEASE_NAME)
+                .execute()
+                .getItems()
+                .stream()
+                .anyMatch(
+                    e ->
+                        "LeaderElection".equals(e.getReason())
+                            && (leader.identity() + " became leader").equals(e.getMessage())));
   }
 
   @Test
   void networkReadyFollowsTheNetworkAttachmentDefinition() throws Exception {
-    var crds = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
-        "apiextensions.k8s.io", "v1", "customresourcedefinitions", harness.admin);
+    var crds =
+        new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+            "apiextensions.k8s.io", "v1", "customresourcedefinitions", harness.admin);
     String crdName = "network-attachment-definitions.k8s.cni.cncf.io";
-    assertEquals(404, crds.get(crdName).getHttpStatusCode(),
+    assertEquals(
+        404,
+        crds.get(crdName).getHttpStatusCode(),
         "no other test installs Multus' CRD before this one");
     harness.create(ControllerHarness.pool(ns, "network", 7));
-    PoolCondition missingCrd = condition(awaitCondition("network", PoolCondition.NETWORK_READY,
-        "False", "MultusNotInstalled"), PoolCondition.NETWORK_READY);
+    PoolCondition missingCrd =
+        condition(
+            awaitCondition("network", PoolCondition.NETWORK_READY, "False", "MultusNotInstalled"),
+            PoolCondition.NETWORK_READY);
     assertTrue(missingCrd.getMessage().contains("install Multus"), missingCrd.getMessage());
 
-    String yaml = java.nio.file.Files.readString(java.nio.file.Path.of("..", "deploy", "multus",
-        crdName + ".yaml"));
+    String yaml =
+        java.nio.file.Files.readString(
+            java.nio.file.Path.of("..", "deploy", "multus", crdName + ".yaml"));
     crds.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(yaml))
         .throwsApiException();
-    PoolCondition missing = condition(awaitCondition("network", PoolCondition.NETWORK_READY,
-        "False", "NetworkNotFound"), PoolCondition.NETWORK_READY);
-    assertTrue(missing.getMessage().startsWith("NetworkAttachmentDefinition " + ns
-        + "/network does not exist"), missing.getMessage());
+    PoolCondition missing =
+        condition(
+            awaitCondition("network", PoolCondition.NETWORK_READY, "False", "NetworkNotFound"),
+            PoolCondition.NETWORK_READY);
+    assertTrue(
+        missing
+            .getMessage()
+            .startsWith("NetworkAttachmentDefinition " + ns + "/network does not exist"),
+        missing.getMessage());
     CoreV1Api core = new CoreV1Api(harness.admin);
-    Await.until("a NetworkNotFound Warning event on the pool", WAIT,
-        () -> core.listNamespacedEvent(ns).fieldSelector("involvedObject.name=network")
-            .execute().getItems().stream().anyMatch(e -> "Warning".equals(e.getType())
-                && "NetworkNotFound".equals(e.getReason())));
+    Await.until(
+        "a NetworkNotFound Warning event on the pool",
+        WAIT,
+        () ->
+            core
+                .listNamespacedEvent(ns)
+                .fieldSelector("involvedObject.name=network")
+                .execute()
+                .getItems()
+                .stream()
+                .anyMatch(
+                    e -> "Warning".equals(e.getType()) && "NetworkNotFound".equals(e.getReason())));
 
-    var nads = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
-        NetworkAttachments.GROUP, NetworkAttachments.VERSION, NetworkAttachments.PLURAL,
-        harness.admin);
-    Await.until("the NetworkAttachmentDefinition CRD serves", WAIT,
+    var nads =
+        new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi(
+            NetworkAttachments.GROUP,
+            NetworkAttachments.VERSION,
+            NetworkAttachments.PLURAL,
+            harness.admin);
+    Await.until(
+        "the NetworkAttachmentDefinition CRD serves",
+        WAIT,
         () -> nads.list(ns).getHttpStatusCode() == 200);
-    nads.create(io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml("""
+    nads.create(
+            io.kubernetes.client.util.generic.dynamic.Dynamics.newFromYaml(
+                """
         apiVersion: k8s.cni.cncf.io/v1
         kind: NetworkAttachmentDefinition
         metadata: {namespace: %s, name: network}
         spec: {config: '{"cniVersion":"0.3.1","type":"bridge","bridge":"br-48"}'}
-        """.formatted(ns))).throwsApiException();
+        """
+                    .formatted(ns)))
+        .throwsApiException();
     awaitCondition("network", PoolCondition.NETWORK_READY, "True", "NetworkFound");
-    assertEquals("True", condition(harness.read(ns, "network"), PoolCondition.REGISTERED)
-        .getStatus(), "a missing network is reported, not treated as an invalid spec");
+    assertEquals(
+        "True",
+        condition(harness.read(ns, "network"), PoolCondition.REGISTERED).getStatus(),
+        "a missing network is reported, not treated as an invalid spec");
   }
 
   @Test
@@ -131,75 +172,128 @@ class IPPoolControllerIT {
     IPPool pool = awaitCondition("create", PoolCondition.REGISTERED, "True", "Registered");
 
     assertTrue(pool.getMetadata().getFinalizers().contains(PoolReconciler.FINALIZER));
-    assertEquals(Map.of("10.1.0.1", "RESERVED", "10.1.0.2", "RESERVED"),
+    assertEquals(
+        Map.of("10.1.0.1", "RESERVED", "10.1.0.2", "RESERVED"),
         pool.getStatus().getIpv4().getAllocated());
     assertEquals(0, pool.getStatus().getIpv4().getUsed());
     assertEquals(241, pool.getStatus().getIpv4().getAvailable());
     assertEquals("True", condition(pool, PoolCondition.CACHE_READY).getStatus());
     assertEquals("False", condition(pool, PoolCondition.STOPPED).getStatus());
     PoolCondition agent = condition(pool, PoolCondition.AGENT_READY);
-    assertEquals(List.of("False", "NoReadyReplica", "0 of 2 agent replicas ready"),
+    assertEquals(
+        List.of("False", "NoReadyReplica", "0 of 2 agent replicas ready"),
         List.of(agent.getStatus(), agent.getReason(), agent.getMessage()));
     assertEquals(ns + "/create-dhcp-agent", pool.getStatus().getAgentDeploymentRef().toString());
 
     V1Deployment d = harness.deployment(ns, "create-dhcp-agent");
     assertEquals(2, d.getSpec().getReplicas());
-    assertEquals(pool.getMetadata().getUid(), d.getMetadata().getOwnerReferences().get(0)
-        .getUid());
+    assertEquals(pool.getMetadata().getUid(), d.getMetadata().getOwnerReferences().get(0).getUid());
     assertTrue(d.getMetadata().getOwnerReferences().get(0).getBlockOwnerDeletion());
-    assertEquals("[{\"namespace\":\"" + ns + "\",\"name\":\"create\"}]",
-        d.getSpec().getTemplate().getMetadata().getAnnotations()
+    assertEquals(
+        "[{\"namespace\":\"" + ns + "\",\"name\":\"create\"}]",
+        d.getSpec()
+            .getTemplate()
+            .getMetadata()
+            .getAnnotations()
             .get("k8s.v1.cni.cncf.io/networks"));
     V1Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertEquals(ControllerHarness.IMAGE, c.getImage());
-    assertEquals(List.of("--ippool-ref", ns + "/create", "--network", ns + "/create",
-        "--pod-annotations", "/etc/podinfo/annotations", "--server-ip", "10.1.0.2", "--cidr",
-        "10.1.0.0/24"), c.getArgs());
+    assertEquals(
+        List.of(
+            "--ippool-ref",
+            ns + "/create",
+            "--network",
+            ns + "/create",
+            "--pod-annotations",
+            "/etc/podinfo/annotations",
+            "--server-ip",
+            "10.1.0.2",
+            "--cidr",
+            "10.1.0.0/24"),
+        c.getArgs());
     assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
 
-    assertNotNull(new CoreV1Api(harness.admin).readNamespacedServiceAccount("vm-dhcp-agent", ns)
-        .execute());
-    V1RoleBinding binding = new RbacAuthorizationV1Api(harness.admin)
-        .readNamespacedRoleBinding("vm-dhcp-agent", ns).execute();
-    assertEquals("ClusterRole/vm-dhcp-agent", binding.getRoleRef().getKind() + "/"
-        + binding.getRoleRef().getName());
+    assertNotNull(
+        new CoreV1Api(harness.admin).readNamespacedServiceAccount("vm-dhcp-agent", ns).execute());
+    V1RoleBinding binding =
+        new RbacAuthorizationV1Api(harness.admin)
+            .readNamespacedRoleBinding("vm-dhcp-agent", ns)
+            .execute();
+    assertEquals(
+        "ClusterRole/vm-dhcp-agent",
+        binding.getRoleRef().getKind() + "/" + binding.getRoleRef().getName());
     assertEquals("vm-dhcp-agent", binding.getSubjects().get(0).getName());
 
     harness.awaitIdle(WAIT);
-    String deploymentVersion = harness.deployment(ns, "create-dhcp-agent").getMetadata()
-        .getResourceVersion();
+    String deploymentVersion =
+        harness.deployment(ns, "create-dhcp-agent").getMetadata().getResourceVersion();
     IPPoolController leader = harness.awaitLeader(WAIT);
     long statusWrites = leader.stats().poolStatusWrites.get();
     long deploymentWrites = leader.stats().deploymentWrites.get();
     harness.reconcileAgain(ns, "create", WAIT);
     // No update loop against server defaulting: reconciling the settled pool writes nothing.
     assertEquals(statusWrites, leader.stats().poolStatusWrites.get(), leader.stats().toString());
-    assertEquals(deploymentWrites, leader.stats().deploymentWrites.get(),
-        leader.stats().toString());
-    assertEquals(deploymentVersion, harness.deployment(ns, "create-dhcp-agent").getMetadata()
-        .getResourceVersion());
+    assertEquals(
+        deploymentWrites, leader.stats().deploymentWrites.get(), leader.stats().toString());
+    assertEquals(
+        deploymentVersion,
+        harness.deployment(ns, "create-dhcp-agent").getMetadata().getResourceVersion());
   }
 
   @Test
   void aSpecChangeUpdatesTheDeploymentAndTheReservations() throws Exception {
     harness.create(ControllerHarness.pool(ns, "update", 2));
     IPPool before = awaitCondition("update", PoolCondition.REGISTERED, "True", "Registered");
-    OffsetDateTime registeredAt = condition(before, PoolCondition.REGISTERED)
-        .getLastTransitionTime();
+    OffsetDateTime registeredAt =
+        condition(before, PoolCondition.REGISTERED).getLastTransitionTime();
 
-    harness.edit(before, p -> p.getSpec().getIpv4Config().serverIP("10.2.0.3")
-        .getPool().exclude(List.of("10.2.0.20", "10.2.0.21")));
+    harness.edit(
+        before,
+        p ->
+            p.getSpec()
+                .getIpv4Config()
+                .serverIP("10.2.0.3")
+                .getPool()
+                .exclude(List.of("10.2.0.20", "10.2.0.21")));
 
-    V1Deployment d = awaitDeployment("update", x -> x.getSpec().getTemplate().getSpec()
-        .getContainers().get(0).getArgs().contains("10.2.0.3"), "serves 10.2.0.3");
+    V1Deployment d =
+        awaitDeployment(
+            "update",
+            x ->
+                x.getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0)
+                    .getArgs()
+                    .contains("10.2.0.3"),
+            "serves 10.2.0.3");
     assertEquals(2, d.getSpec().getReplicas());
-    Await.until("the table follows the spec", WAIT, () -> harness.read(ns, "update").getStatus()
-        .getIpv4().getAllocated().equals(Map.of("10.2.0.1", "RESERVED", "10.2.0.3", "RESERVED",
-            "10.2.0.20", "EXCLUDED", "10.2.0.21", "EXCLUDED")));
+    Await.until(
+        "the table follows the spec",
+        WAIT,
+        () ->
+            harness
+                .read(ns, "update")
+                .getStatus()
+                .getIpv4()
+                .getAllocated()
+                .equals(
+                    Map.of(
+                        "10.2.0.1",
+                        "RESERVED",
+                        "10.2.0.3",
+                        "RESERVED",
+                        "10.2.0.20",
+                        "EXCLUDED",
+                        "10.2.0.21",
+                        "EXCLUDED")));
     IPPool after = harness.read(ns, "update");
     assertEquals(239, after.getStatus().getIpv4().getAvailable());
-    assertEquals(registeredAt, condition(after, PoolCondition.REGISTERED)
-        .getLastTransitionTime(), "Registered did not flip, so its transition time stays");
+    assertEquals(
+        registeredAt,
+        condition(after, PoolCondition.REGISTERED).getLastTransitionTime(),
+        "Registered did not flip, so its transition time stays");
   }
 
   @Test
@@ -213,8 +307,8 @@ class IPPoolControllerIT {
     IPPool paused = awaitCondition("pause", PoolCondition.STOPPED, "True", "Paused");
     assertEquals("Paused", condition(paused, PoolCondition.AGENT_READY).getReason());
     OffsetDateTime stoppedAt = condition(paused, PoolCondition.STOPPED).getLastTransitionTime();
-    OffsetDateTime registeredAt = condition(paused, PoolCondition.REGISTERED)
-        .getLastTransitionTime();
+    OffsetDateTime registeredAt =
+        condition(paused, PoolCondition.REGISTERED).getLastTransitionTime();
 
     harness.clock.advance(Duration.ofMinutes(1));
     harness.edit(paused, p -> p.getSpec().paused(false));
@@ -223,11 +317,12 @@ class IPPoolControllerIT {
     // The harness clock is real time plus the minute the test added, so the flip back is stamped
     // a minute and however long the resume took (seconds, truncated) after the pause.
     OffsetDateTime flippedAt = condition(resumed, PoolCondition.STOPPED).getLastTransitionTime();
-    assertTrue(!flippedAt.isBefore(stoppedAt.plusMinutes(1))
-        && flippedAt.isBefore(stoppedAt.plusMinutes(1).plus(WAIT)),
+    assertTrue(
+        !flippedAt.isBefore(stoppedAt.plusMinutes(1))
+            && flippedAt.isBefore(stoppedAt.plusMinutes(1).plus(WAIT)),
         "Stopped flipped back a minute after the pause: " + stoppedAt + " -> " + flippedAt);
-    assertEquals(registeredAt, condition(resumed, PoolCondition.REGISTERED)
-        .getLastTransitionTime());
+    assertEquals(
+        registeredAt, condition(resumed, PoolCondition.REGISTERED).getLastTransitionTime());
     assertEquals("NoReadyReplica", condition(resumed, PoolCondition.AGENT_READY).getReason());
   }
 
@@ -242,8 +337,8 @@ class IPPoolControllerIT {
     harness.apps.replaceNamespacedDeploymentStatus("ready-dhcp-agent", ns, d).execute();
 
     IPPool ready = awaitCondition("ready", PoolCondition.AGENT_READY, "True", "AgentReady");
-    assertEquals("1 of 2 agent replicas ready", condition(ready, PoolCondition.AGENT_READY)
-        .getMessage());
+    assertEquals(
+        "1 of 2 agent replicas ready", condition(ready, PoolCondition.AGENT_READY).getMessage());
   }
 
   @Test
@@ -254,9 +349,9 @@ class IPPoolControllerIT {
 
     harness.pools.delete(ns, "delete").throwsApiException();
 
-    Await.until("the pool is gone", WAIT, () -> harness.absent(() -> harness.read(ns,
-        "delete")));
-    assertTrue(harness.absent(() -> harness.deployment(ns, "delete-dhcp-agent")),
+    Await.until("the pool is gone", WAIT, () -> harness.absent(() -> harness.read(ns, "delete")));
+    assertTrue(
+        harness.absent(() -> harness.deployment(ns, "delete-dhcp-agent")),
         "the finalizer deleted the Deployment before letting the pool go");
   }
 
@@ -274,8 +369,16 @@ class IPPoolControllerIT {
           leading = true;
         } else if (kind.equals("STOPPED_LEADING")) {
           leading = false;
-        } else if (List.of("DEPLOYMENT", "POOL_STATUS", "CONDITION", "ALLOCATED", "NIC",
-            "SERVICE_ACCOUNT", "ROLE_BINDING", "FINALIZED").contains(kind)) {
+        } else if (List.of(
+                "DEPLOYMENT",
+                "POOL_STATUS",
+                "CONDITION",
+                "ALLOCATED",
+                "NIC",
+                "SERVICE_ACCOUNT",
+                "ROLE_BINDING",
+                "FINALIZED")
+            .contains(kind)) {
           assertTrue(leading, replica + " wrote while not leading: " + line);
           writes++;
         }
@@ -284,7 +387,9 @@ class IPPoolControllerIT {
     assertTrue(writes > 0, "the leader's writes were seen");
     for (String replica : List.of("replica-a", "replica-b")) {
       if (harness.events(replica).stream().noneMatch(l -> l.contains(" LEADING "))) {
-        assertEquals(0, harness.controller(replica).stats().reconciles.get(),
+        assertEquals(
+            0,
+            harness.controller(replica).stats().reconciles.get(),
             replica + " never led, so it never reconciled");
       }
     }

@@ -12,16 +12,26 @@ import org.junit.jupiter.api.Test;
 
 class PoolValidationTest {
 
-  static IPPoolSpec spec(String cidr, String server, String router, String start, String end,
-      String... exclude) {
-    return new IPPoolSpec().networkName("default/vlan-100").ipv4Config(new IPv4Config()
-        .cidr(cidr).serverIP(server).router(router)
-        .pool(new Pool().start(start).end(end).exclude(List.of(exclude))));
+  static IPPoolSpec spec(
+      String cidr, String server, String router, String start, String end, String... exclude) {
+    return new IPPoolSpec()
+        .networkName("default/vlan-100")
+        .ipv4Config(
+            new IPv4Config()
+                .cidr(cidr)
+                .serverIP(server)
+                .router(router)
+                .pool(new Pool().start(start).end(end).exclude(List.of(exclude))));
   }
 
   static IPPoolSpec good() {
-    return spec("192.168.0.0/24", "192.168.0.2", "192.168.0.1", "192.168.0.10",
-        "192.168.0.20", "192.168.0.15");
+    return spec(
+        "192.168.0.0/24",
+        "192.168.0.2",
+        "192.168.0.1",
+        "192.168.0.10",
+        "192.168.0.20",
+        "192.168.0.15");
   }
 
   private static void rejects(IPPoolSpec spec, String reason, String... inMessage) {
@@ -41,65 +51,81 @@ class PoolValidationTest {
     assertEquals("192.168.0.0/24", layout.cidr().toString());
     assertEquals(11, layout.rangeSize());
     assertEquals("192.168.0.10-192.168.0.20", layout.range());
-    assertEquals(List.of(Ipv4.parse("192.168.0.15").orElseThrow()),
-        List.copyOf(layout.excluded()));
+    assertEquals(List.of(Ipv4.parse("192.168.0.15").orElseThrow()), List.copyOf(layout.excluded()));
   }
 
   @Test
   void theRouterIsOptional() {
-    assertTrue(PoolValidation.validate(spec("10.0.0.0/8", "10.0.0.2", null, "10.0.1.0",
-        "10.0.1.255")).isValid());
+    assertTrue(
+        PoolValidation.validate(spec("10.0.0.0/8", "10.0.0.2", null, "10.0.1.0", "10.0.1.255"))
+            .isValid());
   }
 
   @Test
   void anInvalidCidrIsReportedWithAnExample() {
-    rejects(spec("192.168.0.0/33", "192.168.0.2", null, "192.168.0.10", "192.168.0.20"),
-        "InvalidCIDR", "spec.ipv4Config.cidr '192.168.0.0/33'", "192.168.0.0/24");
-    rejects(spec("192.168.0.0", "192.168.0.2", null, "192.168.0.10", "192.168.0.20"),
-        "InvalidCIDR");
+    rejects(
+        spec("192.168.0.0/33", "192.168.0.2", null, "192.168.0.10", "192.168.0.20"),
+        "InvalidCIDR",
+        "spec.ipv4Config.cidr '192.168.0.0/33'",
+        "192.168.0.0/24");
+    rejects(
+        spec("192.168.0.0", "192.168.0.2", null, "192.168.0.10", "192.168.0.20"), "InvalidCIDR");
   }
 
   @Test
   void aServerIPOutsideTheCidrIsReported() {
-    rejects(spec("192.168.0.0/24", "192.168.1.2", null, "192.168.0.10", "192.168.0.20"),
-        "ServerIPOutsideCIDR", "serverIP 192.168.1.2 is outside spec.ipv4Config.cidr"
-            + " 192.168.0.0/24");
+    rejects(
+        spec("192.168.0.0/24", "192.168.1.2", null, "192.168.0.10", "192.168.0.20"),
+        "ServerIPOutsideCIDR",
+        "serverIP 192.168.1.2 is outside spec.ipv4Config.cidr" + " 192.168.0.0/24");
   }
 
   @Test
   void aRouterOutsideTheCidrIsReported() {
-    rejects(spec("192.168.0.0/24", "192.168.0.2", "10.0.0.1", "192.168.0.10", "192.168.0.20"),
-        "RouterOutsideCIDR", "router 10.0.0.1");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", "10.0.0.1", "192.168.0.10", "192.168.0.20"),
+        "RouterOutsideCIDR",
+        "router 10.0.0.1");
   }
 
   @Test
   void aRangeOutsideTheCidrIsReported() {
-    rejects(spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.1.20"),
-        "PoolRangeOutsideCIDR", "pool.end 192.168.1.20");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.1.20"),
+        "PoolRangeOutsideCIDR",
+        "pool.end 192.168.1.20");
   }
 
   @Test
   void aReversedRangeIsReported() {
-    rejects(spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.20", "192.168.0.10"),
-        "PoolRangeReversed", "pool.start 192.168.0.20 is after pool.end 192.168.0.10; swap them");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.20", "192.168.0.10"),
+        "PoolRangeReversed",
+        "pool.start 192.168.0.20 is after pool.end 192.168.0.10; swap them");
   }
 
   @Test
   void anExclusionOutsideTheRangeIsReported() {
-    rejects(spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.0.20",
-        "192.168.0.30"), "ExclusionOutsideRange", "exclude entry 192.168.0.30 is outside the pool"
-            + " range 192.168.0.10-192.168.0.20");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.0.20", "192.168.0.30"),
+        "ExclusionOutsideRange",
+        "exclude entry 192.168.0.30 is outside the pool" + " range 192.168.0.10-192.168.0.20");
   }
 
   @Test
   void malformedAddressesAreReportedByField() {
-    rejects(spec("192.168.0.0/24", "192.168.0.300", null, "192.168.0.10", "192.168.0.20"),
-        "InvalidServerIP", "serverIP '192.168.0.300' is not an IPv4 address");
-    rejects(spec("192.168.0.0/24", "192.168.0.2", "gateway", "192.168.0.10", "192.168.0.20"),
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.300", null, "192.168.0.10", "192.168.0.20"),
+        "InvalidServerIP",
+        "serverIP '192.168.0.300' is not an IPv4 address");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", "gateway", "192.168.0.10", "192.168.0.20"),
         "InvalidRouter");
-    rejects(spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.010", "192.168.0.20"),
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.010", "192.168.0.20"),
         "InvalidPoolRange");
-    rejects(spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.0.20", "x"),
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.0.20", "x"),
         "InvalidExclusion");
   }
 
@@ -110,9 +136,11 @@ class PoolValidationTest {
 
   @Test
   void everyProblemIsListedAndTheFirstGivesTheReason() {
-    PoolValidation v = PoolValidation.validate(spec("192.168.0.0/24", "10.0.0.2", "10.0.0.1",
-        "192.168.0.20", "192.168.0.10"));
-    assertEquals(List.of("ServerIPOutsideCIDR", "RouterOutsideCIDR", "PoolRangeReversed"),
+    PoolValidation v =
+        PoolValidation.validate(
+            spec("192.168.0.0/24", "10.0.0.2", "10.0.0.1", "192.168.0.20", "192.168.0.10"));
+    assertEquals(
+        List.of("ServerIPOutsideCIDR", "RouterOutsideCIDR", "PoolRangeReversed"),
         v.problems().stream().map(PoolValidation.Problem::reason).toList());
   }
 }

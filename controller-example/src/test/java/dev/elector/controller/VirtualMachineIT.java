@@ -40,7 +40,8 @@ import org.junit.jupiter.api.Test;
  */
 @KubeTest
 class VirtualMachineIT {
-  static final Path VM_CRD = Path.of("..", "deploy", "kubevirt", "virtualmachines.kubevirt.io.yaml");
+  static final Path VM_CRD =
+      Path.of("..", "deploy", "kubevirt", "virtualmachines.kubevirt.io.yaml");
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static ControllerHarness harness;
   private static GenericKubernetesApi<VirtualMachine, VirtualMachineList> vms;
@@ -51,8 +52,14 @@ class VirtualMachineIT {
     installVmCrd(cluster.admin());
     harness = ControllerHarness.create(cluster, "vm-it");
     ns = namespace.name();
-    vms = new GenericKubernetesApi<>(VirtualMachine.class, VirtualMachineList.class,
-        VirtualMachine.GROUP, VirtualMachine.VERSION, VirtualMachine.PLURAL, harness.admin);
+    vms =
+        new GenericKubernetesApi<>(
+            VirtualMachine.class,
+            VirtualMachineList.class,
+            VirtualMachine.GROUP,
+            VirtualMachine.VERSION,
+            VirtualMachine.PLURAL,
+            harness.admin);
     harness.start("replica-a", 2);
     harness.awaitLeader(WAIT);
     registered(ControllerHarness.pool(ns, "net-a", 61));
@@ -71,30 +78,45 @@ class VirtualMachineIT {
 
   /** Installs the stand-in CRD and waits until the API server serves it. */
   static void installVmCrd(ApiClient admin) throws Exception {
-    DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
-        "customresourcedefinitions", admin);
-    KubernetesApiResponse<DynamicKubernetesObject> created = crds.create(
-        Dynamics.newFromYaml(Files.readString(VM_CRD)));
+    DynamicKubernetesApi crds =
+        new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", admin);
+    KubernetesApiResponse<DynamicKubernetesObject> created =
+        crds.create(Dynamics.newFromYaml(Files.readString(VM_CRD)));
     if (created.getHttpStatusCode() != 409) {
       created.throwsApiException();
     }
     CustomObjectsApi custom = new CustomObjectsApi(admin);
-    Await.until("kubevirt.io/v1 virtualmachines is served", WAIT, () -> {
-      try {
-        return custom.getAPIResources(VirtualMachine.GROUP, VirtualMachine.VERSION).execute()
-            .getResources().stream().anyMatch(r -> VirtualMachine.PLURAL.equals(r.getName()));
-      } catch (io.kubernetes.client.openapi.ApiException e) {
-        return false;
-      }
-    });
+    Await.until(
+        "kubevirt.io/v1 virtualmachines is served",
+        WAIT,
+        () -> {
+          try {
+            return custom
+                .getAPIResources(VirtualMachine.GROUP, VirtualMachine.VERSION)
+                .execute()
+                .getResources()
+                .stream()
+                .anyMatch(r -> VirtualMachine.PLURAL.equals(r.getName()));
+          } catch (io.kubernetes.client.openapi.ApiException e) {
+            return false;
+          }
+        });
   }
 
   private static void registered(IPPool pool) throws Exception {
     String name = pool.getMetadata().getName();
     harness.create(pool);
-    Await.until(name + " registers", WAIT, () -> harness.read(ns, name).getStatus() != null
-        && harness.read(ns, name).getStatus().condition(PoolCondition.REGISTERED)
-            .map(PoolCondition::isTrue).orElse(false));
+    Await.until(
+        name + " registers",
+        WAIT,
+        () ->
+            harness.read(ns, name).getStatus() != null
+                && harness
+                    .read(ns, name)
+                    .getStatus()
+                    .condition(PoolCondition.REGISTERED)
+                    .map(PoolCondition::isTrue)
+                    .orElse(false));
   }
 
   private static VirtualMachine vm(String name) {
@@ -115,18 +137,27 @@ class VirtualMachineIT {
   /** Waits until the config lists exactly {@code nics} ("mac@pool") and all are Allocated. */
   private static VirtualMachineNetworkConfig awaitConfig(String name, String... nics) {
     List<String> wanted = List.of(nics);
-    Await.until(name + "'s config has " + wanted + ", all allocated", WAIT, () -> {
-      VirtualMachineNetworkConfig c = harness.readConfig(ns, name);
-      return c.getSpec().getNetworkConfigs().stream().map(n -> n.getMacAddress() + "@"
-          + n.getNetworkName().substring(ns.length() + 1)).toList().equals(wanted)
-          && c.getStatus() != null && c.getStatus().getNetworkConfigs().stream()
-              .map(n -> n.getMacAddress() + "@"
-                  + n.getNetworkName().substring(ns.length() + 1)).toList().equals(wanted)
-          && c.getStatus().getNetworkConfigs().stream().allMatch(s ->
-              NetworkConfigStatus.STATE_ALLOCATED.equals(s.getState()))
-          && c.getStatus().condition(VmReconciler.IN_SYNCED).map(PoolCondition::isTrue)
-              .orElse(false);
-    });
+    Await.until(
+        name + "'s config has " + wanted + ", all allocated",
+        WAIT,
+        () -> {
+          VirtualMachineNetworkConfig c = harness.readConfig(ns, name);
+          return c.getSpec().getNetworkConfigs().stream()
+                  .map(n -> n.getMacAddress() + "@" + n.getNetworkName().substring(ns.length() + 1))
+                  .toList()
+                  .equals(wanted)
+              && c.getStatus() != null
+              && c.getStatus().getNetworkConfigs().stream()
+                  .map(n -> n.getMacAddress() + "@" + n.getNetworkName().substring(ns.length() + 1))
+                  .toList()
+                  .equals(wanted)
+              && c.getStatus().getNetworkConfigs().stream()
+                  .allMatch(s -> NetworkConfigStatus.STATE_ALLOCATED.equals(s.getState()))
+              && c.getStatus()
+                  .condition(VmReconciler.IN_SYNCED)
+                  .map(PoolCondition::isTrue)
+                  .orElse(false);
+        });
     try {
       return harness.readConfig(ns, name);
     } catch (Exception e) {
@@ -136,8 +167,8 @@ class VirtualMachineIT {
 
   /** The pool's allocations to MACs (markers such as RESERVED left out). */
   private static Map<String, String> table(String pool) throws Exception {
-    Map<String, String> macs = new java.util.TreeMap<>(
-        harness.read(ns, pool).getStatus().getIpv4().getAllocated());
+    Map<String, String> macs =
+        new java.util.TreeMap<>(harness.read(ns, pool).getStatus().getIpv4().getAllocated());
     macs.values().removeIf(dev.elector.ippool.IPv4Status::isMarker);
     return macs;
   }
@@ -148,40 +179,68 @@ class VirtualMachineIT {
 
   private static void awaitEvent(String object, String type, String reason, String text) {
     CoreV1Api core = new CoreV1Api(harness.admin);
-    Await.until(type + " event " + reason + " on " + object + ": " + text, WAIT,
-        () -> core.listNamespacedEvent(ns).fieldSelector("involvedObject.name=" + object
-                + ",involvedObject.kind=VirtualMachine")
-            .execute().getItems().stream().anyMatch(e -> type.equals(e.getType())
-                && reason.equals(e.getReason()) && e.getMessage() != null
-                && e.getMessage().contains(text)));
+    Await.until(
+        type + " event " + reason + " on " + object + ": " + text,
+        WAIT,
+        () ->
+            core
+                .listNamespacedEvent(ns)
+                .fieldSelector(
+                    "involvedObject.name=" + object + ",involvedObject.kind=VirtualMachine")
+                .execute()
+                .getItems()
+                .stream()
+                .anyMatch(
+                    e ->
+                        type.equals(e.getType())
+                            && reason.equals(e.getReason())
+                            && e.getMessage() != null
+                            && e.getMessage().contains(text)));
   }
 
   @Test
   void aVmGetsAConfigOfItsMultusNicsWithAMacOwnedByIt() throws Exception {
-    VirtualMachine created = create(vm("vm-create")
-        .nic("default", "52:54:00:61:00:09", null)      // pod network: skipped
-        .nic("nic-1", "52:54:00:61:00:01", "net-a")     // same namespace, short name
-        .nic("nic-2", null, ns + "/net-a")              // no MAC yet: skipped
-        .nic("nic-3", "52:54:00:61:00:03", ns + "/net-b"));
-    VirtualMachineNetworkConfig c = awaitConfig("vm-create", "52:54:00:61:00:01@net-a",
-        "52:54:00:61:00:03@net-b");
+    VirtualMachine created =
+        create(
+            vm("vm-create")
+                .nic("default", "52:54:00:61:00:09", null) // pod network: skipped
+                .nic("nic-1", "52:54:00:61:00:01", "net-a") // same namespace, short name
+                .nic("nic-2", null, ns + "/net-a") // no MAC yet: skipped
+                .nic("nic-3", "52:54:00:61:00:03", ns + "/net-b"));
+    VirtualMachineNetworkConfig c =
+        awaitConfig("vm-create", "52:54:00:61:00:01@net-a", "52:54:00:61:00:03@net-b");
     String first = ip(c, 0);
     assertTrue(first.startsWith("10.61.0.") && ip(c, 1).startsWith("10.62.0."), c.toString());
     assertEquals("52:54:00:61:00:01", table("net-a").get(first));
     V1OwnerReference owner = c.getMetadata().getOwnerReferences().get(0);
-    assertEquals(List.of("kubevirt.io/v1", "VirtualMachine", "vm-create",
-        created.getMetadata().getUid(), true), List.of(owner.getApiVersion(), owner.getKind(),
-        owner.getName(), owner.getUid(), owner.getController()));
+    assertEquals(
+        List.of(
+            "kubevirt.io/v1", "VirtualMachine", "vm-create", created.getMetadata().getUid(), true),
+        List.of(
+            owner.getApiVersion(),
+            owner.getKind(),
+            owner.getName(),
+            owner.getUid(),
+            owner.getController()));
     assertEquals("vm-create", c.getSpec().getVmName());
     assertEquals("vm-create", c.getMetadata().getLabels().get(VmReconciler.VM_LABEL));
-    awaitEvent("vm-create", "Normal", "NetworkConfigCreated", "52:54:00:61:00:01 on " + ns
-        + "/net-a");
+    awaitEvent(
+        "vm-create", "Normal", "NetworkConfigCreated", "52:54:00:61:00:01 on " + ns + "/net-a");
 
     // The MAC KubeVirt assigns later, recorded in the annotation, adds the NIC.
-    edit("vm-create", vm -> vm.getMetadata().putAnnotationsItem(VmNetworks.MAC_ANNOTATION,
-        "{\"default\":\"52:54:00:61:00:09\",\"nic-2\":\"52:54:00:61:00:02\"}"));
-    c = awaitConfig("vm-create", "52:54:00:61:00:01@net-a", "52:54:00:61:00:02@net-a",
-        "52:54:00:61:00:03@net-b");
+    edit(
+        "vm-create",
+        vm ->
+            vm.getMetadata()
+                .putAnnotationsItem(
+                    VmNetworks.MAC_ANNOTATION,
+                    "{\"default\":\"52:54:00:61:00:09\",\"nic-2\":\"52:54:00:61:00:02\"}"));
+    c =
+        awaitConfig(
+            "vm-create",
+            "52:54:00:61:00:01@net-a",
+            "52:54:00:61:00:02@net-a",
+            "52:54:00:61:00:03@net-b");
     assertEquals(first, ip(c, 0), "the NICs already there keep their addresses");
     assertEquals("52:54:00:61:00:02", table("net-a").get(ip(c, 1)));
   }
@@ -199,17 +258,21 @@ class VirtualMachineIT {
     create(vm("vm-nics").nic("nic-1", "52:54:00:61:02:01", "net-a"));
     awaitConfig("vm-nics", "52:54:00:61:02:01@net-a");
     edit("vm-nics", vm -> vm.nic("nic-2", "52:54:00:61:02:02", "net-a"));
-    VirtualMachineNetworkConfig c = awaitConfig("vm-nics", "52:54:00:61:02:01@net-a",
-        "52:54:00:61:02:02@net-a");
+    VirtualMachineNetworkConfig c =
+        awaitConfig("vm-nics", "52:54:00:61:02:01@net-a", "52:54:00:61:02:02@net-a");
     String second = ip(c, 1);
     assertEquals("52:54:00:61:02:02", table("net-a").get(second));
 
-    edit("vm-nics", vm -> {
-      vm.interfaces().remove(1);
-      vm.networks().remove(1);
-    });
+    edit(
+        "vm-nics",
+        vm -> {
+          vm.interfaces().remove(1);
+          vm.networks().remove(1);
+        });
     awaitConfig("vm-nics", "52:54:00:61:02:01@net-a");
-    Await.until("the removed NIC's address is released", WAIT,
+    Await.until(
+        "the removed NIC's address is released",
+        WAIT,
         () -> !table("net-a").containsValue("52:54:00:61:02:02"));
     assertEquals(null, table("net-a").get(second));
   }
@@ -224,14 +287,20 @@ class VirtualMachineIT {
     VirtualMachineNetworkConfig c = awaitConfig("vm-mac", "52:54:00:61:03:02@net-one");
     assertEquals("10.63.0.10", ip(c, 0));
     assertEquals(Map.of("10.63.0.10", "52:54:00:61:03:02"), table("net-one"));
-    List<String> after = harness.events("replica-a").subList(before,
-        harness.events("replica-a").size());
-    int outOfSync = indexOf(after, "CONDITION", "vmconfig=" + ns + "/vm-mac", "type=InSynced",
-        "status=False", "reason=NetworkConfigChanged");
+    List<String> after =
+        harness.events("replica-a").subList(before, harness.events("replica-a").size());
+    int outOfSync =
+        indexOf(
+            after,
+            "CONDITION",
+            "vmconfig=" + ns + "/vm-mac",
+            "type=InSynced",
+            "status=False",
+            "reason=NetworkConfigChanged");
     int released = indexOf(after, "RELEASED", "mac=52:54:00:61:03:01");
     int allocated = indexOf(after, "ALLOCATED", "mac=52:54:00:61:03:02");
-    assertTrue(0 <= outOfSync && outOfSync < released && released < allocated,
-        String.join("\n", after));
+    assertTrue(
+        0 <= outOfSync && outOfSync < released && released < allocated, String.join("\n", after));
     assertTrue(indexOf(after, "VM_CONFIG", "vm=" + ns + "/vm-mac", "action=updated") >= 0);
   }
 
@@ -243,8 +312,8 @@ class VirtualMachineIT {
     VirtualMachineNetworkConfig c = awaitConfig("vm-net", "52:54:00:61:04:01@net-b");
     assertTrue(ip(c, 0).startsWith("10.62.0."), ip(c, 0));
     assertEquals("52:54:00:61:04:01", table("net-b").get(ip(c, 0)));
-    Await.until("net-a released " + old, WAIT,
-        () -> !table("net-a").containsValue("52:54:00:61:04:01"));
+    Await.until(
+        "net-a released " + old, WAIT, () -> !table("net-a").containsValue("52:54:00:61:04:01"));
   }
 
   @Test
@@ -252,41 +321,70 @@ class VirtualMachineIT {
     create(vm("vm-gone").nic("nic-1", "52:54:00:61:05:01", "net-a"));
     awaitConfig("vm-gone", "52:54:00:61:05:01@net-a");
     vms.delete(ns, "vm-gone").throwsApiException();
-    Await.until("the config is gone", WAIT,
-        () -> harness.absent(() -> harness.readConfig(ns, "vm-gone")));
-    assertFalse(table("net-a").containsValue("52:54:00:61:05:01"),
+    Await.until(
+        "the config is gone", WAIT, () -> harness.absent(() -> harness.readConfig(ns, "vm-gone")));
+    assertFalse(
+        table("net-a").containsValue("52:54:00:61:05:01"),
         "its finalizer released the address before it went");
   }
 
   @Test
   void aMalformedAnnotationKeepsTheConfigAndSaysWhy() throws Exception {
     create(vm("vm-bad").nic("nic-1", null, "net-a").nic("nic-2", "52:54:00:61:06:02", "net-a"));
-    edit("vm-bad", vm -> vm.getMetadata().putAnnotationsItem(VmNetworks.MAC_ANNOTATION,
-        "{\"nic-1\":\"52:54:00:61:06:01\"}"));
-    VirtualMachineNetworkConfig good = awaitConfig("vm-bad", "52:54:00:61:06:01@net-a",
-        "52:54:00:61:06:02@net-a");
+    edit(
+        "vm-bad",
+        vm ->
+            vm.getMetadata()
+                .putAnnotationsItem(
+                    VmNetworks.MAC_ANNOTATION, "{\"nic-1\":\"52:54:00:61:06:01\"}"));
+    VirtualMachineNetworkConfig good =
+        awaitConfig("vm-bad", "52:54:00:61:06:01@net-a", "52:54:00:61:06:02@net-a");
 
-    edit("vm-bad", vm -> vm.getMetadata().putAnnotationsItem(VmNetworks.MAC_ANNOTATION,
-        "{\"nic-1\": 52:54:00:61:06:01"));
-    Await.until("InSynced turns False with the reason", WAIT, () -> harness
-        .readConfig(ns, "vm-bad").getStatus().condition(VmReconciler.IN_SYNCED)
-        .map(cond -> "False".equals(cond.getStatus())
-            && "InvalidMacAddressAnnotation".equals(cond.getReason())).orElse(false));
-    awaitEvent("vm-bad", "Warning", "InvalidMacAddressAnnotation",
+    edit(
+        "vm-bad",
+        vm ->
+            vm.getMetadata()
+                .putAnnotationsItem(VmNetworks.MAC_ANNOTATION, "{\"nic-1\": 52:54:00:61:06:01"));
+    Await.until(
+        "InSynced turns False with the reason",
+        WAIT,
+        () ->
+            harness
+                .readConfig(ns, "vm-bad")
+                .getStatus()
+                .condition(VmReconciler.IN_SYNCED)
+                .map(
+                    cond ->
+                        "False".equals(cond.getStatus())
+                            && "InvalidMacAddressAnnotation".equals(cond.getReason()))
+                .orElse(false));
+    awaitEvent(
+        "vm-bad",
+        "Warning",
+        "InvalidMacAddressAnnotation",
         VmNetworks.MAC_ANNOTATION + " of VirtualMachine " + ns + "/vm-bad is not JSON");
     harness.awaitIdle(WAIT);
     VirtualMachineNetworkConfig kept = harness.readConfig(ns, "vm-bad");
     PoolCondition cond = kept.getStatus().condition(VmReconciler.IN_SYNCED).orElseThrow();
-    assertTrue(cond.getMessage().contains("JSON object of interface name to MAC")
-        && cond.getMessage().contains("keeps its NICs and addresses"), cond.getMessage());
+    assertTrue(
+        cond.getMessage().contains("JSON object of interface name to MAC")
+            && cond.getMessage().contains("keeps its NICs and addresses"),
+        cond.getMessage());
     assertEquals(good.getSpec(), kept.getSpec(), "nothing is lost");
     assertEquals(good.getStatus().getNetworkConfigs(), kept.getStatus().getNetworkConfigs());
     assertEquals("52:54:00:61:06:01", table("net-a").get(ip(good, 0)));
 
-    edit("vm-bad", vm -> vm.getMetadata().putAnnotationsItem(VmNetworks.MAC_ANNOTATION,
-        "{\"nic-1\":\"52:54:00:61:06:01\"}"));
-    assertEquals(good.getStatus().getNetworkConfigs(), awaitConfig("vm-bad",
-        "52:54:00:61:06:01@net-a", "52:54:00:61:06:02@net-a").getStatus().getNetworkConfigs());
+    edit(
+        "vm-bad",
+        vm ->
+            vm.getMetadata()
+                .putAnnotationsItem(
+                    VmNetworks.MAC_ANNOTATION, "{\"nic-1\":\"52:54:00:61:06:01\"}"));
+    assertEquals(
+        good.getStatus().getNetworkConfigs(),
+        awaitConfig("vm-bad", "52:54:00:61:06:01@net-a", "52:54:00:61:06:02@net-a")
+            .getStatus()
+            .getNetworkConfigs());
   }
 
   private static int indexOf(List<String> lines, String kind, String... parts) {

@@ -36,6 +36,7 @@ final class DemoSummary {
   final Map<String, Integer> replies = new TreeMap<>();
   final Map<String, Boolean> checks = new LinkedHashMap<>();
   final List<String> notes = new ArrayList<>();
+
   /** Where an operator looks: metrics lines and Kubernetes Events read during the run. */
   final List<String> whereToLook = new ArrayList<>();
 
@@ -58,8 +59,11 @@ final class DemoSummary {
 
   /** Whether terms of one role ever overlapped. */
   boolean overlapping(String role) {
-    List<Term> sorted = terms.stream().filter(t -> t.role().equals(role))
-        .sorted((a, b) -> Double.compare(a.start(), b.start())).toList();
+    List<Term> sorted =
+        terms.stream()
+            .filter(t -> t.role().equals(role))
+            .sorted((a, b) -> Double.compare(a.start(), b.start()))
+            .toList();
     for (int i = 1; i < sorted.size(); i++) {
       double previousEnd = sorted.get(i - 1).end();
       if (previousEnd < 0 || sorted.get(i).start() < previousEnd) {
@@ -74,23 +78,33 @@ final class DemoSummary {
     out.print("==================================== summary ====================================");
     out.print(String.format(Locale.ROOT, "%-18s %s", "cluster", cluster));
     out.print(String.format(Locale.ROOT, "%-18s %s", "DHCP", dhcp));
-    out.print(String.format(Locale.ROOT, "%-18s %s -> %s (allocated by the controller)",
-        "VM vm-1", vmMac, allocatedIp));
-    out.print(String.format(Locale.ROOT, "%-18s %s from %s", "  first lease", boundIp,
-        boundFrom));
-    out.print(String.format(Locale.ROOT, "%-18s %s from %s", "  after failover", renewedIp,
-        renewedFrom));
+    out.print(
+        String.format(
+            Locale.ROOT,
+            "%-18s %s -> %s (allocated by the controller)",
+            "VM vm-1",
+            vmMac,
+            allocatedIp));
+    out.print(String.format(Locale.ROOT, "%-18s %s from %s", "  first lease", boundIp, boundFrom));
+    out.print(
+        String.format(Locale.ROOT, "%-18s %s from %s", "  after failover", renewedIp, renewedFrom));
     out.print("");
     out.print("who led when (seconds since the demo started)");
     for (Term t : terms) {
-      out.print(String.format(Locale.ROOT, "  %-10s %-30s token %-3d %7.2f .. %-8s %s",
-          t.role(), t.who(), t.token(), t.start(),
-          t.end() < 0 ? "end" : String.format(Locale.ROOT, "%.2f", t.end()), t.how()));
+      out.print(
+          String.format(
+              Locale.ROOT,
+              "  %-10s %-30s token %-3d %7.2f .. %-8s %s",
+              t.role(),
+              t.who(),
+              t.token(),
+              t.start(),
+              t.end() < 0 ? "end" : String.format(Locale.ROOT, "%.2f", t.end()),
+              t.how()));
     }
     out.print("");
     out.print("failover after the leading agent was killed (" + killed + ")");
-    failoverMillis.forEach((k, v) -> out.print(String.format(Locale.ROOT, "  %-40s %6d ms", k,
-        v)));
+    failoverMillis.forEach((k, v) -> out.print(String.format(Locale.ROOT, "  %-40s %6d ms", k, v)));
     out.print("");
     out.print("addresses served");
     servedTo.forEach((ip, macs) -> out.print("  " + ip + " -> " + String.join(", ", macs)));
@@ -127,7 +141,9 @@ final class DemoSummary {
     json.put("servedTo", served);
     json.put("checks", checks);
     json.put("notes", notes);
-    Files.writeString(file, new GsonBuilder().setPrettyPrinting().serializeNulls().create()
-        .toJson(json) + "\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        file,
+        new GsonBuilder().setPrettyPrinting().serializeNulls().create().toJson(json) + "\n",
+        StandardCharsets.UTF_8);
   }
 }

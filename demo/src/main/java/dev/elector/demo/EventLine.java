@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One {@code EVENT} line of an agent or a controller process. Agents print
- * {@code EVENT <epochMillis> <monotonicNanos> <kind> key=value ...} with bare values; controllers
- * print {@code EVENT <epochMillis> <KIND> key=value ...} with values quoted when they need it.
+ * One {@code EVENT} line of an agent or a controller process. Agents print {@code EVENT
+ * <epochMillis> <monotonicNanos> <kind> key=value ...} with bare values; controllers print {@code
+ * EVENT <epochMillis> <KIND> key=value ...} with values quoted when they need it.
  *
  * @param source the process that printed it
  * @param epochMillis wall-clock time of the event
@@ -15,8 +15,8 @@ import java.util.Optional;
  * @param kind the event kind, lower case
  * @param fields the key=value pairs
  */
-record EventLine(String source, long epochMillis, long monoNanos, String kind,
-    Map<String, String> fields) {
+record EventLine(
+    String source, long epochMillis, long monoNanos, String kind, Map<String, String> fields) {
 
   /** Parses a line; empty if it is not an event line. */
   static Optional<EventLine> parse(String source, String line) {
@@ -36,10 +36,16 @@ record EventLine(String source, long epochMillis, long monoNanos, String kind,
         at = space + 1;
         space = line.indexOf(' ', at);
       }
-      String kind = (space < 0 ? line.substring(at) : line.substring(at, space))
-          .toLowerCase(java.util.Locale.ROOT);
-      return Optional.of(new EventLine(source, millis, mono, kind,
-          space < 0 ? Map.of() : fields(line.substring(space + 1))));
+      String kind =
+          (space < 0 ? line.substring(at) : line.substring(at, space))
+              .toLowerCase(java.util.Locale.ROOT);
+      return Optional.of(
+          new EventLine(
+              source,
+              millis,
+              mono,
+              kind,
+              space < 0 ? Map.of() : fields(line.substring(space + 1))));
     } catch (RuntimeException e) {
       return Optional.empty();
     }

@@ -43,20 +43,26 @@ public final class InMemoryDemo {
 
   private void run() throws Exception {
     InMemoryLockStore store = InMemoryLockStore.create("demo-lock");
-    print("Elector demo: 3 candidates, lease %s, renewDeadline %s, retryPeriod %s", LEASE,
-        RENEW_DEADLINE, RETRY);
+    print(
+        "Elector demo: 3 candidates, lease %s, renewDeadline %s, retryPeriod %s",
+        LEASE, RENEW_DEADLINE, RETRY);
     Map<String, KillableLock> locks = new LinkedHashMap<>();
     Map<String, LeaderElector> electors = new LinkedHashMap<>();
     for (String name : List.of("alpha", "bravo", "charlie")) {
       KillableLock lock = new KillableLock(store.lockFor(name));
       locks.put(name, lock);
-      electors.put(name, LeaderElector.start(ElectorConfig.newBuilder()
-          .lock(lock)
-          .leaseDuration(LEASE).renewDeadline(RENEW_DEADLINE).retryPeriod(RETRY)
-          .watchWhenFollowing(false)
-          .callbacks(callbacksFor(name))
-          .listener(timelineFor(name))
-          .build()));
+      electors.put(
+          name,
+          LeaderElector.start(
+              ElectorConfig.newBuilder()
+                  .lock(lock)
+                  .leaseDuration(LEASE)
+                  .renewDeadline(RENEW_DEADLINE)
+                  .retryPeriod(RETRY)
+                  .watchWhenFollowing(false)
+                  .callbacks(callbacksFor(name))
+                  .listener(timelineFor(name))
+                  .build()));
     }
     String first = awaitLeader(null);
     Thread.sleep(2_000);
@@ -84,11 +90,13 @@ public final class InMemoryDemo {
     }
     print("--- summary");
     terms.forEach(line -> print("  %s", line));
-    print("  crash failover: %d ms after the kill (lease %d ms, so at least lease - retryPeriod)",
+    print(
+        "  crash failover: %d ms after the kill (lease %d ms, so at least lease - retryPeriod)",
         ms(failover), LEASE.toMillis());
     print("  graceful handover %s -> %s: %d ms", second, third, ms(handover));
-    print("DEMO-SUMMARY failoverMs=%d handoverMs=%d leaders=%s,%s,%s", ms(failover), ms(handover),
-        first, second, third);
+    print(
+        "DEMO-SUMMARY failoverMs=%d handoverMs=%d leaders=%s,%s,%s",
+        ms(failover), ms(handover), first, second, third);
   }
 
   private String awaitLeader(String notThis) throws InterruptedException {
@@ -132,9 +140,14 @@ public final class InMemoryDemo {
       public void onTermEnded(Term term, TermEnd reason) {
         synchronized (InMemoryDemo.this) {
           long started = termStart.remove(name);
-          terms.add(String.format("%-8s led from %6d ms to %6d ms (token %d, ended: %s)", name,
-              ms(started - startNanos), ms(System.nanoTime() - startNanos), term.fencingToken(),
-              reason));
+          terms.add(
+              String.format(
+                  "%-8s led from %6d ms to %6d ms (token %d, ended: %s)",
+                  name,
+                  ms(started - startNanos),
+                  ms(System.nanoTime() - startNanos),
+                  term.fencingToken(),
+                  reason));
           if (name.equals(leader)) {
             leader = null;
           }
@@ -144,8 +157,8 @@ public final class InMemoryDemo {
   }
 
   private void print(String format, Object... args) {
-    System.out.printf("%7d ms  %s%n", ms(System.nanoTime() - startNanos),
-        String.format(format, args));
+    System.out.printf(
+        "%7d ms  %s%n", ms(System.nanoTime() - startNanos), String.format(format, args));
   }
 
   private static long ms(long nanos) {
@@ -179,5 +192,4 @@ public final class InMemoryDemo {
       return killed ? new CompletableFuture<>() : delegate().update(version, record);
     }
   }
-
 }

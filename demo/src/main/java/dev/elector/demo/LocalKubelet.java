@@ -34,8 +34,8 @@ import java.util.function.Consumer;
  * ServiceAccount from the TokenRequest API, its downwardAPI volumes written to files (the pod's
  * annotations with the network status Multus would add), and, when the machine allows network
  * namespaces, a namespace per pod whose interface, named as Multus names it, sits on the pool's
- * network segment. Without namespaces, agents run in the machine's own network in
- * {@code --dry-run} mode.
+ * network segment. Without namespaces, agents run in the machine's own network in {@code --dry-run}
+ * mode.
  */
 final class LocalKubelet implements AutoCloseable {
   private static final String NETWORKS = "k8s.v1.cni.cncf.io/networks";
@@ -59,7 +59,11 @@ final class LocalKubelet implements AutoCloseable {
   private final List<Pod> pods = new ArrayList<>();
   private int counter;
 
-  LocalKubelet(KubeCluster cluster, Optional<NetLab> lab, Path work, List<String> extraArgs,
+  LocalKubelet(
+      KubeCluster cluster,
+      Optional<NetLab> lab,
+      Path work,
+      List<String> extraArgs,
       Consumer<EventLine> listener) {
     this.cluster = cluster;
     this.lab = lab;
@@ -70,8 +74,8 @@ final class LocalKubelet implements AutoCloseable {
 
   /** Starts replicas until as many run as the Deployment asks for; returns the new ones. */
   synchronized List<Pod> sync(V1Deployment deployment) throws IOException, ApiException {
-    int wanted = deployment.getSpec().getReplicas() == null ? 1
-        : deployment.getSpec().getReplicas();
+    int wanted =
+        deployment.getSpec().getReplicas() == null ? 1 : deployment.getSpec().getReplicas();
     List<Pod> started = new ArrayList<>();
     while (pods.stream().filter(Pod::alive).count() < wanted) {
       started.add(start(deployment));
@@ -110,9 +114,15 @@ final class LocalKubelet implements AutoCloseable {
 
     List<String> command = new ArrayList<>(List.of("env"));
     env(container, namespace, name).forEach((k, v) -> command.add(k + "=" + v));
-    command.addAll(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx200m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"), AgentMain.class.getName()));
+    command.addAll(
+        List.of(
+            Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx200m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            AgentMain.class.getName()));
     for (String arg : container.getArgs() == null ? List.<String>of() : container.getArgs()) {
       command.add(mapped(arg, mounts));
     }
@@ -129,10 +139,18 @@ final class LocalKubelet implements AutoCloseable {
       process = h.start(command, log);
       host = Optional.of(h);
     } else {
-      command.addAll(List.of("--dry-run", "--health-addr", "127.0.0.1:0", "--dhcp-port",
-          Integer.toString(freePort())));
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      command.addAll(
+          List.of(
+              "--dry-run",
+              "--health-addr",
+              "127.0.0.1:0",
+              "--dhcp-port",
+              Integer.toString(freePort())));
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
     }
     Pod pod = new Pod(name, process, new ProcessLog(name, log, listener), host);
     pods.add(pod);
@@ -140,10 +158,14 @@ final class LocalKubelet implements AutoCloseable {
   }
 
   private String token(String namespace, String serviceAccount) throws ApiException {
-    AuthenticationV1TokenRequest token = new CoreV1Api(cluster.admin())
-        .createNamespacedServiceAccountToken(serviceAccount, namespace,
-            new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec()
-                .expirationSeconds(3600L))).execute();
+    AuthenticationV1TokenRequest token =
+        new CoreV1Api(cluster.admin())
+            .createNamespacedServiceAccountToken(
+                serviceAccount,
+                namespace,
+                new AuthenticationV1TokenRequest()
+                    .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
+            .execute();
     return token.getStatus().getToken();
   }
 
@@ -166,12 +188,12 @@ final class LocalKubelet implements AutoCloseable {
 
   /**
    * The networks the pod template selects, in order, as Multus reads its networks annotation (a
-   * JSON list of {@code {namespace, name, interface}}, or the short form {@code ns/name@iface,...});
-   * an interface without a name gets net1, net2, ... as Multus gives it.
+   * JSON list of {@code {namespace, name, interface}}, or the short form {@code
+   * ns/name@iface,...}); an interface without a name gets net1, net2, ... as Multus gives it.
    */
   static List<Attachment> attachments(V1Deployment deployment, String podNamespace) {
-    Map<String, String> annotations = deployment.getSpec().getTemplate().getMetadata()
-        .getAnnotations();
+    Map<String, String> annotations =
+        deployment.getSpec().getTemplate().getMetadata().getAnnotations();
     String networks = annotations == null ? null : annotations.get(NETWORKS);
     List<Attachment> found = new ArrayList<>();
     if (networks == null || networks.isBlank()) {
@@ -181,8 +203,8 @@ final class LocalKubelet implements AutoCloseable {
       for (JsonElement e : JsonParser.parseString(networks).getAsJsonArray()) {
         JsonObject o = e.getAsJsonObject();
         String ns = o.has("namespace") ? o.get("namespace").getAsString() : podNamespace;
-        String iface = o.has("interface") ? o.get("interface").getAsString()
-            : "net" + (found.size() + 1);
+        String iface =
+            o.has("interface") ? o.get("interface").getAsString() : "net" + (found.size() + 1);
         found.add(new Attachment(ns + "/" + o.get("name").getAsString(), iface));
       }
       return found;
@@ -192,30 +214,31 @@ final class LocalKubelet implements AutoCloseable {
       int at = selection.indexOf('@');
       String network = at < 0 ? selection : selection.substring(0, at);
       String iface = at < 0 ? "net" + (found.size() + 1) : selection.substring(at + 1);
-      found.add(new Attachment(network.contains("/") ? network : podNamespace + "/" + network,
-          iface));
+      found.add(
+          new Attachment(network.contains("/") ? network : podNamespace + "/" + network, iface));
     }
     return found;
   }
 
   /**
    * Writes the pod's downwardAPI volumes under its work folder, as the kubelet does: the
-   * annotations (with the network status Multus would have added) and labels in the
-   * {@code key="value"} form. Returns each mount path with the folder that stands in for it.
+   * annotations (with the network status Multus would have added) and labels in the {@code
+   * key="value"} form. Returns each mount path with the folder that stands in for it.
    */
-  private Map<String, Path> downwardApi(V1Deployment deployment, V1Container container,
-      String pod, List<Attachment> attachments) throws IOException {
+  private Map<String, Path> downwardApi(
+      V1Deployment deployment, V1Container container, String pod, List<Attachment> attachments)
+      throws IOException {
     Map<String, Path> mounts = new LinkedHashMap<>();
     var spec = deployment.getSpec().getTemplate().getSpec();
     if (spec.getVolumes() == null || container.getVolumeMounts() == null) {
       return mounts;
     }
     var meta = deployment.getSpec().getTemplate().getMetadata();
-    Map<String, String> annotations = new java.util.TreeMap<>(
-        meta.getAnnotations() == null ? Map.of() : meta.getAnnotations());
+    Map<String, String> annotations =
+        new java.util.TreeMap<>(meta.getAnnotations() == null ? Map.of() : meta.getAnnotations());
     annotations.put(NETWORK_STATUS, networkStatus(attachments));
-    Map<String, String> labels = new java.util.TreeMap<>(
-        meta.getLabels() == null ? Map.of() : meta.getLabels());
+    Map<String, String> labels =
+        new java.util.TreeMap<>(meta.getLabels() == null ? Map.of() : meta.getLabels());
     for (var volume : spec.getVolumes()) {
       if (volume.getDownwardAPI() == null || volume.getDownwardAPI().getItems() == null) {
         continue;
@@ -224,8 +247,10 @@ final class LocalKubelet implements AutoCloseable {
       Files.createDirectories(dir);
       for (var item : volume.getDownwardAPI().getItems()) {
         String field = item.getFieldRef() == null ? "" : item.getFieldRef().getFieldPath();
-        Map<String, String> values = field.equals("metadata.annotations") ? annotations
-            : field.equals("metadata.labels") ? labels : null;
+        Map<String, String> values =
+            field.equals("metadata.annotations")
+                ? annotations
+                : field.equals("metadata.labels") ? labels : null;
         if (values != null) {
           StringBuilder text = new StringBuilder();
           values.forEach((k, v) -> text.append(k).append('=').append(goQuote(v)).append('\n'));

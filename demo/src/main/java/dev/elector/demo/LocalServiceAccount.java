@@ -30,30 +30,44 @@ public final class LocalServiceAccount {
     for (int i = 0; i + 1 < args.length; i += 2) {
       options.put(args[i], args[i + 1]);
     }
-    List<String> required = List.of("--admin-kubeconfig", "--namespace", "--rbac",
-        "--service-account", "--out");
-    if (args.length % 2 != 0 || !options.keySet().containsAll(required)
+    List<String> required =
+        List.of("--admin-kubeconfig", "--namespace", "--rbac", "--service-account", "--out");
+    if (args.length % 2 != 0
+        || !options.keySet().containsAll(required)
         || options.size() != required.size()) {
-      System.err.println("usage: LocalServiceAccount --admin-kubeconfig FILE --namespace NS"
-          + " --rbac FILE --service-account NAME --out FILE (got " + String.join(" ", args) + ")");
+      System.err.println(
+          "usage: LocalServiceAccount --admin-kubeconfig FILE --namespace NS"
+              + " --rbac FILE --service-account NAME --out FILE (got "
+              + String.join(" ", args)
+              + ")");
       System.exit(2);
     }
     String namespace = options.get("--namespace");
-    try (KubeCluster cluster = KubeCluster.fromKubeconfig("admin kubeconfig",
-        Path.of(options.get("--admin-kubeconfig")), null)) {
+    try (KubeCluster cluster =
+        KubeCluster.fromKubeconfig(
+            "admin kubeconfig", Path.of(options.get("--admin-kubeconfig")), null)) {
       CoreV1Api core = new CoreV1Api(cluster.admin());
       Manifests.ensureNamespace(core, namespace);
-      for (String applied : Manifests.apply(cluster.admin(), Path.of(options.get("--rbac")),
-          namespace)) {
+      for (String applied :
+          Manifests.apply(cluster.admin(), Path.of(options.get("--rbac")), namespace)) {
         System.out.println("applied " + applied);
       }
-      AuthenticationV1TokenRequest token = core.createNamespacedServiceAccountToken(
-          options.get("--service-account"), namespace, new AuthenticationV1TokenRequest()
-              .spec(new V1TokenRequestSpec().expirationSeconds(3600L))).execute();
+      AuthenticationV1TokenRequest token =
+          core.createNamespacedServiceAccountToken(
+                  options.get("--service-account"),
+                  namespace,
+                  new AuthenticationV1TokenRequest()
+                      .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
+              .execute();
       Path out = Path.of(options.get("--out"));
       Files.writeString(out, cluster.kubeconfigYaml(token.getStatus().getToken()));
-      System.out.println("wrote " + out + " for system:serviceaccount:" + namespace + ":"
-          + options.get("--service-account"));
+      System.out.println(
+          "wrote "
+              + out
+              + " for system:serviceaccount:"
+              + namespace
+              + ":"
+              + options.get("--service-account"));
     }
   }
 }

@@ -41,8 +41,10 @@ final class Manifests {
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
     List<String> applied = new ArrayList<>();
     for (Object document : Yaml.loadAll(file.toFile())) {
-      if (namespace != null && (document instanceof V1ServiceAccount
-          || document instanceof V1Role || document instanceof V1RoleBinding)) {
+      if (namespace != null
+          && (document instanceof V1ServiceAccount
+              || document instanceof V1Role
+              || document instanceof V1RoleBinding)) {
         V1ObjectMeta meta = ((KubernetesObject) document).getMetadata();
         if (meta.getNamespace() == null) {
           meta.setNamespace(namespace);
@@ -54,29 +56,37 @@ final class Manifests {
         upsert(() -> core.createNamespacedServiceAccount(ns, sa).execute(), null);
         applied.add("ServiceAccount " + ns + "/" + sa.getMetadata().getName());
       } else if (document instanceof V1ClusterRole role) {
-        upsert(() -> rbac.createClusterRole(role).execute(),
+        upsert(
+            () -> rbac.createClusterRole(role).execute(),
             () -> rbac.replaceClusterRole(role.getMetadata().getName(), role).execute());
         applied.add("ClusterRole " + role.getMetadata().getName());
       } else if (document instanceof V1ClusterRoleBinding binding) {
-        upsert(() -> rbac.createClusterRoleBinding(binding).execute(),
-            () -> rbac.replaceClusterRoleBinding(binding.getMetadata().getName(), binding)
-                .execute());
+        upsert(
+            () -> rbac.createClusterRoleBinding(binding).execute(),
+            () ->
+                rbac.replaceClusterRoleBinding(binding.getMetadata().getName(), binding).execute());
         applied.add("ClusterRoleBinding " + binding.getMetadata().getName());
       } else if (document instanceof V1Role role) {
         String ns = role.getMetadata().getNamespace();
         ensureNamespace(core, ns);
-        upsert(() -> rbac.createNamespacedRole(ns, role).execute(),
+        upsert(
+            () -> rbac.createNamespacedRole(ns, role).execute(),
             () -> rbac.replaceNamespacedRole(role.getMetadata().getName(), ns, role).execute());
         applied.add("Role " + ns + "/" + role.getMetadata().getName());
       } else if (document instanceof V1RoleBinding binding) {
         String ns = binding.getMetadata().getNamespace();
-        upsert(() -> rbac.createNamespacedRoleBinding(ns, binding).execute(),
-            () -> rbac.replaceNamespacedRoleBinding(binding.getMetadata().getName(), ns, binding)
-                .execute());
+        upsert(
+            () -> rbac.createNamespacedRoleBinding(ns, binding).execute(),
+            () ->
+                rbac.replaceNamespacedRoleBinding(binding.getMetadata().getName(), ns, binding)
+                    .execute());
         applied.add("RoleBinding " + ns + "/" + binding.getMetadata().getName());
       } else if (document != null) {
-        throw new IOException(file + " holds a " + document.getClass().getSimpleName()
-            + ", which the demo does not apply");
+        throw new IOException(
+            file
+                + " holds a "
+                + document.getClass().getSimpleName()
+                + ", which the demo does not apply");
       }
     }
     return applied;
@@ -84,8 +94,15 @@ final class Manifests {
 
   /** Creates the namespace unless it exists. */
   static void ensureNamespace(CoreV1Api core, String name) throws ApiException {
-    upsert(() -> core.createNamespace(new V1Namespace().apiVersion("v1").kind("Namespace")
-        .metadata(new V1ObjectMeta().name(name))).execute(), null);
+    upsert(
+        () ->
+            core.createNamespace(
+                    new V1Namespace()
+                        .apiVersion("v1")
+                        .kind("Namespace")
+                        .metadata(new V1ObjectMeta().name(name)))
+                .execute(),
+        null);
   }
 
   private interface Call {

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Follows the output file of one process on a daemon thread and hands each event line to a
- * listener as it appears; keeps every event for the summary.
+ * Follows the output file of one process on a daemon thread and hands each event line to a listener
+ * as it appears; keeps every event for the summary.
  */
 final class ProcessLog implements AutoCloseable {
   private final String source;

@@ -24,8 +24,9 @@ final class Progress {
 
   /** Something a process did, at the time it did it. */
   synchronized void line(long epochMillis, String who, String text) {
-    out.println(String.format(Locale.ROOT, "[+%6.2fs] %-26s %s",
-        (epochMillis - startMillis) / 1000.0, who, text));
+    out.println(
+        String.format(
+            Locale.ROOT, "[+%6.2fs] %-26s %s", (epochMillis - startMillis) / 1000.0, who, text));
     out.flush();
   }
 

@@ -35,8 +35,7 @@ final class VmClient implements AutoCloseable {
   }
 
   /** Waits for an event ("bound", "renew") and returns its variables. */
-  Map<String, String> await(String event, Duration limit) throws IOException,
-      InterruptedException {
+  Map<String, String> await(String event, Duration limit) throws IOException, InterruptedException {
     return client.await(event, limit);
   }
 

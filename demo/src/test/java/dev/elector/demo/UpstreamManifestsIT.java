@@ -48,73 +48,130 @@ class UpstreamManifestsIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final MacAddress TEST_VM = MacAddress.parse("fa:cf:8e:50:82:fc");
 
-  @TempDir
-  Path work;
+  @TempDir Path work;
 
   @Test
-  void theUpstreamReadmeExamplesApplyAsTheyAreAndARealClientIsServed(KubeCluster cluster,
-      KubeNamespace home) throws Exception {
+  void theUpstreamReadmeExamplesApplyAsTheyAreAndARealClientIsServed(
+      KubeCluster cluster, KubeNamespace home) throws Exception {
     if ("true".equals(System.getenv("ELECTOR_SKIP_NETNS_TESTS"))) {
       Assumptions.abort("ELECTOR_SKIP_NETNS_TESTS=true: network namespace test skipped on request");
     }
-    NetLab.Result tools = NetLab.run(300, "bash", System.getenv().getOrDefault(
-        "DHCP_CLIENT_INSTALL_SCRIPT", "../dhcp-agent-example/scripts/install-dhcp-client.sh"));
+    NetLab.Result tools =
+        NetLab.run(
+            300,
+            "bash",
+            System.getenv()
+                .getOrDefault(
+                    "DHCP_CLIENT_INSTALL_SCRIPT",
+                    "../dhcp-agent-example/scripts/install-dhcp-client.sh"));
     assertTrue(tools.ok(), "could not install the lab tools: " + tools.output());
-    NetLab.unavailableReason().ifPresent(why -> fail("this test needs network namespaces: " + why
-        + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly"));
+    NetLab.unavailableReason()
+        .ifPresent(
+            why ->
+                fail(
+                    "this test needs network namespaces: "
+                        + why
+                        + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly"));
     NetworkCrds.install(cluster.admin(), WAIT);
     Manifests.apply(cluster.admin(), Path.of("..", "deploy", "controller", "rbac.yaml"));
 
-    DynamicKubernetesApi pools = new DynamicKubernetesApi(NetworkApis.GROUP, NetworkApis.VERSION,
-        NetworkApis.IPPOOLS, cluster.admin());
-    DynamicKubernetesApi configs = new DynamicKubernetesApi(NetworkApis.GROUP,
-        NetworkApis.VERSION, NetworkApis.VM_NETWORK_CONFIGS, cluster.admin());
-    IPPoolController controller = IPPoolController.start(cluster.admin(),
-        ControllerConfig.newBuilder().identity("upstream-it").leaseNamespace(home.name())
-            .leaseDuration(Duration.ofSeconds(3)).renewDeadline(Duration.ofSeconds(2))
-            .retryPeriod(Duration.ofMillis(500)).agentReplicas(1).build());
+    DynamicKubernetesApi pools =
+        new DynamicKubernetesApi(
+            NetworkApis.GROUP, NetworkApis.VERSION, NetworkApis.IPPOOLS, cluster.admin());
+    DynamicKubernetesApi configs =
+        new DynamicKubernetesApi(
+            NetworkApis.GROUP,
+            NetworkApis.VERSION,
+            NetworkApis.VM_NETWORK_CONFIGS,
+            cluster.admin());
+    IPPoolController controller =
+        IPPoolController.start(
+            cluster.admin(),
+            ControllerConfig.newBuilder()
+                .identity("upstream-it")
+                .leaseNamespace(home.name())
+                .leaseDuration(Duration.ofSeconds(3))
+                .renewDeadline(Duration.ofSeconds(2))
+                .retryPeriod(Duration.ofMillis(500))
+                .agentReplicas(1)
+                .build());
     try (NetLab lab = NetLab.create()) {
       // Applied as written: the files are sent unchanged, namespace "default" and all.
-      pools.create(Dynamics.newFromYaml(Files.readString(EXAMPLES.resolve("ippool-net-48.yaml"))))
+      pools
+          .create(Dynamics.newFromYaml(Files.readString(EXAMPLES.resolve("ippool-net-48.yaml"))))
           .throwsApiException();
-      configs.create(Dynamics.newFromYaml(Files.readString(
-          EXAMPLES.resolve("vmnetcfg-test-vm.yaml")))).throwsApiException();
+      configs
+          .create(Dynamics.newFromYaml(Files.readString(EXAMPLES.resolve("vmnetcfg-test-vm.yaml"))))
+          .throwsApiException();
 
       AtomicReference<String> allocated = new AtomicReference<>();
-      Await.until("test-vm gets an address", WAIT, () -> {
-        VirtualMachineNetworkConfig c = NetworkApis.vmNetworkConfigs(cluster.admin())
-            .get("default", "test-vm").throwsApiException().getObject();
-        // the README's networkConfig (singular) is read as networkConfigs
-        allocated.set(c.getStatus() == null || c.getStatus().getNetworkConfigs().isEmpty() ? null
-            : c.getStatus().getNetworkConfigs().get(0).getAllocatedIPAddress());
-        return allocated.get() != null;
-      });
+      Await.until(
+          "test-vm gets an address",
+          WAIT,
+          () -> {
+            VirtualMachineNetworkConfig c =
+                NetworkApis.vmNetworkConfigs(cluster.admin())
+                    .get("default", "test-vm")
+                    .throwsApiException()
+                    .getObject();
+            // the README's networkConfig (singular) is read as networkConfigs
+            allocated.set(
+                c.getStatus() == null || c.getStatus().getNetworkConfigs().isEmpty()
+                    ? null
+                    : c.getStatus().getNetworkConfigs().get(0).getAllocatedIPAddress());
+            return allocated.get() != null;
+          });
       assertEquals("192.168.48.82", allocated.get(), ".81 and .90 are excluded");
-      IPPool pool = NetworkApis.ipPools(cluster.admin()).get("default", "net-48")
-          .throwsApiException().getObject();
-      assertEquals(Map.of("192.168.48.1", "RESERVED", "192.168.48.77", "RESERVED",
-          "192.168.48.81", "EXCLUDED", "192.168.48.82", TEST_VM.toString(),
-          "192.168.48.90", "EXCLUDED"), pool.getStatus().getIpv4().getAllocated());
-      assertEquals(List.of(1, 7), List.of(pool.getStatus().getIpv4().getUsed(),
-          pool.getStatus().getIpv4().getAvailable()));
+      IPPool pool =
+          NetworkApis.ipPools(cluster.admin())
+              .get("default", "net-48")
+              .throwsApiException()
+              .getObject();
+      assertEquals(
+          Map.of(
+              "192.168.48.1",
+              "RESERVED",
+              "192.168.48.77",
+              "RESERVED",
+              "192.168.48.81",
+              "EXCLUDED",
+              "192.168.48.82",
+              TEST_VM.toString(),
+              "192.168.48.90",
+              "EXCLUDED"),
+          pool.getStatus().getIpv4().getAllocated());
+      assertEquals(
+          List.of(1, 7),
+          List.of(pool.getStatus().getIpv4().getUsed(), pool.getStatus().getIpv4().getAvailable()));
 
       AppsV1Api apps = new AppsV1Api(cluster.admin());
       AtomicReference<V1Deployment> deployment = new AtomicReference<>();
-      Await.until("the agent Deployment is rendered", WAIT, () -> {
-        try {
-          deployment.set(apps.readNamespacedDeployment("net-48-dhcp-agent", "default").execute());
-          return true;
-        } catch (io.kubernetes.client.openapi.ApiException e) {
-          return false;
-        }
-      });
-      try (LocalKubelet kubelet = new LocalKubelet(cluster, Optional.of(lab), work,
-          List.of("--lease-duration", "3s", "--renew-deadline", "2s", "--retry-period", "500ms"),
-          e -> { })) {
+      Await.until(
+          "the agent Deployment is rendered",
+          WAIT,
+          () -> {
+            try {
+              deployment.set(
+                  apps.readNamespacedDeployment("net-48-dhcp-agent", "default").execute());
+              return true;
+            } catch (io.kubernetes.client.openapi.ApiException e) {
+              return false;
+            }
+          });
+      try (LocalKubelet kubelet =
+          new LocalKubelet(
+              cluster,
+              Optional.of(lab),
+              work,
+              List.of(
+                  "--lease-duration", "3s", "--renew-deadline", "2s", "--retry-period", "500ms"),
+              e -> {})) {
         LocalKubelet.Pod agent = kubelet.sync(deployment.get()).get(0);
         NetLab.Host vm = lab.addHost("vm", "eth0", Optional.of(TEST_VM));
-        Map<String, String> bound = new Udhcpc(vm, work.resolve("client")).once(30)
-            .orElseThrow(() -> new AssertionError("no lease; agent log:\n" + log(agent)));
+        Map<String, String> bound =
+            new Udhcpc(vm, work.resolve("client"))
+                .once(30)
+                .orElseThrow(() -> new AssertionError("no lease; agent log:\n" + log(agent)));
         assertEquals("192.168.48.82", bound.get("ip"), bound.toString());
         assertEquals("255.255.255.0", bound.get("subnet"));
         assertEquals("192.168.48.1", bound.get("router"));
@@ -127,8 +184,8 @@ class UpstreamManifestsIT {
         // resolve (the lab's namespaces reach no DNS server), it is left out and named.
         String ntp = bound.get("ntpsrv");
         if (ntp == null) {
-          assertTrue(log(agent).contains("ntp host name pool.ntp.org does not resolve here"),
-              log(agent));
+          assertTrue(
+              log(agent).contains("ntp host name pool.ntp.org does not resolve here"), log(agent));
         } else {
           for (String server : ntp.trim().split(" ")) {
             assertTrue(server.matches("\\d+\\.\\d+\\.\\d+\\.\\d+"), ntp);
@@ -138,8 +195,12 @@ class UpstreamManifestsIT {
     } finally {
       configs.delete("default", "test-vm");
       pools.delete("default", "net-48");
-      Await.until("the examples are cleaned up", WAIT, () -> configs.get("default", "test-vm")
-          .getHttpStatusCode() == 404 && pools.get("default", "net-48").getHttpStatusCode() == 404);
+      Await.until(
+          "the examples are cleaned up",
+          WAIT,
+          () ->
+              configs.get("default", "test-vm").getHttpStatusCode() == 404
+                  && pools.get("default", "net-48").getHttpStatusCode() == 404);
       controller.close();
     }
   }

@@ -58,10 +58,14 @@ final class ConfigMapFormat implements KubeObjectFormat {
   @Override
   public Parsed parse(JsonObject object) {
     JsonElement metadata = object.get("metadata");
-    JsonElement annotations = metadata != null && metadata.isJsonObject()
-        ? metadata.getAsJsonObject().get("annotations") : null;
-    JsonElement value = annotations != null && annotations.isJsonObject()
-        ? annotations.getAsJsonObject().get(ANNOTATION) : null;
+    JsonElement annotations =
+        metadata != null && metadata.isJsonObject()
+            ? metadata.getAsJsonObject().get("annotations")
+            : null;
+    JsonElement value =
+        annotations != null && annotations.isJsonObject()
+            ? annotations.getAsJsonObject().get(ANNOTATION)
+            : null;
     if (value == null || value.isJsonNull()) {
       // client-go reads a ConfigMap without the annotation as an empty record: free to take
       return Parsed.of(new LeaderRecord("", null, null, null, 0));
@@ -71,12 +75,12 @@ final class ConfigMapFormat implements KubeObjectFormat {
     try {
       json = JsonParser.parseString(text);
     } catch (JsonParseException e) {
-      return Parsed.malformed("annotation " + ANNOTATION + " is not valid JSON: "
-          + abbreviate(text));
+      return Parsed.malformed(
+          "annotation " + ANNOTATION + " is not valid JSON: " + abbreviate(text));
     }
     if (!json.isJsonObject()) {
-      return Parsed.malformed("annotation " + ANNOTATION + " is not a JSON object: "
-          + abbreviate(text));
+      return Parsed.malformed(
+          "annotation " + ANNOTATION + " is not a JSON object: " + abbreviate(text));
     }
     return RecordJson.read(json.getAsJsonObject(), TRANSITIONS, "annotation " + ANNOTATION);
   }

@@ -6,16 +6,16 @@ import dev.elector.k8s.KubeObjectLock;
 /**
  * A lock in a ConfigMap's annotation {@value #ANNOTATION}, holding the JSON client-go's
  * ConfigMapLock used ({@code holderIdentity, leaseDurationSeconds, acquireTime, renewTime,
- * leaderTransitions}). For clusters or tools that still elect through ConfigMaps; prefer the
- * Lease lock otherwise.
+ * leaderTransitions}). For clusters or tools that still elect through ConfigMaps; prefer the Lease
+ * lock otherwise.
  *
  * <p>Only that annotation is written, by a JSON merge patch with a resourceVersion precondition:
  * the ConfigMap's data, labels and other annotations are never lost. An existing ConfigMap without
- * the annotation counts as free. The identity needs a Role in the lock's namespace with
- * {@code get, list, watch, patch} on {@code configmaps} restricted to the lock's name, and
- * {@code create} on {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. With
- * {@code recordEvents(true)} it also needs {@code create} on {@code events}
- * ({@code deploy/configmap/rbac-events.yaml}). Thread-safe.
+ * the annotation counts as free. The identity needs a Role in the lock's namespace with {@code get,
+ * list, watch, patch} on {@code configmaps} restricted to the lock's name, and {@code create} on
+ * {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. With {@code recordEvents(true)} it
+ * also needs {@code create} on {@code events} ({@code deploy/configmap/rbac-events.yaml}).
+ * Thread-safe.
  */
 public final class ConfigMapLock extends KubeObjectLock {
   /** The annotation holding the record. */

@@ -26,35 +26,57 @@ class ConfigMapEventsIT {
   private static final Path RBAC = Path.of("..", "deploy", "configmap", "rbac.yaml");
 
   @Test
-  void aTermIsRecordedOnTheConfigMapUnderTheShippedRoles(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void aTermIsRecordedOnTheConfigMapUnderTheShippedRoles(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(RBAC));
     rules.addAll(RoleRules.fromYaml(Path.of("..", "deploy", "configmap", "rbac-events.yaml")));
     KubeIdentity who = cluster.newIdentity(namespace, "cm-events");
     cluster.grant(who, namespace, rules);
-    String name = RoleRules.fromYaml(RBAC).stream().filter(r -> r.getResourceNames() != null)
-        .flatMap(r -> r.getResourceNames().stream()).findFirst().orElseThrow();
-    LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder()
-        .lock(ConfigMapLock.newBuilder().apiClient(who.client()).namespace(namespace.name())
-            .name(name).identity("pod-c").recordEvents(true).build())
-        .leaseDuration(Duration.ofSeconds(3)).renewDeadline(Duration.ofSeconds(2))
-        .retryPeriod(Duration.ofMillis(500))
-        .callbacks(LeaderCallbacks.of(term -> { }, (term, reason) -> { })).build());
+    String name =
+        RoleRules.fromYaml(RBAC).stream()
+            .filter(r -> r.getResourceNames() != null)
+            .flatMap(r -> r.getResourceNames().stream())
+            .findFirst()
+            .orElseThrow();
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(
+                    ConfigMapLock.newBuilder()
+                        .apiClient(who.client())
+                        .namespace(namespace.name())
+                        .name(name)
+                        .identity("pod-c")
+                        .recordEvents(true)
+                        .build())
+                .leaseDuration(Duration.ofSeconds(3))
+                .renewDeadline(Duration.ofSeconds(2))
+                .retryPeriod(Duration.ofMillis(500))
+                .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> {}))
+                .build());
     await("pod-c leads").atMost(Duration.ofSeconds(15)).until(elector::isLeader);
     elector.close();
 
     CoreV1Api core = new CoreV1Api(cluster.admin());
-    String uid = core.readNamespacedConfigMap(name, namespace.name()).execute().getMetadata()
-        .getUid();
-    String selector = "involvedObject.kind=ConfigMap,involvedObject.name=" + name
-        + ",involvedObject.uid=" + uid;
-    await("both events").atMost(Duration.ofSeconds(10)).until(() -> core
-        .listNamespacedEvent(namespace.name()).fieldSelector(selector).execute().getItems()
-        .size() == 2);
-    List<CoreV1Event> events = core.listNamespacedEvent(namespace.name()).fieldSelector(selector)
-        .execute().getItems();
-    assertEquals(List.of("pod-c became leader", "pod-c stopped leading (closed)"), events.stream()
-        .map(CoreV1Event::getMessage).sorted().toList());
+    String uid =
+        core.readNamespacedConfigMap(name, namespace.name()).execute().getMetadata().getUid();
+    String selector =
+        "involvedObject.kind=ConfigMap,involvedObject.name=" + name + ",involvedObject.uid=" + uid;
+    await("both events")
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                core.listNamespacedEvent(namespace.name())
+                        .fieldSelector(selector)
+                        .execute()
+                        .getItems()
+                        .size()
+                    == 2);
+    List<CoreV1Event> events =
+        core.listNamespacedEvent(namespace.name()).fieldSelector(selector).execute().getItems();
+    assertEquals(
+        List.of("pod-c became leader", "pod-c stopped leading (closed)"),
+        events.stream().map(CoreV1Event::getMessage).sorted().toList());
     for (CoreV1Event event : events) {
       assertEquals("v1", event.getInvolvedObject().getApiVersion());
       assertEquals("LeaderElection", event.getReason());

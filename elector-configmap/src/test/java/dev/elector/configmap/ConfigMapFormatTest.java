@@ -26,41 +26,60 @@ class ConfigMapFormatTest {
 
   @Test
   void readsClientGoJsonWithSecondPrecisionTimes() {
-    LeaderRecord record = format.parse(withAnnotation("{\"holderIdentity\":\"go\","
-        + "\"leaseDurationSeconds\":15,\"acquireTime\":\"2026-12-02T12:00:00Z\","
-        + "\"renewTime\":\"2026-12-02T12:00:10Z\",\"leaderTransitions\":2}")).record();
+    LeaderRecord record =
+        format
+            .parse(
+                withAnnotation(
+                    "{\"holderIdentity\":\"go\","
+                        + "\"leaseDurationSeconds\":15,\"acquireTime\":\"2026-12-02T12:00:00Z\","
+                        + "\"renewTime\":\"2026-12-02T12:00:10Z\",\"leaderTransitions\":2}"))
+            .record();
 
-    assertEquals(new LeaderRecord("go", Duration.ofSeconds(15),
-        Instant.parse("2026-12-02T12:00:00Z"), Instant.parse("2026-12-02T12:00:10Z"), 2), record);
+    assertEquals(
+        new LeaderRecord(
+            "go",
+            Duration.ofSeconds(15),
+            Instant.parse("2026-12-02T12:00:00Z"),
+            Instant.parse("2026-12-02T12:00:10Z"),
+            2),
+        record);
   }
 
   @Test
   void patchTouchesOnlyTheAnnotation() {
-    JsonObject patch = format.patchBody(new LeaderRecord("me", Duration.ofSeconds(3), null, null,
-        1));
+    JsonObject patch =
+        format.patchBody(new LeaderRecord("me", Duration.ofSeconds(3), null, null, 1));
 
     assertEquals(1, patch.size());
     JsonObject metadata = patch.getAsJsonObject("metadata");
     assertEquals(1, metadata.size());
     JsonObject annotations = metadata.getAsJsonObject("annotations");
     assertEquals(1, annotations.size());
-    assertEquals(JsonParser.parseString("{\"holderIdentity\":\"me\",\"leaseDurationSeconds\":3,"
-        + "\"leaderTransitions\":1}"), JsonParser.parseString(
-        annotations.get(ConfigMapLock.ANNOTATION).getAsString()));
+    assertEquals(
+        JsonParser.parseString(
+            "{\"holderIdentity\":\"me\",\"leaseDurationSeconds\":3," + "\"leaderTransitions\":1}"),
+        JsonParser.parseString(annotations.get(ConfigMapLock.ANNOTATION).getAsString()));
   }
 
   @Test
   void configMapWithoutTheAnnotationIsFree() {
-    assertEquals(new LeaderRecord("", null, null, null, 0),
-        format.parse(JsonParser.parseString("{\"metadata\":{\"name\":\"x\"},\"data\":{}}")
-            .getAsJsonObject()).record());
+    assertEquals(
+        new LeaderRecord("", null, null, null, 0),
+        format
+            .parse(
+                JsonParser.parseString("{\"metadata\":{\"name\":\"x\"},\"data\":{}}")
+                    .getAsJsonObject())
+            .record());
   }
 
   @Test
   void garbledAnnotationIsMalformed() {
     assertTrue(format.parse(withAnnotation("{not json")).problem().contains("not valid JSON"));
     assertTrue(format.parse(withAnnotation("[1,2]")).problem().contains("not a JSON object"));
-    assertTrue(format.parse(withAnnotation("{\"leaderTransitions\":\"many\"}")).problem()
-        .contains("leaderTransitions"));
+    assertTrue(
+        format
+            .parse(withAnnotation("{\"leaderTransitions\":\"many\"}"))
+            .problem()
+            .contains("leaderTransitions"));
   }
 }

@@ -30,10 +30,14 @@ import org.junit.jupiter.api.Test;
 public class ConfigMapLockIT extends AbstractKubeLockIT {
 
   @Override
-  protected KubeLock newLock(ApiClient client, String namespace, String name,
-      String identity) {
-    return ConfigMapLock.newBuilder().apiClient(client).namespace(namespace).name(name)
-        .identity(identity).requestTimeout(RENEW.dividedBy(2)).build();
+  protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
+    return ConfigMapLock.newBuilder()
+        .apiClient(client)
+        .namespace(namespace)
+        .name(name)
+        .identity(identity)
+        .requestTimeout(RENEW.dividedBy(2))
+        .build();
   }
 
   @Override
@@ -42,13 +46,30 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
   }
 
   @Override
-  protected void writeForeignRecord(String namespace, String name, String holder,
-      int leaseDurationSeconds, Instant renewTime, long transitions) throws ApiException {
+  protected void writeForeignRecord(
+      String namespace,
+      String name,
+      String holder,
+      int leaseDurationSeconds,
+      Instant renewTime,
+      long transitions)
+      throws ApiException {
     // as client-go writes it: RFC 3339 without fraction
     String time = renewTime.truncatedTo(ChronoUnit.SECONDS).toString();
-    writeAnnotation(namespace, name, "{\"holderIdentity\":\"" + holder
-        + "\",\"leaseDurationSeconds\":" + leaseDurationSeconds + ",\"acquireTime\":\"" + time
-        + "\",\"renewTime\":\"" + time + "\",\"leaderTransitions\":" + transitions + "}");
+    writeAnnotation(
+        namespace,
+        name,
+        "{\"holderIdentity\":\""
+            + holder
+            + "\",\"leaseDurationSeconds\":"
+            + leaseDurationSeconds
+            + ",\"acquireTime\":\""
+            + time
+            + "\",\"renewTime\":\""
+            + time
+            + "\",\"leaderTransitions\":"
+            + transitions
+            + "}");
   }
 
   private void writeAnnotation(String namespace, String name, String value) throws ApiException {
@@ -56,17 +77,26 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
     for (int attempt = 0; ; attempt++) {
       try {
         V1ConfigMap current = api.readNamespacedConfigMap(name, namespace).execute();
-        Map<String, String> annotations = current.getMetadata().getAnnotations() == null
-            ? new HashMap<>() : new HashMap<>(current.getMetadata().getAnnotations());
+        Map<String, String> annotations =
+            current.getMetadata().getAnnotations() == null
+                ? new HashMap<>()
+                : new HashMap<>(current.getMetadata().getAnnotations());
         annotations.put(ConfigMapLock.ANNOTATION, value);
         current.getMetadata().setAnnotations(annotations);
         api.replaceNamespacedConfigMap(name, namespace, current).execute();
         return;
       } catch (ApiException e) {
         if (e.getCode() == 404) {
-          api.createNamespacedConfigMap(namespace, new V1ConfigMap().apiVersion("v1")
-              .kind("ConfigMap").metadata(new V1ObjectMeta().name(name)
-                  .annotations(Map.of(ConfigMapLock.ANNOTATION, value)))).execute();
+          api.createNamespacedConfigMap(
+                  namespace,
+                  new V1ConfigMap()
+                      .apiVersion("v1")
+                      .kind("ConfigMap")
+                      .metadata(
+                          new V1ObjectMeta()
+                              .name(name)
+                              .annotations(Map.of(ConfigMapLock.ANNOTATION, value))))
+              .execute();
           return;
         }
         if (e.getCode() != 409 || attempt > 10) {
@@ -87,8 +117,10 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
       V1ConfigMap map = new CoreV1Api(admin).readNamespacedConfigMap(name, namespace).execute();
       String json = map.getMetadata().getAnnotations().get(ConfigMapLock.ANNOTATION);
       JsonObject record = JsonParser.parseString(json).getAsJsonObject();
-      return Optional.of(new Stored(record.get("holderIdentity").getAsString(),
-          record.get("leaderTransitions").getAsLong()));
+      return Optional.of(
+          new Stored(
+              record.get("holderIdentity").getAsString(),
+              record.get("leaderTransitions").getAsLong()));
     } catch (ApiException e) {
       if (e.getCode() == 404) {
         return Optional.empty();
@@ -99,19 +131,27 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
 
   @Test
   void keepsTheConfigMapsDataLabelsAndOtherAnnotations() throws Exception {
-    new CoreV1Api(admin).createNamespacedConfigMap(namespace.name(), new V1ConfigMap()
-        .apiVersion("v1").kind("ConfigMap")
-        .metadata(new V1ObjectMeta().name(lockName()).labels(Map.of("app", "mine"))
-            .annotations(Map.of("owner", "team-a")))
-        .data(Map.of("config.yaml", "a: 1"))).execute();
+    new CoreV1Api(admin)
+        .createNamespacedConfigMap(
+            namespace.name(),
+            new V1ConfigMap()
+                .apiVersion("v1")
+                .kind("ConfigMap")
+                .metadata(
+                    new V1ObjectMeta()
+                        .name(lockName())
+                        .labels(Map.of("app", "mine"))
+                        .annotations(Map.of("owner", "team-a")))
+                .data(Map.of("config.yaml", "a: 1")))
+        .execute();
     LeaderElector first = candidate("first");
     Await.until("first leads", Duration.ofSeconds(10), first::isLeader);
     long renewals = first.stats().totalCalls();
-    Await.until("a few renewals", Duration.ofSeconds(5),
-        () -> first.stats().totalCalls() >= renewals + 3);
+    Await.until(
+        "a few renewals", Duration.ofSeconds(5), () -> first.stats().totalCalls() >= renewals + 3);
 
-    V1ConfigMap map = new CoreV1Api(admin).readNamespacedConfigMap(lockName(), namespace.name())
-        .execute();
+    V1ConfigMap map =
+        new CoreV1Api(admin).readNamespacedConfigMap(lockName(), namespace.name()).execute();
 
     assertEquals(Map.of("config.yaml", "a: 1"), map.getData());
     assertEquals(Map.of("app", "mine"), map.getMetadata().getLabels());

@@ -7,9 +7,9 @@ import java.util.concurrent.CompletionStage;
  * A lock that passes every call to another lock: the base for decorators that count, delay, fail or
  * log some calls and pass the rest on unchanged. A subclass overrides only the calls it changes.
  *
- * <p>A decorator of a {@link WatchableLock} that should stay watchable extends
- * {@link ForwardingWatchableLock} instead: the elector watches a lock only if it is a
- * {@code WatchableLock}, and a {@code ForwardingLock} is not one.
+ * <p>A decorator of a {@link WatchableLock} that should stay watchable extends {@link
+ * ForwardingWatchableLock} instead: the elector watches a lock only if it is a {@code
+ * WatchableLock}, and a {@code ForwardingLock} is not one.
  */
 public abstract class ForwardingLock implements LeaderLock {
   private final LeaderLock delegate;

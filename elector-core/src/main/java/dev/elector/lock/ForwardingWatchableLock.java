@@ -3,8 +3,8 @@ package dev.elector.lock;
 import java.util.function.Consumer;
 
 /**
- * A {@link ForwardingLock} of a {@link WatchableLock} that passes {@link #watch} on as well, so
- * the decorated lock is still watched rather than polled.
+ * A {@link ForwardingLock} of a {@link WatchableLock} that passes {@link #watch} on as well, so the
+ * decorated lock is still watched rather than polled.
  */
 public abstract class ForwardingWatchableLock extends ForwardingLock implements WatchableLock {
   private final WatchableLock delegate;

@@ -15,13 +15,14 @@ import org.jspecify.annotations.Nullable;
  * version is a {@link LockWrite.Conflict}. For tests, demos and single-process use.
  *
  * <p>Besides the candidates' views from {@link #lockFor(String)}, it offers the operations of an
- * outside writer ({@link #overwrite}, {@link #delete}, {@link #corrupt}) so tests can hijack, delete
- * or garble the lock. Thread-safe.
+ * outside writer ({@link #overwrite}, {@link #delete}, {@link #corrupt}) so tests can hijack,
+ * delete or garble the lock. Thread-safe.
  */
 public final class InMemoryLockStore {
   private final String name;
   private final List<Consumer<LockRead>> watchers = new CopyOnWriteArrayList<>();
   private long nextVersion = 1;
+
   /** The lock as a read would find it now: absent, found or malformed; never failed. */
   private LockRead state = new LockRead.Absent();
 

@@ -19,8 +19,8 @@ public interface LeaderLock {
   CompletionStage<LockRead> read();
 
   /**
-   * Creates the lock holding {@code record}. Completes with {@link LockWrite.Conflict} if it already
-   * exists.
+   * Creates the lock holding {@code record}. Completes with {@link LockWrite.Conflict} if it
+   * already exists.
    */
   CompletionStage<LockWrite> create(LeaderRecord record);
 

@@ -14,12 +14,12 @@ import org.jspecify.annotations.Nullable;
  * times may be missing. The elector judges such records safely (see {@link #durationProblem()}).
  *
  * @param holderIdentity the current holder; empty when the lock was released (never null)
- * @param leaseDuration how long the holder's lease lasts after each renewal, as written by the holder;
- *     null when the record has none
+ * @param leaseDuration how long the holder's lease lasts after each renewal, as written by the
+ *     holder; null when the record has none
  * @param acquireTime wall-clock time the holder acquired the lock; informational, may be null
  * @param renewTime wall-clock time of the last renewal; informational, may be null
- * @param leaderTransitions how many times leadership changed; Elector writes a strictly larger value
- *     for every new term and uses it as the term's fencing token
+ * @param leaderTransitions how many times leadership changed; Elector writes a strictly larger
+ *     value for every new term and uses it as the term's fencing token
  */
 public record LeaderRecord(
     String holderIdentity,

@@ -10,8 +10,8 @@ public interface WatchableLock extends LeaderLock {
 
   /**
    * Delivers each later state of the lock ({@link LockRead.Found}, {@link LockRead.Malformed} or
-   * {@link LockRead.Absent}) to {@code listener}, on any thread, until the subscription is closed. A
-   * watch that breaks may deliver {@link LockRead.Failed}; the elector then polls until the next
+   * {@link LockRead.Absent}) to {@code listener}, on any thread, until the subscription is closed.
+   * A watch that breaks may deliver {@link LockRead.Failed}; the elector then polls until the next
    * state arrives. Implementations reconnect by themselves (with back-off) until closed.
    */
   Subscription watch(Consumer<LockRead> listener);

@@ -6,8 +6,8 @@ import java.util.concurrent.Executor;
 /**
  * Runs the elector's short, non-blocking steps after a delay.
  *
- * <p>Electors never sleep: every wait is a task scheduled here, so a virtual scheduler from
- * {@code elector-testkit} can run an hour of elections in milliseconds. Many electors may share one
+ * <p>Electors never sleep: every wait is a task scheduled here, so a virtual scheduler from {@code
+ * elector-testkit} can run an hour of elections in milliseconds. Many electors may share one
  * scheduler; each elector runs at most one of its own steps at a time.
  *
  * <p>Implementations must be thread-safe and must run tasks in order of their due time.
@@ -37,6 +37,7 @@ public interface Scheduler extends Executor {
     if (threads <= 0) {
       throw new IllegalArgumentException("threads must be positive, was " + threads);
     }
-    return new ThreadScheduler(threads, Objects.requireNonNull(threadNamePrefix, "threadNamePrefix"));
+    return new ThreadScheduler(
+        threads, Objects.requireNonNull(threadNamePrefix, "threadNamePrefix"));
   }
 }

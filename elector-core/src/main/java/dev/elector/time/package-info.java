@@ -1,7 +1,7 @@
 /**
- * Time and scheduling seams. Durations are judged only on a {@link dev.elector.time.MonotonicClock};
- * waits are tasks on a {@link dev.elector.time.Scheduler}. Both are injectable so that elections run
- * deterministically in virtual time.
+ * Time and scheduling seams. Durations are judged only on a {@link
+ * dev.elector.time.MonotonicClock}; waits are tasks on a {@link dev.elector.time.Scheduler}. Both
+ * are injectable so that elections run deterministically in virtual time.
  */
 @NullMarked
 package dev.elector.time;

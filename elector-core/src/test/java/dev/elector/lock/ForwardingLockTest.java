@@ -13,8 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ForwardingLockTest {
-  private static final LeaderRecord HELD = new LeaderRecord("a", Duration.ofSeconds(15),
-      Instant.EPOCH, Instant.EPOCH, 1);
+  private static final LeaderRecord HELD =
+      new LeaderRecord("a", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 1);
 
   private static final class Plain extends ForwardingLock {
     Plain(LeaderLock delegate) {
@@ -39,8 +39,8 @@ class ForwardingLockTest {
     LockRead read = lock.read().toCompletableFuture().join();
     assertEquals(HELD, assertInstanceOf(LockRead.Found.class, read).record());
     LeaderRecord renewed = HELD.withRenewTime(Instant.EPOCH.plusSeconds(2));
-    assertInstanceOf(LockWrite.Written.class,
-        lock.update(version, renewed).toCompletableFuture().join());
+    assertInstanceOf(
+        LockWrite.Written.class, lock.update(version, renewed).toCompletableFuture().join());
     assertEquals(renewed, store.current().orElseThrow());
     assertEquals("a", lock.identity());
     assertEquals(store.lockFor("a").describe(), lock.describe());
@@ -56,8 +56,9 @@ class ForwardingLockTest {
     WatchableLock.Subscription watch = new Watched(store.lockFor("a")).watch(seen::add);
     store.overwrite(HELD);
     watch.close();
-    assertTrue(seen.stream().anyMatch(r -> r instanceof LockRead.Found f
-        && f.record().equals(HELD)), seen.toString());
+    assertTrue(
+        seen.stream().anyMatch(r -> r instanceof LockRead.Found f && f.record().equals(HELD)),
+        seen.toString());
   }
 
   @Test

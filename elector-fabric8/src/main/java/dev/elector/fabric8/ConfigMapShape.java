@@ -15,7 +15,9 @@ import java.util.function.Function;
 final class ConfigMapShape implements ObjectShape {
   private final Function<String, Object> parser;
 
-  /** @param parser parses JSON text into plain values, throwing on text that is not JSON */
+  /**
+   * @param parser parses JSON text into plain values, throwing on text that is not JSON
+   */
   ConfigMapShape(Function<String, Object> parser) {
     this.parser = parser;
   }
@@ -59,8 +61,8 @@ final class ConfigMapShape implements ObjectShape {
   @Override
   public RecordFields.Parsed parse(Map<String, Object> object) {
     Map<String, Object> metadata = ListWatchLoop.asObject(object.get("metadata"));
-    Map<String, Object> annotations = metadata == null ? null
-        : ListWatchLoop.asObject(metadata.get("annotations"));
+    Map<String, Object> annotations =
+        metadata == null ? null : ListWatchLoop.asObject(metadata.get("annotations"));
     Object value = annotations == null ? null : annotations.get(Fabric8ConfigMapLock.ANNOTATION);
     if (value == null) {
       // client-go reads a ConfigMap without the annotation as an empty record: free to take
@@ -71,22 +73,29 @@ final class ConfigMapShape implements ObjectShape {
     try {
       json = parser.apply(text);
     } catch (RuntimeException e) {
-      return RecordFields.Parsed.malformed("annotation " + Fabric8ConfigMapLock.ANNOTATION
-          + " is not valid JSON: " + abbreviate(text));
+      return RecordFields.Parsed.malformed(
+          "annotation "
+              + Fabric8ConfigMapLock.ANNOTATION
+              + " is not valid JSON: "
+              + abbreviate(text));
     }
     Map<String, Object> fields = ListWatchLoop.asObject(json);
     if (fields == null) {
-      return RecordFields.Parsed.malformed("annotation " + Fabric8ConfigMapLock.ANNOTATION
-          + " is not a JSON object: " + abbreviate(text));
+      return RecordFields.Parsed.malformed(
+          "annotation "
+              + Fabric8ConfigMapLock.ANNOTATION
+              + " is not a JSON object: "
+              + abbreviate(text));
     }
-    return RecordFields.read(fields, RecordFields.LEADER_TRANSITIONS,
-        "annotation " + Fabric8ConfigMapLock.ANNOTATION);
+    return RecordFields.read(
+        fields, RecordFields.LEADER_TRANSITIONS, "annotation " + Fabric8ConfigMapLock.ANNOTATION);
   }
 
   private static Map<String, Object> annotations(LeaderRecord record) {
     Map<String, Object> annotations = new LinkedHashMap<>();
-    annotations.put(Fabric8ConfigMapLock.ANNOTATION, JsonText.write(
-        RecordFields.write(record, RecordFields.LEADER_TRANSITIONS, false)));
+    annotations.put(
+        Fabric8ConfigMapLock.ANNOTATION,
+        JsonText.write(RecordFields.write(record, RecordFields.LEADER_TRANSITIONS, false)));
     return annotations;
   }
 

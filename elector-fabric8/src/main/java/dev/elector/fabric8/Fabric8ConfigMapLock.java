@@ -1,17 +1,17 @@
 package dev.elector.fabric8;
 
 /**
- * A lock in a ConfigMap's annotation {@value #ANNOTATION} through fabric8's
- * {@code KubernetesClient}, holding the JSON client-go's ConfigMapLock used ({@code holderIdentity,
+ * A lock in a ConfigMap's annotation {@value #ANNOTATION} through fabric8's {@code
+ * KubernetesClient}, holding the JSON client-go's ConfigMapLock used ({@code holderIdentity,
  * leaseDurationSeconds, acquireTime, renewTime, leaderTransitions}); compatible with Elector's
  * client-java {@code ConfigMapLock}. For clusters or tools that still elect through ConfigMaps;
  * prefer {@link Fabric8LeaseLock} otherwise.
  *
  * <p>Only that annotation is written, by a JSON merge patch with a resourceVersion precondition:
  * the ConfigMap's data, labels and other annotations are never lost. An existing ConfigMap without
- * the annotation counts as free. The identity needs a Role in the lock's namespace with
- * {@code get, list, watch, patch} on {@code configmaps} restricted to the lock's name, and
- * {@code create} on {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. Thread-safe.
+ * the annotation counts as free. The identity needs a Role in the lock's namespace with {@code get,
+ * list, watch, patch} on {@code configmaps} restricted to the lock's name, and {@code create} on
+ * {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. Thread-safe.
  */
 public final class Fabric8ConfigMapLock extends Fabric8ObjectLock {
   /** The annotation holding the record. */

@@ -38,12 +38,13 @@ final class Fabric8Http {
   private final long timeoutMillis;
 
   Fabric8Http(KubernetesClient client, Duration timeout) {
-    RequestConfig noRetries = new RequestConfigBuilder()
-        .withRequestRetryBackoffLimit(0)
-        .withRequestRetryBackoffInterval(1000)
-        .withRequestTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
-        .withUploadRequestTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
-        .build();
+    RequestConfig noRetries =
+        new RequestConfigBuilder()
+            .withRequestRetryBackoffLimit(0)
+            .withRequestRetryBackoffInterval(1000)
+            .withRequestTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+            .withUploadRequestTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
+            .build();
     this.http = client.getHttpClient().newBuilder().tag(noRetries).build();
     String url = client.getMasterUrl().toString();
     this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
@@ -65,21 +66,24 @@ final class Fabric8Http {
    */
   Reply send(String method, String path, String query, Object body, String contentType)
       throws Exception {
-    HttpRequest.Builder request = http.newHttpRequestBuilder()
-        .uri(base + path + (query.isEmpty() ? "" : "?" + query))
-        .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
-        .header("Accept", "application/json");
+    HttpRequest.Builder request =
+        http.newHttpRequestBuilder()
+            .uri(base + path + (query.isEmpty() ? "" : "?" + query))
+            .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+            .header("Accept", "application/json");
     if (body != null) {
-      request.method(method, contentType == null ? "application/json" : contentType,
-          JsonText.write(body));
+      request.method(
+          method, contentType == null ? "application/json" : contentType, JsonText.write(body));
     } else if (!method.equals("GET")) {
       request.method(method, "application/json", "");
     }
-    CompletableFuture<HttpResponse<String>> future = http.sendAsync(request.build(),
-        String.class);
+    CompletableFuture<HttpResponse<String>> future = http.sendAsync(request.build(), String.class);
     HttpResponse<String> response = await(future, timeoutMillis);
     String text = response.body() == null ? "" : response.body();
-    return new Reply(response.code(), parseObject(text), text,
+    return new Reply(
+        response.code(),
+        parseObject(text),
+        text,
         WatchPacer.retryAfter(response.header("Retry-After")));
   }
 
@@ -117,7 +121,8 @@ final class Fabric8Http {
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       while ((cause instanceof java.util.concurrent.CompletionException
-          || cause instanceof ExecutionException) && cause.getCause() != null) {
+              || cause instanceof ExecutionException)
+          && cause.getCause() != null) {
         cause = cause.getCause();
       }
       if (cause instanceof Exception exception) {
@@ -143,10 +148,14 @@ final class Fabric8Http {
 
     @Override
     public Reply open() throws Exception {
-      HttpRequest request = http.newHttpRequestBuilder().uri(uri)
-          .header("Accept", "application/json").forStreaming().build();
-      CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(request,
-          InputStream.class);
+      HttpRequest request =
+          http.newHttpRequestBuilder()
+              .uri(uri)
+              .header("Accept", "application/json")
+              .forStreaming()
+              .build();
+      CompletableFuture<HttpResponse<InputStream>> sent =
+          http.sendAsync(request, InputStream.class);
       future = sent;
       // a stream that outlives the server-side timeout by much is stuck: end it
       CompletableFuture.delayedExecutor(total.toMillis(), TimeUnit.MILLISECONDS)
@@ -166,7 +175,10 @@ final class Fabric8Http {
         try (InputStream in = response.body()) {
           text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        return new Reply(response.code(), parseObject(text), text,
+        return new Reply(
+            response.code(),
+            parseObject(text),
+            text,
             WatchPacer.retryAfter(response.header("Retry-After")));
       }
       if (body == null) {

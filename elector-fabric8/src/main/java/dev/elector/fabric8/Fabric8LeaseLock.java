@@ -13,10 +13,10 @@ package dev.elector.fabric8;
  *     .build();
  * }</pre>
  *
- * <p>Reads GET the Lease; a renewal is one JSON merge patch of the spec with
- * {@code metadata.resourceVersion} as precondition. The identity needs a Role in the lock's
- * namespace with {@code get, list, watch, patch} on {@code leases} restricted to the lock's name,
- * and {@code create} on {@code leases}; see {@code deploy/lease/rbac.yaml}. Thread-safe.
+ * <p>Reads GET the Lease; a renewal is one JSON merge patch of the spec with {@code
+ * metadata.resourceVersion} as precondition. The identity needs a Role in the lock's namespace with
+ * {@code get, list, watch, patch} on {@code leases} restricted to the lock's name, and {@code
+ * create} on {@code leases}; see {@code deploy/lease/rbac.yaml}. Thread-safe.
  */
 public final class Fabric8LeaseLock extends Fabric8ObjectLock {
 

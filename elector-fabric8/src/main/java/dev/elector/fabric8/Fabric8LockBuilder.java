@@ -39,9 +39,9 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   abstract B self();
 
   /**
-   * The client to talk to the API server with (required); its credentials, TLS and HTTP client
-   * are the lock's. The lock never closes it. fabric8's own request retries are not used: the
-   * elector retries on its own schedule.
+   * The client to talk to the API server with (required); its credentials, TLS and HTTP client are
+   * the lock's. The lock never closes it. fabric8's own request retries are not used: the elector
+   * retries on its own schedule.
    */
   public B client(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -81,9 +81,9 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   /**
    * Runs the blocking API requests; default a pool of up to 8 daemon threads shared by every
    * Kubernetes lock of the process, each ending after 5 s idle (further requests wait in its
-   * queue). Pass an executor of your own to give a lock more threads or threads of its own.
-   * Watches run on daemon threads of their own, which end when the watch is closed (see
-   * {@link #watchMode}).
+   * queue). Pass an executor of your own to give a lock more threads or threads of its own. Watches
+   * run on daemon threads of their own, which end when the watch is closed (see {@link
+   * #watchMode}).
    */
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -91,14 +91,14 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /**
-   * How this lock watches its object while following; default {@link WatchMode#AUTO}: one watch
-   * of the whole collection (every Lease, or every ConfigMap, in the namespace) shared by all locks
-   * of that collection built on the same {@code KubernetesClient}, while the identity may list and
+   * How this lock watches its object while following; default {@link WatchMode#AUTO}: one watch of
+   * the whole collection (every Lease, or every ConfigMap, in the namespace) shared by all locks of
+   * that collection built on the same {@code KubernetesClient}, while the identity may list and
    * watch the collection ({@code deploy/lease/rbac-shared-watch.yaml}). Without that, the shared
    * watch's first list is refused with one 403, and from then on the locks of that client and
    * collection each watch their own object on a thread of their own, which needs {@code list} and
-   * {@code watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which
-   * mode is used and why. {@link WatchMode#SHARED} and {@link WatchMode#PER_LOCK} force a mode.
+   * {@code watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which mode
+   * is used and why. {@link WatchMode#SHARED} and {@link WatchMode#PER_LOCK} force a mode.
    */
   public B watchMode(WatchMode watchMode) {
     this.watchMode = Objects.requireNonNull(watchMode, "watchMode");
@@ -106,8 +106,8 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /**
-   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces
-   * {@link WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
+   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces {@link
+   * WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
    */
   public B sharedWatch(boolean sharedWatch) {
     return watchMode(sharedWatch ? WatchMode.SHARED : WatchMode.PER_LOCK);
@@ -118,9 +118,9 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
    * <identity> became leader}, {@code <identity> stopped leading}, reason {@code LeaderElection});
    * default false. The same Events, rate limit and RBAC as the client-java locks: sent on the
    * lock's {@link #executor}, never on the elector's thread, at most 6 at once then one a minute;
-   * the identity needs {@code create} on {@code events} in the lock's namespace
-   * ({@code deploy/lease/rbac-events.yaml}); without it, one WARN names the rule and the election
-   * carries on unaffected.
+   * the identity needs {@code create} on {@code events} in the lock's namespace ({@code
+   * deploy/lease/rbac-events.yaml}); without it, one WARN names the rule and the election carries
+   * on unaffected.
    */
   public B recordEvents(boolean recordEvents) {
     this.recordEvents = recordEvents;
@@ -128,8 +128,8 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /**
-   * The component the Events name as their source, such as your operator's name; default
-   * {@code elector}. A Kubernetes qualified name. Needs {@link #recordEvents recordEvents(true)}.
+   * The component the Events name as their source, such as your operator's name; default {@code
+   * elector}. A Kubernetes qualified name. Needs {@link #recordEvents recordEvents(true)}.
    */
   public B eventComponent(String eventComponent) {
     this.eventComponent = Objects.requireNonNull(eventComponent, "eventComponent");
@@ -143,16 +143,37 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
   }
 
   /** Settings after defaults and checks. */
-  record Resolved(KubernetesClient client, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, WatchMode watchMode, String eventComponent) {}
+  record Resolved(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      String identity,
+      Duration requestTimeout,
+      Executor executor,
+      WatchMode watchMode,
+      String eventComponent) {}
 
   Resolved resolve(String kind) {
-    LockOptions.Resolved r = LockOptions.resolve(kind, client == null
-        ? "client is missing; pass one, for example new KubernetesClientBuilder().build()" : null,
-        name, namespace, identity, requestTimeout, environment,
-        LockOptions.eventProblems(recordEvents, eventComponent));
-    return new Resolved(client, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
-        executor != null ? executor : DaemonThreads.shared(), watchMode,
+    LockOptions.Resolved r =
+        LockOptions.resolve(
+            kind,
+            client == null
+                ? "client is missing; pass one, for example new KubernetesClientBuilder().build()"
+                : null,
+            name,
+            namespace,
+            identity,
+            requestTimeout,
+            environment,
+            LockOptions.eventProblems(recordEvents, eventComponent));
+    return new Resolved(
+        client,
+        r.namespace(),
+        r.name(),
+        r.identity(),
+        r.requestTimeout(),
+        executor != null ? executor : DaemonThreads.shared(),
+        watchMode,
         LockOptions.eventComponent(recordEvents, eventComponent));
   }
 }

@@ -33,11 +33,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A lock stored in one Kubernetes object through fabric8, with optimistic concurrency by
- * {@code metadata.resourceVersion}: the same requests as the client-java locks. Reads GET the
- * object; creates POST it whole (409 is a conflict); an update is one JSON merge patch of only the
- * record's fields carrying {@code metadata.resourceVersion} as precondition (409 or a deleted
- * object is a conflict), so a renewal is one request and nothing else in the object changes.
+ * A lock stored in one Kubernetes object through fabric8, with optimistic concurrency by {@code
+ * metadata.resourceVersion}: the same requests as the client-java locks. Reads GET the object;
+ * creates POST it whole (409 is a conflict); an update is one JSON merge patch of only the record's
+ * fields carrying {@code metadata.resourceVersion} as precondition (409 or a deleted object is a
+ * conflict), so a renewal is one request and nothing else in the object changes.
  */
 abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(Fabric8ObjectLock.class);
@@ -55,6 +55,7 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private final String collectionPath;
   private final String objectPath;
   private final EventRecorder events;
+
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile String objectUid;
 
@@ -63,8 +64,8 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
    * @param shape the object's shape, given the lock's requests (for their JSON parser)
    * @throws IllegalStateException listing every problem with the options
    */
-  Fabric8ObjectLock(Fabric8LockBuilder<?> builder, String kind,
-      Function<Fabric8Http, ObjectShape> shape) {
+  Fabric8ObjectLock(
+      Fabric8LockBuilder<?> builder, String kind, Function<Fabric8Http, ObjectShape> shape) {
     Fabric8LockBuilder.Resolved s = builder.resolve(kind);
     this.client = s.client();
     this.namespace = s.namespace();
@@ -74,18 +75,39 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     this.executor = s.executor();
     this.http = new Fabric8Http(client, requestTimeout);
     this.shape = shape.apply(http);
-    this.failures = new FailureText(this.shape.kind(), this.shape.group(), this.shape.resource(),
-        namespace, name, identity);
+    this.failures =
+        new FailureText(
+            this.shape.kind(),
+            this.shape.group(),
+            this.shape.resource(),
+            namespace,
+            name,
+            identity);
     this.watchMode = s.watchMode();
-    String root = this.shape.group().isEmpty() ? "/api/" + this.shape.version()
-        : "/apis/" + this.shape.group() + "/" + this.shape.version();
+    String root =
+        this.shape.group().isEmpty()
+            ? "/api/" + this.shape.version()
+            : "/apis/" + this.shape.group() + "/" + this.shape.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + this.shape.resource();
     this.objectPath = collectionPath + "/" + name;
-    this.events = s.eventComponent() == null ? null : new EventRecorder(this.shape.apiVersion(),
-        this.shape.kind(), namespace, name, identity, s.eventComponent(), () -> objectUid,
-        event -> http.send("POST", "/api/v1/namespaces/" + namespace + "/events", "", event,
-            null),
-        executor, MonotonicClock.system(), Clock.systemUTC(), log);
+    this.events =
+        s.eventComponent() == null
+            ? null
+            : new EventRecorder(
+                this.shape.apiVersion(),
+                this.shape.kind(),
+                namespace,
+                name,
+                identity,
+                s.eventComponent(),
+                () -> objectUid,
+                event ->
+                    http.send(
+                        "POST", "/api/v1/namespaces/" + namespace + "/events", "", event, null),
+                executor,
+                MonotonicClock.system(),
+                Clock.systemUTC(),
+                log);
   }
 
   /**
@@ -149,8 +171,8 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
     return switch (WatchSharing.PROCESS.choose(watchMode, client, collectionPath)) {
-      case SHARED -> Fabric8SharedWatch.subscribe(this, client, listener,
-          watchMode == WatchMode.AUTO);
+      case SHARED ->
+          Fabric8SharedWatch.subscribe(this, client, listener, watchMode == WatchMode.AUTO);
       case PER_LOCK -> perLockWatch(listener);
     };
   }
@@ -188,8 +210,8 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private LockWrite createNow(LeaderRecord record) {
     Reply reply;
     try {
-      reply = http.send("POST", collectionPath, "", shape.createBody(namespace, name, record),
-          null);
+      reply =
+          http.send("POST", collectionPath, "", shape.createBody(namespace, name, record), null);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("create", e));
     }
@@ -227,8 +249,10 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     rememberUid(reply.body());
     String version = ListWatchLoop.resourceVersion(reply.body());
     if (version == null) {
-      return new LockWrite.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the answer to "
-          + verb + " " + describe() + " has no metadata.resourceVersion"));
+      return new LockWrite.Failed(
+          LockFailure.of(
+              LockFailure.Kind.UNEXPECTED,
+              "the answer to " + verb + " " + describe() + " has no metadata.resourceVersion"));
     }
     return new LockWrite.Written(version);
   }
@@ -259,8 +283,10 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     rememberUid(object);
     String version = ListWatchLoop.resourceVersion(object);
     if (version == null) {
-      return new LockRead.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the API server"
-          + " returned " + describe() + " without metadata.resourceVersion"));
+      return new LockRead.Failed(
+          LockFailure.of(
+              LockFailure.Kind.UNEXPECTED,
+              "the API server" + " returned " + describe() + " without metadata.resourceVersion"));
     }
     RecordFields.Parsed parsed;
     try {
@@ -275,8 +301,8 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   }
 
   private void rememberUid(Map<String, Object> object) {
-    Map<String, Object> metadata = ListWatchLoop.asObject(object == null ? null
-        : object.get("metadata"));
+    Map<String, Object> metadata =
+        ListWatchLoop.asObject(object == null ? null : object.get("metadata"));
     if (events != null && metadata != null && metadata.get("uid") instanceof String uid) {
       objectUid = uid;
     }
@@ -286,27 +312,45 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     CompletableFuture<T> result = new CompletableFuture<>();
     long queued = MonotonicClock.system().nanos();
     try {
-      executor.execute(() -> {
-        long waited = MonotonicClock.system().nanos() - queued;
-        if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
-          result.complete(failed.apply(LockFailure.of(LockFailure.Kind.TIMEOUT, "the request on "
-              + describe() + " waited " + waited / 1_000_000 + " ms for a thread of the lock's"
-              + " executor, longer than requestTimeout " + requestTimeout + ", and was not sent;"
-              + " the executor has too few threads for the requests at once, or the API server"
-              + " answers slowly")));
-          return;
-        }
-        try {
-          result.complete(work.get());
-        } catch (RuntimeException e) {
-          log.debug("{}: request failed unexpectedly", describe(), e);
-          result.complete(failed.apply(new LockFailure(LockFailure.Kind.UNEXPECTED,
-              "request on " + describe() + " failed: " + e, e)));
-        }
-      });
+      executor.execute(
+          () -> {
+            long waited = MonotonicClock.system().nanos() - queued;
+            if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
+              result.complete(
+                  failed.apply(
+                      LockFailure.of(
+                          LockFailure.Kind.TIMEOUT,
+                          "the request on "
+                              + describe()
+                              + " waited "
+                              + waited / 1_000_000
+                              + " ms for a thread of the lock's"
+                              + " executor, longer than requestTimeout "
+                              + requestTimeout
+                              + ", and was not sent;"
+                              + " the executor has too few threads for the requests at once, or the API server"
+                              + " answers slowly")));
+              return;
+            }
+            try {
+              result.complete(work.get());
+            } catch (RuntimeException e) {
+              log.debug("{}: request failed unexpectedly", describe(), e);
+              result.complete(
+                  failed.apply(
+                      new LockFailure(
+                          LockFailure.Kind.UNEXPECTED,
+                          "request on " + describe() + " failed: " + e,
+                          e)));
+            }
+          });
     } catch (RejectedExecutionException e) {
-      result.complete(failed.apply(new LockFailure(LockFailure.Kind.UNEXPECTED,
-          "the executor of " + describe() + " rejected the request: " + e, e)));
+      result.complete(
+          failed.apply(
+              new LockFailure(
+                  LockFailure.Kind.UNEXPECTED,
+                  "the executor of " + describe() + " rejected the request: " + e,
+                  e)));
     }
     return result;
   }

@@ -21,10 +21,9 @@ import org.slf4j.LoggerFactory;
  * locks on that collection built on the same {@link KubernetesClient} in {@link WatchMode#SHARED}
  * or {@link WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of
  * the watch refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own
- * objects, and the watch ends when no member is left. Each
- * subscriber hears only about its own object: its state after every (re)list, or at once when it
- * joins a watch that is up, then each change; and every break. The watch starts with its first
- * subscriber and ends with its last.
+ * objects, and the watch ends when no member is left. Each subscriber hears only about its own
+ * object: its state after every (re)list, or at once when it joins a watch that is up, then each
+ * change; and every break. The watch starts with its first subscriber and ends with its last.
  *
  * <p>Deliveries happen under this watch's monitor, so a subscriber never sees an older state after
  * a newer one; listeners must hand over and return (the elector's do).
@@ -56,28 +55,32 @@ final class Fabric8SharedWatch extends ListWatchLoop {
   private final Key key;
   private final String collection;
   private final String description;
+
   /** Members by object name. Guarded by this. */
   private final Map<String, List<Member>> subscribers = new HashMap<>();
+
   /** The last known object of every name in the collection, trimmed; valid once listed. */
   private final Map<String, Map<String, Object>> objects = new HashMap<>();
+
   private boolean listed;
   private boolean warned;
 
   private Fabric8SharedWatch(Key key, Fabric8ObjectLock first) {
-    super(new Fabric8Transport(first.http(), first.collectionPath(), null),
-        first.failures().forCollection(), first.requestTimeout());
+    super(
+        new Fabric8Transport(first.http(), first.collectionPath(), null),
+        first.failures().forCollection(),
+        first.requestTimeout());
     this.key = key;
-    this.collection = first.failures().qualifiedResource() + " in namespace "
-        + first.namespace();
+    this.collection = first.failures().qualifiedResource() + " in namespace " + first.namespace();
     this.description = "shared watch of " + collection;
   }
 
   /**
-   * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in
-   * {@link WatchMode#AUTO} that finds sharing refused watches its own object instead.
+   * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in {@link
+   * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
-  static WatchableLock.Subscription subscribe(Fabric8ObjectLock lock, KubernetesClient client,
-      Consumer<LockRead> listener, boolean auto) {
+  static WatchableLock.Subscription subscribe(
+      Fabric8ObjectLock lock, KubernetesClient client, Consumer<LockRead> listener, boolean auto) {
     Key key = new Key(new ClientRef(client), lock.collectionPath());
     Fabric8SharedWatch watch;
     Member member;
@@ -116,8 +119,9 @@ final class Fabric8SharedWatch extends ListWatchLoop {
 
   /** Adds a member; false when it is in AUTO mode and sharing is known to be refused. */
   private synchronized boolean add(Member member) {
-    if (member.auto && Boolean.FALSE.equals(
-        WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()))) {
+    if (member.auto
+        && Boolean.FALSE.equals(
+            WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()))) {
       return false;
     }
     String name = member.lock.name();
@@ -199,8 +203,8 @@ final class Fabric8SharedWatch extends ListWatchLoop {
   protected void broke(LockFailure failure, boolean firstInARow) {
     List<Member> moving = List.of();
     synchronized (this) {
-      if (WatchSharing.PROCESS.refused(key.client().client(), key.collectionPath(), collection,
-          failure, PER_LOCK_RULE)) {
+      if (WatchSharing.PROCESS.refused(
+          key.client().client(), key.collectionPath(), collection, failure, PER_LOCK_RULE)) {
         moving = detachAuto(); // they hear from watches of their own instead of this failure
       }
       if (!warned && !subscribers.isEmpty() && failure.kind().isConfigurationProblem()) {

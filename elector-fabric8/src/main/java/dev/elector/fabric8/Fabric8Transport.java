@@ -11,12 +11,14 @@ final class Fabric8Transport implements ListWatchLoop.Transport {
   private final String collectionPath;
   private final String selector;
 
-  /** @param nameSelector the one object's name to select, or null for the whole collection */
+  /**
+   * @param nameSelector the one object's name to select, or null for the whole collection
+   */
   Fabric8Transport(Fabric8Http http, String collectionPath, String nameSelector) {
     this.http = http;
     this.collectionPath = collectionPath;
-    this.selector = nameSelector == null ? ""
-        : "fieldSelector=" + encode("metadata.name=" + nameSelector);
+    this.selector =
+        nameSelector == null ? "" : "fieldSelector=" + encode("metadata.name=" + nameSelector);
   }
 
   @Override
@@ -26,8 +28,12 @@ final class Fabric8Transport implements ListWatchLoop.Transport {
 
   @Override
   public ListWatchLoop.WatchStream watch(String resourceVersion, long timeoutSeconds) {
-    String query = (selector.isEmpty() ? "" : selector + "&") + "watch=true&resourceVersion="
-        + encode(resourceVersion) + "&allowWatchBookmarks=true&timeoutSeconds=" + timeoutSeconds;
+    String query =
+        (selector.isEmpty() ? "" : selector + "&")
+            + "watch=true&resourceVersion="
+            + encode(resourceVersion)
+            + "&allowWatchBookmarks=true&timeoutSeconds="
+            + timeoutSeconds;
     return http.stream(collectionPath, query, Duration.ofSeconds(timeoutSeconds + 30));
   }
 

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches exactly one lock object (field selector on its name), on a thread of its own: the
- * current state after every (re)list, then each change, and {@link LockRead.Failed} on a break.
- * Needs only list and watch on that one name. Bounded by the shared {@link ListWatchLoop}.
+ * Watches exactly one lock object (field selector on its name), on a thread of its own: the current
+ * state after every (re)list, then each change, and {@link LockRead.Failed} on a break. Needs only
+ * list and watch on that one name. Bounded by the shared {@link ListWatchLoop}.
  */
 final class Fabric8Watch extends ListWatchLoop implements WatchableLock.Subscription {
   private static final Logger log = LoggerFactory.getLogger(Fabric8Watch.class);
@@ -22,7 +22,9 @@ final class Fabric8Watch extends ListWatchLoop implements WatchableLock.Subscrip
   private boolean warned; // only the watch's thread
 
   Fabric8Watch(Fabric8ObjectLock lock, Consumer<LockRead> listener) {
-    super(new Fabric8Transport(lock.http(), lock.collectionPath(), lock.name()), lock.failures(),
+    super(
+        new Fabric8Transport(lock.http(), lock.collectionPath(), lock.name()),
+        lock.failures(),
         lock.requestTimeout());
     this.lock = lock;
     this.listener = listener;
@@ -57,7 +59,9 @@ final class Fabric8Watch extends ListWatchLoop implements WatchableLock.Subscrip
   protected void broke(LockFailure failure, boolean firstInARow) {
     if (!warned && failure.kind().isConfigurationProblem()) {
       warned = true; // once until the next successful list; polling goes on meanwhile
-      log.warn("{}: cannot watch the lock, followers poll instead: {}", lock.describe(),
+      log.warn(
+          "{}: cannot watch the lock, followers poll instead: {}",
+          lock.describe(),
           failure.message());
     }
     listener.accept(new LockRead.Failed(failure));

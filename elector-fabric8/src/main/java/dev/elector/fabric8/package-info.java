@@ -9,9 +9,10 @@
  * share one object; writes conditional on {@code metadata.resourceVersion}, so two candidates can
  * never both win the same version; a leader renews with one JSON merge patch (fabric8's own request
  * retries are off for the lock's requests); requests bounded by requestTimeout and run on daemon
- * threads; API errors come back as failures naming the missing Role rule; watches (by default
- * one per namespace and client shared by many locks, else one per lock) send at most 4 + T / 1 s list and watch
- * requests in any interval T. Not guaranteed: protection of the leader's own writes elsewhere (use
- * the term's fencing token), or anything about clocks beyond what the elector documents.
+ * threads; API errors come back as failures naming the missing Role rule; watches (by default one
+ * per namespace and client shared by many locks, else one per lock) send at most 4 + T / 1 s list
+ * and watch requests in any interval T. Not guaranteed: protection of the leader's own writes
+ * elsewhere (use the term's fencing token), or anything about clocks beyond what the elector
+ * documents.
  */
 package dev.elector.fabric8;

@@ -22,8 +22,10 @@ final class Fabric8Clients implements AutoCloseable {
   }
 
   private static KubernetesClient build(KubeCluster cluster, ApiClient client) {
-    String yaml = client == cluster.admin() ? cluster.adminKubeconfigYaml()
-        : cluster.kubeconfigYaml(token(client));
+    String yaml =
+        client == cluster.admin()
+            ? cluster.adminKubeconfigYaml()
+            : cluster.kubeconfigYaml(token(client));
     return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(yaml)).build();
   }
 

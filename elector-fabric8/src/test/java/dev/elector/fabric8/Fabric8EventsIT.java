@@ -40,24 +40,40 @@ class Fabric8EventsIT {
     clients.close();
   }
 
-  private LeaderElector start(KubeCluster cluster, KubeIdentity who, String namespace,
-      String name, String identity) {
-    Fabric8LeaseLock lock = Fabric8LeaseLock.newBuilder().client(clients.of(cluster, who.client()))
-        .namespace(namespace).name(name).identity(identity).requestTimeout(Duration.ofSeconds(1))
-        .recordEvents(true).eventComponent("fabric8-events-it").build();
-    LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder().lock(lock)
-        .leaseDuration(Duration.ofSeconds(3)).renewDeadline(Duration.ofSeconds(2))
-        .retryPeriod(Duration.ofMillis(500))
-        .callbacks(LeaderCallbacks.of(term -> { }, (term, reason) -> { })).build());
+  private LeaderElector start(
+      KubeCluster cluster, KubeIdentity who, String namespace, String name, String identity) {
+    Fabric8LeaseLock lock =
+        Fabric8LeaseLock.newBuilder()
+            .client(clients.of(cluster, who.client()))
+            .namespace(namespace)
+            .name(name)
+            .identity(identity)
+            .requestTimeout(Duration.ofSeconds(1))
+            .recordEvents(true)
+            .eventComponent("fabric8-events-it")
+            .build();
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(lock)
+                .leaseDuration(Duration.ofSeconds(3))
+                .renewDeadline(Duration.ofSeconds(2))
+                .retryPeriod(Duration.ofMillis(500))
+                .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> {}))
+                .build());
     electors.add(elector);
     return elector;
   }
 
   @Test
-  void afterATakeoverTheLeaseCarriesTheLeaderElectionEvents(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
-    String name = RoleRules.fromYaml(RBAC).stream().filter(r -> r.getResourceNames() != null)
-        .flatMap(r -> r.getResourceNames().stream()).findFirst().orElseThrow();
+  void afterATakeoverTheLeaseCarriesTheLeaderElectionEvents(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    String name =
+        RoleRules.fromYaml(RBAC).stream()
+            .filter(r -> r.getResourceNames() != null)
+            .flatMap(r -> r.getResourceNames().stream())
+            .findFirst()
+            .orElseThrow();
     List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(RBAC));
     rules.addAll(RoleRules.fromYaml(RBAC_EVENTS));
     KubeIdentity a = cluster.newIdentity(namespace, "f8-events-a");
@@ -68,25 +84,47 @@ class Fabric8EventsIT {
     LeaderElector first = start(cluster, a, namespace.name(), name, "pod-a");
     await("pod-a leads").atMost(Duration.ofSeconds(15)).until(first::isLeader);
     LeaderElector second = start(cluster, b, namespace.name(), name, "pod-b");
-    await("pod-b follows").atMost(Duration.ofSeconds(5))
+    await("pod-b follows")
+        .atMost(Duration.ofSeconds(5))
         .until(() -> second.observedLeader().isPresent());
     first.close(); // steps down and releases: pod-b takes over
     await("pod-b takes over").atMost(Duration.ofSeconds(5)).until(second::isLeader);
 
-    String uid = new CoordinationV1Api(cluster.admin()).readNamespacedLease(name,
-        namespace.name()).execute().getMetadata().getUid();
-    String describeSelector = "involvedObject.kind=Lease,involvedObject.name=" + name
-        + ",involvedObject.namespace=" + namespace.name() + ",involvedObject.uid=" + uid;
-    List<String> expected = List.of("pod-a became leader", "pod-a stopped leading (closed)",
-        "pod-b became leader");
+    String uid =
+        new CoordinationV1Api(cluster.admin())
+            .readNamespacedLease(name, namespace.name())
+            .execute()
+            .getMetadata()
+            .getUid();
+    String describeSelector =
+        "involvedObject.kind=Lease,involvedObject.name="
+            + name
+            + ",involvedObject.namespace="
+            + namespace.name()
+            + ",involvedObject.uid="
+            + uid;
+    List<String> expected =
+        List.of("pod-a became leader", "pod-a stopped leading (closed)", "pod-b became leader");
     CoreV1Api core = new CoreV1Api(cluster.admin());
-    await("the three events").atMost(Duration.ofSeconds(10)).until(
-        () -> core.listNamespacedEvent(namespace.name()).fieldSelector(describeSelector)
-            .execute().getItems().stream().map(CoreV1Event::getMessage).toList()
-            .containsAll(expected));
+    await("the three events")
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                core
+                    .listNamespacedEvent(namespace.name())
+                    .fieldSelector(describeSelector)
+                    .execute()
+                    .getItems()
+                    .stream()
+                    .map(CoreV1Event::getMessage)
+                    .toList()
+                    .containsAll(expected));
 
-    List<CoreV1Event> events = core.listNamespacedEvent(namespace.name())
-        .fieldSelector(describeSelector).execute().getItems();
+    List<CoreV1Event> events =
+        core.listNamespacedEvent(namespace.name())
+            .fieldSelector(describeSelector)
+            .execute()
+            .getItems();
     assertEquals(3, events.size(), events.toString());
     for (CoreV1Event event : events) {
       assertEquals("LeaderElection", event.getReason());

@@ -6,17 +6,22 @@ import io.kubernetes.client.openapi.ApiClient;
 
 /**
  * The whole Lease lock contract on the real API server with {@link Fabric8LeaseLock}: every
- * scenario of {@link LeaseLockIT} (and its suite), the lock built on a fabric8 client with the
- * same credentials; outside writes still go through client-java, which also shows that the two
- * clients read each other's records.
+ * scenario of {@link LeaseLockIT} (and its suite), the lock built on a fabric8 client with the same
+ * credentials; outside writes still go through client-java, which also shows that the two clients
+ * read each other's records.
  */
 class Fabric8LeaseLockIT extends LeaseLockIT {
   final Fabric8Clients clients = new Fabric8Clients();
 
   @Override
   protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
-    return Fabric8LeaseLock.newBuilder().client(clients.of(cluster, client)).namespace(namespace)
-        .name(name).identity(identity).requestTimeout(RENEW.dividedBy(2)).build();
+    return Fabric8LeaseLock.newBuilder()
+        .client(clients.of(cluster, client))
+        .namespace(namespace)
+        .name(name)
+        .identity(identity)
+        .requestTimeout(RENEW.dividedBy(2))
+        .build();
   }
 
   @Override

@@ -19,9 +19,14 @@ import org.junit.jupiter.api.Test;
 /** Namespace and identity resolution and the checks at build(), as the client-java locks do. */
 class Fabric8LockBuilderTest {
   private static final String FILE = PodEnvironment.NAMESPACE_FILE;
-  private final KubernetesClient client = new KubernetesClientBuilder()
-      .withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:9").withNamespace("fabric8-ns")
-          .build()).build();
+  private final KubernetesClient client =
+      new KubernetesClientBuilder()
+          .withConfig(
+              new ConfigBuilder()
+                  .withMasterUrl("http://127.0.0.1:9")
+                  .withNamespace("fabric8-ns")
+                  .build())
+          .build();
 
   @AfterEach
   void closeClient() {
@@ -34,10 +39,11 @@ class Fabric8LockBuilderTest {
 
   @Test
   void namespaceComesFromTheBuilderThenPodNamespaceThenTheServiceAccountFile() {
-    PodEnvironment both = PodEnvironment.of(Map.of("POD_NAMESPACE", "from-env"),
-        Map.of(FILE, "from-file\n"), "host", "x1");
-    PodEnvironment fileOnly = PodEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host",
-        "x1");
+    PodEnvironment both =
+        PodEnvironment.of(
+            Map.of("POD_NAMESPACE", "from-env"), Map.of(FILE, "from-file\n"), "host", "x1");
+    PodEnvironment fileOnly =
+        PodEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host", "x1");
 
     assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
     assertEquals("from-env", builder(both).build().namespace());
@@ -48,8 +54,8 @@ class Fabric8LockBuilderTest {
   void theClientsConfiguredNamespaceIsNoFallback() {
     PodEnvironment nothing = PodEnvironment.of(Map.of(), Map.of(), "host", "x1");
 
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> builder(nothing).build());
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> builder(nothing).build());
 
     assertTrue(e.getMessage().contains("POD_NAMESPACE"), e.getMessage());
     assertTrue(e.getMessage().contains(FILE), e.getMessage());
@@ -58,21 +64,30 @@ class Fabric8LockBuilderTest {
   @Test
   void withoutANamespaceBothBackendsFailWithTheSameWords() {
     Map<String, String> none = Map.of();
-    IllegalStateException fabric8 = assertThrows(IllegalStateException.class,
-        () -> builder(PodEnvironment.of(none, none, "host", "x1")).build());
-    IllegalStateException clientJava = assertThrows(IllegalStateException.class,
-        () -> LeaseLock.newBuilder().apiClient(new ApiClient()).name("lock")
-            .environment(KubeEnvironment.of(none, none, "host", "x1")).build());
+    IllegalStateException fabric8 =
+        assertThrows(
+            IllegalStateException.class,
+            () -> builder(PodEnvironment.of(none, none, "host", "x1")).build());
+    IllegalStateException clientJava =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                LeaseLock.newBuilder()
+                    .apiClient(new ApiClient())
+                    .name("lock")
+                    .environment(KubeEnvironment.of(none, none, "host", "x1"))
+                    .build());
 
     assertEquals(clientJava.getMessage(), fabric8.getMessage());
   }
 
   @Test
   void identityIsExplicitElsePodNameElseHostNameWithTheProcessSuffix() {
-    PodEnvironment pod = PodEnvironment.of(Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"),
-        Map.of(), "node-host", "ab12cd");
-    PodEnvironment host = PodEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(),
-        "node-host", "ab12cd");
+    PodEnvironment pod =
+        PodEnvironment.of(
+            Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
+    PodEnvironment host =
+        PodEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
 
     assertEquals("me", builder(pod).identity("me").build().identity());
     assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
@@ -81,9 +96,15 @@ class Fabric8LockBuilderTest {
 
   @Test
   void everyProblemIsReportedAtOnce() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> Fabric8ConfigMapLock.newBuilder().name("Not_Valid").namespace("ns")
-            .requestTimeout(Duration.ZERO).build());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Fabric8ConfigMapLock.newBuilder()
+                    .name("Not_Valid")
+                    .namespace("ns")
+                    .requestTimeout(Duration.ZERO)
+                    .build());
 
     assertTrue(e.getMessage().startsWith("cannot build the ConfigMap lock: "), e.getMessage());
     assertTrue(e.getMessage().contains("client is missing"), e.getMessage());
@@ -93,17 +114,30 @@ class Fabric8LockBuilderTest {
 
   @Test
   void describesTheLockAndNamesTheRoleRules() {
-    Fabric8LeaseLock lease = Fabric8LeaseLock.newBuilder().client(client).name("lock")
-        .namespace("ns").identity("me").build();
-    Fabric8ConfigMapLock configMap = Fabric8ConfigMapLock.newBuilder().client(client)
-        .name("lock").namespace("ns").identity("me").build();
+    Fabric8LeaseLock lease =
+        Fabric8LeaseLock.newBuilder()
+            .client(client)
+            .name("lock")
+            .namespace("ns")
+            .identity("me")
+            .build();
+    Fabric8ConfigMapLock configMap =
+        Fabric8ConfigMapLock.newBuilder()
+            .client(client)
+            .name("lock")
+            .namespace("ns")
+            .identity("me")
+            .build();
 
     assertEquals("Lease ns/lock", lease.describe());
     assertEquals("ConfigMap ns/lock", configMap.describe());
     assertEquals(Duration.ofSeconds(5), lease.requestTimeout());
-    assertEquals("apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
-        + " [\"patch\"], resourceNames: [\"lock\"]", lease.roleRuleFor("patch"));
-    assertEquals("apiGroups: [\"\"], resources: [\"configmaps\"], verbs: [\"create\"]",
+    assertEquals(
+        "apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
+            + " [\"patch\"], resourceNames: [\"lock\"]",
+        lease.roleRuleFor("patch"));
+    assertEquals(
+        "apiGroups: [\"\"], resources: [\"configmaps\"], verbs: [\"create\"]",
         configMap.roleRuleFor("create"));
   }
 }

@@ -13,8 +13,13 @@ class Fabric8SharedWatchLeaseLockIT extends Fabric8LeaseLockIT {
 
   @Override
   protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
-    return Fabric8LeaseLock.newBuilder().client(clients.of(cluster, client)).namespace(namespace)
-        .name(name).identity(identity).requestTimeout(RENEW.dividedBy(2)).sharedWatch(true)
+    return Fabric8LeaseLock.newBuilder()
+        .client(clients.of(cluster, client))
+        .namespace(namespace)
+        .name(name)
+        .identity(identity)
+        .requestTimeout(RENEW.dividedBy(2))
+        .sharedWatch(true)
         .build();
   }
 

@@ -32,12 +32,19 @@ import org.junit.jupiter.api.Test;
  */
 class Fabric8WatchBoundIT {
   private static final Duration RUN = Duration.ofSeconds(6);
-  private static final String LEASE = "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":"
-      + "\"Lease\",\"metadata\":{\"name\":\"lock\",\"namespace\":\"ns\",\"resourceVersion\":"
-      + "\"10\"},\"spec\":{\"holderIdentity\":\"leader\",\"leaseDurationSeconds\":4}}";
+  private static final String LEASE =
+      "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":"
+          + "\"Lease\",\"metadata\":{\"name\":\"lock\",\"namespace\":\"ns\",\"resourceVersion\":"
+          + "\"10\"},\"spec\":{\"holderIdentity\":\"leader\",\"leaseDurationSeconds\":4}}";
 
   /** What the stand-in server does with lists and watches. */
-  private enum Fault { EMPTY_STREAM, GONE, CUT_AFTER_FIRST_EVENT, ERRORS, THROTTLED }
+  private enum Fault {
+    EMPTY_STREAM,
+    GONE,
+    CUT_AFTER_FIRST_EVENT,
+    ERRORS,
+    THROTTLED
+  }
 
   private HttpServer server;
   private KubernetesClient client;
@@ -104,7 +111,8 @@ class Fabric8WatchBoundIT {
 
   private void assertWithinTheBound(String scenario, long sent) {
     long bound = WatchPacer.bound(RUN);
-    System.out.printf("fabric8 watch bound: %s: %d list and watch requests in %d ms (bound %d)%n",
+    System.out.printf(
+        "fabric8 watch bound: %s: %d list and watch requests in %d ms (bound %d)%n",
         scenario, sent, RUN.toMillis(), bound);
     assertTrue(sent <= bound, scenario + ": " + sent + " requests in " + RUN + ", bound " + bound);
   }
@@ -115,17 +123,30 @@ class Fabric8WatchBoundIT {
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", exchange -> answer(exchange, fault));
     server.start();
-    client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-        .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort()).build()).build();
-    Fabric8LeaseLock lock = Fabric8LeaseLock.newBuilder().client(client).namespace("ns")
-        .name("lock").identity("follower").requestTimeout(Duration.ofSeconds(2))
-        .sharedWatch(shared).build();
+    client =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder()
+                    .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
+                    .build())
+            .build();
+    Fabric8LeaseLock lock =
+        Fabric8LeaseLock.newBuilder()
+            .client(client)
+            .namespace("ns")
+            .name("lock")
+            .identity("follower")
+            .requestTimeout(Duration.ofSeconds(2))
+            .sharedWatch(shared)
+            .build();
     long start = System.nanoTime();
-    WatchableLock.Subscription watch = lock.watch(read -> {
-      if (read instanceof LockRead.Failed) {
-        breaks.incrementAndGet();
-      }
-    });
+    WatchableLock.Subscription watch =
+        lock.watch(
+            read -> {
+              if (read instanceof LockRead.Failed) {
+                breaks.incrementAndGet();
+              }
+            });
     try {
       LockSupport.parkNanos(RUN.toNanos() - (System.nanoTime() - start));
       long end = start + RUN.toNanos();
@@ -145,22 +166,33 @@ class Fabric8WatchBoundIT {
         exchange.getResponseHeaders().add("Retry-After", "3");
         send(exchange, 429, status(429, "TooManyRequests"));
       } else if (!watch) {
-        send(exchange, 200, "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\","
-            + "\"metadata\":{\"resourceVersion\":\"10\"},\"items\":[" + LEASE + "]}");
+        send(
+            exchange,
+            200,
+            "{\"kind\":\"LeaseList\",\"apiVersion\":\"coordination.k8s.io/v1\","
+                + "\"metadata\":{\"resourceVersion\":\"10\"},\"items\":["
+                + LEASE
+                + "]}");
       } else if (fault == Fault.GONE) {
         send(exchange, 410, status(410, "Expired"));
       } else if (fault == Fault.EMPTY_STREAM) {
         send(exchange, 200, "");
       } else {
-        send(exchange, 200, "{\"type\":\"MODIFIED\",\"object\":"
-            + LEASE.replace("\"10\"", "\"11\"") + "}\n");
+        send(
+            exchange,
+            200,
+            "{\"type\":\"MODIFIED\",\"object\":" + LEASE.replace("\"10\"", "\"11\"") + "}\n");
       }
     }
   }
 
   private static String status(int code, String reason) {
     return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\""
-        + reason + " from the stand-in server\",\"reason\":\"" + reason + "\",\"code\":" + code
+        + reason
+        + " from the stand-in server\",\"reason\":\""
+        + reason
+        + "\",\"code\":"
+        + code
         + "}";
   }
 

@@ -27,29 +27,31 @@ import org.junit.jupiter.api.Test;
  */
 class RecordParityTest {
   private static final KubernetesSerialization JACKSON = new KubernetesSerialization();
-  private static final List<String> SPECS = List.of(
-      "{}",
-      "{\"holderIdentity\":\"go\",\"leaseDurationSeconds\":15,"
-          + "\"acquireTime\":\"2026-12-02T12:00:00.123456Z\","
-          + "\"renewTime\":\"2026-12-02T12:00:10Z\",\"leaseTransitions\":2}",
-      "{\"holderIdentity\":null,\"leaseDurationSeconds\":null,\"leaseTransitions\":null}",
-      "{\"holderIdentity\":\"x\",\"renewTime\":\"2026-12-02 12:00:10\",\"acquireTime\":\"soon\"}",
-      "{\"holderIdentity\":\"x\",\"leaseDurationSeconds\":15.0,\"leaseTransitions\":3.0}",
-      "{\"holderIdentity\":\"x\",\"leaseDurationSeconds\":-5,\"renewTime\":7}",
-      "{\"holderIdentity\":{\"a\":1}}",
-      "{\"holderIdentity\":5}",
-      "{\"leaseDurationSeconds\":\"15s\"}",
-      "{\"leaseDurationSeconds\":1.5}",
-      "{\"leaseDurationSeconds\":1e30}",
-      "{\"leaseTransitions\":-1}",
-      "{\"leaseTransitions\":true}");
+  private static final List<String> SPECS =
+      List.of(
+          "{}",
+          "{\"holderIdentity\":\"go\",\"leaseDurationSeconds\":15,"
+              + "\"acquireTime\":\"2026-12-02T12:00:00.123456Z\","
+              + "\"renewTime\":\"2026-12-02T12:00:10Z\",\"leaseTransitions\":2}",
+          "{\"holderIdentity\":null,\"leaseDurationSeconds\":null,\"leaseTransitions\":null}",
+          "{\"holderIdentity\":\"x\",\"renewTime\":\"2026-12-02 12:00:10\",\"acquireTime\":\"soon\"}",
+          "{\"holderIdentity\":\"x\",\"leaseDurationSeconds\":15.0,\"leaseTransitions\":3.0}",
+          "{\"holderIdentity\":\"x\",\"leaseDurationSeconds\":-5,\"renewTime\":7}",
+          "{\"holderIdentity\":{\"a\":1}}",
+          "{\"holderIdentity\":5}",
+          "{\"leaseDurationSeconds\":\"15s\"}",
+          "{\"leaseDurationSeconds\":1.5}",
+          "{\"leaseDurationSeconds\":1e30}",
+          "{\"leaseTransitions\":-1}",
+          "{\"leaseTransitions\":true}");
 
   @Test
   void leaseSpecsReadTheSameAsWithClientJava() {
     LeaseShape shape = new LeaseShape();
     for (String spec : SPECS) {
-      KubeObjectFormat.Parsed clientJava = RecordJson.read(
-          JsonParser.parseString(spec).getAsJsonObject(), "leaseTransitions", "spec");
+      KubeObjectFormat.Parsed clientJava =
+          RecordJson.read(
+              JsonParser.parseString(spec).getAsJsonObject(), "leaseTransitions", "spec");
       RecordFields.Parsed fabric8 = shape.parse(object("{\"spec\":" + spec + "}"));
 
       assertEquals(clientJava.record(), fabric8.record(), spec);
@@ -70,9 +72,11 @@ class RecordParityTest {
     ConfigMapShape shape = new ConfigMapShape(RecordParityTest::parse);
     for (String spec : SPECS) {
       String json = spec.replace("leaseTransitions", "leaderTransitions");
-      KubeObjectFormat.Parsed clientJava = RecordJson.read(
-          JsonParser.parseString(json).getAsJsonObject(), "leaderTransitions",
-          "annotation " + ConfigMapLock.ANNOTATION);
+      KubeObjectFormat.Parsed clientJava =
+          RecordJson.read(
+              JsonParser.parseString(json).getAsJsonObject(),
+              "leaderTransitions",
+              "annotation " + ConfigMapLock.ANNOTATION);
       RecordFields.Parsed fabric8 = shape.parse(annotated(json));
 
       assertEquals(clientJava.record(), fabric8.record(), json);
@@ -84,11 +88,14 @@ class RecordParityTest {
   void garbledOrMissingAnnotations() {
     ConfigMapShape shape = new ConfigMapShape(RecordParityTest::parse);
 
-    assertEquals("annotation " + ConfigMapLock.ANNOTATION + " is not valid JSON: \"{not json\"",
+    assertEquals(
+        "annotation " + ConfigMapLock.ANNOTATION + " is not valid JSON: \"{not json\"",
         shape.parse(annotated("{not json")).problem());
-    assertEquals("annotation " + ConfigMapLock.ANNOTATION + " is not a JSON object: \"[1]\"",
+    assertEquals(
+        "annotation " + ConfigMapLock.ANNOTATION + " is not a JSON object: \"[1]\"",
         shape.parse(annotated("[1]")).problem());
-    assertEquals(new LeaderRecord("", null, null, null, 0),
+    assertEquals(
+        new LeaderRecord("", null, null, null, 0),
         shape.parse(object("{\"metadata\":{\"annotations\":{\"other\":\"x\"}}}")).record());
     assertNull(shape.parse(object("{\"metadata\":{}}")).problem());
   }
@@ -96,12 +103,15 @@ class RecordParityTest {
   @Test
   void writesTheSameJsonAsClientJava() {
     Instant t = Instant.parse("2026-12-02T12:00:00.123456789Z");
-    for (LeaderRecord record : List.of(new LeaderRecord("me", Duration.ofMillis(3500), t, t, 4),
-        new LeaderRecord("", null, null, null, 0))) {
+    for (LeaderRecord record :
+        List.of(
+            new LeaderRecord("me", Duration.ofMillis(3500), t, t, 4),
+            new LeaderRecord("", null, null, null, 0))) {
       for (boolean nulls : new boolean[] {false, true}) {
         JsonObject clientJava = RecordJson.write(record, "leaseTransitions", nulls);
-        JsonElement fabric8 = JsonParser.parseString(JsonText.write(
-            RecordFields.write(record, "leaseTransitions", nulls)));
+        JsonElement fabric8 =
+            JsonParser.parseString(
+                JsonText.write(RecordFields.write(record, "leaseTransitions", nulls)));
 
         assertEquals(clientJava, fabric8, record + " explicitNulls=" + nulls);
       }
@@ -112,15 +122,20 @@ class RecordParityTest {
   void aRenewalPatchHoldsOnlyTheRecordsFields() {
     LeaderRecord record = new LeaderRecord("me", Duration.ofSeconds(3), null, null, 1);
 
-    assertEquals(JsonParser.parseString("{\"spec\":{\"holderIdentity\":\"me\","
-        + "\"leaseDurationSeconds\":3,\"acquireTime\":null,\"renewTime\":null,"
-        + "\"leaseTransitions\":1}}"),
+    assertEquals(
+        JsonParser.parseString(
+            "{\"spec\":{\"holderIdentity\":\"me\","
+                + "\"leaseDurationSeconds\":3,\"acquireTime\":null,\"renewTime\":null,"
+                + "\"leaseTransitions\":1}}"),
         JsonParser.parseString(JsonText.write(new LeaseShape().patchBody(record))));
-    assertEquals(JsonParser.parseString("{\"metadata\":{\"annotations\":{\""
-        + ConfigMapLock.ANNOTATION + "\":\"{\\\"holderIdentity\\\":\\\"me\\\","
-        + "\\\"leaseDurationSeconds\\\":3,\\\"leaderTransitions\\\":1}\"}}}"),
-        JsonParser.parseString(JsonText.write(
-            new ConfigMapShape(RecordParityTest::parse).patchBody(record))));
+    assertEquals(
+        JsonParser.parseString(
+            "{\"metadata\":{\"annotations\":{\""
+                + ConfigMapLock.ANNOTATION
+                + "\":\"{\\\"holderIdentity\\\":\\\"me\\\","
+                + "\\\"leaseDurationSeconds\\\":3,\\\"leaderTransitions\\\":1}\"}}}"),
+        JsonParser.parseString(
+            JsonText.write(new ConfigMapShape(RecordParityTest::parse).patchBody(record))));
   }
 
   /** As the lock parses: fabric8's own JSON mapper, into plain values. */

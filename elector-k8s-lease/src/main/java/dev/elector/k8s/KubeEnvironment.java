@@ -7,13 +7,13 @@ import java.util.Optional;
 
 /**
  * Where a lock backend learns its namespace and default identity: environment variables, the
- * service account's namespace file and the host name. {@link #system()} reads the real ones;
- * {@link #of} supplies fixed values, for tests. The rules are those of {@link PodEnvironment},
- * shared by every Elector backend.
+ * service account's namespace file and the host name. {@link #system()} reads the real ones; {@link
+ * #of} supplies fixed values, for tests. The rules are those of {@link PodEnvironment}, shared by
+ * every Elector backend.
  *
  * <p>Namespace: {@code POD_NAMESPACE} (set it from the Downward API, {@code fieldRef:
- * metadata.namespace}), else the file {@value #NAMESPACE_FILE} that Kubernetes mounts with a service
- * account token. There is no fallback to {@code default} or {@code kube-system}.
+ * metadata.namespace}), else the file {@value #NAMESPACE_FILE} that Kubernetes mounts with a
+ * service account token. There is no fallback to {@code default} or {@code kube-system}.
  *
  * <p>Default identity: {@code POD_NAME} (Downward API, {@code metadata.name}), else the host name,
  * followed by {@code _} and a random suffix drawn once per process, so a restarted pod never
@@ -41,8 +41,8 @@ public final class KubeEnvironment {
    * A fixed environment for tests: {@code env} holds the variables, {@code files} the content of
    * files by path, {@code hostName} the host name and {@code suffix} the identity suffix.
    */
-  public static KubeEnvironment of(Map<String, String> env, Map<String, String> files,
-      String hostName, String suffix) {
+  public static KubeEnvironment of(
+      Map<String, String> env, Map<String, String> files, String hostName, String suffix) {
     return new KubeEnvironment(PodEnvironment.of(env, files, hostName, suffix));
   }
 

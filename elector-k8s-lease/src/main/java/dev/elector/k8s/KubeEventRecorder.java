@@ -32,13 +32,33 @@ final class KubeEventRecorder implements ElectorListener {
 
   private final EventRecorder recorder;
 
-  KubeEventRecorder(KubeObjectFormat format, String namespace, String name, String identity,
-      String component, Supplier<String> uid, Sender sender, Executor executor,
-      MonotonicClock clock, Clock wall, Logger log) {
-    this.recorder = new EventRecorder(format.apiVersion(), format.kind(), namespace, name,
-        identity, component, uid,
-        event -> KubeListWatch.plain(sender.post(KubeListWatch.toTree(event).getAsJsonObject())),
-        executor, clock, wall, log);
+  KubeEventRecorder(
+      KubeObjectFormat format,
+      String namespace,
+      String name,
+      String identity,
+      String component,
+      Supplier<String> uid,
+      Sender sender,
+      Executor executor,
+      MonotonicClock clock,
+      Clock wall,
+      Logger log) {
+    this.recorder =
+        new EventRecorder(
+            format.apiVersion(),
+            format.kind(),
+            namespace,
+            name,
+            identity,
+            component,
+            uid,
+            event ->
+                KubeListWatch.plain(sender.post(KubeListWatch.toTree(event).getAsJsonObject())),
+            executor,
+            clock,
+            wall,
+            log);
   }
 
   @Override

@@ -12,7 +12,9 @@ import java.io.IOException;
 final class KubeFailures {
   private final FailureText text;
 
-  /** @param name the lock object's name, or null for the whole collection */
+  /**
+   * @param name the lock object's name, or null for the whole collection
+   */
   KubeFailures(KubeObjectFormat format, String namespace, String name, String identity) {
     this(format.kind(), format.group(), format.resource(), namespace, name, identity);
   }
@@ -23,8 +25,8 @@ final class KubeFailures {
    * @param name the object's name, or null for the whole collection
    * @param identity who asks, as messages name it
    */
-  KubeFailures(String kind, String group, String resource, String namespace, String name,
-      String identity) {
+  KubeFailures(
+      String kind, String group, String resource, String namespace, String name, String identity) {
     this.text = new FailureText(kind, group, resource, namespace, name, identity);
   }
 
@@ -33,7 +35,9 @@ final class KubeFailures {
     return text;
   }
 
-  /** The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}. */
+  /**
+   * The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}.
+   */
   String qualifiedResource() {
     return text.qualifiedResource();
   }

@@ -31,8 +31,8 @@ final class KubeHttp {
   private static final String[] AUTH = {"BearerToken"};
 
   /**
-   * An answer: status code, the body as JSON (null when it was not a JSON object), and the
-   * server's {@code Retry-After} (zero when it sent none).
+   * An answer: status code, the body as JSON (null when it was not a JSON object), and the server's
+   * {@code Retry-After} (zero when it sent none).
    */
   record Reply(int code, JsonObject body, String text, Duration retryAfter) {
     Reply(int code, JsonObject body, String text) {
@@ -73,8 +73,8 @@ final class KubeHttp {
     try (Response response = call.execute()) {
       ResponseBody responseBody = response.body();
       String text = responseBody == null ? "" : responseBody.string();
-      return new Reply(response.code(), parseObject(text), text,
-          retryAfter(response.header("Retry-After")));
+      return new Reply(
+          response.code(), parseObject(text), text, retryAfter(response.header("Retry-After")));
     }
   }
 
@@ -86,7 +86,6 @@ final class KubeHttp {
     return dev.elector.kube.internal.WatchPacer.retryAfter(header);
   }
 
-
   /**
    * A call for a long-running stream (watch): no read timeout, {@code total} overall. Watches of
    * one user client share a connection pool of their own: ending a watch stream stalls the next
@@ -95,8 +94,14 @@ final class KubeHttp {
   Call stream(String path, List<Pair> query, Duration total) throws IOException {
     OkHttpClient http = streaming;
     if (http == null) {
-      http = WATCH_CLIENTS.computeIfAbsent(client.getHttpClient(), user -> user.newBuilder()
-          .readTimeout(Duration.ZERO).connectionPool(new ConnectionPool()).build());
+      http =
+          WATCH_CLIENTS.computeIfAbsent(
+              client.getHttpClient(),
+              user ->
+                  user.newBuilder()
+                      .readTimeout(Duration.ZERO)
+                      .connectionPool(new ConnectionPool())
+                      .build());
       streaming = http;
     }
     Call call = http.newCall(request("GET", path, query, null, null));
@@ -116,19 +121,32 @@ final class KubeHttp {
     }
   }
 
-  private Request request(String method, String path, List<Pair> query, JsonObject body,
-      String contentType) throws IOException {
+  private Request request(
+      String method, String path, List<Pair> query, JsonObject body, String contentType)
+      throws IOException {
     Map<String, String> headers = new HashMap<>();
     headers.put("Accept", "application/json");
     if (body != null) {
       headers.put("Content-Type", contentType == null ? "application/json" : contentType);
     }
     try {
-      return client.buildCall(null, path, method, query, List.of(), body, headers,
-          new HashMap<>(), new HashMap<>(), AUTH, null).request();
+      return client
+          .buildCall(
+              null,
+              path,
+              method,
+              query,
+              List.of(),
+              body,
+              headers,
+              new HashMap<>(),
+              new HashMap<>(),
+              AUTH,
+              null)
+          .request();
     } catch (ApiException e) {
-      throw new IOException("could not build the request " + method + " " + path + ": "
-          + e.getMessage(), e);
+      throw new IOException(
+          "could not build the request " + method + " " + path + ": " + e.getMessage(), e);
     }
   }
 }

@@ -32,10 +32,17 @@ abstract class KubeListWatch {
   /**
    * @param selector the list's and watch's selector parameters; empty for the whole collection
    */
-  KubeListWatch(KubeHttp http, String collectionPath, List<Pair> selector,
-      KubeFailures failures, Duration requestTimeout) {
-    this.loop = new Loop(new HttpTransport(http, collectionPath, List.copyOf(selector)),
-        failures.text(), requestTimeout);
+  KubeListWatch(
+      KubeHttp http,
+      String collectionPath,
+      List<Pair> selector,
+      KubeFailures failures,
+      Duration requestTimeout) {
+    this.loop =
+        new Loop(
+            new HttpTransport(http, collectionPath, List.copyOf(selector)),
+            failures.text(),
+            requestTimeout);
   }
 
   /** What the logs call this watch. */
@@ -75,7 +82,9 @@ abstract class KubeListWatch {
 
   /** The shared loop, handing Gson trees to the subclass. */
   private final class Loop extends ListWatchLoop {
-    Loop(HttpTransport transport, dev.elector.kube.internal.FailureText failures,
+    Loop(
+        HttpTransport transport,
+        dev.elector.kube.internal.FailureText failures,
         Duration requestTimeout) {
       super(transport, failures, requestTimeout);
     }
@@ -162,8 +171,12 @@ abstract class KubeListWatch {
       okhttp3.ResponseBody body = response.body();
       if (!response.isSuccessful() || body == null) {
         String text = body == null ? "" : body.string();
-        return plain(new KubeHttp.Reply(response.code(), KubeHttp.parseObject(text), text,
-            KubeHttp.retryAfter(response.header("Retry-After"))));
+        return plain(
+            new KubeHttp.Reply(
+                response.code(),
+                KubeHttp.parseObject(text),
+                text,
+                KubeHttp.retryAfter(response.header("Retry-After"))));
       }
       source = body.source();
       return null;
@@ -200,8 +213,11 @@ abstract class KubeListWatch {
   }
 
   static ListWatchLoop.Reply plain(KubeHttp.Reply reply) {
-    return new ListWatchLoop.Reply(reply.code(),
-        reply.body() == null ? null : toPlain(reply.body()), reply.text(), reply.retryAfter());
+    return new ListWatchLoop.Reply(
+        reply.code(),
+        reply.body() == null ? null : toPlain(reply.body()),
+        reply.text(),
+        reply.retryAfter());
   }
 
   /** A Gson object as plain values: maps, lists, strings, BigDecimal numbers, booleans, null. */

@@ -63,8 +63,8 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   }
 
   /**
-   * This candidate's identity, written as holder; default {@link KubeEnvironment#defaultIdentity()}.
-   * Must be unique among the candidates.
+   * This candidate's identity, written as holder; default {@link
+   * KubeEnvironment#defaultIdentity()}. Must be unique among the candidates.
    */
   public B identity(String identity) {
     this.identity = Objects.requireNonNull(identity, "identity");
@@ -80,9 +80,9 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   /**
    * Runs the blocking API requests; default a pool of up to 8 daemon threads shared by every
    * Kubernetes lock of the process, each ending after 5 s idle (further requests wait in its
-   * queue). Pass an executor of your own to give a lock more threads or threads of its own.
-   * Watches run on daemon threads of their own, which end when the watch is closed (see
-   * {@link #watchMode}).
+   * queue). Pass an executor of your own to give a lock more threads or threads of its own. Watches
+   * run on daemon threads of their own, which end when the watch is closed (see {@link
+   * #watchMode}).
    */
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -94,13 +94,13 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
    *
    * <p>AUTO joins one watch of the whole collection (every Lease, or every ConfigMap, in the
    * namespace) shared by all locks of that collection built on the same {@code ApiClient}: a
-   * thousand watching locks cost one thread and one connection instead of a thousand. Sharing
-   * needs {@code list} and {@code watch} on the whole collection in the namespace (a Role rule
-   * without resourceNames, {@code deploy/lease/rbac-shared-watch.yaml}). Without them the shared
-   * watch's first list is refused with one 403, and from then on the locks of that client and
-   * collection each watch their own object on a thread of their own, which needs {@code list} and
-   * {@code watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which
-   * mode is used and why.
+   * thousand watching locks cost one thread and one connection instead of a thousand. Sharing needs
+   * {@code list} and {@code watch} on the whole collection in the namespace (a Role rule without
+   * resourceNames, {@code deploy/lease/rbac-shared-watch.yaml}). Without them the shared watch's
+   * first list is refused with one 403, and from then on the locks of that client and collection
+   * each watch their own object on a thread of their own, which needs {@code list} and {@code
+   * watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which mode is
+   * used and why.
    *
    * <p>{@link WatchMode#SHARED} always shares (a 403 is then reported once with the rule to add,
    * and followers poll meanwhile); {@link WatchMode#PER_LOCK} never does. A shared watch receives
@@ -113,8 +113,8 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   }
 
   /**
-   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces
-   * {@link WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
+   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces {@link
+   * WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
    */
   public B sharedWatch(boolean sharedWatch) {
     return watchMode(sharedWatch ? WatchMode.SHARED : WatchMode.PER_LOCK);
@@ -127,14 +127,14 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
    *
    * <p>They are core/v1 Events, like those of client-go's elector, so {@code kubectl describe},
    * {@code kubectl get events} and event exporters show them exactly as they show a Go
-   * controller's; they also carry {@code reportingComponent} ({@link #eventComponent}) and
-   * {@code reportingInstance} (this candidate's identity). They are sent on the lock's
-   * {@link #executor}, never on the elector's thread, one at a time per lock: at most 6 at once,
-   * then one a minute, and the next event counts what the limit held back.
+   * controller's; they also carry {@code reportingComponent} ({@link #eventComponent}) and {@code
+   * reportingInstance} (this candidate's identity). They are sent on the lock's {@link #executor},
+   * never on the elector's thread, one at a time per lock: at most 6 at once, then one a minute,
+   * and the next event counts what the limit held back.
    *
-   * <p>The identity needs {@code create} on {@code events} in the lock's namespace
-   * ({@code deploy/lease/rbac-events.yaml}). Without it, one WARN per namespace and identity names
-   * the rule to add, and the election carries on unaffected.
+   * <p>The identity needs {@code create} on {@code events} in the lock's namespace ({@code
+   * deploy/lease/rbac-events.yaml}). Without it, one WARN per namespace and identity names the rule
+   * to add, and the election carries on unaffected.
    */
   public B recordEvents(boolean recordEvents) {
     this.recordEvents = recordEvents;
@@ -142,11 +142,10 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   }
 
   /**
-   * The component the Events name as their source ({@code source.component} and
-   * {@code reportingComponent}), such as your operator's name; default
-   * {@value #DEFAULT_EVENT_COMPONENT}. A Kubernetes qualified name: letters, digits, '-', '_' and
-   * '.', at most 63 characters, with an optional DNS prefix and '/'. Needs
-   * {@link #recordEvents recordEvents(true)}.
+   * The component the Events name as their source ({@code source.component} and {@code
+   * reportingComponent}), such as your operator's name; default {@value #DEFAULT_EVENT_COMPONENT}.
+   * A Kubernetes qualified name: letters, digits, '-', '_' and '.', at most 63 characters, with an
+   * optional DNS prefix and '/'. Needs {@link #recordEvents recordEvents(true)}.
    */
   public B eventComponent(String eventComponent) {
     this.eventComponent = Objects.requireNonNull(eventComponent, "eventComponent");
@@ -160,17 +159,38 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
   }
 
   /** Settings after defaults and checks. */
-  record Resolved(ApiClient apiClient, String namespace, String name, String identity,
-      Duration requestTimeout, Executor executor, WatchMode watchMode, String eventComponent) {}
+  record Resolved(
+      ApiClient apiClient,
+      String namespace,
+      String name,
+      String identity,
+      Duration requestTimeout,
+      Executor executor,
+      WatchMode watchMode,
+      String eventComponent) {}
 
   Resolved resolve(String kind) {
     List<String> more = LockOptions.eventProblems(recordEvents, eventComponent);
-    LockOptions.Resolved r = LockOptions.resolve(kind, apiClient == null
-        ? "apiClient is missing; pass one, for example ClientBuilder.standard().build()" : null,
-        name, namespace, identity, requestTimeout, environment.pod(), more);
-    return new Resolved(apiClient, r.namespace(), r.name(), r.identity(), r.requestTimeout(),
-        executor != null ? executor : KubeThreads.shared(), watchMode,
+    LockOptions.Resolved r =
+        LockOptions.resolve(
+            kind,
+            apiClient == null
+                ? "apiClient is missing; pass one, for example ClientBuilder.standard().build()"
+                : null,
+            name,
+            namespace,
+            identity,
+            requestTimeout,
+            environment.pod(),
+            more);
+    return new Resolved(
+        apiClient,
+        r.namespace(),
+        r.name(),
+        r.identity(),
+        r.requestTimeout(),
+        executor != null ? executor : KubeThreads.shared(),
+        watchMode,
         LockOptions.eventComponent(recordEvents, eventComponent));
   }
-
 }

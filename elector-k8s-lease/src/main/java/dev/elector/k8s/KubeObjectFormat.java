@@ -31,8 +31,8 @@ public interface KubeObjectFormat {
   JsonObject createBody(String namespace, String name, LeaderRecord record);
 
   /**
-   * The part of the object that holds the record, as a JSON merge patch: only the fields this format
-   * owns. The caller adds the resourceVersion precondition.
+   * The part of the object that holds the record, as a JSON merge patch: only the fields this
+   * format owns. The caller adds the resourceVersion precondition.
    */
   JsonObject patchBody(LeaderRecord record);
 

@@ -2,9 +2,9 @@ package dev.elector.k8s;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.elector.kube.KubeLock;
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LeaderRecord;
@@ -30,8 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A lock stored in one Kubernetes object, with optimistic concurrency by
- * {@code metadata.resourceVersion}, which is the elector's version.
+ * A lock stored in one Kubernetes object, with optimistic concurrency by {@code
+ * metadata.resourceVersion}, which is the elector's version.
  *
  * <p>Reads GET the object. Creates POST the whole object ({@code kind} and {@code apiVersion}
  * included); 409 is a conflict. Updates are a single JSON merge patch of only the record's fields,
@@ -60,6 +60,7 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   private final String collectionPath;
   private final String objectPath;
   private final KubeEventRecorder events;
+
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile String objectUid;
 
@@ -80,15 +81,33 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
     this.failures = new KubeFailures(format, namespace, name, identity);
     this.apiClient = s.apiClient();
     this.watchMode = s.watchMode();
-    String root = format.group().isEmpty() ? "/api/" + format.version()
-        : "/apis/" + format.group() + "/" + format.version();
+    String root =
+        format.group().isEmpty()
+            ? "/api/" + format.version()
+            : "/apis/" + format.group() + "/" + format.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + format.resource();
     this.objectPath = collectionPath + "/" + name;
-    this.events = s.eventComponent() == null ? null : new KubeEventRecorder(format, namespace, name,
-        identity, s.eventComponent(), () -> objectUid,
-        event -> http.send("POST", "/api/v1/namespaces/" + namespace + "/events", List.of(),
-            event, null),
-        executor, MonotonicClock.system(), Clock.systemUTC(), log);
+    this.events =
+        s.eventComponent() == null
+            ? null
+            : new KubeEventRecorder(
+                format,
+                namespace,
+                name,
+                identity,
+                s.eventComponent(),
+                () -> objectUid,
+                event ->
+                    http.send(
+                        "POST",
+                        "/api/v1/namespaces/" + namespace + "/events",
+                        List.of(),
+                        event,
+                        null),
+                executor,
+                MonotonicClock.system(),
+                Clock.systemUTC(),
+                log);
   }
 
   @Override
@@ -143,9 +162,13 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
     return switch (WatchSharing.PROCESS.choose(watchMode, apiClient, collectionPath)) {
-      case SHARED -> KubeSharedWatch.subscribe(this, apiClient,
-          new KubeFailures(format, namespace, null, identity), listener,
-          watchMode == WatchMode.AUTO);
+      case SHARED ->
+          KubeSharedWatch.subscribe(
+              this,
+              apiClient,
+              new KubeFailures(format, namespace, null, identity),
+              listener,
+              watchMode == WatchMode.AUTO);
       case PER_LOCK -> perLockWatch(listener);
     };
   }
@@ -244,8 +267,10 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
     rememberUid(reply.body());
     String version = resourceVersion(reply.body());
     if (version == null) {
-      return new LockWrite.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the answer to "
-          + verb + " " + describe() + " has no metadata.resourceVersion"));
+      return new LockWrite.Failed(
+          LockFailure.of(
+              LockFailure.Kind.UNEXPECTED,
+              "the answer to " + verb + " " + describe() + " has no metadata.resourceVersion"));
     }
     return new LockWrite.Written(version);
   }
@@ -268,8 +293,10 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   LockRead toRead(JsonObject object) {
     String version = resourceVersion(object);
     if (version == null) {
-      return new LockRead.Failed(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the API server"
-          + " returned " + describe() + " without metadata.resourceVersion"));
+      return new LockRead.Failed(
+          LockFailure.of(
+              LockFailure.Kind.UNEXPECTED,
+              "the API server" + " returned " + describe() + " without metadata.resourceVersion"));
     }
     KubeObjectFormat.Parsed parsed;
     try {
@@ -284,8 +311,11 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
   }
 
   private void rememberUid(JsonObject object) {
-    if (events != null && object != null && object.get("metadata") instanceof JsonObject metadata
-        && metadata.get("uid") != null && metadata.get("uid").isJsonPrimitive()) {
+    if (events != null
+        && object != null
+        && object.get("metadata") instanceof JsonObject metadata
+        && metadata.get("uid") != null
+        && metadata.get("uid").isJsonPrimitive()) {
       objectUid = metadata.get("uid").getAsString();
     }
   }
@@ -305,27 +335,45 @@ public abstract class KubeObjectLock implements KubeLock, ListeningLock {
     CompletableFuture<T> result = new CompletableFuture<>();
     long queued = MonotonicClock.system().nanos();
     try {
-      executor.execute(() -> {
-        long waited = MonotonicClock.system().nanos() - queued;
-        if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
-          result.complete(failed.apply(LockFailure.of(LockFailure.Kind.TIMEOUT, "the request on "
-              + describe() + " waited " + waited / 1_000_000 + " ms for a thread of the lock's"
-              + " executor, longer than requestTimeout " + requestTimeout + ", and was not sent;"
-              + " the executor has too few threads for the requests at once, or the API server"
-              + " answers slowly")));
-          return;
-        }
-        try {
-          result.complete(work.get());
-        } catch (RuntimeException e) {
-          log.debug("{}: request failed unexpectedly", describe(), e);
-          result.complete(failed.apply(new LockFailure(LockFailure.Kind.UNEXPECTED,
-              "request on " + describe() + " failed: " + e, e)));
-        }
-      });
+      executor.execute(
+          () -> {
+            long waited = MonotonicClock.system().nanos() - queued;
+            if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
+              result.complete(
+                  failed.apply(
+                      LockFailure.of(
+                          LockFailure.Kind.TIMEOUT,
+                          "the request on "
+                              + describe()
+                              + " waited "
+                              + waited / 1_000_000
+                              + " ms for a thread of the lock's"
+                              + " executor, longer than requestTimeout "
+                              + requestTimeout
+                              + ", and was not sent;"
+                              + " the executor has too few threads for the requests at once, or the API server"
+                              + " answers slowly")));
+              return;
+            }
+            try {
+              result.complete(work.get());
+            } catch (RuntimeException e) {
+              log.debug("{}: request failed unexpectedly", describe(), e);
+              result.complete(
+                  failed.apply(
+                      new LockFailure(
+                          LockFailure.Kind.UNEXPECTED,
+                          "request on " + describe() + " failed: " + e,
+                          e)));
+            }
+          });
     } catch (RejectedExecutionException e) {
-      result.complete(failed.apply(new LockFailure(LockFailure.Kind.UNEXPECTED,
-          "the executor of " + describe() + " rejected the request: " + e, e)));
+      result.complete(
+          failed.apply(
+              new LockFailure(
+                  LockFailure.Kind.UNEXPECTED,
+                  "the executor of " + describe() + " rejected the request: " + e,
+                  e)));
     }
     return result;
   }

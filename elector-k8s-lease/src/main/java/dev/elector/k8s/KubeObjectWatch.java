@@ -20,9 +20,8 @@ import java.util.regex.Pattern;
  * server-side timeout resumes from the last resourceVersion; 410 Gone lists again. Whatever the
  * server does, it sends at most 4 + T / 1 s list and watch requests in any interval T; a watch that
  * ends at once without an event, or a 410 right after a list, is reported as a failure and backed
- * off like one. Only
- * {@code list} and {@code watch} on that one name are needed (the requests carry the field selector
- * {@code metadata.name}).
+ * off like one. Only {@code list} and {@code watch} on that one name are needed (the requests carry
+ * the field selector {@code metadata.name}).
  *
  * <pre>{@code
  * KubeObjectWatch watch = KubeObjectWatch.newBuilder()
@@ -33,8 +32,8 @@ import java.util.regex.Pattern;
  * watch.start();
  * }</pre>
  *
- * <p>Raw JSON keeps fields this library does not know; deserialise with the client's own
- * {@code JSON} if a typed model is wanted. Thread-safe.
+ * <p>Raw JSON keeps fields this library does not know; deserialise with the client's own {@code
+ * JSON} if a typed model is wanted. Thread-safe.
  */
 public final class KubeObjectWatch implements AutoCloseable {
   private static final Pattern PLURAL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -52,8 +51,8 @@ public final class KubeObjectWatch implements AutoCloseable {
      * A list or watch failed; the watch reconnects by itself.
      *
      * @param failure what went wrong; a 403 names the Role rule to add
-     * @param firstInARow whether this is the first failure since the start or since a watch
-     *     stayed open for 30 s, so that a listener can log once per streak
+     * @param firstInARow whether this is the first failure since the start or since a watch stayed
+     *     open for 30 s, so that a listener can log once per streak
      */
     void failed(LockFailure failure, boolean firstInARow);
   }
@@ -71,8 +70,8 @@ public final class KubeObjectWatch implements AutoCloseable {
       problems.add("version is missing, such as v1");
     }
     if (b.resource == null || !PLURAL.matcher(b.resource).matches()) {
-      problems.add("resource \"" + b.resource + "\" is not a plural resource name, such as"
-          + " leases");
+      problems.add(
+          "resource \"" + b.resource + "\" is not a plural resource name, such as" + " leases");
     }
     if (b.namespace == null || b.namespace.isBlank()) {
       problems.add("namespace is missing");
@@ -92,10 +91,15 @@ public final class KubeObjectWatch implements AutoCloseable {
     String root = b.group.isEmpty() ? "/api/" + b.version : "/apis/" + b.group + "/" + b.version;
     String qualified = b.group.isEmpty() ? b.resource : b.resource + "." + b.group;
     this.description = qualified + " " + b.namespace + "/" + b.name;
-    this.loop = new Loop(new KubeHttp(b.apiClient, b.requestTimeout),
-        root + "/namespaces/" + b.namespace + "/" + b.resource, b.name,
-        new KubeFailures(b.resource, b.group, b.resource, b.namespace, b.name, b.identity),
-        b.requestTimeout, b.listener, description);
+    this.loop =
+        new Loop(
+            new KubeHttp(b.apiClient, b.requestTimeout),
+            root + "/namespaces/" + b.namespace + "/" + b.resource,
+            b.name,
+            new KubeFailures(b.resource, b.group, b.resource, b.namespace, b.name, b.identity),
+            b.requestTimeout,
+            b.listener,
+            description);
   }
 
   /** Returns a builder; apiClient, version, resource, namespace, name and listener are required. */
@@ -135,10 +139,20 @@ public final class KubeObjectWatch implements AutoCloseable {
     private final Listener listener;
     private final String description;
 
-    Loop(KubeHttp http, String collectionPath, String name, KubeFailures failures,
-        Duration requestTimeout, Listener listener, String description) {
-      super(http, collectionPath, List.of(new Pair("fieldSelector", "metadata.name=" + name)),
-          failures, requestTimeout);
+    Loop(
+        KubeHttp http,
+        String collectionPath,
+        String name,
+        KubeFailures failures,
+        Duration requestTimeout,
+        Listener listener,
+        String description) {
+      super(
+          http,
+          collectionPath,
+          List.of(new Pair("fieldSelector", "metadata.name=" + name)),
+          failures,
+          requestTimeout);
       this.listener = listener;
       this.description = description;
     }

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One watch of a whole collection in one namespace (such as every Lease in it), shared by all the
  * locks on that collection built on the same {@link ApiClient} in {@link WatchMode#SHARED} or
- * {@link WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of
- * the watch refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own
+ * {@link WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of the
+ * watch refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own
  * objects, and the watch ends when no member is left. Each subscriber hears only about its own
  * object: its state after every (re)list, or at once when it joins a watch that is up, then each
  * change; and every break. The watch starts with its first subscriber and ends with its last.
@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 final class KubeSharedWatch extends KubeListWatch {
   private static final Logger log = LoggerFactory.getLogger(KubeSharedWatch.class);
+
   /** Which watch a lock joins: the same client (by identity) and the same collection. */
   private record Key(ClientRef client, String collectionPath) {}
 
@@ -54,10 +55,13 @@ final class KubeSharedWatch extends KubeListWatch {
   private final Key key;
   private final String collection;
   private final String description;
+
   /** Members by object name. Guarded by this. */
   private final Map<String, List<Member>> subscribers = new HashMap<>();
+
   /** The last known object of every name in the collection, trimmed; valid once listed. */
   private final Map<String, JsonObject> objects = new HashMap<>();
+
   private boolean listed;
   private boolean warned;
 
@@ -69,11 +73,15 @@ final class KubeSharedWatch extends KubeListWatch {
   }
 
   /**
-   * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in
-   * {@link WatchMode#AUTO} that finds sharing refused watches its own object instead.
+   * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in {@link
+   * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
-  static WatchableLock.Subscription subscribe(KubeObjectLock lock, ApiClient client,
-      KubeFailures collectionFailures, Consumer<LockRead> listener, boolean auto) {
+  static WatchableLock.Subscription subscribe(
+      KubeObjectLock lock,
+      ApiClient client,
+      KubeFailures collectionFailures,
+      Consumer<LockRead> listener,
+      boolean auto) {
     Key key = new Key(new ClientRef(client), lock.collectionPath());
     KubeSharedWatch watch;
     Member member;
@@ -112,8 +120,9 @@ final class KubeSharedWatch extends KubeListWatch {
 
   /** Adds a member; false when it is in AUTO mode and sharing is known to be refused. */
   private synchronized boolean add(Member member) {
-    if (member.auto && Boolean.FALSE.equals(
-        WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()))) {
+    if (member.auto
+        && Boolean.FALSE.equals(
+            WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()))) {
       return false;
     }
     String name = member.lock.name();
@@ -195,8 +204,8 @@ final class KubeSharedWatch extends KubeListWatch {
   void broke(LockFailure failure, boolean firstInARow) {
     List<Member> moving = List.of();
     synchronized (this) {
-      if (WatchSharing.PROCESS.refused(key.client().client(), key.collectionPath(), collection,
-          failure, PER_LOCK_RULE)) {
+      if (WatchSharing.PROCESS.refused(
+          key.client().client(), key.collectionPath(), collection, failure, PER_LOCK_RULE)) {
         moving = detachAuto(); // they hear from watches of their own instead of this failure
       }
       if (!warned && !subscribers.isEmpty() && failure.kind().isConfigurationProblem()) {

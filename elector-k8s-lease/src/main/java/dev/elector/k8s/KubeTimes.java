@@ -4,8 +4,8 @@ import java.time.Instant;
 
 /**
  * Timestamps as Kubernetes writes them: RFC 3339 in UTC. Parsing is lenient and never throws, so a
- * record written by another tool in an odd format still reads (with a null time at worst). The
- * same rules as every Elector backend (they live in elector-kube-base).
+ * record written by another tool in an odd format still reads (with a null time at worst). The same
+ * rules as every Elector backend (they live in elector-kube-base).
  */
 public final class KubeTimes {
   private KubeTimes() {}

@@ -13,14 +13,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches exactly one lock object (field selector on its name), on a thread of its own: the
- * current state after every (re)list, then each change, and {@link LockRead.Failed} on a break.
- * Needs only list and watch on that one name.
+ * Watches exactly one lock object (field selector on its name), on a thread of its own: the current
+ * state after every (re)list, then each change, and {@link LockRead.Failed} on a break. Needs only
+ * list and watch on that one name.
  */
 final class KubeWatch extends KubeListWatch implements WatchableLock.Subscription {
   private static final Logger log = LoggerFactory.getLogger(KubeWatch.class);
+
   /** From this many watches at once on, the process is told once about sharing. */
   static final int MANY = 64;
+
   private static final AtomicInteger OPEN = new AtomicInteger();
   private static final AtomicBoolean TOLD = new AtomicBoolean();
   private final KubeObjectLock lock;
@@ -29,8 +31,11 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   private final AtomicBoolean counted = new AtomicBoolean();
 
   KubeWatch(KubeObjectLock lock, Consumer<LockRead> listener) {
-    super(lock.http(), lock.collectionPath(),
-        List.of(new Pair("fieldSelector", "metadata.name=" + lock.name())), lock.failures(),
+    super(
+        lock.http(),
+        lock.collectionPath(),
+        List.of(new Pair("fieldSelector", "metadata.name=" + lock.name())),
+        lock.failures(),
         lock.requestTimeout());
     this.lock = lock;
     this.listener = listener;
@@ -39,9 +44,11 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   void start() {
     counted.set(true);
     if (OPEN.incrementAndGet() >= MANY && TOLD.compareAndSet(false, true)) {
-      log.info("{} locks in this process each watch on a thread of their own; with list and"
-          + " watch on the namespace's {} (deploy/lease/rbac-shared-watch.yaml), locks built with"
-          + " the default watchMode AUTO share one watch per namespace instead", MANY,
+      log.info(
+          "{} locks in this process each watch on a thread of their own; with list and"
+              + " watch on the namespace's {} (deploy/lease/rbac-shared-watch.yaml), locks built with"
+              + " the default watchMode AUTO share one watch per namespace instead",
+          MANY,
           lock.failures().qualifiedResource());
     }
     start("elector-watch-" + lock.name() + "-");
@@ -75,7 +82,9 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   void broke(LockFailure failure, boolean firstInARow) {
     if (!warned && failure.kind().isConfigurationProblem()) {
       warned = true; // once until the next successful list; polling goes on meanwhile
-      log.warn("{}: cannot watch the lock, followers poll instead: {}", lock.describe(),
+      log.warn(
+          "{}: cannot watch the lock, followers poll instead: {}",
+          lock.describe(),
           failure.message());
     }
     listener.accept(new LockRead.Failed(failure));

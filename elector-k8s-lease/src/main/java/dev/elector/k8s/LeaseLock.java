@@ -13,9 +13,9 @@ package dev.elector.k8s;
  *
  * <p>The identity needs a Role in the lock's namespace with {@code get, list, watch, patch} on
  * {@code leases} restricted to the lock's name, and {@code create} on {@code leases} (which
- * Kubernetes cannot restrict by name); see {@code deploy/lease/rbac.yaml}. With
- * {@link KubeLockBuilder#recordEvents recordEvents(true)} it also needs {@code create} on
- * {@code events} ({@code deploy/lease/rbac-events.yaml}). Thread-safe.
+ * Kubernetes cannot restrict by name); see {@code deploy/lease/rbac.yaml}. With {@link
+ * KubeLockBuilder#recordEvents recordEvents(true)} it also needs {@code create} on {@code events}
+ * ({@code deploy/lease/rbac-events.yaml}). Thread-safe.
  */
 public final class LeaseLock extends KubeObjectLock {
 

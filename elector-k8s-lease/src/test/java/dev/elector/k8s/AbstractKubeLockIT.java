@@ -45,9 +45,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Election scenarios every Kubernetes lock must pass on a real API server, with scaled-down
- * timings (lease 3 s, renew 2 s, retry 0.5 s) and the overlap detector on. Subclasses supply the
- * lock and an outside writer that edits the object in client-go's format.
+ * Election scenarios every Kubernetes lock must pass on a real API server, with scaled-down timings
+ * (lease 3 s, renew 2 s, retry 0.5 s) and the overlap detector on. Subclasses supply the lock and
+ * an outside writer that edits the object in client-go's format.
  */
 @KubeTest
 public abstract class AbstractKubeLockIT {
@@ -68,18 +68,24 @@ public abstract class AbstractKubeLockIT {
   // ---------------------------------------------------------------- what a backend supplies
 
   /**
-   * A lock on {@code namespace/name} as {@code identity}, with the credentials of {@code client}
-   * (a backend on another client builds its own client with the same credentials).
+   * A lock on {@code namespace/name} as {@code identity}, with the credentials of {@code client} (a
+   * backend on another client builds its own client with the same credentials).
    */
-  protected abstract KubeLock newLock(ApiClient client, String namespace, String name,
-      String identity);
+  protected abstract KubeLock newLock(
+      ApiClient client, String namespace, String name, String identity);
 
   /** The shipped RBAC manifest of this backend. */
   protected abstract Path rbacManifest();
 
   /** Writes the object by hand in client-go's format, creating or replacing it. */
-  protected abstract void writeForeignRecord(String namespace, String name, String holder,
-      int leaseDurationSeconds, Instant renewTime, long transitions) throws Exception;
+  protected abstract void writeForeignRecord(
+      String namespace,
+      String name,
+      String holder,
+      int leaseDurationSeconds,
+      Instant renewTime,
+      long transitions)
+      throws Exception;
 
   /** Deletes the lock object. */
   protected abstract void deleteObject(String namespace, String name) throws Exception;
@@ -98,8 +104,12 @@ public abstract class AbstractKubeLockIT {
     this.admin = cluster.admin();
     this.namespace = namespace;
     this.timeline = new LeadershipTimeline(MonotonicClock.system());
-    this.lockName = test.getTestMethod().orElseThrow().getName().toLowerCase(java.util.Locale.ROOT)
-        .replaceAll("[^a-z0-9]", "-");
+    this.lockName =
+        test.getTestMethod()
+            .orElseThrow()
+            .getName()
+            .toLowerCase(java.util.Locale.ROOT)
+            .replaceAll("[^a-z0-9]", "-");
     if (lockName.length() > 40) {
       lockName = lockName.substring(0, 40);
     }
@@ -124,15 +134,15 @@ public abstract class AbstractKubeLockIT {
   protected ElectorConfig.Builder config(KubeLock lock, String candidate) {
     return ElectorConfig.newBuilder()
         .lock(lock)
-        .callbacks(LeaderCallbacks.of(term -> { }, (term, why) -> ended.add(candidate + ":" + why)))
+        .callbacks(LeaderCallbacks.of(term -> {}, (term, why) -> ended.add(candidate + ":" + why)))
         .leaseDuration(LEASE)
         .renewDeadline(RENEW)
         .retryPeriod(RETRY)
         .listener(timeline.listenerFor(candidate));
   }
 
-  protected LeaderElector candidate(ApiClient client, String namespace, String name,
-      String identity) {
+  protected LeaderElector candidate(
+      ApiClient client, String namespace, String name, String identity) {
     return start(config(newLock(client, namespace, name, identity), identity).build());
   }
 
@@ -161,7 +171,9 @@ public abstract class AbstractKubeLockIT {
     return leaders().get(0);
   }
 
-  /** Successful renewals (and acquisitions) by {@code elector}: its own count of written updates. */
+  /**
+   * Successful renewals (and acquisitions) by {@code elector}: its own count of written updates.
+   */
   protected static long writesOk(LeaderElector elector) {
     return elector.stats().calls(LockCall.UPDATE, CallOutcome.OK);
   }
@@ -169,14 +181,16 @@ public abstract class AbstractKubeLockIT {
   /** Waits until {@code leader} has written {@code count} more updates, as counted by itself. */
   protected static void awaitRenewals(LeaderElector leader, int count, Duration atMost) {
     long target = writesOk(leader) + count;
-    await(leader.identity() + " renews " + count + " times").atMost(atMost)
+    await(leader.identity() + " renews " + count + " times")
+        .atMost(atMost)
         .until(() -> writesOk(leader) >= target);
   }
 
   /** Lock reads made by {@code elector}, whatever their outcome. */
   protected static long reads(LeaderElector elector) {
     return elector.stats().calls().get(LockCall.READ).values().stream()
-        .mapToLong(Long::longValue).sum();
+        .mapToLong(Long::longValue)
+        .sum();
   }
 
   private String unique(String prefix) {
@@ -190,8 +204,11 @@ public abstract class AbstractKubeLockIT {
   }
 
   private String shippedLockName() throws Exception {
-    return shippedRules().stream().filter(r -> r.getResourceNames() != null)
-        .flatMap(r -> r.getResourceNames().stream()).findFirst().orElse(lockName);
+    return shippedRules().stream()
+        .filter(r -> r.getResourceNames() != null)
+        .flatMap(r -> r.getResourceNames().stream())
+        .findFirst()
+        .orElse(lockName);
   }
 
   @Test
@@ -208,22 +225,34 @@ public abstract class AbstractKubeLockIT {
 
     LeaderElector leader = awaitOneLeader(Duration.ofSeconds(15));
     LeaderElector follower = leader == first ? second : first;
-    Await.until("the follower sees the leader", Duration.ofSeconds(5),
+    Await.until(
+        "the follower sees the leader",
+        Duration.ofSeconds(5),
         () -> follower.observedLeader().isPresent());
     long followerCalls = follower.stats().totalCalls();
     int renewals = 8;
     awaitRenewals(leader, renewals, Duration.ofSeconds(20));
 
-    assertEquals(0, leader.stats().calls(LockCall.UPDATE, CallOutcome.FAILED),
+    assertEquals(
+        0,
+        leader.stats().calls(LockCall.UPDATE, CallOutcome.FAILED),
         "renewals failed under the shipped Role");
-    assertEquals(1, leader.stats().termsStarted() + follower.stats().termsStarted(),
+    assertEquals(
+        1,
+        leader.stats().termsStarted() + follower.stats().termsStarted(),
         "one term, kept throughout");
     assertEquals(0, leader.stats().termsEnded());
     // The Role lets the follower watch: it calls nothing while the leader renews. A follower that
     // polls instead reads about once per renewal, both paced by the retry period.
     long polled = follower.stats().totalCalls() - followerCalls;
-    assertTrue(polled <= renewals / 4, "the follower called " + polled + " times during "
-        + renewals + " renewals under the shipped Role: " + follower.health());
+    assertTrue(
+        polled <= renewals / 4,
+        "the follower called "
+            + polled
+            + " times during "
+            + renewals
+            + " renewals under the shipped Role: "
+            + follower.health());
     leader.close();
     awaitOneLeader(Duration.ofSeconds(5));
   }
@@ -237,18 +266,21 @@ public abstract class AbstractKubeLockIT {
     String name = shippedLockName();
     KubeLock inOwn = newLock(identity.client(), own.name(), name, "me");
     KubeLock inOther = newLock(identity.client(), other.name(), name, "me");
-    Await.until("the Role takes effect", Duration.ofSeconds(10),
+    Await.until(
+        "the Role takes effect",
+        Duration.ofSeconds(10),
         () -> inOwn.read().toCompletableFuture().get() instanceof LockRead.Absent);
 
     LockRead read = inOther.read().toCompletableFuture().get();
     LockWrite create = inOther.create(record("me", 1)).toCompletableFuture().get();
 
-    assertEquals(LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockRead.Failed.class, read)
-        .failure().kind());
-    assertEquals(LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockWrite.Failed.class, create)
-        .failure().kind());
-    assertInstanceOf(LockWrite.Written.class,
-        inOwn.create(record("me", 1)).toCompletableFuture().get());
+    assertEquals(
+        LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockRead.Failed.class, read).failure().kind());
+    assertEquals(
+        LockFailure.Kind.FORBIDDEN,
+        assertInstanceOf(LockWrite.Failed.class, create).failure().kind());
+    assertInstanceOf(
+        LockWrite.Written.class, inOwn.create(record("me", 1)).toCompletableFuture().get());
   }
 
   @Test
@@ -256,16 +288,26 @@ public abstract class AbstractKubeLockIT {
     KubeIdentity identity = cluster.newIdentity(namespace, unique("unbound"));
     KubeLock lock = newLock(identity.client(), namespace.name(), lockName, "me");
 
-    LockFailure read = assertInstanceOf(LockRead.Failed.class,
-        lock.read().toCompletableFuture().get()).failure();
-    LockFailure create = assertInstanceOf(LockWrite.Failed.class,
-        lock.create(record("me", 1)).toCompletableFuture().get()).failure();
-    LockFailure update = assertInstanceOf(LockWrite.Failed.class,
-        lock.update("1", record("me", 1)).toCompletableFuture().get()).failure();
+    LockFailure read =
+        assertInstanceOf(LockRead.Failed.class, lock.read().toCompletableFuture().get()).failure();
+    LockFailure create =
+        assertInstanceOf(
+                LockWrite.Failed.class, lock.create(record("me", 1)).toCompletableFuture().get())
+            .failure();
+    LockFailure update =
+        assertInstanceOf(
+                LockWrite.Failed.class,
+                lock.update("1", record("me", 1)).toCompletableFuture().get())
+            .failure();
 
     assertEquals(LockFailure.Kind.FORBIDDEN, read.kind());
-    for (String part : List.of(identity.username(), "me", "namespace " + namespace.name(),
-        "\"" + lockName + "\"", lock.roleRuleFor("get"))) {
+    for (String part :
+        List.of(
+            identity.username(),
+            "me",
+            "namespace " + namespace.name(),
+            "\"" + lockName + "\"",
+            lock.roleRuleFor("get"))) {
       assertTrue(read.message().contains(part), "missing " + part + " in: " + read.message());
     }
     assertTrue(lock.roleRuleFor("get").contains("resourceNames: [\"" + lockName + "\"]"));
@@ -277,11 +319,13 @@ public abstract class AbstractKubeLockIT {
 
   @Test
   void missingNamespaceOnCreateIsNotFound() throws Exception {
-    KubeLock lock = newLock(admin, "no-such-namespace-" + counter.incrementAndGet(),
-        lockName, "me");
+    KubeLock lock =
+        newLock(admin, "no-such-namespace-" + counter.incrementAndGet(), lockName, "me");
 
-    LockFailure failure = assertInstanceOf(LockWrite.Failed.class,
-        lock.create(record("me", 1)).toCompletableFuture().get()).failure();
+    LockFailure failure =
+        assertInstanceOf(
+                LockWrite.Failed.class, lock.create(record("me", 1)).toCompletableFuture().get())
+            .failure();
 
     assertEquals(LockFailure.Kind.NOT_FOUND, failure.kind());
     assertTrue(failure.message().contains("does not exist"), failure.message());
@@ -293,25 +337,30 @@ public abstract class AbstractKubeLockIT {
   void lockContractOnTheRealServer() throws Exception {
     KubeLock lock = newLock(admin, namespace.name(), lockName, "me");
     assertInstanceOf(LockRead.Absent.class, lock.read().toCompletableFuture().get());
-    String v1 = assertInstanceOf(LockWrite.Written.class,
-        lock.create(record("me", 1)).toCompletableFuture().get()).version();
-    assertInstanceOf(LockWrite.Conflict.class,
-        lock.create(record("me", 1)).toCompletableFuture().get());
-    String v2 = assertInstanceOf(LockWrite.Written.class,
-        lock.update(v1, record("me", 2)).toCompletableFuture().get()).version();
-    assertInstanceOf(LockWrite.Conflict.class,
-        lock.update(v1, record("other", 3)).toCompletableFuture().get());
+    String v1 =
+        assertInstanceOf(
+                LockWrite.Written.class, lock.create(record("me", 1)).toCompletableFuture().get())
+            .version();
+    assertInstanceOf(
+        LockWrite.Conflict.class, lock.create(record("me", 1)).toCompletableFuture().get());
+    String v2 =
+        assertInstanceOf(
+                LockWrite.Written.class,
+                lock.update(v1, record("me", 2)).toCompletableFuture().get())
+            .version();
+    assertInstanceOf(
+        LockWrite.Conflict.class, lock.update(v1, record("other", 3)).toCompletableFuture().get());
 
-    LockRead.Found found = assertInstanceOf(LockRead.Found.class,
-        lock.read().toCompletableFuture().get());
+    LockRead.Found found =
+        assertInstanceOf(LockRead.Found.class, lock.read().toCompletableFuture().get());
     assertEquals(v2, found.version());
     assertEquals("me", found.record().holderIdentity());
     assertEquals(2, found.record().leaderTransitions());
     assertEquals(Duration.ofSeconds(4), found.record().leaseDuration(), "rounded up to seconds");
 
     deleteObject(namespace.name(), lockName);
-    assertInstanceOf(LockWrite.Conflict.class,
-        lock.update(v2, record("me", 3)).toCompletableFuture().get());
+    assertInstanceOf(
+        LockWrite.Conflict.class, lock.update(v2, record("me", 3)).toCompletableFuture().get());
   }
 
   private static LeaderRecord record(String holder, long transitions) {
@@ -330,19 +379,26 @@ public abstract class AbstractKubeLockIT {
     LeaderElector leader = awaitOneLeader(Duration.ofSeconds(10));
 
     awaitRenewals(leader, 4, Duration.ofSeconds(10));
-    assertEquals(1, electors.stream().mapToLong(e -> e.stats().termsStarted()).sum(),
+    assertEquals(
+        1,
+        electors.stream().mapToLong(e -> e.stats().termsStarted()).sum(),
         "one term in all, kept through four renewals");
     assertEquals(0, leader.stats().termsEnded());
     for (LeaderElector elector : electors) {
-      Await.until(elector.identity() + " sees the leader", Duration.ofSeconds(5),
+      Await.until(
+          elector.identity() + " sees the leader",
+          Duration.ofSeconds(5),
           () -> elector.observedLeader().equals(Optional.of(leader.identity())));
     }
   }
 
   @Test
   void crashedLeaderIsReplacedAfterExpiry() {
-    LeaderElector first = start(config(newLock(admin, namespace.name(), lockName, "first"),
-        "first").releaseOnClose(false).build());
+    LeaderElector first =
+        start(
+            config(newLock(admin, namespace.name(), lockName, "first"), "first")
+                .releaseOnClose(false)
+                .build());
     awaitOneLeader(Duration.ofSeconds(10));
     candidate("second");
     candidate("third");
@@ -353,10 +409,8 @@ public abstract class AbstractKubeLockIT {
     LeaderElector successor = awaitOneLeader(Duration.ofSeconds(10));
 
     Duration failover = Duration.ofNanos(System.nanoTime() - cut);
-    assertTrue(failover.compareTo(LEASE.minusMillis(800)) >= 0,
-        "took over after only " + failover);
-    log.info("FIGURE crash failover ({}): {} ms", getClass().getSimpleName(),
-        failover.toMillis());
+    assertTrue(failover.compareTo(LEASE.minusMillis(800)) >= 0, "took over after only " + failover);
+    log.info("FIGURE crash failover ({}): {} ms", getClass().getSimpleName(), failover.toMillis());
     assertTrue(List.of("second", "third").contains(successor.identity()));
   }
 
@@ -366,36 +420,42 @@ public abstract class AbstractKubeLockIT {
     awaitOneLeader(Duration.ofSeconds(10));
     List<String> seenBySecond = new CopyOnWriteArrayList<>();
     ElectorListener toTimeline = timeline.listenerFor("second");
-    LeaderElector second = start(config(newLock(admin, namespace.name(), lockName, "second"),
-        "second").listener(new ElectorListener() {
-          @Override
-          public void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {
-            toTimeline.onLockCall(call, outcome, latency);
-          }
+    LeaderElector second =
+        start(
+            config(newLock(admin, namespace.name(), lockName, "second"), "second")
+                .listener(
+                    new ElectorListener() {
+                      @Override
+                      public void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {
+                        toTimeline.onLockCall(call, outcome, latency);
+                      }
 
-          @Override
-          public void onCallDeferred(Duration wait) {
-            toTimeline.onCallDeferred(wait);
-          }
+                      @Override
+                      public void onCallDeferred(Duration wait) {
+                        toTimeline.onCallDeferred(wait);
+                      }
 
-          @Override
-          public void onTermStarted(Term term) {
-            seenBySecond.add("term");
-            toTimeline.onTermStarted(term);
-          }
+                      @Override
+                      public void onTermStarted(Term term) {
+                        seenBySecond.add("term");
+                        toTimeline.onTermStarted(term);
+                      }
 
-          @Override
-          public void onTermEnded(Term term, TermEnd reason) {
-            toTimeline.onTermEnded(term, reason);
-          }
+                      @Override
+                      public void onTermEnded(Term term, TermEnd reason) {
+                        toTimeline.onTermEnded(term, reason);
+                      }
 
-          @Override
-          public void onLeaderObserved(String identity) {
-            seenBySecond.add("holder " + (identity.isEmpty() ? "none" : identity));
-            toTimeline.onLeaderObserved(identity);
-          }
-        }).build());
-    Await.until("second follows", Duration.ofSeconds(5),
+                      @Override
+                      public void onLeaderObserved(String identity) {
+                        seenBySecond.add("holder " + (identity.isEmpty() ? "none" : identity));
+                        toTimeline.onLeaderObserved(identity);
+                      }
+                    })
+                .build());
+    Await.until(
+        "second follows",
+        Duration.ofSeconds(5),
         () -> second.observedLeader().equals(Optional.of("first")));
 
     long released = System.nanoTime();
@@ -404,7 +464,9 @@ public abstract class AbstractKubeLockIT {
     awaitOneLeader(Duration.ofSeconds(10));
 
     Duration handover = Duration.ofNanos(System.nanoTime() - released);
-    log.info("FIGURE handover after release ({}): {} ms", getClass().getSimpleName(),
+    log.info(
+        "FIGURE handover after release ({}): {} ms",
+        getClass().getSimpleName(),
         handover.toMillis());
     // Handed over by the release, not by expiry: second saw the lock released, then took it.
     assertEquals(List.of("holder first", "holder none", "holder second", "term"), seenBySecond);
@@ -418,15 +480,13 @@ public abstract class AbstractKubeLockIT {
       Await.until("lone leads (round " + round + ")", Duration.ofSeconds(10), lone::isLeader);
       long transitions = readStored(namespace.name(), lockName).orElseThrow().transitions();
 
-      writeForeignRecord(namespace.name(), lockName, "intruder", 1, Instant.now(),
-          transitions + 1);
+      writeForeignRecord(namespace.name(), lockName, "intruder", 1, Instant.now(), transitions + 1);
 
-      Await.until("lone steps down (round " + round + ")", Duration.ofSeconds(5),
-          () -> !lone.isLeader());
+      Await.until(
+          "lone steps down (round " + round + ")", Duration.ofSeconds(5), () -> !lone.isLeader());
     }
     Await.until("lone leads once more", Duration.ofSeconds(10), lone::isLeader);
-    long lost = ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST))
-        .count();
+    long lost = ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST)).count();
     assertEquals(3, lost, "terms ended: " + ended);
   }
 
@@ -437,7 +497,9 @@ public abstract class AbstractKubeLockIT {
 
     deleteObject(namespace.name(), lockName);
 
-    Await.until("lone's term ends with the deletion", Duration.ofSeconds(5),
+    Await.until(
+        "lone's term ends with the deletion",
+        Duration.ofSeconds(5),
         () -> ended.contains("lone:" + TermEnd.LOCK_LOST));
     Await.until("lone leads again", Duration.ofSeconds(10), lone::isLeader);
     assertEquals("lone", readStored(namespace.name(), lockName).orElseThrow().holder());
@@ -455,10 +517,14 @@ public abstract class AbstractKubeLockIT {
 
     deleteObject(namespace.name(), lockName);
 
-    Await.until("the lock exists again", Duration.ofSeconds(10),
+    Await.until(
+        "the lock exists again",
+        Duration.ofSeconds(10),
         () -> readStored(namespace.name(), lockName).isPresent());
     awaitOneLeader(Duration.ofSeconds(10));
-    Await.until("the old leader's term ended", Duration.ofSeconds(5),
+    Await.until(
+        "the old leader's term ended",
+        Duration.ofSeconds(5),
         () -> ended.stream().anyMatch(e -> e.startsWith(leader.identity() + ":")));
     timeline.assertNoOverlap();
   }
@@ -485,27 +551,37 @@ public abstract class AbstractKubeLockIT {
   void unexpiredForeignHolderIsNotDisplaced() throws Exception {
     writeForeignRecord(namespace.name(), lockName, "go-candidate", 30, Instant.now(), 4);
     // Polling, so that every look at the lock is a read it counts: each one is a decision.
-    LeaderElector java = start(config(newLock(admin, namespace.name(), lockName, "java"), "java")
-        .watchWhenFollowing(false).build());
+    LeaderElector java =
+        start(
+            config(newLock(admin, namespace.name(), lockName, "java"), "java")
+                .watchWhenFollowing(false)
+                .build());
 
-    Await.until("java sees the Go holder", Duration.ofSeconds(5),
+    Await.until(
+        "java sees the Go holder",
+        Duration.ofSeconds(5),
         () -> java.observedLeader().equals(Optional.of("go-candidate")));
     // Reads at least a retry period apart span more than java's own 3 s lease, within which a
     // candidate judging by its own duration instead of the holder's 30 s would have taken over.
     long spanning = LEASE.dividedBy(RETRY) + 2;
-    await("java reads the lock " + spanning + " times").atMost(Duration.ofSeconds(20))
+    await("java reads the lock " + spanning + " times")
+        .atMost(Duration.ofSeconds(20))
         .until(() -> reads(java) >= spanning || java.stats().termsStarted() > 0);
     assertEquals(0, java.stats().termsStarted(), "java waits for the Go holder's 30 s lease");
-    assertEquals(0, java.stats().calls().get(LockCall.UPDATE).values().stream()
-        .mapToLong(Long::longValue).sum(), "java never tried to write");
-    assertEquals(new Stored("go-candidate", 4),
-        readStored(namespace.name(), lockName).orElseThrow());
+    assertEquals(
+        0,
+        java.stats().calls().get(LockCall.UPDATE).values().stream()
+            .mapToLong(Long::longValue)
+            .sum(),
+        "java never tried to write");
+    assertEquals(
+        new Stored("go-candidate", 4), readStored(namespace.name(), lockName).orElseThrow());
   }
 
   @Test
   void expiredForeignHolderIsTakenOverWithTransitionsIncremented() throws Exception {
-    writeForeignRecord(namespace.name(), lockName, "go-candidate", 1,
-        Instant.now().minusSeconds(3600), 7);
+    writeForeignRecord(
+        namespace.name(), lockName, "go-candidate", 1, Instant.now().minusSeconds(3600), 7);
     LeaderElector java = candidate("java");
 
     Await.until("java takes over", Duration.ofSeconds(10), java::isLeader);
@@ -525,40 +601,60 @@ public abstract class AbstractKubeLockIT {
       List<LeaderElector> group = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         String id = (watch ? "w" : "p") + i;
-        group.add(start(config(newLock(admin, namespace.name(), name, id), id)
-            .watchWhenFollowing(watch).build()));
+        group.add(
+            start(
+                config(newLock(admin, namespace.name(), name, id), id)
+                    .watchWhenFollowing(watch)
+                    .build()));
       }
-      Await.until("one leader in " + name, Duration.ofSeconds(10),
+      Await.until(
+          "one leader in " + name,
+          Duration.ofSeconds(10),
           () -> group.stream().filter(LeaderElector::isLeader).count() == 1);
-      Await.until("all follow in " + name, Duration.ofSeconds(5),
+      Await.until(
+          "all follow in " + name,
+          Duration.ofSeconds(5),
           () -> group.stream().allMatch(e -> e.observedLeader().isPresent()));
-      LeaderElector leader = group.stream().filter(LeaderElector::isLeader).findFirst()
-          .orElseThrow();
+      LeaderElector leader =
+          group.stream().filter(LeaderElector::isLeader).findFirst().orElseThrow();
       List<LeaderElector> followers = group.stream().filter(e -> e != leader).toList();
-      long before = followers.stream().map(LeaderElector::stats)
-          .mapToLong(ElectorStats::totalCalls).sum();
+      long before =
+          followers.stream().map(LeaderElector::stats).mapToLong(ElectorStats::totalCalls).sum();
       int renewals = 10;
       awaitRenewals(leader, renewals, Duration.ofSeconds(30));
-      long followerCalls = followers.stream().map(LeaderElector::stats)
-          .mapToLong(ElectorStats::totalCalls).sum() - before;
+      long followerCalls =
+          followers.stream().map(LeaderElector::stats).mapToLong(ElectorStats::totalCalls).sum()
+              - before;
 
-      assertEquals(1, group.stream().mapToLong(e -> e.stats().termsStarted()).sum(),
+      assertEquals(
+          1,
+          group.stream().mapToLong(e -> e.stats().termsStarted()).sum(),
           "one term in " + name + " throughout");
       assertEquals(0, leader.stats().termsEnded());
-      log.info("FIGURE steady-state follower calls per leader renewal, 4 followers, {} ({}): {}",
-          watch ? "watching" : "polling", getClass().getSimpleName(),
+      log.info(
+          "FIGURE steady-state follower calls per leader renewal, 4 followers, {} ({}): {}",
+          watch ? "watching" : "polling",
+          getClass().getSimpleName(),
           String.format("%.2f", followerCalls / (double) renewals));
       // A polling follower reads once per jittered retry period plus a call's latency, the leader
       // renews once per retry period or per call latency, whichever is longer: each follower makes
       // at least 0.45 calls per renewal, so four make well over one. A watching follower makes
       // none while the watch delivers every renewal.
       if (watch) {
-        assertTrue(followerCalls <= renewals / 2,
-            "watching followers still called " + followerCalls + " times in " + renewals
+        assertTrue(
+            followerCalls <= renewals / 2,
+            "watching followers still called "
+                + followerCalls
+                + " times in "
+                + renewals
                 + " renewals");
       } else {
-        assertTrue(followerCalls >= renewals,
-            "polling followers called only " + followerCalls + " times in " + renewals
+        assertTrue(
+            followerCalls >= renewals,
+            "polling followers called only "
+                + followerCalls
+                + " times in "
+                + renewals
                 + " renewals");
       }
       for (LeaderElector elector : group) {

@@ -37,11 +37,21 @@ class KubeEventRecorderTest {
   private final String namespace = "ns-" + NAMESPACES.incrementAndGet();
 
   private KubeEventRecorder recorder(String identity) {
-    return new KubeEventRecorder(new LeaseFormat(), namespace, "orders", identity, "my-operator",
-        () -> "uid-1", event -> {
+    return new KubeEventRecorder(
+        new LeaseFormat(),
+        namespace,
+        "orders",
+        identity,
+        "my-operator",
+        () -> "uid-1",
+        event -> {
           posted.add(event.deepCopy());
           return new KubeHttp.Reply(answer, null, answer == 403 ? "events is forbidden" : "");
-        }, executor::add, clock, wall, recordingLogger());
+        },
+        executor::add,
+        clock,
+        wall,
+        recordingLogger());
   }
 
   private void runQueued() {
@@ -67,8 +77,13 @@ class KubeEventRecorderTest {
     events.ended("pod-a", TermEnd.LOCK_LOST);
     runQueued();
 
-    assertEquals(List.of("pod-a became leader", "pod-a stopped leading (closed)",
-        "pod-a became leader", "pod-a stopped leading: someone else wrote the lock"), messages());
+    assertEquals(
+        List.of(
+            "pod-a became leader",
+            "pod-a stopped leading (closed)",
+            "pod-a became leader",
+            "pod-a stopped leading: someone else wrote the lock"),
+        messages());
     JsonObject first = posted.get(0);
     assertEquals("v1", first.get("apiVersion").getAsString());
     assertEquals("Event", first.get("kind").getAsString());
@@ -98,8 +113,10 @@ class KubeEventRecorderTest {
     assertEquals(List.of(), posted, "the elector's thread only queues");
     assertEquals(1, executor.size(), "one drain task for both, sent in order");
     runQueued();
-    assertEquals(List.of("pod-a became leader",
-        "pod-a stopped leading: could not renew within renewDeadline"), messages());
+    assertEquals(
+        List.of(
+            "pod-a became leader", "pod-a stopped leading: could not renew within renewDeadline"),
+        messages());
   }
 
   @Test
@@ -121,8 +138,10 @@ class KubeEventRecorderTest {
     events.ended("pod-a", TermEnd.CLOSED);
     runQueued();
     assertEquals(KubeEventRecorder.BURST + 1, posted.size());
-    assertEquals("pod-a stopped leading (closed) (5 earlier leader election events were not"
-        + " recorded: at most 6 at once, then one a minute)", messages().get(posted.size() - 1));
+    assertEquals(
+        "pod-a stopped leading (closed) (5 earlier leader election events were not"
+            + " recorded: at most 6 at once, then one a minute)",
+        messages().get(posted.size() - 1));
 
     clock.advance(Duration.ofHours(1)); // the bucket refills to the burst, no further
     for (int i = 0; i < 10; i++) {
@@ -149,7 +168,8 @@ class KubeEventRecorderTest {
     assertEquals(1, warnings.size(), lines.toString());
     String warning = warnings.get(0);
     assertTrue(warning.contains("pod-a may not create Events in namespace " + namespace), warning);
-    assertTrue(warning.contains("{apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}"),
+    assertTrue(
+        warning.contains("{apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}"),
         warning);
     assertTrue(warning.contains("deploy/lease/rbac-events.yaml"), warning);
     assertTrue(warning.contains("the election is not affected"), warning);
@@ -158,14 +178,25 @@ class KubeEventRecorderTest {
 
   @Test
   void otherFailuresWarnOnceUntilAnEventGoesThroughAgain() {
-    KubeEventRecorder events = new KubeEventRecorder(new LeaseFormat(), namespace, "orders",
-        "pod-a", "elector", () -> null, event -> {
-          posted.add(event);
-          if (answer == 0) {
-            throw new IOException("connection refused");
-          }
-          return new KubeHttp.Reply(answer, null, "");
-        }, executor::add, clock, wall, recordingLogger());
+    KubeEventRecorder events =
+        new KubeEventRecorder(
+            new LeaseFormat(),
+            namespace,
+            "orders",
+            "pod-a",
+            "elector",
+            () -> null,
+            event -> {
+              posted.add(event);
+              if (answer == 0) {
+                throw new IOException("connection refused");
+              }
+              return new KubeHttp.Reply(answer, null, "");
+            },
+            executor::add,
+            clock,
+            wall,
+            recordingLogger());
     answer = 0;
     events.started("pod-a");
     events.ended("pod-a", TermEnd.CLOSED);
@@ -190,45 +221,78 @@ class KubeEventRecorderTest {
   @Test
   void theLockRecordsOnlyWhenAskedAndTheBuilderChecksTheComponent() {
     ApiClient client = new ApiClient();
-    LeaseLock plain = LeaseLock.newBuilder().apiClient(client).namespace("ns").name("l")
-        .identity("me").build();
+    LeaseLock plain =
+        LeaseLock.newBuilder().apiClient(client).namespace("ns").name("l").identity("me").build();
     assertEquals(ElectorListener.NONE, plain.electorListener());
-    LeaseLock recording = LeaseLock.newBuilder().apiClient(client).namespace("ns").name("l")
-        .identity("me").recordEvents(true).eventComponent("example.com/my-operator").build();
+    LeaseLock recording =
+        LeaseLock.newBuilder()
+            .apiClient(client)
+            .namespace("ns")
+            .name("l")
+            .identity("me")
+            .recordEvents(true)
+            .eventComponent("example.com/my-operator")
+            .build();
     assertTrue(recording.electorListener() instanceof KubeEventRecorder);
 
-    IllegalStateException bad = assertThrows(IllegalStateException.class,
-        () -> LeaseLock.newBuilder().apiClient(client).namespace("ns").name("l").identity("me")
-            .recordEvents(true).eventComponent("my operator!").build());
-    assertTrue(bad.getMessage().contains("eventComponent \"my operator!\" is not a Kubernetes"
-        + " qualified name"), bad.getMessage());
-    IllegalStateException unused = assertThrows(IllegalStateException.class,
-        () -> LeaseLock.newBuilder().apiClient(client).namespace("ns").name("l").identity("me")
-            .eventComponent("my-operator").build());
+    IllegalStateException bad =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                LeaseLock.newBuilder()
+                    .apiClient(client)
+                    .namespace("ns")
+                    .name("l")
+                    .identity("me")
+                    .recordEvents(true)
+                    .eventComponent("my operator!")
+                    .build());
+    assertTrue(
+        bad.getMessage()
+            .contains("eventComponent \"my operator!\" is not a Kubernetes" + " qualified name"),
+        bad.getMessage());
+    IllegalStateException unused =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                LeaseLock.newBuilder()
+                    .apiClient(client)
+                    .namespace("ns")
+                    .name("l")
+                    .identity("me")
+                    .eventComponent("my-operator")
+                    .build());
     assertTrue(unused.getMessage().contains("add recordEvents(true)"), unused.getMessage());
   }
 
   /** A Logger that records "LEVEL message" with the arguments filled in. */
   private Logger recordingLogger() {
-    return (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(),
-        new Class<?>[] {Logger.class}, (proxy, method, args) -> {
-          String name = method.getName();
-          if (List.of("debug", "info", "warn", "error").contains(name) && args != null
-              && args[0] instanceof String format) {
-            Object[] values = args.length == 2 && args[1] instanceof Object[] array ? array
-                : java.util.Arrays.copyOfRange(args, 1, args.length);
-            String text = format;
-            for (Object value : values) {
-              text = text.replaceFirst("\\{}", java.util.regex.Matcher.quoteReplacement(
-                  String.valueOf(value)));
-            }
-            lines.add(name.toUpperCase(Locale.ROOT) + " " + text);
-            return null;
-          }
-          if (name.startsWith("is") && name.endsWith("Enabled")) {
-            return true;
-          }
-          return name.equals("getName") ? "test" : null;
-        });
+    return (Logger)
+        Proxy.newProxyInstance(
+            Logger.class.getClassLoader(),
+            new Class<?>[] {Logger.class},
+            (proxy, method, args) -> {
+              String name = method.getName();
+              if (List.of("debug", "info", "warn", "error").contains(name)
+                  && args != null
+                  && args[0] instanceof String format) {
+                Object[] values =
+                    args.length == 2 && args[1] instanceof Object[] array
+                        ? array
+                        : java.util.Arrays.copyOfRange(args, 1, args.length);
+                String text = format;
+                for (Object value : values) {
+                  text =
+                      text.replaceFirst(
+                          "\\{}", java.util.regex.Matcher.quoteReplacement(String.valueOf(value)));
+                }
+                lines.add(name.toUpperCase(Locale.ROOT) + " " + text);
+                return null;
+              }
+              if (name.startsWith("is") && name.endsWith("Enabled")) {
+                return true;
+              }
+              return name.equals("getName") ? "test" : null;
+            });
   }
 }

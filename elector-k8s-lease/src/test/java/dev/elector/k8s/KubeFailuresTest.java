@@ -17,8 +17,12 @@ class KubeFailuresTest {
   private final KubeFailures failures = new KubeFailures(new LeaseFormat(), "ns", "lock", "me_1");
 
   private LockFailure reply(String verb, int code) {
-    return failures.fromReply(verb, new KubeHttp.Reply(code, KubeHttp.parseObject(
-        "{\"kind\":\"Status\",\"message\":\"server says " + code + "\"}"), ""));
+    return failures.fromReply(
+        verb,
+        new KubeHttp.Reply(
+            code,
+            KubeHttp.parseObject("{\"kind\":\"Status\",\"message\":\"server says " + code + "\"}"),
+            ""));
   }
 
   @Test
@@ -39,9 +43,15 @@ class KubeFailuresTest {
   void forbiddenNamesVerbResourceNamespaceNameIdentityAndTheRule() {
     String message = reply("patch", 403).message();
 
-    for (String part : new String[] {"me_1", "patch leases.coordination.k8s.io \"lock\"",
-        "namespace ns", "server says 403", "apiGroups: [\"coordination.k8s.io\"], resources:"
-        + " [\"leases\"], verbs: [\"patch\"], resourceNames: [\"lock\"]"}) {
+    for (String part :
+        new String[] {
+          "me_1",
+          "patch leases.coordination.k8s.io \"lock\"",
+          "namespace ns",
+          "server says 403",
+          "apiGroups: [\"coordination.k8s.io\"], resources:"
+              + " [\"leases\"], verbs: [\"patch\"], resourceNames: [\"lock\"]"
+        }) {
       assertTrue(message.contains(part), "missing " + part + " in " + message);
     }
   }
@@ -51,9 +61,12 @@ class KubeFailuresTest {
     KubeFailures collection = new KubeFailures(new LeaseFormat(), "ns", null, "me_1");
     String message = collection.fromReply("list", new KubeHttp.Reply(403, null, "no")).message();
 
-    for (String part : new String[] {"me_1 is not allowed to list leases.coordination.k8s.io in"
-        + " namespace ns", "resources: [\"leases\"], verbs: [\"list\", \"watch\"]}",
-        "with watchMode(PER_LOCK)"}) {
+    for (String part :
+        new String[] {
+          "me_1 is not allowed to list leases.coordination.k8s.io in" + " namespace ns",
+          "resources: [\"leases\"], verbs: [\"list\", \"watch\"]}",
+          "with watchMode(PER_LOCK)"
+        }) {
       assertTrue(message.contains(part), "missing " + part + " in " + message);
     }
     assertFalse(message.contains("resourceNames"), "a collection rule has no names: " + message);
@@ -66,11 +79,11 @@ class KubeFailuresTest {
 
   @Test
   void timeoutsAndConnectionErrors() {
-    assertEquals(Kind.TIMEOUT, failures.fromIo("get", new InterruptedIOException("timeout"), 5)
-        .kind());
+    assertEquals(
+        Kind.TIMEOUT, failures.fromIo("get", new InterruptedIOException("timeout"), 5).kind());
     assertEquals(Kind.TIMEOUT, failures.fromIo("get", new SocketTimeoutException(), 5).kind());
-    assertEquals(Kind.UNAVAILABLE, failures.fromIo("get", new ConnectException("refused"), 5)
-        .kind());
+    assertEquals(
+        Kind.UNAVAILABLE, failures.fromIo("get", new ConnectException("refused"), 5).kind());
     assertEquals(Kind.UNAVAILABLE, failures.fromIo("get", new IOException("reset"), 5).kind());
   }
 }

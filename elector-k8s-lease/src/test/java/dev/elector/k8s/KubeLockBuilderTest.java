@@ -20,10 +20,11 @@ class KubeLockBuilderTest {
 
   @Test
   void namespaceComesFromTheBuilderThenPodNamespaceThenTheServiceAccountFile() {
-    KubeEnvironment both = KubeEnvironment.of(Map.of("POD_NAMESPACE", "from-env"),
-        Map.of(FILE, "from-file\n"), "host", "x1");
-    KubeEnvironment fileOnly = KubeEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host",
-        "x1");
+    KubeEnvironment both =
+        KubeEnvironment.of(
+            Map.of("POD_NAMESPACE", "from-env"), Map.of(FILE, "from-file\n"), "host", "x1");
+    KubeEnvironment fileOnly =
+        KubeEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host", "x1");
 
     assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
     assertEquals("from-env", builder(both).build().namespace());
@@ -34,8 +35,8 @@ class KubeLockBuilderTest {
   void withoutANamespaceBuildFailsSayingWhereToSetIt() {
     KubeEnvironment nothing = KubeEnvironment.of(Map.of(), Map.of(), "host", "x1");
 
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> builder(nothing).build());
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> builder(nothing).build());
 
     assertTrue(e.getMessage().contains("POD_NAMESPACE"), e.getMessage());
     assertTrue(e.getMessage().contains(FILE), e.getMessage());
@@ -43,10 +44,11 @@ class KubeLockBuilderTest {
 
   @Test
   void identityIsExplicitElsePodNameElseHostNameWithTheProcessSuffix() {
-    KubeEnvironment pod = KubeEnvironment.of(Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"),
-        Map.of(), "node-host", "ab12cd");
-    KubeEnvironment host = KubeEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(),
-        "node-host", "ab12cd");
+    KubeEnvironment pod =
+        KubeEnvironment.of(
+            Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
+    KubeEnvironment host =
+        KubeEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
 
     assertEquals("me", builder(pod).identity("me").build().identity());
     assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
@@ -60,9 +62,15 @@ class KubeLockBuilderTest {
 
   @Test
   void everyProblemIsReportedAtOnce() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> LeaseLock.newBuilder().name("Not_Valid").namespace("ns")
-            .requestTimeout(Duration.ZERO).build());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                LeaseLock.newBuilder()
+                    .name("Not_Valid")
+                    .namespace("ns")
+                    .requestTimeout(Duration.ZERO)
+                    .build());
 
     assertTrue(e.getMessage().contains("apiClient is missing"), e.getMessage());
     assertTrue(e.getMessage().contains("\"Not_Valid\" is not a valid"), e.getMessage());
@@ -71,14 +79,22 @@ class KubeLockBuilderTest {
 
   @Test
   void describesTheLockAndDefaultsTheRequestTimeout() {
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(client).name("lock").namespace("ns")
-        .identity("me").build();
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(client)
+            .name("lock")
+            .namespace("ns")
+            .identity("me")
+            .build();
 
     assertEquals("Lease ns/lock", lock.describe());
     assertEquals(Duration.ofSeconds(5), lock.requestTimeout());
-    assertEquals("apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
-        + " [\"patch\"], resourceNames: [\"lock\"]", lock.roleRuleFor("patch"));
-    assertEquals("apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
-        + " [\"create\"]", lock.roleRuleFor("create"));
+    assertEquals(
+        "apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:"
+            + " [\"patch\"], resourceNames: [\"lock\"]",
+        lock.roleRuleFor("patch"));
+    assertEquals(
+        "apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"], verbs:" + " [\"create\"]",
+        lock.roleRuleFor("create"));
   }
 }

@@ -33,8 +33,7 @@ class KubeObjectWatchIT {
 
     @Override
     public void state(Optional<JsonObject> object) {
-      seen.add(object.map(o -> o.getAsJsonObject("data").get("v").getAsString())
-          .orElse("absent"));
+      seen.add(object.map(o -> o.getAsJsonObject("data").get("v").getAsString()).orElse("absent"));
     }
 
     @Override
@@ -44,10 +43,17 @@ class KubeObjectWatchIT {
     }
   }
 
-  private static KubeObjectWatch watch(ApiClient client, String namespace, String name,
-      Recorder recorder) {
-    return KubeObjectWatch.newBuilder().apiClient(client).version("v1").resource("configmaps")
-        .namespace(namespace).name(name).identity("the test").listener(recorder).build();
+  private static KubeObjectWatch watch(
+      ApiClient client, String namespace, String name, Recorder recorder) {
+    return KubeObjectWatch.newBuilder()
+        .apiClient(client)
+        .version("v1")
+        .resource("configmaps")
+        .namespace(namespace)
+        .name(name)
+        .identity("the test")
+        .listener(recorder)
+        .build();
   }
 
   private static V1ConfigMap map(String name, String value) {
@@ -55,8 +61,8 @@ class KubeObjectWatchIT {
   }
 
   @Test
-  void reportsTheStateAfterTheListThenEveryChangeOfThatObjectOnly(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void reportsTheStateAfterTheListThenEveryChangeOfThatObjectOnly(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     CoreV1Api core = new CoreV1Api(cluster.admin());
     String ns = namespace.name();
     Recorder recorder = new Recorder();
@@ -66,8 +72,11 @@ class KubeObjectWatchIT {
       Await.until("the first list", Duration.ofSeconds(5), () -> recorder.seen.size() == 1);
       core.createNamespacedConfigMap(ns, map("watched", "one")).execute();
       core.createNamespacedConfigMap(ns, map("other", "x")).execute();
-      core.replaceNamespacedConfigMap("watched", ns, core.readNamespacedConfigMap("watched", ns)
-          .execute().data(Map.of("v", "two"))).execute();
+      core.replaceNamespacedConfigMap(
+              "watched",
+              ns,
+              core.readNamespacedConfigMap("watched", ns).execute().data(Map.of("v", "two")))
+          .execute();
       core.deleteNamespacedConfigMap("watched", ns).execute();
       Await.until("four states", Duration.ofSeconds(5), () -> recorder.seen.size() == 4);
       assertEquals(List.of("absent", "one", "two", "absent"), recorder.seen);
@@ -85,7 +94,8 @@ class KubeObjectWatchIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     KubeNamespace own = cluster.createNamespace("object-watch");
     KubeIdentity nobody = cluster.newIdentity(own, "nobody");
-    new CoreV1Api(cluster.admin()).createNamespacedConfigMap(own.name(), map("pool", "v1"))
+    new CoreV1Api(cluster.admin())
+        .createNamespacedConfigMap(own.name(), map("pool", "v1"))
         .execute();
     Recorder recorder = new Recorder();
     KubeObjectWatch watch = watch(nobody.client(), own.name(), "pool", recorder);
@@ -95,16 +105,33 @@ class KubeObjectWatchIT {
       assertEquals(List.of("failed first", "failed"), recorder.seen.subList(0, 2));
       LockFailure failure = recorder.failures.get(0);
       assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind());
-      assertTrue(failure.message().contains("the test is not allowed to list configmaps \"pool\""
-          + " in namespace " + own.name()), failure.message());
-      assertTrue(failure.message().contains("{apiGroups: [\"\"], resources: [\"configmaps\"],"
-          + " verbs: [\"list\"], resourceNames: [\"pool\"]}"), failure.message());
+      assertTrue(
+          failure
+              .message()
+              .contains(
+                  "the test is not allowed to list configmaps \"pool\""
+                      + " in namespace "
+                      + own.name()),
+          failure.message());
+      assertTrue(
+          failure
+              .message()
+              .contains(
+                  "{apiGroups: [\"\"], resources: [\"configmaps\"],"
+                      + " verbs: [\"list\"], resourceNames: [\"pool\"]}"),
+          failure.message());
 
-      cluster.grant(nobody, own, List.of(new io.kubernetes.client.openapi.models.V1PolicyRule()
-          .apiGroups(List.of("")).resources(List.of("configmaps")).resourceNames(List.of("pool"))
-          .verbs(List.of("list", "watch"))));
-      Await.until("the state once allowed", Duration.ofSeconds(30),
-          () -> recorder.seen.contains("v1"));
+      cluster.grant(
+          nobody,
+          own,
+          List.of(
+              new io.kubernetes.client.openapi.models.V1PolicyRule()
+                  .apiGroups(List.of(""))
+                  .resources(List.of("configmaps"))
+                  .resourceNames(List.of("pool"))
+                  .verbs(List.of("list", "watch"))));
+      Await.until(
+          "the state once allowed", Duration.ofSeconds(30), () -> recorder.seen.contains("v1"));
     } finally {
       watch.close();
     }
@@ -112,11 +139,19 @@ class KubeObjectWatchIT {
 
   @Test
   void badOptionsAreListedTogether() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> KubeObjectWatch.newBuilder().resource("Leases").build());
-    for (String part : new String[] {"apiClient is missing", "version is missing",
-        "resource \"Leases\" is not a plural resource name", "namespace is missing",
-        "name is missing", "listener is missing"}) {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> KubeObjectWatch.newBuilder().resource("Leases").build());
+    for (String part :
+        new String[] {
+          "apiClient is missing",
+          "version is missing",
+          "resource \"Leases\" is not a plural resource name",
+          "namespace is missing",
+          "name is missing",
+          "listener is missing"
+        }) {
       assertTrue(e.getMessage().contains(part), "missing " + part + " in " + e.getMessage());
     }
   }

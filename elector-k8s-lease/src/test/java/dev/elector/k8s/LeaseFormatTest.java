@@ -22,29 +22,38 @@ class LeaseFormatTest {
 
   @Test
   void createBodyHasKindApiVersionAndClientGoFields() {
-    JsonObject body = format.createBody("ns", "lock",
-        new LeaderRecord("me", Duration.ofMillis(2500), T, T, 3));
+    JsonObject body =
+        format.createBody("ns", "lock", new LeaderRecord("me", Duration.ofMillis(2500), T, T, 3));
 
-    assertEquals(json("{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
-        + "\"metadata\":{\"name\":\"lock\",\"namespace\":\"ns\"},\"spec\":{\"holderIdentity\":"
-        + "\"me\",\"leaseDurationSeconds\":3,\"acquireTime\":\"2026-12-02T12:00:00.500000Z\","
-        + "\"renewTime\":\"2026-12-02T12:00:00.500000Z\",\"leaseTransitions\":3}}"), body);
+    assertEquals(
+        json(
+            "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
+                + "\"metadata\":{\"name\":\"lock\",\"namespace\":\"ns\"},\"spec\":{\"holderIdentity\":"
+                + "\"me\",\"leaseDurationSeconds\":3,\"acquireTime\":\"2026-12-02T12:00:00.500000Z\","
+                + "\"renewTime\":\"2026-12-02T12:00:00.500000Z\",\"leaseTransitions\":3}}"),
+        body);
   }
 
   @Test
   void patchRemovesFieldsTheRecordLacks() {
     JsonObject patch = format.patchBody(new LeaderRecord("", null, null, T, 1));
 
-    assertEquals(json("{\"spec\":{\"holderIdentity\":\"\",\"leaseDurationSeconds\":null,"
-        + "\"acquireTime\":null,\"renewTime\":\"2026-12-02T12:00:00.500000Z\","
-        + "\"leaseTransitions\":1}}"), patch);
+    assertEquals(
+        json(
+            "{\"spec\":{\"holderIdentity\":\"\",\"leaseDurationSeconds\":null,"
+                + "\"acquireTime\":null,\"renewTime\":\"2026-12-02T12:00:00.500000Z\","
+                + "\"leaseTransitions\":1}}"),
+        patch);
   }
 
   @Test
   void readsAClientGoLease() {
-    KubeObjectFormat.Parsed parsed = format.parse(json("{\"spec\":{\"holderIdentity\":\"go\","
-        + "\"leaseDurationSeconds\":15,\"acquireTime\":\"2026-12-02T12:00:00.500000Z\","
-        + "\"renewTime\":\"2026-12-02T12:00:00.500000Z\",\"leaseTransitions\":9}}"));
+    KubeObjectFormat.Parsed parsed =
+        format.parse(
+            json(
+                "{\"spec\":{\"holderIdentity\":\"go\","
+                    + "\"leaseDurationSeconds\":15,\"acquireTime\":\"2026-12-02T12:00:00.500000Z\","
+                    + "\"renewTime\":\"2026-12-02T12:00:00.500000Z\",\"leaseTransitions\":9}}"));
 
     assertEquals(new LeaderRecord("go", Duration.ofSeconds(15), T, T, 9), parsed.record());
   }
@@ -52,17 +61,26 @@ class LeaseFormatTest {
   @Test
   void emptyLeaseIsFreeAndNonPositiveDurationsPassThrough() {
     assertEquals(new LeaderRecord("", null, null, null, 0), format.parse(json("{}")).record());
-    assertEquals(Duration.ofSeconds(-5), format.parse(json(
-        "{\"spec\":{\"holderIdentity\":\"x\",\"leaseDurationSeconds\":-5}}")).record()
-        .leaseDuration());
-    assertEquals(Duration.ZERO, format.parse(json(
-        "{\"spec\":{\"leaseDurationSeconds\":0}}")).record().leaseDuration());
+    assertEquals(
+        Duration.ofSeconds(-5),
+        format
+            .parse(json("{\"spec\":{\"holderIdentity\":\"x\",\"leaseDurationSeconds\":-5}}"))
+            .record()
+            .leaseDuration());
+    assertEquals(
+        Duration.ZERO,
+        format.parse(json("{\"spec\":{\"leaseDurationSeconds\":0}}")).record().leaseDuration());
   }
 
   @Test
   void oddTimesAreDroppedNotFatal() {
-    LeaderRecord record = format.parse(json("{\"spec\":{\"holderIdentity\":\"x\","
-        + "\"renewTime\":\"last tuesday\",\"acquireTime\":42}}")).record();
+    LeaderRecord record =
+        format
+            .parse(
+                json(
+                    "{\"spec\":{\"holderIdentity\":\"x\","
+                        + "\"renewTime\":\"last tuesday\",\"acquireTime\":42}}"))
+            .record();
 
     assertNull(record.renewTime());
     assertNull(record.acquireTime());
@@ -70,14 +88,26 @@ class LeaseFormatTest {
 
   @Test
   void nonsenseFieldsMakeItMalformed() {
-    assertTrue(format.parse(json("{\"spec\":{\"holderIdentity\":{\"a\":1}}}")).problem()
-        .contains("spec.holderIdentity"));
-    assertTrue(format.parse(json("{\"spec\":{\"leaseDurationSeconds\":\"15s\"}}")).problem()
-        .contains("spec.leaseDurationSeconds"));
-    assertTrue(format.parse(json("{\"spec\":{\"leaseDurationSeconds\":1.5}}")).problem()
-        .contains("spec.leaseDurationSeconds"));
-    assertTrue(format.parse(json("{\"spec\":{\"leaseTransitions\":-1}}")).problem()
-        .contains("spec.leaseTransitions"));
+    assertTrue(
+        format
+            .parse(json("{\"spec\":{\"holderIdentity\":{\"a\":1}}}"))
+            .problem()
+            .contains("spec.holderIdentity"));
+    assertTrue(
+        format
+            .parse(json("{\"spec\":{\"leaseDurationSeconds\":\"15s\"}}"))
+            .problem()
+            .contains("spec.leaseDurationSeconds"));
+    assertTrue(
+        format
+            .parse(json("{\"spec\":{\"leaseDurationSeconds\":1.5}}"))
+            .problem()
+            .contains("spec.leaseDurationSeconds"));
+    assertTrue(
+        format
+            .parse(json("{\"spec\":{\"leaseTransitions\":-1}}"))
+            .problem()
+            .contains("spec.leaseTransitions"));
     assertTrue(format.parse(json("{\"spec\":[1]}")).problem().contains("spec"));
   }
 }

@@ -20,10 +20,14 @@ import java.util.Optional;
 public class LeaseLockIT extends AbstractKubeLockIT {
 
   @Override
-  protected KubeLock newLock(ApiClient client, String namespace, String name,
-      String identity) {
-    return LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
-        .identity(identity).requestTimeout(RENEW.dividedBy(2)).build();
+  protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
+    return LeaseLock.newBuilder()
+        .apiClient(client)
+        .namespace(namespace)
+        .name(name)
+        .identity(identity)
+        .requestTimeout(RENEW.dividedBy(2))
+        .build();
   }
 
   @Override
@@ -32,13 +36,23 @@ public class LeaseLockIT extends AbstractKubeLockIT {
   }
 
   @Override
-  protected void writeForeignRecord(String namespace, String name, String holder,
-      int leaseDurationSeconds, Instant renewTime, long transitions) throws ApiException {
+  protected void writeForeignRecord(
+      String namespace,
+      String name,
+      String holder,
+      int leaseDurationSeconds,
+      Instant renewTime,
+      long transitions)
+      throws ApiException {
     CoordinationV1Api api = new CoordinationV1Api(admin);
     OffsetDateTime renew = renewTime.atOffset(ZoneOffset.UTC);
-    V1LeaseSpec spec = new V1LeaseSpec().holderIdentity(holder)
-        .leaseDurationSeconds(leaseDurationSeconds).acquireTime(renew).renewTime(renew)
-        .leaseTransitions((int) transitions);
+    V1LeaseSpec spec =
+        new V1LeaseSpec()
+            .holderIdentity(holder)
+            .leaseDurationSeconds(leaseDurationSeconds)
+            .acquireTime(renew)
+            .renewTime(renew)
+            .leaseTransitions((int) transitions);
     for (int attempt = 0; ; attempt++) {
       try {
         V1Lease current = api.readNamespacedLease(name, namespace).execute();
@@ -46,8 +60,14 @@ public class LeaseLockIT extends AbstractKubeLockIT {
         return;
       } catch (ApiException e) {
         if (e.getCode() == 404) {
-          api.createNamespacedLease(namespace, new V1Lease().apiVersion("coordination.k8s.io/v1")
-              .kind("Lease").metadata(new V1ObjectMeta().name(name)).spec(spec)).execute();
+          api.createNamespacedLease(
+                  namespace,
+                  new V1Lease()
+                      .apiVersion("coordination.k8s.io/v1")
+                      .kind("Lease")
+                      .metadata(new V1ObjectMeta().name(name))
+                      .spec(spec))
+              .execute();
           return;
         }
         if (e.getCode() != 409 || attempt > 10) {
@@ -65,10 +85,12 @@ public class LeaseLockIT extends AbstractKubeLockIT {
   @Override
   protected Optional<Stored> readStored(String namespace, String name) throws ApiException {
     try {
-      V1LeaseSpec spec = new CoordinationV1Api(admin).readNamespacedLease(name, namespace)
-          .execute().getSpec();
-      return Optional.of(new Stored(spec.getHolderIdentity(),
-          spec.getLeaseTransitions() == null ? 0 : spec.getLeaseTransitions()));
+      V1LeaseSpec spec =
+          new CoordinationV1Api(admin).readNamespacedLease(name, namespace).execute().getSpec();
+      return Optional.of(
+          new Stored(
+              spec.getHolderIdentity(),
+              spec.getLeaseTransitions() == null ? 0 : spec.getLeaseTransitions()));
     } catch (ApiException e) {
       if (e.getCode() == 404) {
         return Optional.empty();

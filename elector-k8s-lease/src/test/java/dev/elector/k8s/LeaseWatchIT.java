@@ -24,20 +24,30 @@ import org.junit.jupiter.api.Test;
 class LeaseWatchIT {
 
   @Test
-  void deliversTheCurrentStateThenEveryChangeOfThisObjectOnly(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(cluster.admin())
-        .namespace(namespace.name()).name("watched").identity("me").build();
-    LeaseLock neighbour = LeaseLock.newBuilder().apiClient(cluster.admin())
-        .namespace(namespace.name()).name("neighbour").identity("me").build();
+  void deliversTheCurrentStateThenEveryChangeOfThisObjectOnly(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(cluster.admin())
+            .namespace(namespace.name())
+            .name("watched")
+            .identity("me")
+            .build();
+    LeaseLock neighbour =
+        LeaseLock.newBuilder()
+            .apiClient(cluster.admin())
+            .namespace(namespace.name())
+            .name("neighbour")
+            .identity("me")
+            .build();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
     WatchableLock.Subscription watch = lock.watch(events::add);
     try {
       Await.until("the initial state", Duration.ofSeconds(5), () -> events.size() == 1);
       assertEquals(new LockRead.Absent(), events.get(0));
-      String v1 = ((LockWrite.Written) lock.create(record("a", 1)).toCompletableFuture().get())
-          .version();
+      String v1 =
+          ((LockWrite.Written) lock.create(record("a", 1)).toCompletableFuture().get()).version();
       neighbour.create(record("n", 1)).toCompletableFuture().get();
       lock.update(v1, record("b", 2)).toCompletableFuture().get();
 
@@ -53,33 +63,50 @@ class LeaseWatchIT {
   }
 
   @Test
-  void aBrokenWatchReportsFailureAndResumesAfterTheServerReturns(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void aBrokenWatchReportsFailureAndResumesAfterTheServerReturns(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     assumeTrue(cluster.localControlPlane().isPresent(), "needs the local control plane");
     LocalControlPlane plane = cluster.localControlPlane().orElseThrow();
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(cluster.admin())
-        .namespace(namespace.name()).name("outage").identity("me")
-        .requestTimeout(Duration.ofSeconds(1)).build();
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(cluster.admin())
+            .namespace(namespace.name())
+            .name("outage")
+            .identity("me")
+            .requestTimeout(Duration.ofSeconds(1))
+            .build();
     lock.create(record("before", 1)).toCompletableFuture().get();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
     WatchableLock.Subscription watch = lock.watch(events::add);
     try {
-      Await.until("the initial state", Duration.ofSeconds(5),
+      Await.until(
+          "the initial state",
+          Duration.ofSeconds(5),
           () -> events.stream().anyMatch(e -> "before".equals(holderOf(e))));
       plane.stop();
-      Await.until("the break is reported", Duration.ofSeconds(10),
+      Await.until(
+          "the break is reported",
+          Duration.ofSeconds(10),
           () -> events.stream().anyMatch(e -> e instanceof LockRead.Failed));
-      LockFailure failure = events.stream().filter(e -> e instanceof LockRead.Failed)
-          .map(e -> ((LockRead.Failed) e).failure()).findFirst().orElseThrow();
+      LockFailure failure =
+          events.stream()
+              .filter(e -> e instanceof LockRead.Failed)
+              .map(e -> ((LockRead.Failed) e).failure())
+              .findFirst()
+              .orElseThrow();
       assertEquals(false, failure.kind().isConfigurationProblem(), failure.toString());
       plane.restart();
-      Await.until("the server answers again", Duration.ofSeconds(20),
+      Await.until(
+          "the server answers again",
+          Duration.ofSeconds(20),
           () -> lock.read().toCompletableFuture().get() instanceof LockRead.Found);
       String version = ((LockRead.Found) lock.read().toCompletableFuture().get()).version();
       lock.update(version, record("after", 2)).toCompletableFuture().get();
 
-      Await.until("the watch resumed and saw the change", Duration.ofSeconds(40),
+      Await.until(
+          "the watch resumed and saw the change",
+          Duration.ofSeconds(40),
           () -> events.stream().anyMatch(e -> "after".equals(holderOf(e))));
     } finally {
       watch.close();

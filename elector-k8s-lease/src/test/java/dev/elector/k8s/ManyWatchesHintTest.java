@@ -30,19 +30,30 @@ class ManyWatchesHintTest {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int i = 0; i < KubeWatch.MANY + 10; i++) {
-        LeaseLock lock = LeaseLock.newBuilder().apiClient(nowhere).namespace("ns")
-            .name("lock-" + i).identity("me").requestTimeout(Duration.ofSeconds(1))
-            .watchMode(WatchMode.PER_LOCK).build();
-        watches.add(lock.watch(read -> { }));
+        LeaseLock lock =
+            LeaseLock.newBuilder()
+                .apiClient(nowhere)
+                .namespace("ns")
+                .name("lock-" + i)
+                .identity("me")
+                .requestTimeout(Duration.ofSeconds(1))
+                .watchMode(WatchMode.PER_LOCK)
+                .build();
+        watches.add(lock.watch(read -> {}));
       }
     } finally {
       watches.forEach(WatchableLock.Subscription::close);
       System.setErr(err);
     }
-    List<String> hints = Arrays.stream(captured.toString(StandardCharsets.UTF_8).split("\n"))
-        .filter(l -> l.contains("watchMode AUTO share one watch")).toList();
+    List<String> hints =
+        Arrays.stream(captured.toString(StandardCharsets.UTF_8).split("\n"))
+            .filter(l -> l.contains("watchMode AUTO share one watch"))
+            .toList();
     assertEquals(1, hints.size(), "one hint: " + hints);
-    assertTrue(hints.get(0).contains("INFO") && hints.get(0).contains(KubeWatch.MANY + " locks")
-        && hints.get(0).contains("leases.coordination.k8s.io"), hints.get(0));
+    assertTrue(
+        hints.get(0).contains("INFO")
+            && hints.get(0).contains(KubeWatch.MANY + " locks")
+            && hints.get(0).contains("leases.coordination.k8s.io"),
+        hints.get(0));
   }
 }

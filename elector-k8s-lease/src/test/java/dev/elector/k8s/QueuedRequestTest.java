@@ -22,18 +22,27 @@ class QueuedRequestTest {
   private static final ApiClient NOWHERE = new ApiClient().setBasePath("http://127.0.0.1:1");
 
   private static LockRead read(Executor executor) throws Exception {
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(NOWHERE).namespace("ns").name("lock")
-        .identity("me").requestTimeout(Duration.ofMillis(100)).executor(executor).build();
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(NOWHERE)
+            .namespace("ns")
+            .name("lock")
+            .identity("me")
+            .requestTimeout(Duration.ofMillis(100))
+            .executor(executor)
+            .build();
     return lock.read().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   @Test
   void aRequestThatWaitedLongerThanRequestTimeoutIsNotSent() throws Exception {
-    LockFailure late = ((LockRead.Failed) read(
-        CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS))).failure();
+    LockFailure late =
+        ((LockRead.Failed) read(CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS)))
+            .failure();
 
     assertEquals(LockFailure.Kind.TIMEOUT, late.kind(), late.toString());
-    assertTrue(late.message().contains("was not sent") && late.message().contains("Lease ns/lock"),
+    assertTrue(
+        late.message().contains("was not sent") && late.message().contains("Lease ns/lock"),
         late.message());
   }
 

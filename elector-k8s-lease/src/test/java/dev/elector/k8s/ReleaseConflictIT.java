@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * close() whose release write conflicts on a real API server: another writer takes the Lease after
- * the leader's last renewal and just before its release arrives, so the server answers 409. The
- * new holder's record must stay, the stop callback run once, and close end without retrying.
+ * the leader's last renewal and just before its release arrives, so the server answers 409. The new
+ * holder's record must stay, the stop callback run once, and close end without retrying.
  */
 @KubeTest
 class ReleaseConflictIT {
@@ -72,29 +72,39 @@ class ReleaseConflictIT {
 
     @Override
     public CompletionStage<LockRead> read() {
-      return delegate().read().thenApply(result -> {
-        calls.add("read " + (result instanceof LockRead.Found found
-            ? "holder " + found.record().holderIdentity() : result.getClass().getSimpleName()));
-        return result;
-      });
+      return delegate()
+          .read()
+          .thenApply(
+              result -> {
+                calls.add(
+                    "read "
+                        + (result instanceof LockRead.Found found
+                            ? "holder " + found.record().holderIdentity()
+                            : result.getClass().getSimpleName()));
+                return result;
+              });
     }
 
     @Override
     public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
       if (!record.isReleased() || !takenOver.compareAndSet(false, true)) {
-        return delegate().update(expectedVersion, record).thenApply(result -> {
-          if (record.isReleased()) {
-            calls.add("release " + result.getClass().getSimpleName());
-          }
-          return result;
-        });
+        return delegate()
+            .update(expectedVersion, record)
+            .thenApply(
+                result -> {
+                  if (record.isReleased()) {
+                    calls.add("release " + result.getClass().getSimpleName());
+                  }
+                  return result;
+                });
       }
       return CompletableFuture.runAsync(() -> takeOver("successor", 42))
           .thenCompose(ignored -> delegate().update(expectedVersion, record))
-          .thenApply(result -> {
-            calls.add("release " + result.getClass().getSimpleName());
-            return result;
-          });
+          .thenApply(
+              result -> {
+                calls.add("release " + result.getClass().getSimpleName());
+                return result;
+              });
     }
   }
 
@@ -103,9 +113,17 @@ class ReleaseConflictIT {
     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     try {
       V1Lease current = api.readNamespacedLease(NAME, namespace).execute();
-      api.replaceNamespacedLease(NAME, namespace, current.spec(new V1LeaseSpec()
-          .holderIdentity(holder).leaseDurationSeconds(15).acquireTime(now).renewTime(now)
-          .leaseTransitions(transitions))).execute();
+      api.replaceNamespacedLease(
+              NAME,
+              namespace,
+              current.spec(
+                  new V1LeaseSpec()
+                      .holderIdentity(holder)
+                      .leaseDurationSeconds(15)
+                      .acquireTime(now)
+                      .renewTime(now)
+                      .leaseTransitions(transitions)))
+          .execute();
       calls.add("taken by " + holder);
     } catch (ApiException e) {
       throw new CompletionException(e);
@@ -118,24 +136,37 @@ class ReleaseConflictIT {
 
   @Test
   void aReleaseAnsweredWith409LeavesTheNewHolderAndCloseEndsWithoutRetrying() throws Exception {
-    LeaseLock lease = LeaseLock.newBuilder().apiClient(admin).namespace(namespace).name(NAME)
-        .identity("leaver").requestTimeout(RENEW.dividedBy(2)).build();
-    LeaderElector leaver = LeaderElector.start(ElectorConfig.newBuilder()
-        .lock(new TakenBeforeRelease(lease))
-        .leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY)
-        .callbacks(LeaderCallbacks.of(term -> { }, (term, reason) -> stops.add(reason)))
-        .build());
+    LeaseLock lease =
+        LeaseLock.newBuilder()
+            .apiClient(admin)
+            .namespace(namespace)
+            .name(NAME)
+            .identity("leaver")
+            .requestTimeout(RENEW.dividedBy(2))
+            .build();
+    LeaderElector leaver =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(new TakenBeforeRelease(lease))
+                .leaseDuration(LEASE)
+                .renewDeadline(RENEW)
+                .retryPeriod(RETRY)
+                .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> stops.add(reason)))
+                .build());
     await("leaver leads").atMost(Duration.ofSeconds(15)).until(leaver::isLeader);
     long renewed = leaver.stats().calls(LockCall.UPDATE, CallOutcome.OK);
-    await("leaver renews").atMost(Duration.ofSeconds(10))
+    await("leaver renews")
+        .atMost(Duration.ofSeconds(10))
         .until(() -> leaver.stats().calls(LockCall.UPDATE, CallOutcome.OK) > renewed);
     calls.clear(); // the reads that found the Lease absent and free
 
     leaver.close();
 
     ElectorStats stats = leaver.stats();
-    assertEquals(List.of("taken by successor", "release Conflict", "read holder successor"),
-        calls, "one release, answered 409, then one read that shows the new holder");
+    assertEquals(
+        List.of("taken by successor", "release Conflict", "read holder successor"),
+        calls,
+        "one release, answered 409, then one read that shows the new holder");
     assertEquals(1, stats.calls(LockCall.UPDATE, CallOutcome.CONFLICT));
     assertEquals(List.of(TermEnd.CLOSED), stops, "the stop callback ran once");
     V1LeaseSpec spec = stored();

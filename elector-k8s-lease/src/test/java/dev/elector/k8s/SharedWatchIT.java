@@ -36,35 +36,42 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code sharedWatch(true)} on a real server: many locks, one watch and one thread; each lock hears
- * only about its own object; a late joiner gets the current state at once; the thread ends with
- * the last subscriber; without namespace-wide list and watch the failure names the rule.
+ * only about its own object; a late joiner gets the current state at once; the thread ends with the
+ * last subscriber; without namespace-wide list and watch the failure names the rule.
  */
 @KubeTest
 class SharedWatchIT {
 
-  private static LeaseLock lock(io.kubernetes.client.openapi.ApiClient client, String namespace,
-      String name) {
-    return LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
-        .identity("me").requestTimeout(Duration.ofSeconds(2)).sharedWatch(true).build();
+  private static LeaseLock lock(
+      io.kubernetes.client.openapi.ApiClient client, String namespace, String name) {
+    return LeaseLock.newBuilder()
+        .apiClient(client)
+        .namespace(namespace)
+        .name(name)
+        .identity("me")
+        .requestTimeout(Duration.ofSeconds(2))
+        .sharedWatch(true)
+        .build();
   }
 
   /** An identity in {@code own} with exactly the shipped by-name Role (no namespace-wide list). */
   private static KubeIdentity byNameIdentity(KubeCluster cluster, KubeNamespace own)
       throws Exception {
     KubeIdentity restricted = cluster.newIdentity(own, "by-name");
-    cluster.grant(restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease",
-        "rbac.yaml")));
+    cluster.grant(
+        restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease", "rbac.yaml")));
     return restricted;
   }
 
   private static long sharedWatchThreads() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("elector-shared-watch-")).count();
+        .filter(t -> t.getName().startsWith("elector-shared-watch-"))
+        .count();
   }
 
   @Test
-  void manyLocksShareOneThreadAndEachHearsOnlyItsOwnObject(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void manyLocksShareOneThreadAndEachHearsOnlyItsOwnObject(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     int count = 20;
     List<LeaseLock> locks = new ArrayList<>();
     Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
@@ -79,26 +86,35 @@ class SharedWatchIT {
     }
     try {
       assertEquals(1, sharedWatchThreads() - threadsBefore, "one thread for " + count + " locks");
-      Await.until("every lock hears that its object is absent", Duration.ofSeconds(5),
+      Await.until(
+          "every lock hears that its object is absent",
+          Duration.ofSeconds(5),
           () -> heard.values().stream().allMatch(e -> e.equals(List.of(new LockRead.Absent()))));
 
       for (int i = 0; i < count; i += 2) { // every other lock is written, twice
         LeaseLock lock = locks.get(i);
-        String v1 = ((LockWrite.Written) lock.create(record("a" + i, 1)).toCompletableFuture()
-            .get()).version();
+        String v1 =
+            ((LockWrite.Written) lock.create(record("a" + i, 1)).toCompletableFuture().get())
+                .version();
         lock.update(v1, record("b" + i, 2)).toCompletableFuture().get();
       }
-      Await.until("the writes arrive", Duration.ofSeconds(5), () -> locks.stream()
-          .filter(l -> Integer.parseInt(l.name().substring(7)) % 2 == 0)
-          .allMatch(l -> heard.get(l.name()).size() >= 3));
+      Await.until(
+          "the writes arrive",
+          Duration.ofSeconds(5),
+          () ->
+              locks.stream()
+                  .filter(l -> Integer.parseInt(l.name().substring(7)) % 2 == 0)
+                  .allMatch(l -> heard.get(l.name()).size() >= 3));
       for (int i = 0; i < count; i++) {
         List<LockRead> events = heard.get("shared-" + i);
         if (i % 2 == 0) {
-          assertEquals(List.of("a" + i, "b" + i), events.subList(1, events.size()).stream()
-              .map(WatchRecords::holderOf).toList(), "shared-" + i + " heard " + events);
+          assertEquals(
+              List.of("a" + i, "b" + i),
+              events.subList(1, events.size()).stream().map(WatchRecords::holderOf).toList(),
+              "shared-" + i + " heard " + events);
         } else {
-          assertEquals(List.of(new LockRead.Absent()), events,
-              "shared-" + i + " heard about other objects");
+          assertEquals(
+              List.of(new LockRead.Absent()), events, "shared-" + i + " heard about other objects");
         }
       }
 
@@ -110,15 +126,20 @@ class SharedWatchIT {
       assertEquals("b0", holderOf(lateEvents.get(0)));
 
       new io.kubernetes.client.openapi.apis.CoordinationV1Api(cluster.admin())
-          .deleteNamespacedLease("shared-0", namespace.name()).execute();
-      Await.until("both subscribers of shared-0 hear the delete", Duration.ofSeconds(5),
+          .deleteNamespacedLease("shared-0", namespace.name())
+          .execute();
+      Await.until(
+          "both subscribers of shared-0 hear the delete",
+          Duration.ofSeconds(5),
           () -> lateEvents.size() == 2 && heard.get("shared-0").size() == 4);
       assertEquals(new LockRead.Absent(), lateEvents.get(1));
       assertEquals(new LockRead.Absent(), heard.get("shared-0").get(3));
     } finally {
       subscriptions.forEach(WatchableLock.Subscription::close);
     }
-    Await.until("the shared thread ends with its last subscriber", Duration.ofSeconds(5),
+    Await.until(
+        "the shared thread ends with its last subscriber",
+        Duration.ofSeconds(5),
         () -> sharedWatchThreads() == threadsBefore);
     assertEquals(0, KubeSharedWatch.running());
   }
@@ -133,25 +154,45 @@ class SharedWatchIT {
 
     WatchableLock.Subscription watch = lock.watch(events::add);
     try {
-      Await.until("the 403 is reported", Duration.ofSeconds(10),
+      Await.until(
+          "the 403 is reported",
+          Duration.ofSeconds(10),
           () -> events.stream().anyMatch(e -> e instanceof LockRead.Failed));
       LockFailure failure = ((LockRead.Failed) events.get(0)).failure();
       assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind(), failure.toString());
-      assertTrue(failure.message().contains("verbs: [\"list\", \"watch\"]}, which"
-          + " the shared watch needs"), failure.message());
-      assertTrue(lock.read().toCompletableFuture().get() instanceof LockRead.Absent,
+      assertTrue(
+          failure
+              .message()
+              .contains("verbs: [\"list\", \"watch\"]}, which" + " the shared watch needs"),
+          failure.message());
+      assertTrue(
+          lock.read().toCompletableFuture().get() instanceof LockRead.Absent,
           "reading by name still works");
 
       // Add the namespace-wide rule of the sharing manifest next to the by-name Role.
       RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(cluster.admin());
-      rbac.createNamespacedRole(own.name(), new V1Role().metadata(new V1ObjectMeta()
-          .name("shared-watch")).rules(RoleRules.fromYaml(Path.of("..", "deploy", "lease",
-              "rbac-shared-watch.yaml")))).execute();
-      rbac.createNamespacedRoleBinding(own.name(), new V1RoleBinding().metadata(
-          new V1ObjectMeta().name("shared-watch")).roleRef(new V1RoleRef()
-              .apiGroup("rbac.authorization.k8s.io").kind("Role").name("shared-watch"))
-          .subjects(List.of(restricted.subject()))).execute();
-      Await.until("the watch recovers after the back-off", Duration.ofSeconds(30),
+      rbac.createNamespacedRole(
+              own.name(),
+              new V1Role()
+                  .metadata(new V1ObjectMeta().name("shared-watch"))
+                  .rules(
+                      RoleRules.fromYaml(
+                          Path.of("..", "deploy", "lease", "rbac-shared-watch.yaml"))))
+          .execute();
+      rbac.createNamespacedRoleBinding(
+              own.name(),
+              new V1RoleBinding()
+                  .metadata(new V1ObjectMeta().name("shared-watch"))
+                  .roleRef(
+                      new V1RoleRef()
+                          .apiGroup("rbac.authorization.k8s.io")
+                          .kind("Role")
+                          .name("shared-watch"))
+                  .subjects(List.of(restricted.subject())))
+          .execute();
+      Await.until(
+          "the watch recovers after the back-off",
+          Duration.ofSeconds(30),
           () -> events.get(events.size() - 1) instanceof LockRead.Absent);
     } finally {
       watch.close();
@@ -169,22 +210,31 @@ class SharedWatchIT {
     WatchableLock.Subscription a = first.watch(firstEvents::add);
     WatchableLock.Subscription b = null;
     try {
-      Await.until("the first lock's state", Duration.ofSeconds(5),
+      Await.until(
+          "the first lock's state",
+          Duration.ofSeconds(5),
           () -> "before".equals(firstEvents.isEmpty() ? null : holderOf(firstEvents.get(0))));
       plane.stop();
-      Await.until("the break is reported", Duration.ofSeconds(10),
+      Await.until(
+          "the break is reported",
+          Duration.ofSeconds(10),
           () -> firstEvents.stream().anyMatch(e -> e instanceof LockRead.Failed));
 
       LeaseLock joiner = lock(cluster.admin(), namespace.name(), "break-a");
       List<LockRead> joinerEvents = new CopyOnWriteArrayList<>();
       b = joiner.watch(joinerEvents::add);
-      assertTrue(joinerEvents.stream().noneMatch(e -> e instanceof LockRead.Found),
+      assertTrue(
+          joinerEvents.stream().noneMatch(e -> e instanceof LockRead.Found),
           "a state held from before the break was handed to a joiner: " + joinerEvents);
 
       plane.restart();
-      Await.until("the server answers", Duration.ofSeconds(20),
+      Await.until(
+          "the server answers",
+          Duration.ofSeconds(20),
           () -> first.read().toCompletableFuture().get() instanceof LockRead.Found);
-      Await.until("the joiner gets the state after the relist", Duration.ofSeconds(40),
+      Await.until(
+          "the joiner gets the state after the relist",
+          Duration.ofSeconds(40),
           () -> joinerEvents.stream().anyMatch(e -> "before".equals(holderOf(e))));
     } finally {
       a.close();
@@ -202,24 +252,39 @@ class SharedWatchIT {
     List<LeaderElector> electors = new ArrayList<>();
     try {
       for (String id : List.of("a", "b")) {
-        LeaseLock lock = LeaseLock.newBuilder().apiClient(restricted.client())
-            .namespace(own.name()).name("elector-leader").identity(id)
-            .requestTimeout(Duration.ofSeconds(1)).sharedWatch(true).build();
-        electors.add(LeaderElector.start(ElectorConfig.newBuilder().lock(lock)
-            .callbacks(LeaderCallbacks.of(term -> { }, (term, why) -> { }))
-            .leaseDuration(Duration.ofSeconds(3)).renewDeadline(Duration.ofSeconds(2))
-            .retryPeriod(Duration.ofMillis(500)).build()));
+        LeaseLock lock =
+            LeaseLock.newBuilder()
+                .apiClient(restricted.client())
+                .namespace(own.name())
+                .name("elector-leader")
+                .identity(id)
+                .requestTimeout(Duration.ofSeconds(1))
+                .sharedWatch(true)
+                .build();
+        electors.add(
+            LeaderElector.start(
+                ElectorConfig.newBuilder()
+                    .lock(lock)
+                    .callbacks(LeaderCallbacks.of(term -> {}, (term, why) -> {}))
+                    .leaseDuration(Duration.ofSeconds(3))
+                    .renewDeadline(Duration.ofSeconds(2))
+                    .retryPeriod(Duration.ofMillis(500))
+                    .build()));
       }
-      Await.until("one leader, by polling", Duration.ofSeconds(15),
+      Await.until(
+          "one leader, by polling",
+          Duration.ofSeconds(15),
           () -> electors.stream().filter(LeaderElector::isLeader).count() == 1);
-      LeaderElector follower = electors.stream().filter(e -> !e.isLeader()).findFirst()
-          .orElseThrow();
-      Await.until("the follower's health names the refused watch", Duration.ofSeconds(10),
+      LeaderElector follower =
+          electors.stream().filter(e -> !e.isLeader()).findFirst().orElseThrow();
+      Await.until(
+          "the follower's health names the refused watch",
+          Duration.ofSeconds(10),
           () -> follower.health().detail().contains("polling while the watch is interrupted"));
       String detail = follower.health().detail();
       assertTrue(follower.health().healthy(), detail);
-      assertTrue(detail.contains("FORBIDDEN") && detail.contains("verbs: [\"list\", \"watch\"]"),
-          detail);
+      assertTrue(
+          detail.contains("FORBIDDEN") && detail.contains("verbs: [\"list\", \"watch\"]"), detail);
     } finally {
       electors.forEach(LeaderElector::close);
     }

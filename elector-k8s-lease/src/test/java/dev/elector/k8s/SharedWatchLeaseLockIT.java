@@ -10,10 +10,16 @@ import java.nio.file.Path;
 class SharedWatchLeaseLockIT extends LeaseLockIT {
 
   @Override
-  protected KubeObjectLock newLock(ApiClient client, String namespace, String name,
-      String identity) {
-    return LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name)
-        .identity(identity).requestTimeout(RENEW.dividedBy(2)).sharedWatch(true).build();
+  protected KubeObjectLock newLock(
+      ApiClient client, String namespace, String name, String identity) {
+    return LeaseLock.newBuilder()
+        .apiClient(client)
+        .namespace(namespace)
+        .name(name)
+        .identity(identity)
+        .requestTimeout(RENEW.dividedBy(2))
+        .sharedWatch(true)
+        .build();
   }
 
   @Override

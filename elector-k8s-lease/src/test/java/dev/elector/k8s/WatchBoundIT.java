@@ -71,8 +71,8 @@ class WatchBoundIT {
   @Test
   void everyListAndWatchAnswered429WithRetryAfterWhichIsHonoured() throws Exception {
     Duration retryAfter = Duration.ofSeconds(3);
-    Measured m = measure("throttled", false,
-        f -> f.scope(Scope.LISTS_AND_WATCHES).throttle(1, retryAfter));
+    Measured m =
+        measure("throttled", false, f -> f.scope(Scope.LISTS_AND_WATCHES).throttle(1, retryAfter));
 
     m.assertWithinTheBound();
     long honoured = 1 + m.window.toNanos() / retryAfter.toNanos() + 1;
@@ -90,10 +90,18 @@ class WatchBoundIT {
   private record Measured(String scenario, long requests, Duration window) {
     void assertWithinTheBound() {
       long bound = WatchPacer.bound(window);
-      System.out.printf("watch bound: %s: %d list and watch requests in %d ms (bound %d)%n",
+      System.out.printf(
+          "watch bound: %s: %d list and watch requests in %d ms (bound %d)%n",
           scenario, requests, window.toMillis(), bound);
-      assertTrue(requests <= bound, scenario + ": " + requests + " list and watch requests in "
-          + window.toMillis() + " ms, bound " + bound);
+      assertTrue(
+          requests <= bound,
+          scenario
+              + ": "
+              + requests
+              + " list and watch requests in "
+              + window.toMillis()
+              + " ms, bound "
+              + bound);
     }
   }
 
@@ -106,9 +114,12 @@ class WatchBoundIT {
       throws Exception {
     KubeIdentity leaderId = cluster.newIdentity(namespace, name + "-leader");
     KubeIdentity followerId = cluster.newIdentity(namespace, name + "-follower");
-    List<V1PolicyRule> leases = List.of(new V1PolicyRule().apiGroups(List.of("coordination.k8s.io"))
-        .resources(List.of("leases"))
-        .verbs(List.of("get", "list", "watch", "create", "update", "patch")));
+    List<V1PolicyRule> leases =
+        List.of(
+            new V1PolicyRule()
+                .apiGroups(List.of("coordination.k8s.io"))
+                .resources(List.of("leases"))
+                .verbs(List.of("get", "list", "watch", "create", "update", "patch")));
     cluster.grant(leaderId, namespace, leases);
     cluster.grant(followerId, namespace, leases);
     HttpFaults faults = HttpFaults.withSeed(13).installOn(followerId.client());
@@ -117,19 +128,25 @@ class WatchBoundIT {
     LeaderElector leader = elector(leaderId, name, "leader", false);
     Await.until("the leader leads", Duration.ofSeconds(20), leader::isLeader);
     try (LeaderElector follower = elector(followerId, name, "follower", shared)) {
-      Await.until("the follower sees the leader", Duration.ofSeconds(10),
+      Await.until(
+          "the follower sees the leader",
+          Duration.ofSeconds(10),
           () -> follower.observedLeader().filter("leader"::equals).isPresent());
 
       long before = faults.lists() + faults.watches();
       long started = System.nanoTime();
       long renewalsBefore = leader.stats().totalCalls();
-      Await.until(WINDOW_RENEWALS + " renewals", Duration.ofSeconds(30),
+      Await.until(
+          WINDOW_RENEWALS + " renewals",
+          Duration.ofSeconds(30),
           () -> leader.stats().totalCalls() - renewalsBefore >= WINDOW_RENEWALS);
       long requests = faults.lists() + faults.watches() - before;
       Duration window = Duration.ofNanos(System.nanoTime() - started);
 
       leader.close();
-      Await.until("the follower takes over after the leader's release", Duration.ofSeconds(10),
+      Await.until(
+          "the follower takes over after the leader's release",
+          Duration.ofSeconds(10),
           follower::isLeader);
       return new Measured(name, requests, window);
     } finally {
@@ -137,17 +154,24 @@ class WatchBoundIT {
     }
   }
 
-  private LeaderElector elector(KubeIdentity who, String lockName, String identity,
-      boolean shared) {
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(who.client()).namespace(namespace.name())
-        .name(lockName).identity(identity).requestTimeout(Duration.ofSeconds(2))
-        .sharedWatch(shared).build();
-    return LeaderElector.start(ElectorConfig.newBuilder()
-        .lock(lock)
-        .callbacks(LeaderCallbacks.of(term -> { }, (term, reason) -> { }))
-        .leaseDuration(Duration.ofSeconds(4))
-        .renewDeadline(Duration.ofSeconds(3))
-        .retryPeriod(Duration.ofMillis(500))
-        .build());
+  private LeaderElector elector(
+      KubeIdentity who, String lockName, String identity, boolean shared) {
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(who.client())
+            .namespace(namespace.name())
+            .name(lockName)
+            .identity(identity)
+            .requestTimeout(Duration.ofSeconds(2))
+            .sharedWatch(shared)
+            .build();
+    return LeaderElector.start(
+        ElectorConfig.newBuilder()
+            .lock(lock)
+            .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> {}))
+            .leaseDuration(Duration.ofSeconds(4))
+            .renewDeadline(Duration.ofSeconds(3))
+            .retryPeriod(Duration.ofMillis(500))
+            .build());
   }
 }

@@ -13,13 +13,13 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Where the Kubernetes lock backends (client-java and fabric8 alike) learn its namespace and default identity: environment variables, the
- * service account's namespace file and the host name. {@link #system()} reads the real ones;
- * {@link #of} supplies fixed values, for tests.
+ * Where the Kubernetes lock backends (client-java and fabric8 alike) learn its namespace and
+ * default identity: environment variables, the service account's namespace file and the host name.
+ * {@link #system()} reads the real ones; {@link #of} supplies fixed values, for tests.
  *
  * <p>Namespace: {@code POD_NAMESPACE} (set it from the Downward API, {@code fieldRef:
- * metadata.namespace}), else the file {@value #NAMESPACE_FILE} that Kubernetes mounts with a service
- * account token. There is no fallback to {@code default} or {@code kube-system}.
+ * metadata.namespace}), else the file {@value #NAMESPACE_FILE} that Kubernetes mounts with a
+ * service account token. There is no fallback to {@code default} or {@code kube-system}.
  *
  * <p>Default identity: {@code POD_NAME} (Downward API, {@code metadata.name}), else the host name,
  * followed by {@code _} and a random suffix drawn once per process, so a restarted pod never
@@ -33,16 +33,19 @@ public final class PodEnvironment {
 
   private static final String PROCESS_SUFFIX = randomSuffix();
   private static final PodEnvironment SYSTEM =
-      new PodEnvironment(System::getenv, PodEnvironment::readFile, PodEnvironment::hostName,
-          PROCESS_SUFFIX);
+      new PodEnvironment(
+          System::getenv, PodEnvironment::readFile, PodEnvironment::hostName, PROCESS_SUFFIX);
 
   private final Function<String, String> env;
   private final Function<Path, String> files;
   private final Supplier<String> hostName;
   private final String suffix;
 
-  private PodEnvironment(Function<String, String> env, Function<Path, String> files,
-      Supplier<String> hostName, String suffix) {
+  private PodEnvironment(
+      Function<String, String> env,
+      Function<Path, String> files,
+      Supplier<String> hostName,
+      String suffix) {
     this.env = env;
     this.files = files;
     this.hostName = hostName;
@@ -58,14 +61,14 @@ public final class PodEnvironment {
    * A fixed environment for tests: {@code env} holds the variables, {@code files} the content of
    * files by path, {@code hostName} the host name and {@code suffix} the identity suffix.
    */
-  public static PodEnvironment of(Map<String, String> env, Map<String, String> files,
-      String hostName, String suffix) {
+  public static PodEnvironment of(
+      Map<String, String> env, Map<String, String> files, String hostName, String suffix) {
     Map<String, String> envCopy = Map.copyOf(env);
     Map<String, String> filesCopy = Map.copyOf(files);
     Objects.requireNonNull(hostName, "hostName");
     Objects.requireNonNull(suffix, "suffix");
-    return new PodEnvironment(envCopy::get, path -> filesCopy.get(path.toString()),
-        () -> hostName, suffix);
+    return new PodEnvironment(
+        envCopy::get, path -> filesCopy.get(path.toString()), () -> hostName, suffix);
   }
 
   /** The namespace of the pod this process runs in, if it can be told. */
@@ -79,8 +82,8 @@ public final class PodEnvironment {
 
   /** The identity used when none is given: pod name or host name, {@code _}, random suffix. */
   public String defaultIdentity() {
-    String base = nonBlank(env.apply("POD_NAME")).or(() -> nonBlank(hostName.get()))
-        .orElse("elector");
+    String base =
+        nonBlank(env.apply("POD_NAME")).or(() -> nonBlank(hostName.get())).orElse("elector");
     return base + "_" + suffix;
   }
 

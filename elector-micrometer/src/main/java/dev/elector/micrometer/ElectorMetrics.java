@@ -30,13 +30,12 @@ import java.util.function.ToDoubleFunction;
  * ElectorMetrics.of(elector).bindTo(registry);
  * }</pre>
  *
- * <p>Every meter is read when the registry is scraped or published ({@link Gauge},
- * {@link FunctionCounter}, {@link FunctionTimer} over {@link LeaderElector#stats()},
- * {@link LeaderElector#isLeader()} and {@link LeaderElector#health()}): nothing runs on the
- * elector's threads, so metrics can never delay a renewal. Each meter carries the tags
- * {@value #TAG_NAME} (the lock's name), {@value #TAG_IDENTITY} (the candidate's identity) and
- * {@value #TAG_LOCK} (the lock's description, such as {@code Lease ns/name}), plus the common tags
- * given to the builder.
+ * <p>Every meter is read when the registry is scraped or published ({@link Gauge}, {@link
+ * FunctionCounter}, {@link FunctionTimer} over {@link LeaderElector#stats()}, {@link
+ * LeaderElector#isLeader()} and {@link LeaderElector#health()}): nothing runs on the elector's
+ * threads, so metrics can never delay a renewal. Each meter carries the tags {@value #TAG_NAME}
+ * (the lock's name), {@value #TAG_IDENTITY} (the candidate's identity) and {@value #TAG_LOCK} (the
+ * lock's description, such as {@code Lease ns/name}), plus the common tags given to the builder.
  *
  * <table>
  *   <caption>Meters, and their names in Prometheus</caption>
@@ -75,29 +74,40 @@ import java.util.function.ToDoubleFunction;
 public final class ElectorMetrics implements MeterBinder {
   /** client-go's leader gauge; {@code leader_election_master_status} in Prometheus. */
   public static final String LEADER = "leader.election.master.status";
+
   /** Lock calls by kind and outcome. */
   public static final String CALLS = "elector.lock.calls";
+
   /** Latency of lock calls by purpose. */
   public static final String LATENCY = "elector.lock.latency";
+
   /** Terms started. */
   public static final String TERMS_STARTED = "elector.terms.started";
+
   /** Terms ended, by reason. */
   public static final String TERMS_ENDED = "elector.terms.ended";
+
   /** How a follower learns of changes: watching or polling. */
   public static final String FOLLOWING = "elector.following";
+
   /** Calls held back by the call budget. */
   public static final String DEFERRED = "elector.calls.deferred";
+
   /** Answers that arrived after their call timed out. */
   public static final String LATE = "elector.calls.late";
+
   /** Failed calls in a row. */
   public static final String FAILURES = "elector.failures.consecutive";
+
   /** Whether the elector's health check passes. */
   public static final String HEALTHY = "elector.healthy";
 
   /** Tag with the lock's name, as in client-go's gauge. */
   public static final String TAG_NAME = "name";
+
   /** Tag with the candidate's identity. */
   public static final String TAG_IDENTITY = "identity";
+
   /** Tag with the lock's description. */
   public static final String TAG_LOCK = "lock";
 
@@ -129,8 +139,8 @@ public final class ElectorMetrics implements MeterBinder {
 
   /**
    * The default {@value #TAG_NAME} of an elector's meters: its lock's description after the last
-   * {@code /} or space, which for the Kubernetes locks ({@code Lease ns/name}) is the object's name,
-   * the value client-go's gauge carries.
+   * {@code /} or space, which for the Kubernetes locks ({@code Lease ns/name}) is the object's
+   * name, the value client-go's gauge carries.
    */
   public static String lockName(LeaderElector elector) {
     String described = elector.describe();
@@ -142,63 +152,124 @@ public final class ElectorMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
-    electors.forEach((elector, name) -> bind(registry, elector, tags.and(
-        Tag.of(TAG_NAME, name), Tag.of(TAG_IDENTITY, elector.identity()),
-        Tag.of(TAG_LOCK, elector.describe()))));
+    electors.forEach(
+        (elector, name) ->
+            bind(
+                registry,
+                elector,
+                tags.and(
+                    Tag.of(TAG_NAME, name),
+                    Tag.of(TAG_IDENTITY, elector.identity()),
+                    Tag.of(TAG_LOCK, elector.describe()))));
   }
 
   private static void bind(MeterRegistry registry, LeaderElector elector, Tags base) {
-    Gauge.builder(LEADER, elector, e -> e.isLeader() ? 1 : 0).tags(base)
-        .description("1 while this candidate leads the lock, else 0").strongReference(true)
+    Gauge.builder(LEADER, elector, e -> e.isLeader() ? 1 : 0)
+        .tags(base)
+        .description("1 while this candidate leads the lock, else 0")
+        .strongReference(true)
         .register(registry);
     for (LockCall call : LockCall.values()) {
       for (CallOutcome outcome : CallOutcome.values()) {
-        counter(registry, CALLS, elector, s -> s.calls(call, outcome),
+        counter(
+            registry,
+            CALLS,
+            elector,
+            s -> s.calls(call, outcome),
             base.and(Tag.of("call", lower(call)), Tag.of("outcome", lower(outcome))),
             "lock calls made, by kind and outcome");
       }
     }
     for (CallPurpose purpose : CallPurpose.values()) {
-      FunctionTimer.builder(LATENCY, elector,
+      FunctionTimer.builder(
+              LATENCY,
+              elector,
               e -> e.stats().latency(purpose).count(),
-              e -> e.stats().latency(purpose).totalNanos(), TimeUnit.NANOSECONDS)
+              e -> e.stats().latency(purpose).totalNanos(),
+              TimeUnit.NANOSECONDS)
           .tags(base.and(Tag.of("purpose", lower(purpose))))
           .description("time of the lock calls that were answered or timed out, by purpose")
           .register(registry);
     }
-    counter(registry, TERMS_STARTED, elector, ElectorStats::termsStarted, base,
+    counter(
+        registry,
+        TERMS_STARTED,
+        elector,
+        ElectorStats::termsStarted,
+        base,
         "terms this candidate started");
     for (TermEnd reason : TermEnd.values()) {
-      counter(registry, TERMS_ENDED, elector, s -> s.termsEnded(reason),
-          base.and(Tag.of("reason", lower(reason))), "terms this candidate ended, by reason");
+      counter(
+          registry,
+          TERMS_ENDED,
+          elector,
+          s -> s.termsEnded(reason),
+          base.and(Tag.of("reason", lower(reason))),
+          "terms this candidate ended, by reason");
     }
-    for (ElectorStats.Following mode : List.of(ElectorStats.Following.WATCHING,
-        ElectorStats.Following.POLLING)) {
-      gauge(registry, FOLLOWING, elector, s -> s.following() == mode ? 1 : 0,
+    for (ElectorStats.Following mode :
+        List.of(ElectorStats.Following.WATCHING, ElectorStats.Following.POLLING)) {
+      gauge(
+          registry,
+          FOLLOWING,
+          elector,
+          s -> s.following() == mode ? 1 : 0,
           base.and(Tag.of("mode", lower(mode))),
           "1 for how this candidate follows the lock now (watching or polling), else 0");
     }
-    counter(registry, DEFERRED, elector, ElectorStats::deferredCalls, base,
+    counter(
+        registry,
+        DEFERRED,
+        elector,
+        ElectorStats::deferredCalls,
+        base,
         "lock calls held back by the call budget");
-    counter(registry, LATE, elector, ElectorStats::lateResults, base,
+    counter(
+        registry,
+        LATE,
+        elector,
+        ElectorStats::lateResults,
+        base,
         "answers that arrived after their call had timed out");
-    gauge(registry, FAILURES, elector, ElectorStats::consecutiveFailures, base,
+    gauge(
+        registry,
+        FAILURES,
+        elector,
+        ElectorStats::consecutiveFailures,
+        base,
         "failed lock calls in a row");
-    Gauge.builder(HEALTHY, elector, e -> e.health().healthy() ? 1 : 0).tags(base)
-        .description("1 while the elector's health check passes, else 0").strongReference(true)
+    Gauge.builder(HEALTHY, elector, e -> e.health().healthy() ? 1 : 0)
+        .tags(base)
+        .description("1 while the elector's health check passes, else 0")
+        .strongReference(true)
         .register(registry);
   }
 
-  private static void counter(MeterRegistry registry, String name, LeaderElector elector,
-      ToDoubleFunction<ElectorStats> value, Tags tags, String description) {
-    FunctionCounter.builder(name, elector, e -> value.applyAsDouble(e.stats())).tags(tags)
-        .description(description).register(registry);
+  private static void counter(
+      MeterRegistry registry,
+      String name,
+      LeaderElector elector,
+      ToDoubleFunction<ElectorStats> value,
+      Tags tags,
+      String description) {
+    FunctionCounter.builder(name, elector, e -> value.applyAsDouble(e.stats()))
+        .tags(tags)
+        .description(description)
+        .register(registry);
   }
 
-  private static void gauge(MeterRegistry registry, String name, LeaderElector elector,
-      ToDoubleFunction<ElectorStats> value, Tags tags, String description) {
-    Gauge.builder(name, elector, e -> value.applyAsDouble(e.stats())).tags(tags)
-        .description(description).strongReference(true).register(registry);
+  private static void gauge(
+      MeterRegistry registry,
+      String name,
+      LeaderElector elector,
+      ToDoubleFunction<ElectorStats> value,
+      Tags tags,
+      String description) {
+    Gauge.builder(name, elector, e -> value.applyAsDouble(e.stats()))
+        .tags(tags)
+        .description(description)
+        .strongReference(true)
+        .register(registry);
   }
 
   private static String lower(Enum<?> value) {
@@ -220,8 +291,8 @@ public final class ElectorMetrics implements MeterBinder {
     }
 
     /**
-     * Adds an elector whose meters carry {@code name} as {@value #TAG_NAME}, for example the name
-     * a Go candidate of the same election reports.
+     * Adds an elector whose meters carry {@code name} as {@value #TAG_NAME}, for example the name a
+     * Go candidate of the same election reports.
      *
      * @throws IllegalArgumentException if the name is blank or the elector was already added
      */
@@ -229,12 +300,17 @@ public final class ElectorMetrics implements MeterBinder {
       Objects.requireNonNull(elector, "elector");
       Objects.requireNonNull(name, "name");
       if (name.isBlank()) {
-        throw new IllegalArgumentException("the name of " + elector + " is blank; pass the lock's"
-            + " name, or use elector(elector) for the default");
+        throw new IllegalArgumentException(
+            "the name of "
+                + elector
+                + " is blank; pass the lock's"
+                + " name, or use elector(elector) for the default");
       }
       if (electors.containsKey(elector)) {
-        throw new IllegalArgumentException(elector + " was added twice; add each elector once,"
-            + " or its meters would be registered twice");
+        throw new IllegalArgumentException(
+            elector
+                + " was added twice; add each elector once,"
+                + " or its meters would be registered twice");
       }
       electors.put(elector, name);
       return this;
@@ -249,8 +325,8 @@ public final class ElectorMetrics implements MeterBinder {
     /**
      * Builds the binder.
      *
-     * @throws IllegalStateException if no elector was added, or a common tag clashes with the
-     *     tags the meters carry themselves
+     * @throws IllegalStateException if no elector was added, or a common tag clashes with the tags
+     *     the meters carry themselves
      */
     public ElectorMetrics build() {
       List<String> problems = new ArrayList<>();
@@ -258,15 +334,19 @@ public final class ElectorMetrics implements MeterBinder {
         problems.add("no elector was added; call elector(...) at least once");
       }
       for (Tag tag : tags) {
-        if (List.of(TAG_NAME, TAG_IDENTITY, TAG_LOCK, "call", "outcome", "purpose", "reason",
-            "mode").contains(tag.getKey())) {
-          problems.add("common tag \"" + tag.getKey() + "\" clashes with a tag the meters set"
-              + " themselves; rename it");
+        if (List.of(
+                TAG_NAME, TAG_IDENTITY, TAG_LOCK, "call", "outcome", "purpose", "reason", "mode")
+            .contains(tag.getKey())) {
+          problems.add(
+              "common tag \""
+                  + tag.getKey()
+                  + "\" clashes with a tag the meters set"
+                  + " themselves; rename it");
         }
       }
       if (!problems.isEmpty()) {
-        throw new IllegalStateException("cannot build ElectorMetrics: "
-            + String.join("; ", problems));
+        throw new IllegalStateException(
+            "cannot build ElectorMetrics: " + String.join("; ", problems));
       }
       return new ElectorMetrics(this);
     }

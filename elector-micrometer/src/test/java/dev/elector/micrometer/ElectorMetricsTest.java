@@ -29,14 +29,19 @@ class ElectorMetricsTest {
   private LeaderElector b;
 
   private LeaderElector start(FaultyLock lock) {
-    return LeaderElector.start(time.configure(ElectorConfig.newBuilder()).lock(lock)
-        .callbacks(LeaderCallbacks.of(term -> { }, (term, reason) -> { })).build());
+    return LeaderElector.start(
+        time.configure(ElectorConfig.newBuilder())
+            .lock(lock)
+            .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> {}))
+            .build());
   }
 
   @AfterEach
   void close() {
-    time.close(java.util.stream.Stream.of(a, b).filter(java.util.Objects::nonNull)
-        .toArray(LeaderElector[]::new));
+    time.close(
+        java.util.stream.Stream.of(a, b)
+            .filter(java.util.Objects::nonNull)
+            .toArray(LeaderElector[]::new));
   }
 
   private double gauge(String name, String identity, String... tags) {
@@ -75,11 +80,16 @@ class ElectorMetricsTest {
     assertEquals(1, counter(ElectorMetrics.TERMS_STARTED, "b"));
     assertEquals(0, gauge(ElectorMetrics.FOLLOWING, "b", "mode", "watching"), "b leads");
     assertEquals(0, gauge(ElectorMetrics.HEALTHY, "a"), "a is closed");
-    assertEquals((double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.OK),
+    assertEquals(
+        (double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.OK),
         counter(ElectorMetrics.CALLS, "a", "call", "update", "outcome", "ok"));
-    assertEquals(1, counter(ElectorMetrics.CALLS, "a", "call", "create", "outcome", "ok"),
+    assertEquals(
+        1,
+        counter(ElectorMetrics.CALLS, "a", "call", "create", "outcome", "ok"),
         "a created the lock");
-    assertEquals(1, counter(ElectorMetrics.CALLS, "b", "call", "update", "outcome", "ok"),
+    assertEquals(
+        1,
+        counter(ElectorMetrics.CALLS, "b", "call", "update", "outcome", "ok"),
         "b took the released lock");
   }
 
@@ -88,23 +98,30 @@ class ElectorMetricsTest {
     FaultyLock lock = FaultyLock.wrap(store.lockFor("a"), time);
     lock.latency(Duration.ofMillis(30));
     a = start(lock);
-    ElectorMetrics.newBuilder().elector(a, "custom").tags(Tags.of("app", "shop")).build()
+    ElectorMetrics.newBuilder()
+        .elector(a, "custom")
+        .tags(Tags.of("app", "shop"))
+        .build()
         .bindTo(registry);
     time.scheduler().advanceUntil(a::isLeader, Duration.ofSeconds(5));
     time.advance(Duration.ofSeconds(4)); // two renewals (retryPeriod 2 s)
 
-    FunctionTimer renew = registry.get(ElectorMetrics.LATENCY).tags("identity", "a", "name",
-        "custom", "app", "shop", "purpose", "renew").functionTimer();
+    FunctionTimer renew =
+        registry
+            .get(ElectorMetrics.LATENCY)
+            .tags("identity", "a", "name", "custom", "app", "shop", "purpose", "renew")
+            .functionTimer();
     assertEquals(2, renew.count());
     assertEquals(60, renew.totalTime(TimeUnit.MILLISECONDS), 0.001);
-    assertEquals(1, registry.get(ElectorMetrics.LATENCY).tags("purpose", "acquire")
-        .functionTimer().count());
+    assertEquals(
+        1, registry.get(ElectorMetrics.LATENCY).tags("purpose", "acquire").functionTimer().count());
 
     lock.failAll(LockFailure.Kind.UNAVAILABLE);
     time.advance(Duration.ofSeconds(3));
     double failed = counter(ElectorMetrics.CALLS, "a", "call", "update", "outcome", "failed");
     assertTrue(failed >= 1, "renewals failed");
-    assertEquals((double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.FAILED),
+    assertEquals(
+        (double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.FAILED),
         failed);
     time.scheduler().advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
     assertEquals(0, gauge(ElectorMetrics.LEADER, "a"));
@@ -126,16 +143,19 @@ class ElectorMetricsTest {
   @Test
   void theBuilderRejectsWhatWouldBreakTheMeters() {
     a = start(FaultyLock.wrap(store.lockFor("a"), time));
-    IllegalStateException none = assertThrows(IllegalStateException.class,
-        () -> ElectorMetrics.newBuilder().build());
+    IllegalStateException none =
+        assertThrows(IllegalStateException.class, () -> ElectorMetrics.newBuilder().build());
     assertTrue(none.getMessage().contains("no elector was added"), none.getMessage());
-    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
-        () -> ElectorMetrics.newBuilder().elector(a).elector(a));
+    IllegalArgumentException twice =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ElectorMetrics.newBuilder().elector(a).elector(a));
     assertTrue(twice.getMessage().contains("added twice"), twice.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> ElectorMetrics.newBuilder()
-        .elector(a, " "));
-    IllegalStateException clash = assertThrows(IllegalStateException.class,
-        () -> ElectorMetrics.newBuilder().elector(a).tags(Tags.of("identity", "x")).build());
+    assertThrows(IllegalArgumentException.class, () -> ElectorMetrics.newBuilder().elector(a, " "));
+    IllegalStateException clash =
+        assertThrows(
+            IllegalStateException.class,
+            () -> ElectorMetrics.newBuilder().elector(a).tags(Tags.of("identity", "x")).build());
     assertTrue(clash.getMessage().contains("\"identity\" clashes"), clash.getMessage());
   }
 }

@@ -9,9 +9,9 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A monotonic clock that moves only when told to. Wall clocks derived from it with
- * {@link #newWallClock()} follow it and can each be jumped on their own, as a candidate's wall clock
- * might be by NTP or an operator. Thread-safe.
+ * A monotonic clock that moves only when told to. Wall clocks derived from it with {@link
+ * #newWallClock()} follow it and can each be jumped on their own, as a candidate's wall clock might
+ * be by NTP or an operator. Thread-safe.
  */
 public final class FakeClock implements MonotonicClock {
   /** The wall-clock time at which every fake clock starts. */

@@ -28,8 +28,8 @@ import org.jspecify.annotations.Nullable;
  * virtual under {@link VirtualTime}. While the lock fails or hangs every call (a partition), watch
  * events are dropped too; {@link #breakWatches} breaks only the watch.
  *
- * <p>If the wrapped lock cannot be watched, {@link #watch} throws and electors fall back to polling.
- * Thread-safe.
+ * <p>If the wrapped lock cannot be watched, {@link #watch} throws and electors fall back to
+ * polling. Thread-safe.
  */
 public final class FaultyLock extends ForwardingLock implements WatchableLock {
   /** One call as the candidate made it. */
@@ -50,8 +50,8 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
   private @Nullable LockFailure watchBroken;
 
   /**
-   * Wraps {@code delegate}; injected latency and hangs are served by {@code scheduler}, and calls are
-   * logged with the time of {@code clock}. Injects nothing until told to.
+   * Wraps {@code delegate}; injected latency and hangs are served by {@code scheduler}, and calls
+   * are logged with the time of {@code clock}. Injects nothing until told to.
    */
   public FaultyLock(LeaderLock delegate, Scheduler scheduler, MonotonicClock clock) {
     super(delegate);
@@ -110,8 +110,9 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
    * a {@link LockRead.Failed} now, and events are dropped until {@link #mendWatches()}. Calls pass.
    */
   public FaultyLock breakWatches(LockFailure.Kind kind) {
-    LockFailure failure = LockFailure.of(Objects.requireNonNull(kind, "kind"),
-        "watch of " + describe() + " broken by the test");
+    LockFailure failure =
+        LockFailure.of(
+            Objects.requireNonNull(kind, "kind"), "watch of " + describe() + " broken by the test");
     List<Consumer<LockRead>> listeners;
     synchronized (this) {
       watchBroken = failure;
@@ -174,8 +175,8 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
 
   @Override
   public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
-    return run("update", () -> delegate().update(expectedVersion, record), LockWrite.Failed::new,
-        true);
+    return run(
+        "update", () -> delegate().update(expectedVersion, record), LockWrite.Failed::new, true);
   }
 
   @Override
@@ -186,11 +187,13 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
     synchronized (this) {
       watchers.add(listener);
     }
-    Subscription subscription = watchable.watch(event -> {
-      if (!partitioned() && !watchBroken()) {
-        listener.accept(event);
-      }
-    });
+    Subscription subscription =
+        watchable.watch(
+            event -> {
+              if (!partitioned() && !watchBroken()) {
+                listener.accept(event);
+              }
+            });
     return () -> {
       synchronized (this) {
         watchers.remove(listener);
@@ -203,14 +206,14 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
     return watchBroken != null;
   }
 
-
-
   private synchronized boolean partitioned() {
     return hang || failAll != null;
   }
 
   private <T> CompletionStage<T> run(
-      String kind, Supplier<CompletionStage<T>> call, Function<LockFailure, T> failure,
+      String kind,
+      Supplier<CompletionStage<T>> call,
+      Function<LockFailure, T> failure,
       boolean write) {
     LockFailure.Kind failWith;
     boolean never;
@@ -234,8 +237,9 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
     }
     CompletionStage<T> result;
     if (failWith != null) {
-      result = CompletableFuture.completedFuture(
-          failure.apply(LockFailure.of(failWith, "injected " + failWith + " on " + kind)));
+      result =
+          CompletableFuture.completedFuture(
+              failure.apply(LockFailure.of(failWith, "injected " + failWith + " on " + kind)));
     } else if (conflict) {
       @SuppressWarnings("unchecked")
       T injected = (T) new LockWrite.Conflict("injected conflict");
@@ -247,13 +251,17 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
       return result;
     }
     CompletableFuture<T> late = new CompletableFuture<>();
-    result.whenComplete((value, error) -> scheduler.schedule(() -> {
-      if (error != null) {
-        late.completeExceptionally(error);
-      } else {
-        late.complete(value);
-      }
-    }, delay));
+    result.whenComplete(
+        (value, error) ->
+            scheduler.schedule(
+                () -> {
+                  if (error != null) {
+                    late.completeExceptionally(error);
+                  } else {
+                    late.complete(value);
+                  }
+                },
+                delay));
     return late;
   }
 }

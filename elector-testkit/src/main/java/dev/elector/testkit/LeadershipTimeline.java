@@ -17,22 +17,22 @@ import org.jspecify.annotations.Nullable;
  * The overlap detector: every candidate reports its terms here on one monotonic timeline, through
  * {@link #listenerFor(String)}, at the instant its elector starts and stops leading, or through
  * {@link #started(String, long, long)} and {@link #ended(String, TermEnd, long)} with explicit
- * instants (for candidates in other processes, whose {@code System.nanoTime()} is comparable on
- * one Linux machine). Checks that no two terms overlap and that fencing tokens increase strictly.
+ * instants (for candidates in other processes, whose {@code System.nanoTime()} is comparable on one
+ * Linux machine). Checks that no two terms overlap and that fencing tokens increase strictly.
  *
- * <p>A term ends on the timeline when its elector stepped down or when the term's
- * {@linkplain Term#activeUntilNanos() validity deadline} passed, whichever came first: after the
- * deadline {@link Term#isActive()} is false, so a leader that checks it no longer acts, even if
- * its process was paused and its elector steps down only later. The clock given here must be the
- * electors' clock. Thread-safe.
+ * <p>A term ends on the timeline when its elector stepped down or when the term's {@linkplain
+ * Term#activeUntilNanos() validity deadline} passed, whichever came first: after the deadline
+ * {@link Term#isActive()} is false, so a leader that checks it no longer acts, even if its process
+ * was paused and its elector steps down only later. The clock given here must be the electors'
+ * clock. Thread-safe.
  */
 public final class LeadershipTimeline {
   /**
    * One term on the timeline; {@code endNanos} is {@code Long.MAX_VALUE} and {@code reason} is null
    * while it lasts.
    */
-  public record Interval(String candidate, long token, long startNanos, long endNanos,
-      @Nullable TermEnd reason) {
+  public record Interval(
+      String candidate, long token, long startNanos, long endNanos, @Nullable TermEnd reason) {
     /** Whether the term is still going on. */
     public boolean open() {
       return endNanos == Long.MAX_VALUE;
@@ -90,8 +90,7 @@ public final class LeadershipTimeline {
       throw new AssertionError(candidate + " ended a term that never started");
     }
     Interval open = intervals.get(index);
-    intervals.set(index, new Interval(candidate, open.token(), open.startNanos(), atNanos,
-        reason));
+    intervals.set(index, new Interval(candidate, open.token(), open.startNanos(), atNanos, reason));
   }
 
   /** Every term so far, in order of start. */
@@ -105,8 +104,8 @@ public final class LeadershipTimeline {
   }
 
   /**
-   * Fails if two terms overlap (one starts before another has ended) or if a term's fencing token is
-   * not larger than every earlier term's.
+   * Fails if two terms overlap (one starts before another has ended) or if a term's fencing token
+   * is not larger than every earlier term's.
    */
   public void assertNoOverlap() {
     check(true);
@@ -127,12 +126,12 @@ public final class LeadershipTimeline {
       Interval previous = sorted.get(i - 1);
       Interval next = sorted.get(i);
       if (next.startNanos() < previous.endNanos()) {
-        throw new AssertionError("two leaders at once: " + describe(previous) + " overlaps "
-            + describe(next));
+        throw new AssertionError(
+            "two leaders at once: " + describe(previous) + " overlaps " + describe(next));
       }
       if (tokens && next.token() <= previous.token()) {
-        throw new AssertionError("fencing token did not increase: " + describe(previous)
-            + " then " + describe(next));
+        throw new AssertionError(
+            "fencing token did not increase: " + describe(previous) + " then " + describe(next));
       }
     }
   }
@@ -166,8 +165,13 @@ public final class LeadershipTimeline {
   }
 
   private static String describe(Interval interval) {
-    return interval.candidate() + " [token " + interval.token() + ", "
-        + Duration.ofNanos(interval.startNanos()) + " .. "
-        + (interval.open() ? "open" : Duration.ofNanos(interval.endNanos())) + "]";
+    return interval.candidate()
+        + " [token "
+        + interval.token()
+        + ", "
+        + Duration.ofNanos(interval.startNanos())
+        + " .. "
+        + (interval.open() ? "open" : Duration.ofNanos(interval.endNanos()))
+        + "]";
   }
 }

@@ -7,9 +7,9 @@ import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
 
 /**
- * A scheduler on virtual time. Nothing runs until the test drives it with {@link #advance},
- * {@link #runDueTasks} or {@link #advanceUntil}; tasks then run on the calling thread, one at a time,
- * in order of due time (ties in order of scheduling), with the {@link FakeClock} set to each task's
+ * A scheduler on virtual time. Nothing runs until the test drives it with {@link #advance}, {@link
+ * #runDueTasks} or {@link #advanceUntil}; tasks then run on the calling thread, one at a time, in
+ * order of due time (ties in order of scheduling), with the {@link FakeClock} set to each task's
  * due time. Thread-safe: other threads may schedule tasks.
  */
 public final class VirtualScheduler implements Scheduler {

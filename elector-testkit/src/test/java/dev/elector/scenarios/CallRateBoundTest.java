@@ -19,24 +19,33 @@ class CallRateBoundTest {
 
   enum FailureMode {
     HEALTHY(e -> {}),
-    ALL_CALLS_UNAVAILABLE(e -> e.candidates.values()
-        .forEach(c -> c.lock.failAll(LockFailure.Kind.UNAVAILABLE))),
-    ALL_CALLS_FORBIDDEN(e -> e.candidates.values()
-        .forEach(c -> c.lock.failAll(LockFailure.Kind.FORBIDDEN))),
-    WRITES_FORBIDDEN(e -> e.candidates.values()
-        .forEach(c -> c.lock.failWrites(LockFailure.Kind.FORBIDDEN))),
-    HALF_OF_CALLS_FAIL(e -> e.candidates.values()
-        .forEach(c -> c.lock.failRandomly(0.5, LockFailure.Kind.UNAVAILABLE, c.name.hashCode()))),
-    EVERY_WRITE_CONFLICTS(e -> e.candidates.values()
-        .forEach(c -> c.lock.injectConflicts(Integer.MAX_VALUE))),
+    ALL_CALLS_UNAVAILABLE(
+        e -> e.candidates.values().forEach(c -> c.lock.failAll(LockFailure.Kind.UNAVAILABLE))),
+    ALL_CALLS_FORBIDDEN(
+        e -> e.candidates.values().forEach(c -> c.lock.failAll(LockFailure.Kind.FORBIDDEN))),
+    WRITES_FORBIDDEN(
+        e -> e.candidates.values().forEach(c -> c.lock.failWrites(LockFailure.Kind.FORBIDDEN))),
+    HALF_OF_CALLS_FAIL(
+        e ->
+            e.candidates
+                .values()
+                .forEach(
+                    c ->
+                        c.lock.failRandomly(0.5, LockFailure.Kind.UNAVAILABLE, c.name.hashCode()))),
+    EVERY_WRITE_CONFLICTS(
+        e -> e.candidates.values().forEach(c -> c.lock.injectConflicts(Integer.MAX_VALUE))),
     CALLS_HANG(e -> e.candidates.values().forEach(c -> c.lock.hang())),
-    LATENCY_NEAR_RENEW_DEADLINE(e -> e.candidates.values()
-        .forEach(c -> c.lock.latency(Duration.ofMillis(4900)))),
-    LOCK_KEEPS_BEING_LOST(e -> e.everySecond = () -> {
-      var now = e.time.clock().newWallClock().instant();
-      long next = e.store.current().map(r -> r.leaderTransitions() + 1).orElse(0L);
-      e.store.overwrite(new LeaderRecord("hijacker", Duration.ofSeconds(1), now, now, next));
-    }),
+    LATENCY_NEAR_RENEW_DEADLINE(
+        e -> e.candidates.values().forEach(c -> c.lock.latency(Duration.ofMillis(4900)))),
+    LOCK_KEEPS_BEING_LOST(
+        e ->
+            e.everySecond =
+                () -> {
+                  var now = e.time.clock().newWallClock().instant();
+                  long next = e.store.current().map(r -> r.leaderTransitions() + 1).orElse(0L);
+                  e.store.overwrite(
+                      new LeaderRecord("hijacker", Duration.ofSeconds(1), now, now, next));
+                }),
     LOCK_KEEPS_BEING_DELETED(e -> e.everySecond = e.store::delete),
     RECORD_KEEPS_BEING_GARBLED(e -> e.everySecond = () -> e.store.corrupt("garbled JSON"));
 
@@ -72,21 +81,29 @@ class CallRateBoundTest {
     }
 
     for (ElectionFixture.Candidate c : election.candidates.values()) {
-      for (Duration window : new Duration[] {
-          Duration.ofMillis(1), RETRY, Duration.ofSeconds(10), Duration.ofMinutes(1),
-          Duration.ofHours(1)}) {
-        long bound = ElectorConfig.CALL_BURST
-            + ElectorConfig.CALLS_PER_RETRY_PERIOD * (window.toNanos() / RETRY.toNanos());
+      for (Duration window :
+          new Duration[] {
+            Duration.ofMillis(1),
+            RETRY,
+            Duration.ofSeconds(10),
+            Duration.ofMinutes(1),
+            Duration.ofHours(1)
+          }) {
+        long bound =
+            ElectorConfig.CALL_BURST
+                + ElectorConfig.CALLS_PER_RETRY_PERIOD * (window.toNanos() / RETRY.toNanos());
         long worst = c.lock.maxCallsInAnyWindow(window);
-        assertTrue(worst <= bound, mode + ": " + c.name + " made " + worst + " calls in " + window
-            + ", bound " + bound);
+        assertTrue(
+            worst <= bound,
+            mode + ": " + c.name + " made " + worst + " calls in " + window + ", bound " + bound);
       }
     }
     election.timeline.assertNoOverlap();
   }
 
   @ParameterizedTest
-  @EnumSource(value = FailureMode.class,
+  @EnumSource(
+      value = FailureMode.class,
       names = {"ALL_CALLS_UNAVAILABLE", "ALL_CALLS_FORBIDDEN", "CALLS_HANG"})
   void persistentErrorsBackOffToTheCap(FailureMode mode) {
     Fixture election = new Fixture(100 + mode.name().hashCode());
@@ -102,13 +119,13 @@ class CallRateBoundTest {
     long atMost = 600 / ElectorConfig.DEFAULT_MAX_BACKOFF.toSeconds() + 1;
     long atLeast = (long) (600 / (16 * 1.2 + 5));
     assertTrue(calls <= atMost, mode + ": " + calls + " calls in 10 minutes, at most " + atMost);
-    assertTrue(calls >= atLeast, mode + ": still retrying, " + calls + " calls, at least "
-        + atLeast);
+    assertTrue(
+        calls >= atLeast, mode + ": still retrying, " + calls + " calls, at least " + atLeast);
   }
 
   /**
-   * A candidate that may read the lock but not write it (read-only RBAC) must back off as well:
-   * its reads succeed, but a read that only leads to another failing write is no progress.
+   * A candidate that may read the lock but not write it (read-only RBAC) must back off as well: its
+   * reads succeed, but a read that only leads to another failing write is no progress.
    */
   @org.junit.jupiter.api.Test
   void aCandidateThatMayReadButNotWriteBacksOffToo() {

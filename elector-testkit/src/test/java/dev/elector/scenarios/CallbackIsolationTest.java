@@ -30,25 +30,30 @@ class CallbackIsolationTest {
     VirtualTime time = VirtualTime.withSeed(3);
     InMemoryLockStore store = InMemoryLockStore.create("lock");
     AtomicInteger stops = new AtomicInteger();
-    LeaderCallbacks throwing = new LeaderCallbacks() {
-      @Override
-      public void onStartedLeading(Term term) {
-        throw new IllegalStateException("start callback broke");
-      }
+    LeaderCallbacks throwing =
+        new LeaderCallbacks() {
+          @Override
+          public void onStartedLeading(Term term) {
+            throw new IllegalStateException("start callback broke");
+          }
 
-      @Override
-      public void onStoppedLeading(Term term, TermEnd reason) {
-        stops.incrementAndGet();
-        throw new IllegalStateException("stop callback broke");
-      }
+          @Override
+          public void onStoppedLeading(Term term, TermEnd reason) {
+            stops.incrementAndGet();
+            throw new IllegalStateException("stop callback broke");
+          }
 
-      @Override
-      public void onNewLeader(String identity) {
-        throw new IllegalStateException("new-leader callback broke");
-      }
-    };
-    LeaderElector elector = LeaderElector.start(time.configure(ElectorConfig.newBuilder())
-        .lock(store.lockFor("a")).callbacks(throwing).build());
+          @Override
+          public void onNewLeader(String identity) {
+            throw new IllegalStateException("new-leader callback broke");
+          }
+        };
+    LeaderElector elector =
+        LeaderElector.start(
+            time.configure(ElectorConfig.newBuilder())
+                .lock(store.lockFor("a"))
+                .callbacks(throwing)
+                .build());
 
     time.advance(Duration.ofMinutes(1));
     long renewals = elector.stats().calls(LockCall.UPDATE, CallOutcome.OK);
@@ -72,24 +77,30 @@ class CallbackIsolationTest {
     CountDownLatch entered = new CountDownLatch(1);
     ExecutorService callbackThread = Executors.newSingleThreadExecutor();
     try {
-      LeaderElector elector = LeaderElector.start(time.configure(ElectorConfig.newBuilder())
-          .callbackExecutor(callbackThread)
-          .lock(store.lockFor("a"))
-          .callbacks(LeaderCallbacks.of(term -> {
-            entered.countDown();
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          }, (term, reason) -> {}))
-          .build());
+      LeaderElector elector =
+          LeaderElector.start(
+              time.configure(ElectorConfig.newBuilder())
+                  .callbackExecutor(callbackThread)
+                  .lock(store.lockFor("a"))
+                  .callbacks(
+                      LeaderCallbacks.of(
+                          term -> {
+                            entered.countDown();
+                            try {
+                              release.await();
+                            } catch (InterruptedException e) {
+                              Thread.currentThread().interrupt();
+                            }
+                          },
+                          (term, reason) -> {}))
+                  .build());
       time.advance(Duration.ofSeconds(1));
       assertTrue(entered.await(10, TimeUnit.SECONDS), "the start callback is running");
 
       time.advance(Duration.ofMinutes(10));
       assertTrue(elector.isLeader(), "still leading while the callback blocks");
-      assertTrue(elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 299,
+      assertTrue(
+          elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 299,
           "renewed every 2 s for 10 minutes");
       assertTrue(elector.health().healthy());
 

@@ -78,23 +78,26 @@ class CloseAndReleaseTest {
   }
 
   private void start(boolean watch) {
-    elector = LeaderElector.start(time.configure(ElectorConfig.newBuilder())
-        .lock(lock)
-        .watchWhenFollowing(watch)
-        .callbackExecutor(callbackExecutor)
-        .callbacks(new LeaderCallbacks() {
-          @Override
-          public void onStartedLeading(Term term) {
-            terms.add(term);
-          }
+    elector =
+        LeaderElector.start(
+            time.configure(ElectorConfig.newBuilder())
+                .lock(lock)
+                .watchWhenFollowing(watch)
+                .callbackExecutor(callbackExecutor)
+                .callbacks(
+                    new LeaderCallbacks() {
+                      @Override
+                      public void onStartedLeading(Term term) {
+                        terms.add(term);
+                      }
 
-          @Override
-          public void onStoppedLeading(Term term, TermEnd reason) {
-            stops++;
-            log("stop callback " + reason);
-          }
-        })
-        .build());
+                      @Override
+                      public void onStoppedLeading(Term term, TermEnd reason) {
+                        stops++;
+                        log("stop callback " + reason);
+                      }
+                    })
+                .build());
     time.scheduler().runDueTasks();
   }
 
@@ -134,15 +137,21 @@ class CloseAndReleaseTest {
 
     renewalArrives.complete(null); // the renewal lands: the record now has a newer version
     time.advance(Duration.ofSeconds(1));
-    assertEquals(List.of("a: update naming a -> written"), transcriptFrom(mark),
+    assertEquals(
+        List.of("a: update naming a -> written"),
+        transcriptFrom(mark),
         "nothing is released while the stop callback has not run");
     assertFalse(closed.isDone());
 
     callbackExecutor.letGo();
     time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
-    assertEquals(List.of("a: update naming a -> written", "stop callback CLOSED",
-            "a: update naming nobody -> written"), transcriptFrom(mark),
+    assertEquals(
+        List.of(
+            "a: update naming a -> written",
+            "stop callback CLOSED",
+            "a: update naming nobody -> written"),
+        transcriptFrom(mark),
         "the release follows the stop callback and uses the renewal's version: one write");
     assertEquals(1, stops);
     assertTrue(store.current().orElseThrow().isReleased());
@@ -162,15 +171,19 @@ class CloseAndReleaseTest {
     long closeAt = nanos();
     time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
-    assertEquals(renewalSentAt + Duration.ofSeconds(5).toNanos(), nanos(),
+    assertEquals(
+        renewalSentAt + Duration.ofSeconds(5).toNanos(),
+        nanos(),
         "the release waits for the renewal's callTimeout, then goes out at once");
     assertTrue(nanos() - closeAt <= CLOSE_TIMEOUT.toNanos());
-    assertEquals(List.of("stop callback CLOSED", "a: update naming nobody -> written"),
+    assertEquals(
+        List.of("stop callback CLOSED", "a: update naming nobody -> written"),
         transcriptFrom(mark));
 
     renewalArrives.complete(null); // the lost renewal reaches the lock after all, too late
     time.advance(Duration.ofMinutes(1));
-    assertTrue(store.current().orElseThrow().isReleased(),
+    assertTrue(
+        store.current().orElseThrow().isReleased(),
         "a renewal sent before close cannot take the released lock back");
     assertEquals(1, stops);
   }
@@ -189,8 +202,12 @@ class CloseAndReleaseTest {
     renewalArrives.complete(null);
     time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
-    assertEquals(List.of("stop callback CLOSED", "a: update naming a -> conflict",
-        "a: update naming nobody -> conflict", "a: read -> holder hijacker"),
+    assertEquals(
+        List.of(
+            "stop callback CLOSED",
+            "a: update naming a -> conflict",
+            "a: update naming nobody -> conflict",
+            "a: read -> holder hijacker"),
         transcriptFrom(mark));
     assertEquals("hijacker", store.current().orElseThrow().holderIdentity());
     assertEquals(hijackedVersion, store.version().orElseThrow(), "nothing written over it");
@@ -212,7 +229,8 @@ class CloseAndReleaseTest {
 
     assertEquals(List.of(), terms, "no term starts once close() has run");
     assertEquals(0, stops);
-    assertTrue(store.current().orElseThrow().isReleased(),
+    assertTrue(
+        store.current().orElseThrow().isReleased(),
         "the record the late acquisition wrote is released, not left to expire: "
             + store.current().orElseThrow());
   }
@@ -228,8 +246,9 @@ class CloseAndReleaseTest {
     store.overwrite(new LeaderRecord("b", LEASE, now, now, 7).released(now));
     CompletableFuture<Void> acquisitionArrives = lock.holdNextUpdate();
     faults.heal();
-    time.scheduler().advanceUntil(
-        () -> transcript.contains("a: update naming a held back"), Duration.ofMinutes(1));
+    time.scheduler()
+        .advanceUntil(
+            () -> transcript.contains("a: update naming a held back"), Duration.ofMinutes(1));
 
     CompletableFuture<Void> closed = elector.closeAsync();
     time.scheduler().runDueTasks();
@@ -238,7 +257,9 @@ class CloseAndReleaseTest {
 
     LeaderRecord left = store.current().orElseThrow();
     assertTrue(left.isReleased(), left.toString());
-    assertEquals(8, left.leaderTransitions(),
+    assertEquals(
+        8,
+        left.leaderTransitions(),
         "the token in the lock never goes back: the next candidate would reuse b's 7 or a's 8");
     assertEquals(1, terms.size(), "only the first term started");
   }
@@ -257,12 +278,16 @@ class CloseAndReleaseTest {
     time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(closeAt, nanos(), "close finishes as soon as the read shows the new holder");
-    assertEquals(List.of("stop callback CLOSED", "a: update naming nobody -> conflict",
-        "a: read -> holder hijacker"), transcriptFrom(mark));
+    assertEquals(
+        List.of(
+            "stop callback CLOSED",
+            "a: update naming nobody -> conflict",
+            "a: read -> holder hijacker"),
+        transcriptFrom(mark));
     assertEquals("hijacker", store.current().orElseThrow().holderIdentity());
     time.advance(Duration.ofMinutes(1));
-    assertEquals(2, faults.calls().size() - callsBefore,
-        "one release and one read, nothing after close");
+    assertEquals(
+        2, faults.calls().size() - callsBefore, "one release and one read, nothing after close");
     assertEquals(1, stops);
   }
 
@@ -278,8 +303,12 @@ class CloseAndReleaseTest {
     time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(TermEnd.CLOSED, terms.get(0).endReason().orElseThrow());
-    assertEquals(List.of("stop callback CLOSED", "a: update naming nobody -> conflict",
-        "a: read -> holder hijacker"), transcriptFrom(mark));
+    assertEquals(
+        List.of(
+            "stop callback CLOSED",
+            "a: update naming nobody -> conflict",
+            "a: read -> holder hijacker"),
+        transcriptFrom(mark));
     assertEquals(hijackedVersion, store.version().orElseThrow(), "the hijacker's record stays");
     assertEquals("hijacker", store.current().orElseThrow().holderIdentity());
   }
@@ -319,23 +348,31 @@ class CloseAndReleaseTest {
 
     callbackExecutor.letGo();
     Duration took = time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
-    assertEquals(CLOSE_TIMEOUT.toNanos(), nanos() - closeAt,
+    assertEquals(
+        CLOSE_TIMEOUT.toNanos(),
+        nanos() - closeAt,
         "close gives up exactly at closeTimeout: " + took);
     List<String> after = transcriptFrom(mark);
     assertEquals("stop callback CLOSED", after.get(0));
-    assertTrue(after.size() >= 2 && after.subList(1, after.size()).stream()
-        .allMatch("a: update naming nobody -> failed UNAVAILABLE"::equals), after.toString());
+    assertTrue(
+        after.size() >= 2
+            && after.subList(1, after.size()).stream()
+                .allMatch("a: update naming nobody -> failed UNAVAILABLE"::equals),
+        after.toString());
     long releaseCalls = (long) faults.calls().size() - callsBefore;
     // The call budget: CALL_BURST, then one call per retryPeriod / CALLS_PER_RETRY_PERIOD.
-    long bound = ElectorConfig.CALL_BURST
-        + CLOSE_TIMEOUT.toNanos() / Duration.ofSeconds(2).dividedBy(
-            ElectorConfig.CALLS_PER_RETRY_PERIOD).toNanos();
+    long bound =
+        ElectorConfig.CALL_BURST
+            + CLOSE_TIMEOUT.toNanos()
+                / Duration.ofSeconds(2).dividedBy(ElectorConfig.CALLS_PER_RETRY_PERIOD).toNanos();
     assertTrue(releaseCalls <= bound, releaseCalls + " release attempts, bound " + bound);
 
     time.advance(Duration.ofMinutes(1));
     assertEquals(callsBefore + releaseCalls, faults.calls().size(), "no call after close");
     assertEquals(1, stops);
-    assertEquals("a", store.current().orElseThrow().holderIdentity(),
+    assertEquals(
+        "a",
+        store.current().orElseThrow().holderIdentity(),
         "not released: the lease expires on its own");
   }
 
@@ -370,8 +407,8 @@ class CloseAndReleaseTest {
     time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(CLOSE_TIMEOUT.toNanos(), nanos() - closeAt);
-    assertEquals(callsBefore, faults.calls().size(),
-        "no release while the stop callback has not returned");
+    assertEquals(
+        callsBefore, faults.calls().size(), "no release while the stop callback has not returned");
     assertEquals("a", store.current().orElseThrow().holderIdentity());
   }
 }

@@ -47,24 +47,26 @@ class ElectionFixture {
 
     LeaderElector start(UnaryOperator<ElectorConfig.Builder> extra) {
       ElectorListener toTimeline = timeline.listenerFor(name);
-      LeaderCallbacks callbacks = new LeaderCallbacks() {
-        @Override
-        public void onStartedLeading(Term term) {
-          started++;
-          terms.add(term);
-          log(name + " started leading, token " + term.fencingToken());
-        }
+      LeaderCallbacks callbacks =
+          new LeaderCallbacks() {
+            @Override
+            public void onStartedLeading(Term term) {
+              started++;
+              terms.add(term);
+              log(name + " started leading, token " + term.fencingToken());
+            }
 
-        @Override
-        public void onStoppedLeading(Term term, TermEnd reason) {
-          stopped++;
-          log(name + " stopped leading: " + reason);
-        }
-      };
-      ElectorConfig.Builder builder = time.configure(ElectorConfig.newBuilder(), wall)
-          .lock(lock)
-          .callbacks(callbacks)
-          .listener(toTimeline);
+            @Override
+            public void onStoppedLeading(Term term, TermEnd reason) {
+              stopped++;
+              log(name + " stopped leading: " + reason);
+            }
+          };
+      ElectorConfig.Builder builder =
+          time.configure(ElectorConfig.newBuilder(), wall)
+              .lock(lock)
+              .callbacks(callbacks)
+              .listener(toTimeline);
       elector = LeaderElector.start(extra.apply(tuning.apply(builder)).build());
       return elector;
     }
@@ -107,8 +109,11 @@ class ElectionFixture {
   Candidate onlyLeader() {
     List<Candidate> leaders = leaders();
     if (leaders.size() != 1) {
-      throw new AssertionError("expected exactly one leader, found " + leaders.stream()
-          .map(c -> c.name).toList() + "\n" + String.join("\n", transcript));
+      throw new AssertionError(
+          "expected exactly one leader, found "
+              + leaders.stream().map(c -> c.name).toList()
+              + "\n"
+              + String.join("\n", transcript));
     }
     return leaders.get(0);
   }
@@ -126,7 +131,10 @@ class ElectionFixture {
   }
 
   void closeAll() {
-    time.close(candidates.values().stream().filter(c -> c.elector != null)
-        .map(c -> c.elector).toArray(LeaderElector[]::new));
+    time.close(
+        candidates.values().stream()
+            .filter(c -> c.elector != null)
+            .map(c -> c.elector)
+            .toArray(LeaderElector[]::new));
   }
 }

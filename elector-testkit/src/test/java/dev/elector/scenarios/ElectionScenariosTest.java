@@ -25,8 +25,7 @@ class ElectionScenariosTest {
   private static final Duration RETRY = Duration.ofSeconds(2);
   private static final Duration MAX_JITTERED_RETRY = Duration.ofMillis(2400);
 
-  private final ElectionFixture election =
-      new ElectionFixture(7, b -> b.watchWhenFollowing(false));
+  private final ElectionFixture election = new ElectionFixture(7, b -> b.watchWhenFollowing(false));
 
   @AfterEach
   void noTwoLeadersEver() {
@@ -45,8 +44,8 @@ class ElectionScenariosTest {
     assertEquals(1, leader.started, "one term in ten quiet minutes");
     assertEquals(1, election.timeline.terms().size());
     for (ElectionFixture.Candidate c : election.candidates.values()) {
-      assertEquals(leader.name, c.elector.observedLeader().orElseThrow(),
-          c.name + " knows who leads");
+      assertEquals(
+          leader.name, c.elector.observedLeader().orElseThrow(), c.name + " knows who leads");
     }
   }
 
@@ -59,17 +58,21 @@ class ElectionScenariosTest {
     election.advance(Duration.ofSeconds(30));
     ElectionFixture.Candidate crashed = election.onlyLeader();
 
-    // A crash: the process vanishes, so its calls never reach the lock again and nothing is released.
+    // A crash: the process vanishes, so its calls never reach the lock again and nothing is
+    // released.
     crashed.lock.hang();
     long lastRenewal = crashed.lock.calls().get(crashed.lock.calls().size() - 1).atNanos();
-    Duration untilNewLeader = election.advanceUntil(
-        () -> election.leaders().stream().anyMatch(c -> c != crashed), Duration.ofMinutes(1));
+    Duration untilNewLeader =
+        election.advanceUntil(
+            () -> election.leaders().stream().anyMatch(c -> c != crashed), Duration.ofMinutes(1));
     long handoverAt = election.time.clock().nanos();
 
     Duration sinceLastRenewal = Duration.ofNanos(handoverAt - lastRenewal);
-    assertTrue(sinceLastRenewal.compareTo(LEASE) >= 0,
+    assertTrue(
+        sinceLastRenewal.compareTo(LEASE) >= 0,
         "nobody takes over before the lease expired: " + sinceLastRenewal);
-    assertTrue(sinceLastRenewal.compareTo(LEASE.plus(MAX_JITTERED_RETRY)) <= 0,
+    assertTrue(
+        sinceLastRenewal.compareTo(LEASE.plus(MAX_JITTERED_RETRY)) <= 0,
         "takeover within one poll of expiry: " + sinceLastRenewal);
     assertTrue(untilNewLeader.compareTo(LEASE.plus(RETRY).plus(MAX_JITTERED_RETRY)) <= 0);
   }
@@ -84,8 +87,9 @@ class ElectionScenariosTest {
     ElectionFixture.Candidate first = election.onlyLeader();
 
     CompletableFuture<Void> closing = first.elector.closeAsync();
-    Duration handover = election.advanceUntil(
-        () -> election.leaders().stream().anyMatch(c -> c != first), Duration.ofMinutes(1));
+    Duration handover =
+        election.advanceUntil(
+            () -> election.leaders().stream().anyMatch(c -> c != first), Duration.ofMinutes(1));
     assertTrue(closing.isDone(), "the leader closed (released) before the next one took over");
 
     assertTrue(handover.compareTo(MAX_JITTERED_RETRY) <= 0, "handover took " + handover);
@@ -103,8 +107,8 @@ class ElectionScenariosTest {
     ElectionFixture.Candidate first = watching.onlyLeader();
 
     CompletableFuture<Void> closing = first.elector.closeAsync();
-    Duration handover = watching.advanceUntil(
-        () -> watching.candidate("b").leading(), Duration.ofMinutes(1));
+    Duration handover =
+        watching.advanceUntil(() -> watching.candidate("b").leading(), Duration.ofMinutes(1));
     assertTrue(closing.isDone(), "the leader closed (released) before the next one took over");
 
     assertEquals(Duration.ZERO, handover, "the watch delivers the release; no poll is awaited");
@@ -122,12 +126,15 @@ class ElectionScenariosTest {
       election.store.overwrite(
           new LeaderRecord("hijacker-" + round, LEASE, now, now, round * 100L));
       election.advance(RETRY.plusMillis(1));
-      assertFalse(lone.leading(), "round " + round + ": the leader saw the hijack and stepped down");
+      assertFalse(
+          lone.leading(), "round " + round + ": the leader saw the hijack and stepped down");
 
       Duration back = election.advanceUntil(lone::leading, Duration.ofMinutes(1));
-      assertTrue(back.compareTo(LEASE.minus(RETRY)) >= 0,
+      assertTrue(
+          back.compareTo(LEASE.minus(RETRY)) >= 0,
           "round " + round + ": the hijacker's lease is respected, back after " + back);
-      assertTrue(back.compareTo(LEASE.plus(MAX_JITTERED_RETRY)) <= 0,
+      assertTrue(
+          back.compareTo(LEASE.plus(MAX_JITTERED_RETRY)) <= 0,
           "round " + round + ": leads again soon after expiry, took " + back);
     }
     assertEquals(6, lone.started, "one start per term, without any restart");
@@ -146,10 +153,12 @@ class ElectionScenariosTest {
     long failingFrom = election.time.clock().nanos();
     Duration stepDown = election.advanceUntil(() -> !a.leading(), Duration.ofMinutes(1));
 
-    assertTrue(stepDown.compareTo(RENEW_DEADLINE.plus(RETRY)) <= 0, "stepped down after " + stepDown);
+    assertTrue(
+        stepDown.compareTo(RENEW_DEADLINE.plus(RETRY)) <= 0, "stepped down after " + stepDown);
     assertEquals(TermEnd.RENEW_DEADLINE_EXCEEDED, a.terms.get(0).endReason().orElseThrow());
     long sinceLastGood = election.time.clock().nanos() - failingFrom;
-    assertTrue(Duration.ofNanos(sinceLastGood).compareTo(LEASE) < 0,
+    assertTrue(
+        Duration.ofNanos(sinceLastGood).compareTo(LEASE) < 0,
         "steps down before its lease could expire for anyone else");
   }
 
@@ -162,7 +171,8 @@ class ElectionScenariosTest {
 
     leader.lock.hang();
     Duration stepDown = election.advanceUntil(() -> !leader.leading(), Duration.ofMinutes(1));
-    assertTrue(stepDown.compareTo(RENEW_DEADLINE.plus(RETRY)) <= 0, "stepped down after " + stepDown);
+    assertTrue(
+        stepDown.compareTo(RENEW_DEADLINE.plus(RETRY)) <= 0, "stepped down after " + stepDown);
 
     election.advanceUntil(() -> election.leaders().size() == 1, Duration.ofMinutes(1));
     assertNotEquals(leader.name, election.onlyLeader().name);
@@ -187,10 +197,13 @@ class ElectionScenariosTest {
     election.time.scheduler().runDueTasks(); // the process resumes
 
     assertEquals(Optional.of(TermEnd.RENEW_DEADLINE_EXCEEDED), term.endReason());
-    assertEquals(term.activeUntilNanos(), election.timeline.terms().get(0).endNanos(),
+    assertEquals(
+        term.activeUntilNanos(),
+        election.timeline.terms().get(0).endNanos(),
         "on the timeline the term ends at its deadline, not when the paused elector woke up");
     election.advance(Duration.ofSeconds(30));
-    assertTrue(a.terms.get(a.terms.size() - 1).fencingToken() > term.fencingToken(),
+    assertTrue(
+        a.terms.get(a.terms.size() - 1).fencingToken() > term.fencingToken(),
         "a later term of the same candidate has a newer token");
   }
 
@@ -204,10 +217,10 @@ class ElectionScenariosTest {
     election.advance(Duration.ofSeconds(30));
 
     assertTrue(term.isActive());
-    assertTrue(term.activeUntilNanos() - first >= Duration.ofSeconds(28).toNanos(),
+    assertTrue(
+        term.activeUntilNanos() - first >= Duration.ofSeconds(28).toNanos(),
         "renewed during 30 s, so the deadline moved by about as much");
-    assertTrue(term.activeUntilNanos() - election.time.clock().nanos()
-        <= RENEW_DEADLINE.toNanos());
+    assertTrue(term.activeUntilNanos() - election.time.clock().nanos() <= RENEW_DEADLINE.toNanos());
   }
 
   @Test
@@ -250,8 +263,8 @@ class ElectionScenariosTest {
     ElectionFixture.Candidate a = election.start("a");
     for (int i = 0; i < 600; i++) {
       var now = a.wall.instant();
-      election.store.overwrite(new LeaderRecord(i % 2 == 0 ? "" : "x", Duration.ofSeconds(1),
-          now, now, i));
+      election.store.overwrite(
+          new LeaderRecord(i % 2 == 0 ? "" : "x", Duration.ofSeconds(1), now, now, i));
       election.advance(Duration.ofMillis(500));
     }
     assertTrue(a.lock.maxCallsInAnyWindow(RETRY) <= 4 + 2, "burst bound");

@@ -44,8 +44,9 @@ class FirstLookTest {
     a.lock.latency(LATENCY);
     a.start(x -> x.watchWhenFollowing(false));
 
-    Duration took = election.advanceUntil(
-        () -> a.elector.observedLeader().equals(Optional.of("b")), Duration.ofSeconds(5));
+    Duration took =
+        election.advanceUntil(
+            () -> a.elector.observedLeader().equals(Optional.of("b")), Duration.ofSeconds(5));
 
     assertEquals(LATENCY.multipliedBy(2), took, "the create's conflict, then a read at once");
     ElectorStats stats = a.elector.stats();
@@ -54,7 +55,9 @@ class FirstLookTest {
     election.advance(Duration.ofSeconds(30));
     assertFalse(a.leading(), "b renews, so a follows");
     assertTrue(b.leading());
-    assertEquals(1, a.elector.stats().calls(LockCall.CREATE, CallOutcome.CONFLICT),
+    assertEquals(
+        1,
+        a.elector.stats().calls(LockCall.CREATE, CallOutcome.CONFLICT),
         "the create without a read is tried once");
     election.closeAll();
   }

@@ -126,8 +126,8 @@ class GateAndHealthTest {
     election.advanceUntil(a::leading, Duration.ofSeconds(10));
     b.start(c -> c);
     election.advance(Duration.ofSeconds(10));
-    assertTrue(b.elector.health().detail().endsWith("; watching the lock"),
-        b.elector.health().detail());
+    assertTrue(
+        b.elector.health().detail().endsWith("; watching the lock"), b.elector.health().detail());
     long quiet = b.lock.calls().size();
     election.advance(Duration.ofMinutes(1));
     assertEquals(quiet, b.lock.calls().size(), "a watching follower makes no calls");
@@ -142,8 +142,8 @@ class GateAndHealthTest {
 
     b.lock.mendWatches();
     election.advance(Duration.ofSeconds(10)); // the leader's next renewal arrives by the watch
-    assertTrue(b.elector.health().detail().endsWith("; watching the lock"),
-        b.elector.health().detail());
+    assertTrue(
+        b.elector.health().detail().endsWith("; watching the lock"), b.elector.health().detail());
     assertTrue(a.leading());
   }
 }

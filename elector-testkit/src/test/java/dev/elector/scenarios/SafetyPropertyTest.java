@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>An outside writer that deletes the lock under a live leader is the one fault no elector that
  * only reads the lock can fully mask (a candidate that never saw the new object cannot know it
- * existed); for schedules with deletions the property is that any overlap ends within renewDeadline,
- * when the deleted leader has stepped down at the latest.
+ * existed); for schedules with deletions the property is that any overlap ends within
+ * renewDeadline, when the deleted leader has stepped down at the latest.
  */
 class SafetyPropertyTest {
   private static final long BASE_SEED = Long.getLong("elector.property.seed", 20261202L);
@@ -32,8 +32,12 @@ class SafetyPropertyTest {
       try {
         leaderships += runSchedule(seed);
       } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("schedule failed; reproduce with -Delector.property.seed=" + seed
-            + " -Delector.property.schedules=1: " + e.getMessage(), e);
+        throw new AssertionError(
+            "schedule failed; reproduce with -Delector.property.seed="
+                + seed
+                + " -Delector.property.schedules=1: "
+                + e.getMessage(),
+            e);
       }
     }
     assertTrue(leaderships > SCHEDULES, "the schedules exercised handovers: " + leaderships);
@@ -52,8 +56,9 @@ class SafetyPropertyTest {
     for (int step = 0; step < 60; step++) {
       ElectionFixture.Candidate victim = election.candidate("c" + random.nextInt(candidates));
       switch (random.nextInt(12)) {
-        case 0 -> victim.lock.failAll(random.nextBoolean() ? LockFailure.Kind.UNAVAILABLE
-            : LockFailure.Kind.FORBIDDEN);
+        case 0 ->
+            victim.lock.failAll(
+                random.nextBoolean() ? LockFailure.Kind.UNAVAILABLE : LockFailure.Kind.FORBIDDEN);
         case 1 -> victim.lock.hang();
         case 2 -> victim.lock.latency(Duration.ofMillis(random.nextInt(6000)));
         case 3 -> victim.lock.failRandomly(0.5, LockFailure.Kind.UNAVAILABLE, random.nextLong());
@@ -62,8 +67,9 @@ class SafetyPropertyTest {
         case 6 -> {
           var now = victim.wall.instant();
           long next = election.store.current().map(r -> r.leaderTransitions() + 1).orElse(0L);
-          election.store.overwrite(new LeaderRecord("outsider",
-              Duration.ofSeconds(1 + random.nextInt(20)), now, now, next));
+          election.store.overwrite(
+              new LeaderRecord(
+                  "outsider", Duration.ofSeconds(1 + random.nextInt(20)), now, now, next));
         }
         case 7 -> {
           election.store.delete();
@@ -91,7 +97,8 @@ class SafetyPropertyTest {
       election.timeline.assertNoOverlap();
     }
     if (election.leaders().size() != 1) {
-      throw new AssertionError("after healing for 2 minutes, leaders: " + election.leaders().size());
+      throw new AssertionError(
+          "after healing for 2 minutes, leaders: " + election.leaders().size());
     }
     return election.timeline.terms().size();
   }

@@ -38,18 +38,24 @@ final class ScriptedLock extends ForwardingWatchableLock {
 
   @Override
   public CompletionStage<LockRead> read() {
-    return delegate().read().thenApply(result -> {
-      log("read -> " + describe(result));
-      return result;
-    });
+    return delegate()
+        .read()
+        .thenApply(
+            result -> {
+              log("read -> " + describe(result));
+              return result;
+            });
   }
 
   @Override
   public CompletionStage<LockWrite> create(LeaderRecord record) {
-    return delegate().create(record).thenApply(result -> {
-      log("create naming " + holder(record) + " -> " + describe(result));
-      return result;
-    });
+    return delegate()
+        .create(record)
+        .thenApply(
+            result -> {
+              log("create naming " + holder(record) + " -> " + describe(result));
+              return result;
+            });
   }
 
   @Override
@@ -73,10 +79,13 @@ final class ScriptedLock extends ForwardingWatchableLock {
   }
 
   private CompletionStage<LockWrite> forwardUpdate(String expectedVersion, LeaderRecord record) {
-    return delegate().update(expectedVersion, record).thenApply(result -> {
-      log("update naming " + holder(record) + " -> " + describe(result));
-      return result;
-    });
+    return delegate()
+        .update(expectedVersion, record)
+        .thenApply(
+            result -> {
+              log("update naming " + holder(record) + " -> " + describe(result));
+              return result;
+            });
   }
 
   private void log(String line) {

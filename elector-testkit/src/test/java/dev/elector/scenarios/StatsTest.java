@@ -11,7 +11,9 @@ import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The figures of {@code stats()} that metrics read: latency by purpose, ends by reason, following. */
+/**
+ * The figures of {@code stats()} that metrics read: latency by purpose, ends by reason, following.
+ */
 class StatsTest {
 
   @Test
@@ -36,8 +38,8 @@ class StatsTest {
     assertEquals(1, later.latency(CallPurpose.ACQUIRE).count(), "renewals are not acquisitions");
 
     election.time.close(a.elector);
-    assertEquals(new ElectorStats.CallTime(1, 40_000_000),
-        a.elector.stats().latency(CallPurpose.RELEASE));
+    assertEquals(
+        new ElectorStats.CallTime(1, 40_000_000), a.elector.stats().latency(CallPurpose.RELEASE));
   }
 
   @Test
@@ -79,8 +81,8 @@ class StatsTest {
     election.advance(Duration.ofMillis(1));
     assertEquals(Following.POLLING, b.elector.stats().following());
     b.lock.mendWatches();
-    election.advanceUntil(() -> b.elector.stats().following() == Following.WATCHING,
-        Duration.ofSeconds(30));
+    election.advanceUntil(
+        () -> b.elector.stats().following() == Following.WATCHING, Duration.ofSeconds(30));
 
     ElectionFixture.Candidate c = election.add("c");
     c.start(builder -> builder.watchWhenFollowing(false));

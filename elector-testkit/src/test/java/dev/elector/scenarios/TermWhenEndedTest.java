@@ -20,8 +20,7 @@ import org.junit.jupiter.api.Test;
 class TermWhenEndedTest {
   private static final Duration LEASE = Duration.ofSeconds(15);
 
-  private final ElectionFixture election =
-      new ElectionFixture(5, b -> b.watchWhenFollowing(false));
+  private final ElectionFixture election = new ElectionFixture(5, b -> b.watchWhenFollowing(false));
 
   /** What a dependent of whenEnded() saw each time it ran. */
   private record Completion(TermEnd reason, long atNanos, boolean activeThen) {}
@@ -33,8 +32,11 @@ class TermWhenEndedTest {
 
   private List<Completion> watch(Term term) {
     List<Completion> completions = new ArrayList<>();
-    term.whenEnded().thenAccept(reason -> completions.add(
-        new Completion(reason, election.time.clock().nanos(), term.isActive())));
+    term.whenEnded()
+        .thenAccept(
+            reason ->
+                completions.add(
+                    new Completion(reason, election.time.clock().nanos(), term.isActive())));
     return completions;
   }
 
@@ -78,8 +80,10 @@ class TermWhenEndedTest {
     a.lock.hang();
     election.advanceUntil(() -> !ended.isEmpty(), Duration.ofSeconds(30));
 
-    assertEquals(List.of(new Completion(TermEnd.RENEW_DEADLINE_EXCEEDED, term.activeUntilNanos(),
-        false)), ended, "completed at the term's deadline, the instant it stops being active");
+    assertEquals(
+        List.of(new Completion(TermEnd.RENEW_DEADLINE_EXCEEDED, term.activeUntilNanos(), false)),
+        ended,
+        "completed at the term's deadline, the instant it stops being active");
     election.advance(Duration.ofMinutes(2));
     assertEquals(1, ended.size());
   }
@@ -93,7 +97,8 @@ class TermWhenEndedTest {
     FakeClock clock = election.time.clock();
     int callsBeforePause = a.lock.calls().size();
 
-    // The process is paused (a long GC, SIGSTOP): time passes its deadline, none of its threads run.
+    // The process is paused (a long GC, SIGSTOP): time passes its deadline, none of its threads
+    // run.
     clock.advance(Duration.ofNanos(term.activeUntilNanos() - clock.nanos() + 1));
     assertFalse(term.isActive());
     assertEquals(List.of(), ended, "nothing ran during the pause, so nothing could complete it");
@@ -102,9 +107,13 @@ class TermWhenEndedTest {
 
     election.time.scheduler().runDueTasks(); // the process resumes
 
-    assertEquals(List.of(new Completion(TermEnd.RENEW_DEADLINE_EXCEEDED, resumedAt, false)), ended,
+    assertEquals(
+        List.of(new Completion(TermEnd.RENEW_DEADLINE_EXCEEDED, resumedAt, false)),
+        ended,
         "completed in the first steps after the pause, not held up by anything");
-    assertEquals(callsBeforePause, a.lock.calls().size(),
+    assertEquals(
+        callsBeforePause,
+        a.lock.calls().size(),
         "ended without renewing: a renewal after the deadline cannot save the term");
     assertEquals(Optional.of(TermEnd.RENEW_DEADLINE_EXCEEDED), term.endReason());
     election.advance(Duration.ofMinutes(1));

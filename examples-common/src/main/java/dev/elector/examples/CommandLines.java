@@ -22,9 +22,9 @@ import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The examples' command lines, on picocli: {@code --flag value} or {@code --flag=value}, each
- * flag at most once, durations ({@link DurationConverter}), whole numbers and {@link HostPort}s
- * read the same way, and every problem reported as one line naming the flag and the fix.
+ * The examples' command lines, on picocli: {@code --flag value} or {@code --flag=value}, each flag
+ * at most once, durations ({@link DurationConverter}), whole numbers and {@link HostPort}s read the
+ * same way, and every problem reported as one line naming the flag and the fix.
  */
 public final class CommandLines {
   /** The exit status for a bad command line or environment. */
@@ -91,8 +91,12 @@ public final class CommandLines {
     try {
       return parser.apply(text.trim());
     } catch (RuntimeException e) {
-      throw new TypeConversionException("'" + text + "' is not " + expected
-          + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
+      throw new TypeConversionException(
+          "'"
+              + text
+              + "' is not "
+              + expected
+              + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"));
     }
   }
 
@@ -120,12 +124,18 @@ public final class CommandLines {
     if (error instanceof OverwrittenOptionException overwritten) {
       return List.of(name(overwritten.getOverwritten()) + " is given twice; give it once");
     }
-    if (error instanceof MissingParameterException missing && !missing.getMissing().isEmpty()
+    if (error instanceof MissingParameterException missing
+        && !missing.getMissing().isEmpty()
         && missing.getMissing().get(0) instanceof OptionSpec option) {
-      return List.of(option.longestName() + " needs a value, for example "
-          + option.longestName() + " " + option.paramLabel());
+      return List.of(
+          option.longestName()
+              + " needs a value, for example "
+              + option.longestName()
+              + " "
+              + option.paramLabel());
     }
-    if (error instanceof ParameterException parameter && parameter.getArgSpec() != null
+    if (error instanceof ParameterException parameter
+        && parameter.getArgSpec() != null
         && error.getCause() instanceof TypeConversionException conversion) {
       return List.of(name(parameter.getArgSpec()) + " " + conversion.getMessage());
     }
@@ -145,8 +155,7 @@ public final class CommandLines {
 
   /** {@code --version}: the command's name and the Elector version it was built from. */
   public static final class Version implements IVersionProvider {
-    @Spec
-    private CommandLine.Model.CommandSpec spec;
+    @Spec private CommandLine.Model.CommandSpec spec;
 
     @Override
     public String[] getVersion() {
@@ -156,8 +165,9 @@ public final class CommandLines {
 
   /** The version this jar was built as, from Maven's pom.properties; "development build" else. */
   static String projectVersion() {
-    try (InputStream in = CommandLines.class.getResourceAsStream(
-        "/META-INF/maven/dev.elector/examples-common/pom.properties")) {
+    try (InputStream in =
+        CommandLines.class.getResourceAsStream(
+            "/META-INF/maven/dev.elector/examples-common/pom.properties")) {
       if (in == null) {
         return "development build";
       }

@@ -48,12 +48,14 @@ public final class DurationConverter implements ITypeConverter<Duration> {
       } catch (NumberFormatException e) {
         throw notADuration(text);
       }
-      sum = sum.plus(switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      });
+      sum =
+          sum.plus(
+              switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+              });
       at = m.end();
     }
     if (at == 0 || at != trimmed.length()) {
@@ -63,7 +65,7 @@ public final class DurationConverter implements ITypeConverter<Duration> {
   }
 
   private static TypeConversionException notADuration(String text) {
-    return new TypeConversionException("'" + text + "' is not a duration; write it like 15s,"
-        + " 500ms, 2m, 1m30s or PT15S");
+    return new TypeConversionException(
+        "'" + text + "' is not a duration; write it like 15s," + " 500ms, 2m, 1m30s or PT15S");
   }
 }

@@ -24,8 +24,11 @@ public record HostPort(String host, int port) {
       host = host.substring(1, host.length() - 1);
     }
     if (!port.matches("\\d{1,5}") || Integer.parseInt(port) > 65_535) {
-      throw new TypeConversionException("'" + text + "' is not HOST:PORT; write it like"
-          + " 0.0.0.0:8080 or 127.0.0.1:0 (port 0 picks a free port)");
+      throw new TypeConversionException(
+          "'"
+              + text
+              + "' is not HOST:PORT; write it like"
+              + " 0.0.0.0:8080 or 127.0.0.1:0 (port 0 picks a free port)");
     }
     return new HostPort(host.isEmpty() ? "0.0.0.0" : host, Integer.parseInt(port));
   }

@@ -17,12 +17,13 @@ import java.util.function.Supplier;
 /**
  * A small read-only HTTP server for the kubelet's probes, Prometheus and people: probe paths answer
  * 200 with a one-line text when healthy and 503 with the problem otherwise; other paths serve a
- * document (metrics, a JSON dump). Only GET and HEAD are allowed (405 otherwise), so nothing
- * served here can change the process. One daemon thread answers.
+ * document (metrics, a JSON dump). Only GET and HEAD are allowed (405 otherwise), so nothing served
+ * here can change the process. One daemon thread answers.
  */
 public final class ProbeServer implements AutoCloseable {
   /** The content type of one-line probe answers. */
   public static final String TEXT = "text/plain; charset=utf-8";
+
   /** The content type of the Prometheus text exposition format. */
   public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -64,14 +65,16 @@ public final class ProbeServer implements AutoCloseable {
      * 200 with {@code ok}. Both are read on every request.
      */
     public Builder probe(String path, Supplier<Optional<String>> problem, Supplier<String> ok) {
-      paths.put(path, exchange -> {
-        Optional<String> found = problem.get();
-        if (found.isPresent()) {
-          send(exchange, 503, TEXT, found.get() + "\n");
-        } else {
-          send(exchange, 200, TEXT, ok.get() + "\n");
-        }
-      });
+      paths.put(
+          path,
+          exchange -> {
+            Optional<String> found = problem.get();
+            if (found.isPresent()) {
+              send(exchange, 503, TEXT, found.get() + "\n");
+            } else {
+              send(exchange, 200, TEXT, ok.get() + "\n");
+            }
+          });
       return this;
     }
 
@@ -88,16 +91,22 @@ public final class ProbeServer implements AutoCloseable {
      */
     public ProbeServer start(InetSocketAddress address) throws IOException {
       HttpServer http = HttpServer.create(address, 16);
-      paths.forEach((path, handler) -> http.createContext(path, exchange -> {
-        if (allowed(exchange)) {
-          handler.handle(exchange);
-        }
-      }));
-      ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
-        Thread t = new Thread(runnable, threadName);
-        t.setDaemon(true);
-        return t;
-      });
+      paths.forEach(
+          (path, handler) ->
+              http.createContext(
+                  path,
+                  exchange -> {
+                    if (allowed(exchange)) {
+                      handler.handle(exchange);
+                    }
+                  }));
+      ExecutorService executor =
+          Executors.newSingleThreadExecutor(
+              runnable -> {
+                Thread t = new Thread(runnable, threadName);
+                t.setDaemon(true);
+                return t;
+              });
       http.setExecutor(executor);
       http.start();
       return new ProbeServer(http, executor);

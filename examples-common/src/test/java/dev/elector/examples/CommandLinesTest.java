@@ -18,7 +18,9 @@ import picocli.CommandLine.TypeConversionException;
 
 class CommandLinesTest {
 
-  @Command(name = "tool", mixinStandardHelpOptions = true,
+  @Command(
+      name = "tool",
+      mixinStandardHelpOptions = true,
       versionProvider = CommandLines.Version.class)
   static final class Tool {
     @Option(names = "--period", paramLabel = "D", description = "how often")
@@ -41,8 +43,8 @@ class CommandLinesTest {
   @Test
   void readsEachKindOfValue() {
     Tool tool = new Tool();
-    CommandLines.Parsed parsed = parse(tool, "--period", "1m30s", "--count=3", "--addr", ":9000",
-        "--quiet");
+    CommandLines.Parsed parsed =
+        parse(tool, "--period", "1m30s", "--count=3", "--addr", ":9000", "--quiet");
 
     assertEquals(List.of(), parsed.problems());
     assertFalse(parsed.helpOrVersion());
@@ -54,30 +56,53 @@ class CommandLinesTest {
 
   @Test
   void reportsEveryProblemNamingTheFlagAndTheFix() {
-    List<String> problems = parse(new Tool(), "--period", "15x", "--count", "two", "--addr",
-        "8080", "--cuont", "x", "--count").problems();
+    List<String> problems =
+        parse(
+                new Tool(),
+                "--period",
+                "15x",
+                "--count",
+                "two",
+                "--addr",
+                "8080",
+                "--cuont",
+                "x",
+                "--count")
+            .problems();
 
-    assertTrue(problems.contains("--period '15x' is not a duration; write it like 15s, 500ms, 2m,"
-        + " 1m30s or PT15S"), problems.toString());
-    assertTrue(problems.contains("--count 'two' is not a whole number; write it like 2"),
+    assertTrue(
+        problems.contains(
+            "--period '15x' is not a duration; write it like 15s, 500ms, 2m," + " 1m30s or PT15S"),
         problems.toString());
-    assertTrue(problems.contains("--addr '8080' is not HOST:PORT; write it like 0.0.0.0:8080 or"
-        + " 127.0.0.1:0 (port 0 picks a free port)"), problems.toString());
-    assertTrue(problems.contains("unknown flag --cuont; known flags: --period, --count, --addr,"
-        + " --quiet"), problems.toString());
-    assertTrue(problems.contains("unexpected argument 'x'; every setting is a --flag (see --help)"),
+    assertTrue(
+        problems.contains("--count 'two' is not a whole number; write it like 2"),
         problems.toString());
-    assertEquals(List.of("--period is given twice; give it once"),
+    assertTrue(
+        problems.contains(
+            "--addr '8080' is not HOST:PORT; write it like 0.0.0.0:8080 or"
+                + " 127.0.0.1:0 (port 0 picks a free port)"),
+        problems.toString());
+    assertTrue(
+        problems.contains(
+            "unknown flag --cuont; known flags: --period, --count, --addr," + " --quiet"),
+        problems.toString());
+    assertTrue(
+        problems.contains("unexpected argument 'x'; every setting is a --flag (see --help)"),
+        problems.toString());
+    assertEquals(
+        List.of("--period is given twice; give it once"),
         parse(new Tool(), "--period", "1s", "--period=2s").problems());
-    assertTrue(problems.contains("--count needs a value, for example --count N"),
-        problems.toString());
+    assertTrue(
+        problems.contains("--count needs a value, for example --count N"), problems.toString());
   }
 
   @Test
   void aDurationMustBePositive() {
-    assertEquals(List.of("--period 0s must be positive, for example 15s"),
+    assertEquals(
+        List.of("--period 0s must be positive, for example 15s"),
         parse(new Tool(), "--period", "0s").problems());
-    assertEquals(List.of("--period PT-1S must be positive, for example 15s"),
+    assertEquals(
+        List.of("--period PT-1S must be positive, for example 15s"),
         parse(new Tool(), "--period", "PT-1S").problems());
   }
 

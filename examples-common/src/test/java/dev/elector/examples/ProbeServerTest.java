@@ -20,10 +20,11 @@ class ProbeServerTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = ProbeServer.newBuilder("probe-test")
-        .probe("/healthz", problem::get, () -> "ok: leading")
-        .document("/metrics", ProbeServer.PROMETHEUS_TEXT, () -> "up 1.0\n")
-        .start(new InetSocketAddress("127.0.0.1", 0));
+    server =
+        ProbeServer.newBuilder("probe-test")
+            .probe("/healthz", problem::get, () -> "ok: leading")
+            .document("/metrics", ProbeServer.PROMETHEUS_TEXT, () -> "up 1.0\n")
+            .start(new InetSocketAddress("127.0.0.1", 0));
   }
 
   @AfterEach
@@ -32,8 +33,10 @@ class ProbeServerTest {
   }
 
   private HttpResponse<String> call(String method, String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody()).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -55,8 +58,8 @@ class ProbeServerTest {
   void documentsKeepTheirContentTypeAndHeadSendsNoBody() throws Exception {
     HttpResponse<String> metrics = call("GET", "/metrics");
     assertEquals("up 1.0\n", metrics.body());
-    assertEquals(ProbeServer.PROMETHEUS_TEXT,
-        metrics.headers().firstValue("Content-Type").orElseThrow());
+    assertEquals(
+        ProbeServer.PROMETHEUS_TEXT, metrics.headers().firstValue("Content-Type").orElseThrow());
 
     HttpResponse<String> head = call("HEAD", "/metrics");
     assertEquals(200, head.statusCode());

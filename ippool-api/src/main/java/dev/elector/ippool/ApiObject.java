@@ -3,8 +3,8 @@ package dev.elector.ippool;
 import com.google.gson.annotations.SerializedName;
 
 /**
- * What every object the API server returns starts with: {@code apiVersion}, {@code kind} and
- * {@code metadata}, an object's or a list's.
+ * What every object the API server returns starts with: {@code apiVersion}, {@code kind} and {@code
+ * metadata}, an object's or a list's.
  *
  * @param <M> the metadata type
  */

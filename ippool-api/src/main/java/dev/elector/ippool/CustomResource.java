@@ -6,9 +6,9 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.Objects;
 
 /**
- * One of this group's custom resources as the API server stores it: {@code apiVersion},
- * {@code kind}, {@code metadata}, {@code spec} and {@code status}. Each kind is a final subclass
- * naming its spec and status types, so client-java's Gson reads them as those types.
+ * One of this group's custom resources as the API server stores it: {@code apiVersion}, {@code
+ * kind}, {@code metadata}, {@code spec} and {@code status}. Each kind is a final subclass naming
+ * its spec and status types, so client-java's Gson reads them as those types.
  *
  * @param <S> the spec
  * @param <T> the status
@@ -62,7 +62,8 @@ public abstract class CustomResource<S, T, R extends CustomResource<S, T, R>>
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof CustomResource<?, ?, ?> other && other.getClass() == getClass()
+    return o instanceof CustomResource<?, ?, ?> other
+        && other.getClass() == getClass()
         && Objects.equals(getApiVersion(), other.getApiVersion())
         && Objects.equals(getKind(), other.getKind())
         && Objects.equals(getMetadata(), other.getMetadata())

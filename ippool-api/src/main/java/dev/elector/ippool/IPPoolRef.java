@@ -4,8 +4,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A reference to one IPPool, written "namespace/name" (as in {@code --ippool-ref} and
- * IPPOOL_REF).
+ * A reference to one IPPool, written "namespace/name" (as in {@code --ippool-ref} and IPPOOL_REF).
  *
  * @param namespace the pool's namespace
  * @param name the pool's name
@@ -20,12 +19,16 @@ public record IPPoolRef(String namespace, String name) {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
     if (!DNS_LABEL.matcher(namespace).matches()) {
-      throw new IllegalArgumentException("IPPool reference: namespace '" + namespace
-          + "' is not a valid namespace name (lower-case letters, digits and '-', at most 63)");
+      throw new IllegalArgumentException(
+          "IPPool reference: namespace '"
+              + namespace
+              + "' is not a valid namespace name (lower-case letters, digits and '-', at most 63)");
     }
     if (!DNS_SUBDOMAIN.matcher(name).matches()) {
-      throw new IllegalArgumentException("IPPool reference: name '" + name
-          + "' is not a valid object name (lower-case letters, digits, '-' and '.')");
+      throw new IllegalArgumentException(
+          "IPPool reference: name '"
+              + name
+              + "' is not a valid object name (lower-case letters, digits, '-' and '.')");
     }
   }
 
@@ -42,8 +45,10 @@ public record IPPoolRef(String namespace, String name) {
     String trimmed = text.trim();
     int slash = trimmed.indexOf('/');
     if (slash <= 0 || slash == trimmed.length() - 1 || trimmed.indexOf('/', slash + 1) >= 0) {
-      throw new IllegalArgumentException("IPPool reference '" + text
-          + "' is not of the form NAMESPACE/NAME, for example default/net-48");
+      throw new IllegalArgumentException(
+          "IPPool reference '"
+              + text
+              + "' is not of the form NAMESPACE/NAME, for example default/net-48");
     }
     return new IPPoolRef(trimmed.substring(0, slash), trimmed.substring(slash + 1));
   }

@@ -62,6 +62,12 @@ public final class IPPoolSpec {
 
   @Override
   public String toString() {
-    return "{networkName=" + networkName + ", paused=" + paused + ", ipv4Config=" + ipv4Config + "}";
+    return "{networkName="
+        + networkName
+        + ", paused="
+        + paused
+        + ", ipv4Config="
+        + ipv4Config
+        + "}";
   }
 }

@@ -58,7 +58,14 @@ public final class IPPoolStatus extends ConditionedStatus<IPPoolStatus> {
 
   @Override
   public String toString() {
-    return "{ipv4=" + ipv4 + ", lastUpdate=" + lastUpdate + ", agent=" + agentDeploymentRef
-        + ", conditions=" + getConditions() + "}";
+    return "{ipv4="
+        + ipv4
+        + ", lastUpdate="
+        + lastUpdate
+        + ", agent="
+        + agentDeploymentRef
+        + ", conditions="
+        + getConditions()
+        + "}";
   }
 }

@@ -143,14 +143,30 @@ public final class IPv4Config {
 
   @Override
   public int hashCode() {
-    return Objects.hash(cidr, serverIP, router, pool, getDns(), domainName, getDomainSearch(),
-        getNtp(), leaseTime);
+    return Objects.hash(
+        cidr, serverIP, router, pool, getDns(), domainName, getDomainSearch(), getNtp(), leaseTime);
   }
 
   @Override
   public String toString() {
-    return "{cidr=" + cidr + ", serverIP=" + serverIP + ", router=" + router + ", pool=" + pool
-        + ", dns=" + getDns() + ", domainName=" + domainName + ", domainSearch=" + getDomainSearch()
-        + ", ntp=" + getNtp() + ", leaseTime=" + leaseTime + "}";
+    return "{cidr="
+        + cidr
+        + ", serverIP="
+        + serverIP
+        + ", router="
+        + router
+        + ", pool="
+        + pool
+        + ", dns="
+        + getDns()
+        + ", domainName="
+        + domainName
+        + ", domainSearch="
+        + getDomainSearch()
+        + ", ntp="
+        + getNtp()
+        + ", leaseTime="
+        + leaseTime
+        + "}";
   }
 }

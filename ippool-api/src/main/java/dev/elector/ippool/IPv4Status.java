@@ -17,8 +17,8 @@ public final class IPv4Status {
   public static final String RESERVED = "RESERVED";
 
   /**
-   * Marker: a client declined the address (DHCPDECLINE: in use on the network); it stays out of
-   * use until an operator clears it.
+   * Marker: a client declined the address (DHCPDECLINE: in use on the network); it stays out of use
+   * until an operator clears it.
    */
   public static final String CONFLICT = "CONFLICT";
 

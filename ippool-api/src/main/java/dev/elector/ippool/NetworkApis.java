@@ -27,10 +27,10 @@ public final class NetworkApis {
   private NetworkApis() {}
 
   /**
-   * Replaces the status of a pool (PUT on the status subresource) with optimistic concurrency:
-   * the pool's resourceVersion must be current, or the server answers 409. Use this rather than
-   * {@code GenericKubernetesApi.updateStatus}, whose patch client-java 25.0.0 sends in a media type
-   * the API server refuses (415).
+   * Replaces the status of a pool (PUT on the status subresource) with optimistic concurrency: the
+   * pool's resourceVersion must be current, or the server answers 409. Use this rather than {@code
+   * GenericKubernetesApi.updateStatus}, whose patch client-java 25.0.0 sends in a media type the
+   * API server refuses (415).
    *
    * @throws ApiException 409 on a stale resourceVersion, 404 when the pool is gone
    */
@@ -39,29 +39,41 @@ public final class NetworkApis {
   }
 
   /** As {@link #replaceStatus(ApiClient, IPPool)}, for a VirtualMachineNetworkConfig. */
-  public static VirtualMachineNetworkConfig replaceStatus(ApiClient client,
-      VirtualMachineNetworkConfig config) throws ApiException {
+  public static VirtualMachineNetworkConfig replaceStatus(
+      ApiClient client, VirtualMachineNetworkConfig config) throws ApiException {
     return replaceStatus(client, config, VM_NETWORK_CONFIGS, VirtualMachineNetworkConfig.class);
   }
 
-  private static <T extends KubernetesObject> T replaceStatus(ApiClient client, T object,
-      String plural, Class<T> type) throws ApiException {
-    Object updated = new CustomObjectsApi(client).replaceNamespacedCustomObjectStatus(GROUP,
-        VERSION, object.getMetadata().getNamespace(), plural, object.getMetadata().getName(),
-        object).execute();
+  private static <T extends KubernetesObject> T replaceStatus(
+      ApiClient client, T object, String plural, Class<T> type) throws ApiException {
+    Object updated =
+        new CustomObjectsApi(client)
+            .replaceNamespacedCustomObjectStatus(
+                GROUP,
+                VERSION,
+                object.getMetadata().getNamespace(),
+                plural,
+                object.getMetadata().getName(),
+                object)
+            .execute();
     return JSON.deserialize(JSON.serialize(updated), type);
   }
 
   /** CRUD, patches and watches of IPPools through {@code client}. */
   public static GenericKubernetesApi<IPPool, IPPoolList> ipPools(ApiClient client) {
-    return new GenericKubernetesApi<>(IPPool.class, IPPoolList.class, GROUP, VERSION, IPPOOLS,
-        client);
+    return new GenericKubernetesApi<>(
+        IPPool.class, IPPoolList.class, GROUP, VERSION, IPPOOLS, client);
   }
 
   /** CRUD, status updates, patches and watches of VirtualMachineNetworkConfigs. */
   public static GenericKubernetesApi<VirtualMachineNetworkConfig, VirtualMachineNetworkConfigList>
       vmNetworkConfigs(ApiClient client) {
-    return new GenericKubernetesApi<>(VirtualMachineNetworkConfig.class,
-        VirtualMachineNetworkConfigList.class, GROUP, VERSION, VM_NETWORK_CONFIGS, client);
+    return new GenericKubernetesApi<>(
+        VirtualMachineNetworkConfig.class,
+        VirtualMachineNetworkConfigList.class,
+        GROUP,
+        VERSION,
+        VM_NETWORK_CONFIGS,
+        client);
   }
 }

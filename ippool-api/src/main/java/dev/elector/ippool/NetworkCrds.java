@@ -1,8 +1,8 @@
 package dev.elector.ippool;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinition;
 import io.kubernetes.client.openapi.models.V1CustomResourceDefinitionCondition;
@@ -27,9 +27,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 public final class NetworkCrds {
   /** Class-path resources of the manifests, in install order. */
-  public static final List<String> RESOURCES = List.of(
-      "/dev/elector/ippool/crds/ippools.network.harvesterhci.io.yaml",
-      "/dev/elector/ippool/crds/virtualmachinenetworkconfigs.network.harvesterhci.io.yaml");
+  public static final List<String> RESOURCES =
+      List.of(
+          "/dev/elector/ippool/crds/ippools.network.harvesterhci.io.yaml",
+          "/dev/elector/ippool/crds/virtualmachinenetworkconfigs.network.harvesterhci.io.yaml");
 
   private NetworkCrds() {}
 
@@ -57,8 +58,8 @@ public final class NetworkCrds {
   }
 
   /**
-   * Creates the CRDs, or replaces them when they exist, and waits until the API server reports
-   * them Established.
+   * Creates the CRDs, or replaces them when they exist, and waits until the API server reports them
+   * Established.
    *
    * @throws ApiException when the API server refuses (403: the client is not cluster-admin)
    * @throws IllegalStateException when they are not established within {@code timeout}
@@ -67,16 +68,16 @@ public final class NetworkCrds {
       throws ApiException, InterruptedException {
     ApiextensionsV1Api api = new ApiextensionsV1Api(admin);
     // Sent as written: the typed model would add empty schema fields the server refuses.
-    DynamicKubernetesApi raw = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
-        "customresourcedefinitions", admin);
+    DynamicKubernetesApi raw =
+        new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", admin);
     for (String resource : RESOURCES) {
       DynamicKubernetesObject crd = Dynamics.newFromYaml(manifest(resource));
       String name = crd.getMetadata().getName();
       KubernetesApiResponse<DynamicKubernetesObject> created = raw.create(crd);
       if (created.getHttpStatusCode() == 409) {
         DynamicKubernetesObject existing = raw.get(name).throwsApiException().getObject();
-        crd.setMetadata(crd.getMetadata()
-            .resourceVersion(existing.getMetadata().getResourceVersion()));
+        crd.setMetadata(
+            crd.getMetadata().resourceVersion(existing.getMetadata().getResourceVersion()));
         raw.update(crd).throwsApiException();
       } else {
         created.throwsApiException();

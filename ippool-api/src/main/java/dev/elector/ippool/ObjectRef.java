@@ -32,7 +32,8 @@ public final class ObjectRef {
   @Override
   public boolean equals(Object o) {
     return o instanceof ObjectRef r
-        && Objects.equals(namespace, r.namespace) && Objects.equals(name, r.name);
+        && Objects.equals(namespace, r.namespace)
+        && Objects.equals(name, r.name);
   }
 
   @Override

@@ -5,8 +5,8 @@ import java.time.OffsetDateTime;
 import java.util.Objects;
 
 /**
- * A status condition, in the Kubernetes style: a type, "True"/"False"/"Unknown", a CamelCase
- * reason and a human message. Used by both resources.
+ * A status condition, in the Kubernetes style: a type, "True"/"False"/"Unknown", a CamelCase reason
+ * and a human message. Used by both resources.
  */
 public final class PoolCondition {
   /** The pool's spec is valid and its allocation table is initialised. */
@@ -21,7 +21,10 @@ public final class PoolCondition {
   /** The pool's network, a Multus NetworkAttachmentDefinition, exists. */
   public static final String NETWORK_READY = "NetworkReady";
 
-  /** The pool is paused (no agent runs), or the VirtualMachineNetworkConfig is paused (it keeps its addresses and is not reconciled). */
+  /**
+   * The pool is paused (no agent runs), or the VirtualMachineNetworkConfig is paused (it keeps its
+   * addresses and is not reconciled).
+   */
   public static final String STOPPED = "Stopped";
 
   /** A VirtualMachineNetworkConfig has an address for every NIC. */

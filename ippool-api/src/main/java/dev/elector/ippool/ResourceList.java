@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A list of custom resources as the API server returns it ({@code apiVersion}, {@code kind},
- * list {@code metadata} and {@code items}). Each resource's list is a final subclass naming the
- * item type, so client-java's Gson reads {@code items} as that type.
+ * A list of custom resources as the API server returns it ({@code apiVersion}, {@code kind}, list
+ * {@code metadata} and {@code items}). Each resource's list is a final subclass naming the item
+ * type, so client-java's Gson reads {@code items} as that type.
  *
  * @param <T> the listed resource
  */

@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.Objects;
 
 /** The NICs of one VM that need addresses, and the addresses the controller allocated them. */
-public final class VirtualMachineNetworkConfig extends CustomResource<
-    VirtualMachineNetworkConfig.Spec, VirtualMachineNetworkConfig.Status,
-    VirtualMachineNetworkConfig> {
+public final class VirtualMachineNetworkConfig
+    extends CustomResource<
+        VirtualMachineNetworkConfig.Spec,
+        VirtualMachineNetworkConfig.Status,
+        VirtualMachineNetworkConfig> {
   /** The kind, as in the CRD. */
   public static final String KIND = "VirtualMachineNetworkConfig";
 
@@ -60,7 +62,8 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
      * upstream project's README); never null.
      */
     public List<NetworkConfig> getNetworkConfigs() {
-      return networkConfigs != null ? networkConfigs
+      return networkConfigs != null
+          ? networkConfigs
           : networkConfig != null ? networkConfig : List.of();
     }
 
@@ -86,8 +89,13 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
 
     @Override
     public String toString() {
-      return "{vmName=" + vmName + ", paused=" + paused + ", networkConfigs="
-          + getNetworkConfigs() + "}";
+      return "{vmName="
+          + vmName
+          + ", paused="
+          + paused
+          + ", networkConfigs="
+          + getNetworkConfigs()
+          + "}";
     }
   }
 
@@ -145,8 +153,12 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
 
     @Override
     public String toString() {
-      return "{networkName=" + networkName + ", macAddress=" + macAddress
-          + (ipAddress == null ? "" : ", ipAddress=" + ipAddress) + "}";
+      return "{networkName="
+          + networkName
+          + ", macAddress="
+          + macAddress
+          + (ipAddress == null ? "" : ", ipAddress=" + ipAddress)
+          + "}";
     }
   }
 
@@ -271,8 +283,16 @@ public final class VirtualMachineNetworkConfig extends CustomResource<
 
     @Override
     public String toString() {
-      return "{" + networkName + " " + macAddress + " -> " + allocatedIPAddress + " " + state
-          + (message == null ? "" : " (" + message + ")") + "}";
+      return "{"
+          + networkName
+          + " "
+          + macAddress
+          + " -> "
+          + allocatedIPAddress
+          + " "
+          + state
+          + (message == null ? "" : " (" + message + ")")
+          + "}";
     }
   }
 }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 class IPPoolModelTest {
 
-  private static final String POOL_JSON = """
+  private static final String POOL_JSON =
+      """
       {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"IPPool",
        "metadata":{"name":"net-48","namespace":"default","resourceVersion":"7"},
        "spec":{"networkName":"default/net-48","paused":false,
@@ -38,7 +39,8 @@ class IPPoolModelTest {
     assertEquals(List.of("172.19.48.50"), v4.getPool().getExclude());
     assertEquals(List.of("vm.example", "example"), v4.getDomainSearch());
     assertEquals(300, v4.leaseTimeOrDefault());
-    assertEquals(Map.of("172.19.48.1", "RESERVED", "172.19.48.10", "52:54:00:aa:bb:cc"),
+    assertEquals(
+        Map.of("172.19.48.1", "RESERVED", "172.19.48.10", "52:54:00:aa:bb:cc"),
         pool.getStatus().getIpv4().getAllocated());
     assertTrue(pool.getStatus().condition(PoolCondition.REGISTERED).orElseThrow().isTrue());
     assertFalse(pool.getSpec().isPaused());
@@ -46,40 +48,54 @@ class IPPoolModelTest {
 
   @Test
   void listsReadTheirItemsAsTheListedKind() {
-    IPPoolList pools = JSON.deserialize("""
+    IPPoolList pools =
+        JSON.deserialize(
+            """
         {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"IPPoolList",
          "metadata":{"resourceVersion":"9"},"items":[%s]}
-        """.formatted(POOL_JSON), IPPoolList.class);
-    VirtualMachineNetworkConfigList configs = JSON.deserialize("""
+        """
+                .formatted(POOL_JSON),
+            IPPoolList.class);
+    VirtualMachineNetworkConfigList configs =
+        JSON.deserialize(
+            """
         {"apiVersion":"network.harvesterhci.io/v1alpha1",
          "kind":"VirtualMachineNetworkConfigList","metadata":{},"items":[
            {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"VirtualMachineNetworkConfig",
             "metadata":{"name":"vm-1","namespace":"default"}}]}
-        """, VirtualMachineNetworkConfigList.class);
+        """,
+            VirtualMachineNetworkConfigList.class);
 
     assertEquals("9", pools.getMetadata().getResourceVersion());
     IPPool pool = pools.getItems().get(0);
     assertEquals("172.19.48.2", pool.getSpec().getIpv4Config().getServerIP());
     assertEquals("vm-1", configs.getItems().get(0).getMetadata().getName());
     assertEquals("IPPoolList", new IPPoolList().getKind());
-    assertEquals("VirtualMachineNetworkConfigList",
-        new VirtualMachineNetworkConfigList().getKind());
+    assertEquals(
+        "VirtualMachineNetworkConfigList", new VirtualMachineNetworkConfigList().getKind());
     assertEquals(NetworkApis.API_VERSION, new IPPoolList().getApiVersion());
   }
 
   @Test
   void theUpstreamReadmesSpellingNetworkConfigIsReadAsNetworkConfigs() {
-    VirtualMachineNetworkConfig c = JSON.deserialize("""
+    VirtualMachineNetworkConfig c =
+        JSON.deserialize(
+            """
         {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"VirtualMachineNetworkConfig",
          "metadata":{"name":"test-vm","namespace":"default"},
          "spec":{"vmName":"test-vm","networkConfig":[
            {"macAddress":"fa:cf:8e:50:82:fc","networkName":"default/net-48"}]}}
-        """, VirtualMachineNetworkConfig.class);
-    assertEquals(List.of(new VirtualMachineNetworkConfig.NetworkConfig()
-        .macAddress("fa:cf:8e:50:82:fc").networkName("default/net-48")),
+        """,
+            VirtualMachineNetworkConfig.class);
+    assertEquals(
+        List.of(
+            new VirtualMachineNetworkConfig.NetworkConfig()
+                .macAddress("fa:cf:8e:50:82:fc")
+                .networkName("default/net-48")),
         c.getSpec().getNetworkConfigs());
     c.getSpec().networkConfigs(List.of());
-    assertFalse(JSON.serialize(c).contains("\"networkConfig\""),
+    assertFalse(
+        JSON.serialize(c).contains("\"networkConfig\""),
         "setting the NICs writes the API's spelling only");
   }
 
@@ -91,12 +107,15 @@ class IPPoolModelTest {
 
   @Test
   void absentListsAndLeaseTimeReadAsEmptyAndDefault() {
-    IPPool pool = JSON.deserialize("""
+    IPPool pool =
+        JSON.deserialize(
+            """
         {"apiVersion":"network.harvesterhci.io/v1alpha1","kind":"IPPool",
          "metadata":{"name":"p","namespace":"n"},
          "spec":{"networkName":"n/p","ipv4Config":{"cidr":"10.0.0.0/24","serverIP":"10.0.0.2",
            "pool":{"start":"10.0.0.10","end":"10.0.0.20"}}}}
-        """, IPPool.class);
+        """,
+            IPPool.class);
     IPv4Config v4 = pool.getSpec().getIpv4Config();
     assertEquals(List.of(), v4.getDns());
     assertEquals(List.of(), v4.getPool().getExclude());
@@ -118,21 +137,26 @@ class IPPoolModelTest {
 
   @Test
   void aBadPoolReferenceSaysWhatIsWrongAndTheExpectedForm() {
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> IPPoolRef.parse(""))
-        .getMessage().contains("--ippool-ref NAMESPACE/NAME or set IPPOOL_REF"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> IPPoolRef.parse(""))
+            .getMessage()
+            .contains("--ippool-ref NAMESPACE/NAME or set IPPOOL_REF"));
     for (String bad : List.of("net-48", "/net-48", "default/", "a/b/c")) {
-      String message = assertThrows(IllegalArgumentException.class, () -> IPPoolRef.parse(bad))
-          .getMessage();
+      String message =
+          assertThrows(IllegalArgumentException.class, () -> IPPoolRef.parse(bad)).getMessage();
       assertTrue(message.contains("'" + bad + "'") && message.contains("NAMESPACE/NAME"), message);
     }
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> IPPoolRef.parse("Default/x"))
-        .getMessage().contains("namespace 'Default'"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> IPPoolRef.parse("Default/x"))
+            .getMessage()
+            .contains("namespace 'Default'"));
   }
 
   @Test
   void bothCrdManifestsArePackagedAndNameTheirGroupAndKind() {
     List<V1CustomResourceDefinition> crds = NetworkCrds.definitions();
-    assertEquals(List.of(IPPool.KIND, VirtualMachineNetworkConfig.KIND),
+    assertEquals(
+        List.of(IPPool.KIND, VirtualMachineNetworkConfig.KIND),
         crds.stream().map(c -> c.getSpec().getNames().getKind()).toList());
     for (V1CustomResourceDefinition crd : crds) {
       assertEquals(NetworkApis.GROUP, crd.getSpec().getGroup());

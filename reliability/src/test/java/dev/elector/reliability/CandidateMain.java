@@ -20,10 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * with the scenario timings and, while its term is active, writes to a {@link FencedResource} with
  * its fencing token every few milliseconds, as a leader doing its work would.
  *
- * <p>Arguments: NAME NAMESPACE LOCK KUBECONFIG FENCED_CONFIGMAP. Prints one line per event:
- * {@code EVENT <nanoTime> <kind> key=value ...} with kinds leading, stopped (with the term's
- * activeUntil), act (the term was active when checked at checkedAt, a write begins), accepted and
- * refused.
+ * <p>Arguments: NAME NAMESPACE LOCK KUBECONFIG FENCED_CONFIGMAP. Prints one line per event: {@code
+ * EVENT <nanoTime> <kind> key=value ...} with kinds leading, stopped (with the term's activeUntil),
+ * act (the term was active when checked at checkedAt, a write begins), accepted and refused.
  */
 public final class CandidateMain {
   private CandidateMain() {}
@@ -36,28 +35,45 @@ public final class CandidateMain {
     ApiClient client = ClientBuilder.kubeconfig(config).build();
     FencedResource fenced = new FencedResource(client, namespace, args[4]);
     AtomicReference<Term> current = new AtomicReference<>();
-    LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder()
-        .lock(LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(args[2])
-            .identity(name).requestTimeout(Cohort.RENEW_DEADLINE.dividedBy(2)).build())
-        .leaseDuration(Cohort.LEASE)
-        .renewDeadline(Cohort.RENEW_DEADLINE)
-        .retryPeriod(Cohort.RETRY)
-        .maxBackoff(Cohort.MAX_BACKOFF)
-        .callbacks(LeaderCallbacks.of(current::set, (term, reason) -> current.compareAndSet(term,
-            null)))
-        .listener(new ElectorListener() {
-          @Override
-          public void onTermStarted(Term term) {
-            event(out, "leading", "token", term.fencingToken());
-          }
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(
+                    LeaseLock.newBuilder()
+                        .apiClient(client)
+                        .namespace(namespace)
+                        .name(args[2])
+                        .identity(name)
+                        .requestTimeout(Cohort.RENEW_DEADLINE.dividedBy(2))
+                        .build())
+                .leaseDuration(Cohort.LEASE)
+                .renewDeadline(Cohort.RENEW_DEADLINE)
+                .retryPeriod(Cohort.RETRY)
+                .maxBackoff(Cohort.MAX_BACKOFF)
+                .callbacks(
+                    LeaderCallbacks.of(
+                        current::set, (term, reason) -> current.compareAndSet(term, null)))
+                .listener(
+                    new ElectorListener() {
+                      @Override
+                      public void onTermStarted(Term term) {
+                        event(out, "leading", "token", term.fencingToken());
+                      }
 
-          @Override
-          public void onTermEnded(Term term, TermEnd reason) {
-            event(out, "stopped", "token", term.fencingToken(), "reason", reason, "activeUntil",
-                term.activeUntilNanos());
-          }
-        })
-        .build());
+                      @Override
+                      public void onTermEnded(Term term, TermEnd reason) {
+                        event(
+                            out,
+                            "stopped",
+                            "token",
+                            term.fencingToken(),
+                            "reason",
+                            reason,
+                            "activeUntil",
+                            term.activeUntilNanos());
+                      }
+                    })
+                .build());
     Runtime.getRuntime().addShutdownHook(new Thread(elector::close));
     while (true) {
       Term term = current.get();
@@ -65,7 +81,10 @@ public final class CandidateMain {
       if (term != null && term.isActive()) {
         event(out, "act", "token", term.fencingToken(), "checkedAt", checkedAt);
         FencedResource.Outcome outcome = fenced.write(term.fencingToken(), name);
-        event(out, outcome == FencedResource.Outcome.ACCEPTED ? "accepted" : "refused", "token",
+        event(
+            out,
+            outcome == FencedResource.Outcome.ACCEPTED ? "accepted" : "refused",
+            "token",
             term.fencingToken());
       }
       Thread.sleep(5);
@@ -73,8 +92,8 @@ public final class CandidateMain {
   }
 
   private static void event(PrintStream out, String kind, Object... keyValues) {
-    StringBuilder line = new StringBuilder("EVENT ").append(System.nanoTime()).append(' ')
-        .append(kind);
+    StringBuilder line =
+        new StringBuilder("EVENT ").append(System.nanoTime()).append(' ').append(kind);
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
       line.append(' ').append(keyValues[i]).append('=').append(keyValues[i + 1]);
     }

@@ -31,9 +31,9 @@ import java.util.function.UnaryOperator;
 /**
  * Candidates for one Lease on the real API server, each as a separate pod would be: its own
  * restricted identity bound to the shipped Role ({@code deploy/lease/rbac.yaml}), its own
- * connection through a {@link FaultProxy} (so one can be partitioned alone) and an
- * {@link HttpFaults} injector (synthetic 500/429). All report their terms to one
- * {@link LeadershipTimeline} on the system monotonic clock, with their fencing tokens.
+ * connection through a {@link FaultProxy} (so one can be partitioned alone) and an {@link
+ * HttpFaults} injector (synthetic 500/429). All report their terms to one {@link
+ * LeadershipTimeline} on the system monotonic clock, with their fencing tokens.
  */
 final class Cohort implements AutoCloseable {
   static final Path SHIPPED_LEASE_RBAC = Path.of("..", "deploy", "lease", "rbac.yaml");
@@ -71,8 +71,8 @@ final class Cohort implements AutoCloseable {
     final LeaderElector elector;
     private final List<Term> terms;
 
-    private Member(String name, FaultProxy proxy, HttpFaults http, LeaderElector elector,
-        List<Term> terms) {
+    private Member(
+        String name, FaultProxy proxy, HttpFaults http, LeaderElector elector, List<Term> terms) {
       this.name = name;
       this.proxy = proxy;
       this.http = http;
@@ -156,30 +156,43 @@ final class Cohort implements AutoCloseable {
 
   /** Adds and starts one candidate. */
   Member add(String name, UnaryOperator<ElectorConfig.Builder> tuning) throws Exception {
-    KubeIdentity identity = cluster.newIdentity(namespace,
-        name + "-" + IDENTITIES.incrementAndGet());
+    KubeIdentity identity =
+        cluster.newIdentity(namespace, name + "-" + IDENTITIES.incrementAndGet());
     cluster.grant(identity, namespace, RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
-    FaultProxy proxy = FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode())
-        .start();
+    FaultProxy proxy =
+        FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode()).start();
     ApiClient client = identity.client();
     client.setBasePath("https://127.0.0.1:" + proxy.address().getPort());
     HttpFaults http = HttpFaults.withSeed(name.hashCode()).installOn(client);
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(client).namespace(namespace.name())
-        .name(LOCK).identity(name).requestTimeout(RENEW_DEADLINE.dividedBy(2)).build();
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(client)
+            .namespace(namespace.name())
+            .name(LOCK)
+            .identity(name)
+            .requestTimeout(RENEW_DEADLINE.dividedBy(2))
+            .build();
     List<Term> terms = new ArrayList<>();
-    LeaderElector elector = LeaderElector.start(tuning.apply(ElectorConfig.newBuilder()
-        .lock(lock)
-        .leaseDuration(LEASE)
-        .renewDeadline(RENEW_DEADLINE)
-        .retryPeriod(RETRY)
-        .maxBackoff(MAX_BACKOFF)
-        .callbacks(LeaderCallbacks.of(term -> {
-          synchronized (terms) {
-            terms.add(term);
-          }
-        }, (term, reason) -> { }))
-        .listener(timeline.listenerFor(name)))
-        .build());
+    LeaderElector elector =
+        LeaderElector.start(
+            tuning
+                .apply(
+                    ElectorConfig.newBuilder()
+                        .lock(lock)
+                        .leaseDuration(LEASE)
+                        .renewDeadline(RENEW_DEADLINE)
+                        .retryPeriod(RETRY)
+                        .maxBackoff(MAX_BACKOFF)
+                        .callbacks(
+                            LeaderCallbacks.of(
+                                term -> {
+                                  synchronized (terms) {
+                                    terms.add(term);
+                                  }
+                                },
+                                (term, reason) -> {}))
+                        .listener(timeline.listenerFor(name)))
+                .build());
     Member member = new Member(name, proxy, http, elector, terms);
     members.put(name, member);
     return member;
@@ -188,23 +201,29 @@ final class Cohort implements AutoCloseable {
   /**
    * Adds and starts a client-go candidate (see {@link GoCandidate}) named {@code name}, with its
    * own identity bound to the shipped Role plus {@code update} on the lock (client-go renews with
-   * update, Elector with patch) and its own {@link FaultProxy}; its terms go to
-   * {@link #timeline}. Its kubeconfig and log go to {@code work}.
+   * update, Elector with patch) and its own {@link FaultProxy}; its terms go to {@link #timeline}.
+   * Its kubeconfig and log go to {@code work}.
    */
-  GoCandidate addGo(String name, Path binary, Path work, boolean releaseOnCancel)
-      throws Exception {
-    KubeIdentity identity = cluster.newIdentity(namespace,
-        name + "-" + IDENTITIES.incrementAndGet());
+  GoCandidate addGo(String name, Path binary, Path work, boolean releaseOnCancel) throws Exception {
+    KubeIdentity identity =
+        cluster.newIdentity(namespace, name + "-" + IDENTITIES.incrementAndGet());
     // client-go renews with update (PUT) where Elector patches: the shipped rules plus update.
     List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
-    rules.add(new V1PolicyRule().apiGroups(List.of("coordination.k8s.io"))
-        .resources(List.of("leases")).resourceNames(List.of(LOCK)).verbs(List.of("update")));
+    rules.add(
+        new V1PolicyRule()
+            .apiGroups(List.of("coordination.k8s.io"))
+            .resources(List.of("leases"))
+            .resourceNames(List.of(LOCK))
+            .verbs(List.of("update")));
     cluster.grant(identity, namespace, rules);
-    FaultProxy proxy = FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode())
-        .start();
-    String yaml = cluster.kubeconfigYaml(identity.token()).replace(
-        "server: " + cluster.server() + "\n",
-        "server: https://127.0.0.1:" + proxy.address().getPort() + "\n");
+    FaultProxy proxy =
+        FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode()).start();
+    String yaml =
+        cluster
+            .kubeconfigYaml(identity.token())
+            .replace(
+                "server: " + cluster.server() + "\n",
+                "server: https://127.0.0.1:" + proxy.address().getPort() + "\n");
     if (!yaml.contains(":" + proxy.address().getPort())) {
       proxy.close();
       throw new IllegalStateException("could not point the kubeconfig at the proxy:\n" + yaml);
@@ -212,8 +231,17 @@ final class Cohort implements AutoCloseable {
     Path kubeconfig = GoCandidate.writeKubeconfig(work, name, yaml);
     GoCandidate candidate;
     try {
-      candidate = GoCandidate.start(binary, name, namespace.name(), LOCK, kubeconfig,
-          releaseOnCancel, proxy, timeline, work.resolve(name + ".log"));
+      candidate =
+          GoCandidate.start(
+              binary,
+              name,
+              namespace.name(),
+              LOCK,
+              kubeconfig,
+              releaseOnCancel,
+              proxy,
+              timeline,
+              work.resolve(name + ".log"));
     } catch (Exception e) {
       proxy.close();
       throw e;
@@ -264,8 +292,8 @@ final class Cohort implements AutoCloseable {
         return leaders.get(0);
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no leader within " + limit + "; terms so far: "
-            + timeline.terms());
+        throw new AssertionError(
+            "no leader within " + limit + "; terms so far: " + timeline.terms());
       }
       Thread.sleep(10);
     }
@@ -280,8 +308,13 @@ final class Cohort implements AutoCloseable {
         return other.get();
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no leader other than " + not + " within " + limit
-            + "; terms so far: " + timeline.terms());
+        throw new AssertionError(
+            "no leader other than "
+                + not
+                + " within "
+                + limit
+                + "; terms so far: "
+                + timeline.terms());
       }
       Thread.sleep(10);
     }
@@ -314,21 +347,24 @@ final class Cohort implements AutoCloseable {
   /** The documented bound on one candidate's lock calls in any interval of length {@code t}. */
   static long callBound(Duration t) {
     return ElectorConfig.CALL_BURST
-        + (long) Math.ceil((double) ElectorConfig.CALLS_PER_RETRY_PERIOD * t.toNanos()
-            / RETRY.toNanos());
+        + (long)
+            Math.ceil(
+                (double) ElectorConfig.CALLS_PER_RETRY_PERIOD * t.toNanos() / RETRY.toNanos());
   }
 
   /** Heals every fault. */
   void healAll() {
-    all().forEach(m -> {
-      m.proxy().heal();
-      m.httpOff();
-    });
+    all()
+        .forEach(
+            m -> {
+              m.proxy().heal();
+              m.httpOff();
+            });
   }
 
   /**
-   * Closes every elector (releasing if leading), stops the client-go candidates (which release too),
-   * then closes the proxies.
+   * Closes every elector (releasing if leading), stops the client-go candidates (which release
+   * too), then closes the proxies.
    */
   @Override
   public void close() {

@@ -16,7 +16,10 @@ import java.util.Map;
  */
 final class FencedResource {
   /** What became of a write. */
-  enum Outcome { ACCEPTED, REFUSED_STALE_TOKEN }
+  enum Outcome {
+    ACCEPTED,
+    REFUSED_STALE_TOKEN
+  }
 
   private final CoreV1Api api;
   private final String namespace;
@@ -39,9 +42,14 @@ final class FencedResource {
           throw e;
         }
         try {
-          api.createNamespacedConfigMap(namespace, new V1ConfigMap().apiVersion("v1")
-              .kind("ConfigMap").metadata(new V1ObjectMeta().name(name))
-              .data(Map.of("token", "-1", "holder", "", "writes", "0"))).execute();
+          api.createNamespacedConfigMap(
+                  namespace,
+                  new V1ConfigMap()
+                      .apiVersion("v1")
+                      .kind("ConfigMap")
+                      .metadata(new V1ObjectMeta().name(name))
+                      .data(Map.of("token", "-1", "holder", "", "writes", "0")))
+              .execute();
         } catch (ApiException raced) {
           if (raced.getCode() != 409) {
             throw raced;

@@ -21,7 +21,11 @@ final class Figures {
     System.out.println(line);
     try {
       Files.createDirectories(FILE.getParent());
-      Files.writeString(FILE, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+      Files.writeString(
+          FILE,
+          line + "\n",
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
     } catch (IOException e) {
       System.out.println("could not write " + FILE + ": " + e);

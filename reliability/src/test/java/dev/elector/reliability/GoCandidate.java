@@ -22,22 +22,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * A client-go candidate ({@code testenv/cmd/elector-gocandidate}) in a process of its own, on the
  * same Lease as a {@link Cohort}'s Elector candidates, through its own {@link FaultProxy}. Its
- * synthetic 500s and 429s are injected inside the process (commands on its stdin), as
- * {@code HttpFaults} does for an Elector candidate's client.
+ * synthetic 500s and 429s are injected inside the process (commands on its stdin), as {@code
+ * HttpFaults} does for an Elector candidate's client.
  *
  * <p>Its terms go to the cohort's {@link LeadershipTimeline} with the instants the process printed
  * (CLOCK_MONOTONIC, which is {@code System.nanoTime()}'s clock on Linux; {@link #start} checks that
  * the two agree). A term starts when the acquiring write returned. It ends on the timeline at the
  * earlier of the process's {@code OnStoppedLeading} and its deadline, the start of its last
- * successful acquire or renew write plus renewDeadline: the same rule as an Elector term's
- * {@code activeUntilNanos}. client-go itself keeps leading until {@code OnStoppedLeading};
- * {@link #terms()} keeps both ends. The token is the Lease's leaderTransitions written by the
- * acquiring write, which client-go does not increase when the same identity acquires again.
+ * successful acquire or renew write plus renewDeadline: the same rule as an Elector term's {@code
+ * activeUntilNanos}. client-go itself keeps leading until {@code OnStoppedLeading}; {@link
+ * #terms()} keeps both ends. The token is the Lease's leaderTransitions written by the acquiring
+ * write, which client-go does not increase when the same identity acquires again.
  */
 final class GoCandidate implements Cohort.Candidate {
   /** One term as the process reported it. */
-  record GoTerm(long token, long startNanos, long stoppedNanos, long activeUntilNanos,
-      String reason) {
+  record GoTerm(
+      long token, long startNanos, long stoppedNanos, long activeUntilNanos, String reason) {
     /** The later of the two ends: how long client-go's own callback said it led. */
     long lagNanos() {
       return stoppedNanos - activeUntilNanos;
@@ -45,8 +45,14 @@ final class GoCandidate implements Cohort.Candidate {
   }
 
   /** Counters the process reported. */
-  record Stats(long lockCalls, long requests, long lists, long watches, long injected,
-      long goroutines, long heapBytes) {}
+  record Stats(
+      long lockCalls,
+      long requests,
+      long lists,
+      long watches,
+      long injected,
+      long goroutines,
+      long heapBytes) {}
 
   private final String name;
   private final FaultProxy proxy;
@@ -59,13 +65,14 @@ final class GoCandidate implements Cohort.Candidate {
   private long readyNanos;
   private long openToken = -1;
   private long openStart;
+
   /** The open term was ended on the timeline by {@link #kill()} or {@link #terminate()}. */
   private boolean endedOnTimeline;
+
   private Stats stats;
   private long statsSerial;
 
-  private GoCandidate(String name, FaultProxy proxy, Process process,
-      LeadershipTimeline timeline) {
+  private GoCandidate(String name, FaultProxy proxy, Process process, LeadershipTimeline timeline) {
     this.name = name;
     this.proxy = proxy;
     this.process = process;
@@ -76,20 +83,24 @@ final class GoCandidate implements Cohort.Candidate {
   }
 
   /**
-   * The path of the candidate binary: {@code ELECTOR_GOCANDIDATE_BIN}, else what
-   * {@code testenv/build-gocandidate.sh} prints (it builds once, then answers from its cache).
+   * The path of the candidate binary: {@code ELECTOR_GOCANDIDATE_BIN}, else what {@code
+   * testenv/build-gocandidate.sh} prints (it builds once, then answers from its cache).
    */
   static Path binary() throws IOException, InterruptedException {
     String set = System.getenv("ELECTOR_GOCANDIDATE_BIN");
     if (set != null && !set.isBlank()) {
       return Path.of(set);
     }
-    Process build = new ProcessBuilder("bash", Path.of("..", "testenv", "build-gocandidate.sh")
-        .toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process build =
+        new ProcessBuilder("bash", Path.of("..", "testenv", "build-gocandidate.sh").toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     String out = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     if (build.waitFor() != 0 || out.isEmpty()) {
-      throw new IllegalStateException("testenv/build-gocandidate.sh failed (exit "
-          + build.exitValue() + "); set ELECTOR_GOCANDIDATE_BIN to a built elector-gocandidate");
+      throw new IllegalStateException(
+          "testenv/build-gocandidate.sh failed (exit "
+              + build.exitValue()
+              + "); set ELECTOR_GOCANDIDATE_BIN to a built elector-gocandidate");
     }
     return Path.of(out.substring(out.lastIndexOf('\n') + 1));
   }
@@ -98,29 +109,58 @@ final class GoCandidate implements Cohort.Candidate {
    * Starts the process with the cohort's timings; returns once it printed READY.
    *
    * @param kubeconfig a kubeconfig whose server is {@code proxy}'s address
-   * @param releaseOnCancel client-go's {@code ReleaseOnCancel}, which also releases after a
-   *     renewal gave up
+   * @param releaseOnCancel client-go's {@code ReleaseOnCancel}, which also releases after a renewal
+   *     gave up
    * @param log where the process's own log (stderr) goes
    */
-  static GoCandidate start(Path binary, String name, String namespace, String lock,
-      Path kubeconfig, boolean releaseOnCancel, FaultProxy proxy, LeadershipTimeline timeline,
-      Path log) throws IOException, InterruptedException {
+  static GoCandidate start(
+      Path binary,
+      String name,
+      String namespace,
+      String lock,
+      Path kubeconfig,
+      boolean releaseOnCancel,
+      FaultProxy proxy,
+      LeadershipTimeline timeline,
+      Path log)
+      throws IOException, InterruptedException {
     long before = System.nanoTime();
-    Process process = new ProcessBuilder(binary.toString(),
-        "--kubeconfig", kubeconfig.toString(), "--namespace", namespace, "--lock-name", lock,
-        "--identity", name, "--lease-duration", seconds(Cohort.LEASE),
-        "--renew-deadline", seconds(Cohort.RENEW_DEADLINE),
-        "--retry-period", seconds(Cohort.RETRY), "--release-on-cancel=" + releaseOnCancel)
-        .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    Process process =
+        new ProcessBuilder(
+                binary.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--namespace",
+                namespace,
+                "--lock-name",
+                lock,
+                "--identity",
+                name,
+                "--lease-duration",
+                seconds(Cohort.LEASE),
+                "--renew-deadline",
+                seconds(Cohort.RENEW_DEADLINE),
+                "--retry-period",
+                seconds(Cohort.RETRY),
+                "--release-on-cancel=" + releaseOnCancel)
+            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
     GoCandidate candidate = new GoCandidate(name, proxy, process, timeline);
     candidate.reader.start();
     long ready = candidate.awaitReady(Duration.ofSeconds(30));
     long after = System.nanoTime();
     if (ready < before || ready > after) {
       candidate.close();
-      throw new IllegalStateException("the candidate's CLOCK_MONOTONIC (" + ready + ") is not"
-          + " between System.nanoTime() before (" + before + ") and after (" + after + ") its"
-          + " start: the two clocks differ, so its terms cannot go on this timeline");
+      throw new IllegalStateException(
+          "the candidate's CLOCK_MONOTONIC ("
+              + ready
+              + ") is not"
+              + " between System.nanoTime() before ("
+              + before
+              + ") and after ("
+              + after
+              + ") its"
+              + " start: the two clocks differ, so its terms cannot go on this timeline");
     }
     return candidate;
   }
@@ -135,8 +175,8 @@ final class GoCandidate implements Cohort.Candidate {
       long left = deadline - System.nanoTime();
       if (left <= 0 || !process.isAlive()) {
         process.destroyForcibly();
-        throw new IllegalStateException(name + ": no READY line within " + limit + " (alive: "
-            + process.isAlive() + ")");
+        throw new IllegalStateException(
+            name + ": no READY line within " + limit + " (alive: " + process.isAlive() + ")");
       }
       TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, 100_000_000L));
     }
@@ -144,8 +184,9 @@ final class GoCandidate implements Cohort.Candidate {
   }
 
   private void read() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         handle(line);
@@ -168,12 +209,18 @@ final class GoCandidate implements Cohort.Candidate {
       case "READY" -> readyNanos = Long.parseLong(words[1]);
       case "EVENT" -> event(Long.parseLong(words[1]), words[2], fields);
       case "STATS" -> {
-        stats = new Stats(number(fields, "lockCalls"), number(fields, "requests"),
-            number(fields, "lists"), number(fields, "watches"), number(fields, "injected"),
-            number(fields, "goroutines"), number(fields, "heapBytes"));
+        stats =
+            new Stats(
+                number(fields, "lockCalls"),
+                number(fields, "requests"),
+                number(fields, "lists"),
+                number(fields, "watches"),
+                number(fields, "injected"),
+                number(fields, "goroutines"),
+                number(fields, "heapBytes"));
         statsSerial++;
       }
-      default -> { }
+      default -> {}
     }
     notifyAll();
   }
@@ -197,8 +244,10 @@ final class GoCandidate implements Cohort.Candidate {
         endedOnTimeline = false;
         return;
       }
-      timeline.ended(name, reason.equals("cancelled") ? TermEnd.CLOSED
-          : TermEnd.RENEW_DEADLINE_EXCEEDED, at - activeUntil > 0 ? activeUntil : at);
+      timeline.ended(
+          name,
+          reason.equals("cancelled") ? TermEnd.CLOSED : TermEnd.RENEW_DEADLINE_EXCEEDED,
+          at - activeUntil > 0 ? activeUntil : at);
     }
   }
 

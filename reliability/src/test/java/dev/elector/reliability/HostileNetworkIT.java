@@ -23,10 +23,12 @@ class HostileNetworkIT {
   private static final Duration LENGTH = Duration.ofSeconds(20);
 
   @Test
-  void latencyAroundTheCallTimeout(KubeCluster cluster, KubeNamespace namespace)
-      throws Exception {
+  void latencyAroundTheCallTimeout(KubeCluster cluster, KubeNamespace namespace) throws Exception {
     // 350-650 ms each way: round trips of 0.7-1.3 s against a call timeout of 1 s.
-    endure("latency", cluster, namespace,
+    endure(
+        "latency",
+        cluster,
+        namespace,
         m -> m.proxy.latency(Duration.ofMillis(350), Duration.ofMillis(300)));
   }
 
@@ -42,13 +44,13 @@ class HostileNetworkIT {
   }
 
   @Test
-  void connectionsAreResetAtRandom(KubeCluster cluster, KubeNamespace namespace)
-      throws Exception {
+  void connectionsAreResetAtRandom(KubeCluster cluster, KubeNamespace namespace) throws Exception {
     endure("resets", cluster, namespace, m -> m.proxy.resetRandomly(0.2));
   }
 
-  private void endure(String scenario, KubeCluster cluster, KubeNamespace namespace,
-      Consumer<Cohort.Member> fault) throws Exception {
+  private void endure(
+      String scenario, KubeCluster cluster, KubeNamespace namespace, Consumer<Cohort.Member> fault)
+      throws Exception {
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
       cohort.awaitLeader(Duration.ofSeconds(20));
       Thread.sleep(1_000);
@@ -73,23 +75,36 @@ class HostileNetworkIT {
 
       int changes = cohort.timeline.terms().size() - termsBefore;
       Figures.record(scenario, "new-terms", changes);
-      Figures.record(scenario, "leaderless", Figures.millis(leaderless) + " of "
-          + Figures.millis(window));
+      Figures.record(
+          scenario, "leaderless", Figures.millis(leaderless) + " of " + Figures.millis(window));
       Figures.record(scenario, "log-lines", lines + " (warn/error " + warnings.size() + ")");
       for (String name : after.keySet()) {
         long calls = after.get(name) - before.get(name);
-        Figures.record(scenario, name + "-lock-calls", calls + " (" + Figures.perSecond(calls,
-            window) + ", bound " + Cohort.callBound(window) + ")");
-        assertTrue(calls <= Cohort.callBound(window), name + " made " + calls + " calls in "
-            + window);
+        Figures.record(
+            scenario,
+            name + "-lock-calls",
+            calls
+                + " ("
+                + Figures.perSecond(calls, window)
+                + ", bound "
+                + Cohort.callBound(window)
+                + ")");
+        assertTrue(
+            calls <= Cohort.callBound(window), name + " made " + calls + " calls in " + window);
       }
       // Per candidate the failure log reports at most one failure a minute, plus one recovery
       // line for a reported streak; each leadership change adds at most three lines (started,
       // lost or stopped, and a reported acquire recovery). Anything near a line per call floods.
       long minutes = 1 + window.toSeconds() / 60;
       long allowed = 2L * minutes * cohort.members().size() + 3L * changes;
-      assertTrue(lines <= allowed, "log flood: " + lines + " lines, allowed " + allowed + "\n"
-          + String.join("\n", log.lines()));
+      assertTrue(
+          lines <= allowed,
+          "log flood: "
+              + lines
+              + " lines, allowed "
+              + allowed
+              + "\n"
+              + String.join("\n", log.lines()));
       cohort.timeline.assertNoOverlap();
       assertTrue(recovered.leading());
       for (LeadershipTimeline.Interval term : cohort.timeline.terms()) {

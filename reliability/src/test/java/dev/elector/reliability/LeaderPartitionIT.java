@@ -21,16 +21,16 @@ import org.junit.jupiter.api.Test;
 class LeaderPartitionIT {
 
   @Test
-  void aPartitionedLeaderStepsDownBeforeAFollowerTakesOverAfterExpiry(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void aPartitionedLeaderStepsDownBeforeAFollowerTakesOverAfterExpiry(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
       Cohort.Member leader = cohort.awaitLeader(Duration.ofSeconds(20));
       Thread.sleep(2_000); // a few quiet renewals
 
       leader.proxy.blackhole();
       long partitioned = System.nanoTime();
-      Duration stepDown = cohort.awaitStepDown(leader,
-          Cohort.RENEW_DEADLINE.plus(Duration.ofSeconds(1)));
+      Duration stepDown =
+          cohort.awaitStepDown(leader, Cohort.RENEW_DEADLINE.plus(Duration.ofSeconds(1)));
       Cohort.Member next = cohort.awaitLeaderOtherThan(leader, Duration.ofSeconds(15));
       Duration takeover = Duration.ofNanos(System.nanoTime() - partitioned);
 
@@ -47,11 +47,15 @@ class LeaderPartitionIT {
       assertEquals(next.name, fresh.candidate());
       assertTrue(old.endNanos() <= fresh.startNanos(), "the old leader stepped down first");
       // The old term's deadline is renewDeadline after the start of its last successful renewal.
-      long lastRenewal = leader.terms().get(leader.terms().size() - 1).activeUntilNanos()
-          - Cohort.RENEW_DEADLINE.toNanos();
-      Figures.record("partition", "last-renewal-to-new-term",
+      long lastRenewal =
+          leader.terms().get(leader.terms().size() - 1).activeUntilNanos()
+              - Cohort.RENEW_DEADLINE.toNanos();
+      Figures.record(
+          "partition",
+          "last-renewal-to-new-term",
           Figures.millis(Duration.ofNanos(fresh.startNanos() - lastRenewal)));
-      assertTrue(fresh.startNanos() - lastRenewal >= Cohort.LEASE.toNanos(),
+      assertTrue(
+          fresh.startNanos() - lastRenewal >= Cohort.LEASE.toNanos(),
           "nobody took over before the lease expired");
       assertTrue(fresh.token() > old.token(), "the new term's fencing token is newer");
 

@@ -25,8 +25,8 @@ class LockTamperingIT {
   private static final int ROUNDS = 6;
 
   @Test
-  void electorsRecoverFromRepeatedDeletionsAndForeignRewritesWithoutRestarts(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void electorsRecoverFromRepeatedDeletionsAndForeignRewritesWithoutRestarts(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     CoordinationV1Api leases = new CoordinationV1Api(cluster.admin());
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
       cohort.awaitLeader(Duration.ofSeconds(20));
@@ -39,17 +39,26 @@ class LockTamperingIT {
         } else {
           V1Lease lease = leases.readNamespacedLease(Cohort.LOCK, namespace.name()).execute();
           OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-          lease.getSpec().holderIdentity("intruder-" + round).leaseDurationSeconds(3)
-              .acquireTime(now).renewTime(now);
+          lease
+              .getSpec()
+              .holderIdentity("intruder-" + round)
+              .leaseDurationSeconds(3)
+              .acquireTime(now)
+              .renewTime(now);
           leases.replaceNamespacedLease(Cohort.LOCK, namespace.name(), lease).execute();
         }
         int termsBefore = cohort.timeline.terms().size();
         waitForNewTerm(cohort, termsBefore, Duration.ofSeconds(20));
         Duration recovery = Duration.ofNanos(System.nanoTime() - tampered);
-        Figures.record("tampering", "round-" + round + (delete ? "-delete" : "-rewrite")
-            + "-recovered-in", Figures.millis(recovery));
-        assertTrue(recovery.compareTo(Cohort.LEASE.plus(Cohort.RETRY.multipliedBy(4))
-            .plus(Cohort.MAX_BACKOFF)) <= 0, "round " + round + " took " + recovery);
+        Figures.record(
+            "tampering",
+            "round-" + round + (delete ? "-delete" : "-rewrite") + "-recovered-in",
+            Figures.millis(recovery));
+        assertTrue(
+            recovery.compareTo(
+                    Cohort.LEASE.plus(Cohort.RETRY.multipliedBy(4)).plus(Cohort.MAX_BACKOFF))
+                <= 0,
+            "round " + round + " took " + recovery);
       }
       cohort.timeline.assertNoOverlap();
       long terms = cohort.members().stream().mapToLong(m -> m.stats().termsStarted()).sum();

@@ -38,7 +38,8 @@ final class LogWindow {
       in.seek(start);
       in.readFully(bytes);
       String text = new String(bytes, StandardCharsets.UTF_8);
-      return text.isEmpty() ? List.of()
+      return text.isEmpty()
+          ? List.of()
           : Arrays.stream(text.split("\n")).filter(l -> !l.isBlank()).toList();
     }
   }

@@ -64,16 +64,16 @@ import org.junit.jupiter.api.Test;
  * <p>Fails on any overlap involving an Elector candidate, on Elector tokens that do not increase,
  * on fewer than {@code elector.migration.changes} leader changes (20 in CI), and on an
  * implementation that never led. An overlap of two other libraries is reported, not failed on.
- * Prints the handover time per direction (from and to implementation, crash or graceful).
- * Timings: lease 3 s, renew 2 s, retry 0.5 s, as the other reliability scenarios.
+ * Prints the handover time per direction (from and to implementation, crash or graceful). Timings:
+ * lease 3 s, renew 2 s, retry 0.5 s, as the other reliability scenarios.
  */
 @KubeTest
 class MigrationIT {
   private static final Timings TIMINGS = Timings.SCALED;
   private static final String LOCK = Cohort.LOCK;
   private static final Path GO_WORK = Path.of("target", "migration-gocandidates");
-  private static final Path SHIPPED_CONFIGMAP_RBAC = Path.of("..", "deploy", "configmap",
-      "rbac.yaml");
+  private static final Path SHIPPED_CONFIGMAP_RBAC =
+      Path.of("..", "deploy", "configmap", "rbac.yaml");
 
   /** The implementations that share the lock. */
   enum Impl {
@@ -94,35 +94,54 @@ class MigrationIT {
     }
   }
 
-  enum Kind { LEASE, CONFIGMAP }
+  enum Kind {
+    LEASE,
+    CONFIGMAP
+  }
 
-  enum Stop { CRASH, GRACEFUL }
+  enum Stop {
+    CRASH,
+    GRACEFUL
+  }
 
   /** One leader change: who stopped how, who led next, and after how long. */
   record Handover(Impl from, Impl to, Stop how, long nanos) {}
 
   /**
    * The Lease, shared by all five, and the ConfigMap, shared by the four that still have a
-   * ConfigMap lock (client-go dropped its own; client-java-extended and fabric8 8.0.0 have a
-   * {@code ConfigMapLock}), side by side: two independent elections in one namespace, run at the
-   * same time to keep CI short. On the ConfigMap, fabric8 leads first, as the Deployment being
-   * rolled away from: its ConfigMapLock cannot read client-go's record, so it cannot lead again
-   * once another library wrote the ConfigMap.
+   * ConfigMap lock (client-go dropped its own; client-java-extended and fabric8 8.0.0 have a {@code
+   * ConfigMapLock}), side by side: two independent elections in one namespace, run at the same time
+   * to keep CI short. On the ConfigMap, fabric8 leads first, as the Deployment being rolled away
+   * from: its ConfigMapLock cannot read client-go's record, so it cannot lead again once another
+   * library wrote the ConfigMap.
    */
   @Test
   void leaseAndConfigMapSharedWithOtherElectors(KubeCluster cluster, KubeNamespace namespace)
       throws Exception {
     ExecutorService both = Executors.newFixedThreadPool(2);
     try {
-      Future<?> lease = both.submit(() -> {
-        new Migration(cluster, namespace, Kind.LEASE, List.of(Impl.values()), null).run();
-        return null;
-      });
-      Future<?> configMap = both.submit(() -> {
-        new Migration(cluster, namespace, Kind.CONFIGMAP, List.of(Impl.CLIENT_JAVA_EXTENDED,
-            Impl.FABRIC8, Impl.ELECTOR, Impl.ELECTOR_FABRIC8), Impl.FABRIC8).run();
-        return null;
-      });
+      Future<?> lease =
+          both.submit(
+              () -> {
+                new Migration(cluster, namespace, Kind.LEASE, List.of(Impl.values()), null).run();
+                return null;
+              });
+      Future<?> configMap =
+          both.submit(
+              () -> {
+                new Migration(
+                        cluster,
+                        namespace,
+                        Kind.CONFIGMAP,
+                        List.of(
+                            Impl.CLIENT_JAVA_EXTENDED,
+                            Impl.FABRIC8,
+                            Impl.ELECTOR,
+                            Impl.ELECTOR_FABRIC8),
+                        Impl.FABRIC8)
+                    .run();
+                return null;
+              });
       Throwable failure = null;
       for (Future<?> f : List.of(lease, configMap)) {
         try {
@@ -147,8 +166,8 @@ class MigrationIT {
   }
 
   /**
-   * Ends a foreign library's terms on the timeline: at its stop callback, or earlier, when the
-   * test crashes or terminates it.
+   * Ends a foreign library's terms on the timeline: at its stop callback, or earlier, when the test
+   * crashes or terminates it.
    */
   private static final class TimelineRecorder extends Recorder {
     private final LeadershipTimeline timeline;
@@ -187,8 +206,13 @@ class MigrationIT {
     final KubernetesClient fabric8;
     final TimelineRecorder recorder;
 
-    Contender(Impl impl, String name, Candidate candidate, GoCandidate go,
-        KubernetesClient fabric8, TimelineRecorder recorder) {
+    Contender(
+        Impl impl,
+        String name,
+        Candidate candidate,
+        GoCandidate go,
+        KubernetesClient fabric8,
+        TimelineRecorder recorder) {
       this.impl = impl;
       this.name = name;
       this.candidate = candidate;
@@ -250,8 +274,8 @@ class MigrationIT {
      * @param first an implementation that leads alone before the others start (the one the
      *     Deployment runs before the rollout), or null
      */
-    Migration(KubeCluster cluster, KubeNamespace namespace, Kind kind, List<Impl> impls,
-        Impl first) {
+    Migration(
+        KubeCluster cluster, KubeNamespace namespace, Kind kind, List<Impl> impls, Impl first) {
       this.first = first;
       this.cluster = cluster;
       this.namespace = namespace;
@@ -279,16 +303,23 @@ class MigrationIT {
         }
         Contender leader = awaitOneLeader(Duration.ofSeconds(30));
         while (handovers.size() < changes || !notYetLed().isEmpty()) {
-          assertTrue(System.nanoTime() < deadline, scenario + ": " + handovers.size()
-              + " changes, and never led: " + notYetLed() + "; terms: " + timeline.terms());
+          assertTrue(
+              System.nanoTime() < deadline,
+              scenario
+                  + ": "
+                  + handovers.size()
+                  + " changes, and never led: "
+                  + notYetLed()
+                  + "; terms: "
+                  + timeline.terms());
           replaceDeadFabric8(leader);
           Stop how = nextStop(leader.impl);
           // Every other change is contended by every implementation; in the others one follower
           // is left (the rest leave until the next leader is elected), so that the directions
           // into the slower implementations are measured too.
           List<Impl> heldBack = new ArrayList<>();
-          Optional<Impl> target = handovers.size() % 2 == 1 ? target(leader.impl, how)
-              : Optional.empty();
+          Optional<Impl> target =
+              handovers.size() % 2 == 1 ? target(leader.impl, how) : Optional.empty();
           if (target.isPresent()) {
             for (Contender follower : List.copyOf(live.values())) {
               if (follower != leader && follower.impl != target.get()) {
@@ -345,29 +376,35 @@ class MigrationIT {
       return impls.stream()
           .filter(i -> i != from && live.containsKey(i) && canLead(i))
           // fabric8 cannot read the record client-java-extended's release leaves (see above)
-          .filter(i -> !(i == Impl.FABRIC8 && from == Impl.CLIENT_JAVA_EXTENDED
-              && how == Stop.GRACEFUL))
-          .min(java.util.Comparator.<Impl>comparingInt(i -> waiting.contains(i) ? 0 : 1)
-              .thenComparingLong(i -> handovers.stream()
-                  .filter(h -> h.from() == from && h.to() == i && h.how() == how).count())
-              .thenComparingInt(i -> i.elector ? 0 : 1)
-              .thenComparingInt(i -> (i.ordinal() + handovers.size()) % Impl.values().length));
+          .filter(
+              i ->
+                  !(i == Impl.FABRIC8 && from == Impl.CLIENT_JAVA_EXTENDED && how == Stop.GRACEFUL))
+          .min(
+              java.util.Comparator.<Impl>comparingInt(i -> waiting.contains(i) ? 0 : 1)
+                  .thenComparingLong(
+                      i ->
+                          handovers.stream()
+                              .filter(h -> h.from() == from && h.to() == i && h.how() == how)
+                              .count())
+                  .thenComparingInt(i -> i.elector ? 0 : 1)
+                  .thenComparingInt(i -> (i.ordinal() + handovers.size()) % Impl.values().length));
     }
 
     /**
      * fabric8's ConfigMapLock writes and reads its own record ({@code leaseDuration}, not
-     * client-go's {@code leaseDurationSeconds}): once another library has written the ConfigMap,
-     * a fabric8 candidate fails to read it and never leads again.
+     * client-go's {@code leaseDurationSeconds}): once another library has written the ConfigMap, a
+     * fabric8 candidate fails to read it and never leads again.
      */
     private boolean canLead(Impl impl) {
-      return !(kind == Kind.CONFIGMAP && impl == Impl.FABRIC8 && timeline.terms().stream()
-          .anyMatch(t -> implOf.get(t.candidate()) != Impl.FABRIC8));
+      return !(kind == Kind.CONFIGMAP
+          && impl == Impl.FABRIC8
+          && timeline.terms().stream().anyMatch(t -> implOf.get(t.candidate()) != Impl.FABRIC8));
     }
 
     /**
      * fabric8's elector ends for good, without a callback, when it reads a Lease without
-     * acquireTime, which client-java-extended's release leaves: such a candidate is replaced, as
-     * a liveness probe would restart its pod, and counted.
+     * acquireTime, which client-java-extended's release leaves: such a candidate is replaced, as a
+     * liveness probe would restart its pod, and counted.
      */
     private void replaceDeadFabric8(Contender leader) throws Exception {
       Contender f8 = live.get(Impl.FABRIC8);
@@ -400,8 +437,8 @@ class MigrationIT {
     private KubeIdentity identity(Impl impl) throws Exception {
       KubeIdentity identity = identities.get(impl);
       if (identity == null) {
-        identity = cluster.newIdentity(namespace, impl.key + "-" + kind.name()
-            .toLowerCase(Locale.ROOT));
+        identity =
+            cluster.newIdentity(namespace, impl.key + "-" + kind.name().toLowerCase(Locale.ROOT));
         cluster.grant(identity, namespace, rules(impl));
         identities.put(impl, identity);
       }
@@ -415,19 +452,25 @@ class MigrationIT {
     private List<V1PolicyRule> rules(Impl impl) throws Exception {
       String group = kind == Kind.LEASE ? "coordination.k8s.io" : "";
       String resource = kind == Kind.LEASE ? "leases" : "configmaps";
-      List<String> byName = switch (impl) {
-        case CLIENT_JAVA_EXTENDED -> List.of("get", "update");
-        case FABRIC8 -> List.of("get", "patch");
-        default -> null;
-      };
+      List<String> byName =
+          switch (impl) {
+            case CLIENT_JAVA_EXTENDED -> List.of("get", "update");
+            case FABRIC8 -> List.of("get", "patch");
+            default -> null;
+          };
       if (byName == null) {
-        return RoleRules.fromYaml(kind == Kind.LEASE ? Cohort.SHIPPED_LEASE_RBAC
-            : SHIPPED_CONFIGMAP_RBAC);
+        return RoleRules.fromYaml(
+            kind == Kind.LEASE ? Cohort.SHIPPED_LEASE_RBAC : SHIPPED_CONFIGMAP_RBAC);
       }
       return List.of(
-          new V1PolicyRule().apiGroups(List.of(group)).resources(List.of(resource))
-              .resourceNames(List.of(LOCK)).verbs(byName),
-          new V1PolicyRule().apiGroups(List.of(group)).resources(List.of(resource))
+          new V1PolicyRule()
+              .apiGroups(List.of(group))
+              .resources(List.of(resource))
+              .resourceNames(List.of(LOCK))
+              .verbs(byName),
+          new V1PolicyRule()
+              .apiGroups(List.of(group))
+              .resources(List.of(resource))
               .verbs(List.of("create")));
     }
 
@@ -442,43 +485,85 @@ class MigrationIT {
           // A copy of our own: the shared cache keeps one build and deletes the others, and a
           // build with other sources may run while this test restarts candidates.
           Files.createDirectories(GO_WORK);
-          goBinary = Files.copy(GoCandidate.binary(), GO_WORK.toAbsolutePath().resolve(
-              "elector-gocandidate"),
-              StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+          goBinary =
+              Files.copy(
+                  GoCandidate.binary(),
+                  GO_WORK.toAbsolutePath().resolve("elector-gocandidate"),
+                  StandardCopyOption.REPLACE_EXISTING,
+                  StandardCopyOption.COPY_ATTRIBUTES);
         }
         GoCandidate go = cohort.addGo(name, goBinary, GO_WORK, true);
         contender = new Contender(impl, name, null, go, null, null);
       } else {
         String token = identity(impl).token();
-        KubernetesClient fabric8 = impl == Impl.FABRIC8 || impl == Impl.ELECTOR_FABRIC8
-            ? new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(
-                cluster.kubeconfigYaml(token))).build()
-            : null;
+        KubernetesClient fabric8 =
+            impl == Impl.FABRIC8 || impl == Impl.ELECTOR_FABRIC8
+                ? new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(cluster.kubeconfigYaml(token)))
+                    .build()
+                : null;
         ApiClient client = fabric8 == null ? cluster.clientWithToken(token) : null;
         boolean lease = kind == Kind.LEASE;
-        Candidate candidate = switch (impl) {
-          case CLIENT_JAVA_EXTENDED -> new ClientJavaCandidate(lease
-              ? new io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock(ns, LOCK,
-                  name, client)
-              : new io.kubernetes.client.extended.leaderelection.resourcelock.ConfigMapLock(ns,
-                  LOCK, name, client), TIMINGS, recorder);
-          case FABRIC8 -> new Fabric8Candidate(fabric8, LOCK, lease
-              ? new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock(
-                  ns, LOCK, name)
-              : new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
-                  .ConfigMapLock(ns, LOCK, name), TIMINGS, recorder);
-          case ELECTOR -> elector(lease
-              ? LeaseLock.newBuilder().apiClient(client).namespace(ns).name(LOCK).identity(name)
-                  .requestTimeout(TIMINGS.renew().dividedBy(2)).build()
-              : ConfigMapLock.newBuilder().apiClient(client).namespace(ns).name(LOCK)
-                  .identity(name).requestTimeout(TIMINGS.renew().dividedBy(2)).build(), name);
-          case ELECTOR_FABRIC8 -> elector(lease
-              ? Fabric8LeaseLock.newBuilder().client(fabric8).namespace(ns).name(LOCK)
-                  .identity(name).requestTimeout(TIMINGS.renew().dividedBy(2)).build()
-              : Fabric8ConfigMapLock.newBuilder().client(fabric8).namespace(ns).name(LOCK)
-                  .identity(name).requestTimeout(TIMINGS.renew().dividedBy(2)).build(), name);
-          case CLIENT_GO -> throw new AssertionError(impl);
-        };
+        Candidate candidate =
+            switch (impl) {
+              case CLIENT_JAVA_EXTENDED ->
+                  new ClientJavaCandidate(
+                      lease
+                          ? new io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock(
+                              ns, LOCK, name, client)
+                          : new io.kubernetes.client.extended.leaderelection.resourcelock
+                              .ConfigMapLock(ns, LOCK, name, client),
+                      TIMINGS,
+                      recorder);
+              case FABRIC8 ->
+                  new Fabric8Candidate(
+                      fabric8,
+                      LOCK,
+                      lease
+                          ? new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                              .LeaseLock(ns, LOCK, name)
+                          : new io.fabric8.kubernetes.client.extended.leaderelection.resourcelock
+                              .ConfigMapLock(ns, LOCK, name),
+                      TIMINGS,
+                      recorder);
+              case ELECTOR ->
+                  elector(
+                      lease
+                          ? LeaseLock.newBuilder()
+                              .apiClient(client)
+                              .namespace(ns)
+                              .name(LOCK)
+                              .identity(name)
+                              .requestTimeout(TIMINGS.renew().dividedBy(2))
+                              .build()
+                          : ConfigMapLock.newBuilder()
+                              .apiClient(client)
+                              .namespace(ns)
+                              .name(LOCK)
+                              .identity(name)
+                              .requestTimeout(TIMINGS.renew().dividedBy(2))
+                              .build(),
+                      name);
+              case ELECTOR_FABRIC8 ->
+                  elector(
+                      lease
+                          ? Fabric8LeaseLock.newBuilder()
+                              .client(fabric8)
+                              .namespace(ns)
+                              .name(LOCK)
+                              .identity(name)
+                              .requestTimeout(TIMINGS.renew().dividedBy(2))
+                              .build()
+                          : Fabric8ConfigMapLock.newBuilder()
+                              .client(fabric8)
+                              .namespace(ns)
+                              .name(LOCK)
+                              .identity(name)
+                              .requestTimeout(TIMINGS.renew().dividedBy(2))
+                              .build(),
+                      name);
+              case CLIENT_GO -> throw new AssertionError(impl);
+            };
         candidate.start();
         contender = new Contender(impl, name, candidate, null, fabric8, recorder);
       }
@@ -486,24 +571,25 @@ class MigrationIT {
     }
 
     private Candidate elector(KubeLock lock, String name) {
-      return new ElectorCandidate(lock, TIMINGS, true, electorCallbacks,
-          timeline.listenerFor(name));
+      return new ElectorCandidate(
+          lock, TIMINGS, true, electorCallbacks, timeline.listenerFor(name));
     }
 
     /** Waits until exactly one term is open, of a live candidate. */
     private Contender awaitOneLeader(Duration limit) throws InterruptedException {
       long deadline = System.nanoTime() + limit.toNanos();
       while (true) {
-        List<LeadershipTimeline.Interval> open = timeline.terms().stream()
-            .filter(LeadershipTimeline.Interval::open).toList();
+        List<LeadershipTimeline.Interval> open =
+            timeline.terms().stream().filter(LeadershipTimeline.Interval::open).toList();
         if (open.size() == 1) {
           Contender c = live.get(implOf.get(open.get(0).candidate()));
           if (c != null && c.name.equals(open.get(0).candidate())) {
             return c;
           }
         }
-        assertTrue(System.nanoTime() < deadline, "not one leader within " + limit + ": open "
-            + open + "; terms: " + timeline.terms());
+        assertTrue(
+            System.nanoTime() < deadline,
+            "not one leader within " + limit + ": open " + open + "; terms: " + timeline.terms());
         Thread.sleep(5);
       }
     }
@@ -512,13 +598,14 @@ class MigrationIT {
         throws InterruptedException {
       long deadline = System.nanoTime() + limit.toNanos();
       while (true) {
-        Optional<LeadershipTimeline.Interval> next = timeline.terms().stream()
-            .filter(t -> t.startNanos() - fromNanos > 0).findFirst();
+        Optional<LeadershipTimeline.Interval> next =
+            timeline.terms().stream().filter(t -> t.startNanos() - fromNanos > 0).findFirst();
         if (next.isPresent()) {
           return next.get();
         }
-        assertTrue(System.nanoTime() < deadline, "no new leader within " + limit
-            + " of a stop; terms: " + timeline.terms());
+        assertTrue(
+            System.nanoTime() < deadline,
+            "no new leader within " + limit + " of a stop; terms: " + timeline.terms());
         Thread.sleep(2);
       }
     }
@@ -526,49 +613,85 @@ class MigrationIT {
     private void report(String scenario, Duration length) {
       Map<String, List<Long>> byDirection = new TreeMap<>();
       for (Handover h : handovers) {
-        byDirection.computeIfAbsent(String.format(Locale.ROOT, "%-8s | %-28s | %-28s",
-            h.how().name().toLowerCase(Locale.ROOT), h.from().label, h.to().label),
-            k -> new ArrayList<>()).add(h.nanos());
+        byDirection
+            .computeIfAbsent(
+                String.format(
+                    Locale.ROOT,
+                    "%-8s | %-28s | %-28s",
+                    h.how().name().toLowerCase(Locale.ROOT),
+                    h.from().label,
+                    h.to().label),
+                k -> new ArrayList<>())
+            .add(h.nanos());
       }
-      StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-          "%n%-8s | %-28s | %-28s | %5s | %10s | %10s%n", "stop", "from", "to", "count",
-          "median ms", "max ms"));
-      byDirection.forEach((key, values) -> {
-        List<Long> sorted = values.stream().sorted().toList();
-        table.append(String.format(Locale.ROOT, "%s | %5d | %10d | %10d%n", key, sorted.size(),
-            median(sorted) / 1_000_000, sorted.get(sorted.size() - 1) / 1_000_000));
-      });
+      StringBuilder table =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "%n%-8s | %-28s | %-28s | %5s | %10s | %10s%n",
+                  "stop",
+                  "from",
+                  "to",
+                  "count",
+                  "median ms",
+                  "max ms"));
+      byDirection.forEach(
+          (key, values) -> {
+            List<Long> sorted = values.stream().sorted().toList();
+            table.append(
+                String.format(
+                    Locale.ROOT,
+                    "%s | %5d | %10d | %10d%n",
+                    key,
+                    sorted.size(),
+                    median(sorted) / 1_000_000,
+                    sorted.get(sorted.size() - 1) / 1_000_000));
+          });
       System.out.println(table);
       Figures.record(scenario, "length", Figures.millis(length));
       Figures.record(scenario, "leader-changes", handovers.size());
       Map<Impl, Long> terms = new EnumMap<>(Impl.class);
       timeline.terms().forEach(t -> terms.merge(implOf.get(t.candidate()), 1L, Long::sum));
       Figures.record(scenario, "terms-per-implementation", terms);
-      Figures.record(scenario, "fabric8-electors-ended-by-a-record-without-acquireTime",
-          fabric8Died);
+      Figures.record(
+          scenario, "fabric8-electors-ended-by-a-record-without-acquireTime", fabric8Died);
       for (Stop how : Stop.values()) {
         Map<String, String> medians = new LinkedHashMap<>();
         for (Impl from : impls) {
-          List<Long> sorted = handovers.stream().filter(h -> h.how() == how && h.from() == from)
-              .map(Handover::nanos).sorted().toList();
+          List<Long> sorted =
+              handovers.stream()
+                  .filter(h -> h.how() == how && h.from() == from)
+                  .map(Handover::nanos)
+                  .sorted()
+                  .toList();
           if (!sorted.isEmpty()) {
             medians.put(from.key, median(sorted) / 1_000_000 + " ms (n=" + sorted.size() + ")");
           }
         }
-        Figures.record(scenario, "handover-median-from-" + how.name().toLowerCase(Locale.ROOT),
-            medians);
+        Figures.record(
+            scenario, "handover-median-from-" + how.name().toLowerCase(Locale.ROOT), medians);
       }
       for (Impl to : impls) {
-        List<Long> sorted = handovers.stream().filter(h -> h.to() == to).map(Handover::nanos)
-            .sorted().toList();
+        List<Long> sorted =
+            handovers.stream().filter(h -> h.to() == to).map(Handover::nanos).sorted().toList();
         if (!sorted.isEmpty()) {
-          Figures.record(scenario, "handover-median-to-" + to.key, median(sorted) / 1_000_000
-              + " ms (n=" + sorted.size() + ")");
+          Figures.record(
+              scenario,
+              "handover-median-to-" + to.key,
+              median(sorted) / 1_000_000 + " ms (n=" + sorted.size() + ")");
         }
       }
-      byDirection.forEach((key, values) -> Figures.record(scenario, "handover",
-          key.replaceAll(" +", " ") + " | n=" + values.size() + " median "
-              + median(values.stream().sorted().toList()) / 1_000_000 + " ms"));
+      byDirection.forEach(
+          (key, values) ->
+              Figures.record(
+                  scenario,
+                  "handover",
+                  key.replaceAll(" +", " ")
+                      + " | n="
+                      + values.size()
+                      + " median "
+                      + median(values.stream().sorted().toList()) / 1_000_000
+                      + " ms"));
     }
 
     private void check(String scenario, int changes) {
@@ -579,8 +702,8 @@ class MigrationIT {
         for (int j = i + 1; j < terms.size(); j++) {
           LeadershipTimeline.Interval a = terms.get(i);
           LeadershipTimeline.Interval b = terms.get(j);
-          long overlap = Math.min(a.endNanos(), b.endNanos())
-              - Math.max(a.startNanos(), b.startNanos());
+          long overlap =
+              Math.min(a.endNanos(), b.endNanos()) - Math.max(a.startNanos(), b.startNanos());
           if (overlap <= 0) {
             continue;
           }
@@ -593,8 +716,8 @@ class MigrationIT {
         }
       }
       Figures.record(scenario, "overlaps-involving-elector", electorOverlaps.size());
-      Figures.record(scenario, "overlaps-of-other-libraries", foreignOverlaps.size() + " "
-          + foreignOverlaps);
+      Figures.record(
+          scenario, "overlaps-of-other-libraries", foreignOverlaps.size() + " " + foreignOverlaps);
       assertTrue(electorOverlaps.isEmpty(), "two leaders at once: " + electorOverlaps);
       // Fencing tokens: Elector's terms only; the other libraries have none.
       LeadershipTimeline electorOnly = new LeadershipTimeline(MonotonicClock.system());
@@ -605,8 +728,8 @@ class MigrationIT {
         }
       }
       electorOnly.assertNoOverlap();
-      assertTrue(handovers.size() >= changes, handovers.size() + " leader changes, wanted "
-          + changes);
+      assertTrue(
+          handovers.size() >= changes, handovers.size() + " leader changes, wanted " + changes);
       assertTrue(notYetLed().isEmpty(), "never led: " + notYetLed());
     }
   }

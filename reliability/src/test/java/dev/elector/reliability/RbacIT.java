@@ -33,54 +33,82 @@ class RbacIT {
   private static final Duration WATCHED = Duration.ofSeconds(20);
 
   @Test
-  void withoutAnyPermissionTheErrorNamesTheMissingRuleAndRetriesBackOff(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void withoutAnyPermissionTheErrorNamesTheMissingRuleAndRetriesBackOff(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     KubeIdentity nobody = cluster.newIdentity(namespace, "no-permissions");
 
     Outcome outcome = run(cluster, namespace, nobody, "rbac-none");
 
     assertTrue(outcome.firstFailure().contains("is not allowed to get"), outcome.firstFailure());
-    assertTrue(outcome.firstFailure().contains("grant it with a Role in namespace "
-        + namespace.name()), outcome.firstFailure());
-    assertTrue(outcome.firstFailure().contains("with the rule {apiGroups: [\"coordination.k8s.io"
-        + "\"], resources: [\"leases\"], verbs: [\"get\"], resourceNames: [\"rbac-none\"]}"),
+    assertTrue(
+        outcome.firstFailure().contains("grant it with a Role in namespace " + namespace.name()),
+        outcome.firstFailure());
+    assertTrue(
+        outcome
+            .firstFailure()
+            .contains(
+                "with the rule {apiGroups: [\"coordination.k8s.io"
+                    + "\"], resources: [\"leases\"], verbs: [\"get\"], resourceNames: [\"rbac-none\"]}"),
         outcome.firstFailure());
     assertTrue(outcome.health().contains("FORBIDDEN"), outcome.health());
   }
 
   @Test
-  void withReadOnlyPermissionsTheErrorNamesTheMissingWrite(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void withReadOnlyPermissionsTheErrorNamesTheMissingWrite(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     KubeIdentity reader = cluster.newIdentity(namespace, "read-only");
-    cluster.grant(reader, namespace, List.of(new V1PolicyRule()
-        .apiGroups(List.of("coordination.k8s.io")).resources(List.of("leases"))
-        .verbs(List.of("get", "list", "watch"))));
+    cluster.grant(
+        reader,
+        namespace,
+        List.of(
+            new V1PolicyRule()
+                .apiGroups(List.of("coordination.k8s.io"))
+                .resources(List.of("leases"))
+                .verbs(List.of("get", "list", "watch"))));
     // A released lock: the candidate may take it at once, if it may write.
-    new CoordinationV1Api(cluster.admin()).createNamespacedLease(namespace.name(), new V1Lease()
-        .apiVersion("coordination.k8s.io/v1").kind("Lease").metadata(new V1ObjectMeta()
-            .name("rbac-read-only")).spec(new V1LeaseSpec().holderIdentity("")
-            .leaseDurationSeconds(3))).execute();
+    new CoordinationV1Api(cluster.admin())
+        .createNamespacedLease(
+            namespace.name(),
+            new V1Lease()
+                .apiVersion("coordination.k8s.io/v1")
+                .kind("Lease")
+                .metadata(new V1ObjectMeta().name("rbac-read-only"))
+                .spec(new V1LeaseSpec().holderIdentity("").leaseDurationSeconds(3)))
+        .execute();
 
     Outcome outcome = run(cluster, namespace, reader, "rbac-read-only");
 
     assertTrue(outcome.health().contains("is not allowed to patch"), outcome.health());
-    assertTrue(outcome.health().contains("verbs: [\"patch\"], resourceNames: [\"rbac-read-only\"]"),
+    assertTrue(
+        outcome.health().contains("verbs: [\"patch\"], resourceNames: [\"rbac-read-only\"]"),
         outcome.health());
   }
 
   private record Outcome(String firstFailure, String health) {}
 
-  private Outcome run(KubeCluster cluster, KubeNamespace namespace, KubeIdentity identity,
-      String lockName) throws Exception {
-    LeaseLock lock = LeaseLock.newBuilder().apiClient(identity.client())
-        .namespace(namespace.name()).name(lockName).identity(identity.username())
-        .requestTimeout(Duration.ofSeconds(1)).build();
+  private Outcome run(
+      KubeCluster cluster, KubeNamespace namespace, KubeIdentity identity, String lockName)
+      throws Exception {
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(identity.client())
+            .namespace(namespace.name())
+            .name(lockName)
+            .identity(identity.username())
+            .requestTimeout(Duration.ofSeconds(1))
+            .build();
     LockRead read = lock.read().toCompletableFuture().get();
     LogWindow log = LogWindow.open();
-    LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder().lock(lock)
-        .leaseDuration(Cohort.LEASE).renewDeadline(Cohort.RENEW_DEADLINE)
-        .retryPeriod(Cohort.RETRY).maxBackoff(Cohort.MAX_BACKOFF)
-        .callbacks(LeaderCallbacks.of(t -> { }, (t, r) -> { })).build());
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(lock)
+                .leaseDuration(Cohort.LEASE)
+                .renewDeadline(Cohort.RENEW_DEADLINE)
+                .retryPeriod(Cohort.RETRY)
+                .maxBackoff(Cohort.MAX_BACKOFF)
+                .callbacks(LeaderCallbacks.of(t -> {}, (t, r) -> {}))
+                .build());
     try {
       long start = System.nanoTime();
       while (System.nanoTime() - start < WATCHED.toNanos()) {
@@ -90,18 +118,23 @@ class RbacIT {
       long calls = elector.stats().totalCalls();
       List<String> lines = log.lines();
       String health = elector.health().detail();
-      Figures.record("rbac", lockName + "-calls", calls + " in " + Figures.millis(WATCHED)
-          + " (bound " + Cohort.callBound(WATCHED) + ")");
+      Figures.record(
+          "rbac",
+          lockName + "-calls",
+          calls + " in " + Figures.millis(WATCHED) + " (bound " + Cohort.callBound(WATCHED) + ")");
       Figures.record("rbac", lockName + "-log-lines", lines.size());
       Figures.record("rbac", lockName + "-health", health);
 
       assertTrue(elector.health().healthy(), "a missing permission is not a crash: " + health);
       assertTrue(calls <= Cohort.callBound(WATCHED) / 4, "the retries back off: " + calls);
-      assertTrue(lines.stream().filter(l -> l.contains(" ERROR ")).count() == 1,
+      assertTrue(
+          lines.stream().filter(l -> l.contains(" ERROR ")).count() == 1,
           "one ERROR for the streak:\n" + String.join("\n", lines));
       assertTrue(lines.size() <= 3, String.join("\n", lines));
-      String first = read instanceof LockRead.Failed failed ? failed.failure().message()
-          : "(the read succeeded)";
+      String first =
+          read instanceof LockRead.Failed failed
+              ? failed.failure().message()
+              : "(the read succeeded)";
       if (read instanceof LockRead.Failed failed) {
         assertEquals(LockFailure.Kind.FORBIDDEN, failed.failure().kind());
       }

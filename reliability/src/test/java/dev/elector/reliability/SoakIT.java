@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  * latency around the call timeout, 500s and 429s for everyone, random resets, refused connections,
  * lock deletions and foreign rewrites, and API server restarts. Reports leadership changes, total
  * leaderless time, calls per second, threads and heap; fails on any overlap, any breach of the call
- * bound, and growth of threads or heap. The seed is printed and can be set with
- * {@code -Delector.soak.seed}.
+ * bound, and growth of threads or heap. The seed is printed and can be set with {@code
+ * -Delector.soak.seed}.
  *
  * <p>With {@code -Delector.soak.gocandidates=N}, N client-go candidates ({@link GoCandidate}, each
  * a process of its own through its own proxy, with its own synthetic 500s and 429s) join the five
@@ -94,34 +94,46 @@ class SoakIT {
       long end = start + length.toNanos();
       long lastRestart = start;
 
-      List<Fault> faults = new ArrayList<>(List.of(
-          c -> partition(c.allLeading().isEmpty() ? null : c.allLeading().get(0), "leader"),
-          c -> partition(c.all().get(random.nextInt(all)), "member"),
-          c -> forAll(c, m -> m.proxy().latency(Duration.ofMillis(350), Duration.ofMillis(300)),
-              "latency"),
-          c -> forAll(c, m -> m.httpFail(0.5, 500), "http-500"),
-          c -> forAll(c, m -> m.httpThrottle(0.5, Duration.ofSeconds(1)), "http-429"),
-          c -> forAll(c, m -> m.proxy().resetRandomly(0.2), "resets"),
-          c -> {
-            c.all().get(random.nextInt(all)).proxy().refuse().reset();
-            return "refuse-one";
-          },
-          c -> {
-            leases.deleteNamespacedLease(Cohort.LOCK, namespace.name()).execute();
-            return "delete-lock";
-          },
-          c -> {
-            V1Lease lease = leases.readNamespacedLease(Cohort.LOCK, namespace.name()).execute();
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            lease.getSpec().holderIdentity("intruder").leaseDurationSeconds(3).renewTime(now);
-            leases.replaceNamespacedLease(Cohort.LOCK, namespace.name(), lease).execute();
-            return "rewrite-lock";
-          }));
+      List<Fault> faults =
+          new ArrayList<>(
+              List.of(
+                  c -> partition(c.allLeading().isEmpty() ? null : c.allLeading().get(0), "leader"),
+                  c -> partition(c.all().get(random.nextInt(all)), "member"),
+                  c ->
+                      forAll(
+                          c,
+                          m -> m.proxy().latency(Duration.ofMillis(350), Duration.ofMillis(300)),
+                          "latency"),
+                  c -> forAll(c, m -> m.httpFail(0.5, 500), "http-500"),
+                  c -> forAll(c, m -> m.httpThrottle(0.5, Duration.ofSeconds(1)), "http-429"),
+                  c -> forAll(c, m -> m.proxy().resetRandomly(0.2), "resets"),
+                  c -> {
+                    c.all().get(random.nextInt(all)).proxy().refuse().reset();
+                    return "refuse-one";
+                  },
+                  c -> {
+                    leases.deleteNamespacedLease(Cohort.LOCK, namespace.name()).execute();
+                    return "delete-lock";
+                  },
+                  c -> {
+                    V1Lease lease =
+                        leases.readNamespacedLease(Cohort.LOCK, namespace.name()).execute();
+                    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                    lease
+                        .getSpec()
+                        .holderIdentity("intruder")
+                        .leaseDurationSeconds(3)
+                        .renewTime(now);
+                    leases.replaceNamespacedLease(Cohort.LOCK, namespace.name(), lease).execute();
+                    return "rewrite-lock";
+                  }));
 
       while (System.nanoTime() < end) {
         String name;
-        boolean restartDue = plane != null && System.nanoTime() - lastRestart
-            > Duration.ofSeconds(60).toNanos() && random.nextInt(4) == 0;
+        boolean restartDue =
+            plane != null
+                && System.nanoTime() - lastRestart > Duration.ofSeconds(60).toNanos()
+                && random.nextInt(4) == 0;
         if (restartDue) {
           plane.restart();
           lastRestart = System.nanoTime();
@@ -155,31 +167,47 @@ class SoakIT {
 
       Figures.record("soak", "length", Figures.millis(window) + " (seed " + seed + ")");
       if (goCount > 0) {
-        Figures.record("soak", "candidates", CANDIDATES + " Elector, " + goCount
-            + " client-go (ReleaseOnCancel " + goRelease + ")");
+        Figures.record(
+            "soak",
+            "candidates",
+            CANDIDATES + " Elector, " + goCount + " client-go (ReleaseOnCancel " + goRelease + ")");
       }
       Figures.record("soak", "faults", applied);
       Figures.record("soak", "leadership-changes", changes);
-      Figures.record("soak", "leaderless-time", Figures.millis(leaderless) + String.format(
-          " (%.1f%%)", 100.0 * leaderless.toNanos() / window.toNanos()));
+      Figures.record(
+          "soak",
+          "leaderless-time",
+          Figures.millis(leaderless)
+              + String.format(" (%.1f%%)", 100.0 * leaderless.toNanos() / window.toNanos()));
       Figures.record("soak", "longest-overlap", Figures.millis(cohort.timeline.maxOverlap()));
-      Figures.record("soak", "lock-calls", calls + " (" + Figures.perSecond(calls, window)
-          + " for " + CANDIDATES + " candidates)");
+      Figures.record(
+          "soak",
+          "lock-calls",
+          calls + " (" + Figures.perSecond(calls, window) + " for " + CANDIDATES + " candidates)");
       Figures.record("soak", "log-lines", logLines);
       Figures.record("soak", "threads", threadsBefore + " -> " + threadsAfter);
-      Figures.record("soak", "heap-used-after-gc", heapBefore / 1_048_576 + " MB -> "
-          + heapAfter / 1_048_576 + " MB");
+      Figures.record(
+          "soak",
+          "heap-used-after-gc",
+          heapBefore / 1_048_576 + " MB -> " + heapAfter / 1_048_576 + " MB");
       long perMemberBound = Cohort.callBound(window);
       Map<String, Long> made = new LinkedHashMap<>();
       byMember.forEach((member, total) -> made.put(member, total - memberCallsBefore.get(member)));
       Figures.record("soak", "lock-calls-per-candidate", made + " (bound " + perMemberBound + ")");
       Map<String, Long> watchLists = new LinkedHashMap<>();
-      watchesAfter.forEach((member, total) -> watchLists.put(member,
-          total - watchesBefore.get(member)));
+      watchesAfter.forEach(
+          (member, total) -> watchLists.put(member, total - watchesBefore.get(member)));
       long watchBound = WATCH_BURST + window.toSeconds();
-      Figures.record("soak", "watch-and-list-requests-per-candidate", watchLists + " (most "
-          + Figures.perSecond(watchLists.values().stream().mapToLong(Long::longValue).max()
-              .orElse(0), window) + "; bound " + watchBound + ")");
+      Figures.record(
+          "soak",
+          "watch-and-list-requests-per-candidate",
+          watchLists
+              + " (most "
+              + Figures.perSecond(
+                  watchLists.values().stream().mapToLong(Long::longValue).max().orElse(0), window)
+              + "; bound "
+              + watchBound
+              + ")");
       if (goCount > 0) {
         recordGoFigures(cohort, window, perMemberBound, goBefore, goAfter, goSettled);
       }
@@ -193,15 +221,28 @@ class SoakIT {
         // so tokens are checked between Elector's terms only.
         electorOnly(cohort).assertNoOverlap();
       }
-      made.forEach((member, count) -> assertTrue(count <= perMemberBound, member + " made "
-          + count + " calls in " + window + ", bound " + perMemberBound));
+      made.forEach(
+          (member, count) ->
+              assertTrue(
+                  count <= perMemberBound,
+                  member + " made " + count + " calls in " + window + ", bound " + perMemberBound));
       // The watch bound of the README: at most 4 + T / 1 s list and watch requests per watch.
-      watchLists.forEach((member, count) -> assertTrue(count <= watchBound, member + " sent "
-          + count + " list and watch requests in " + window + ", over the watch bound "
-          + watchBound));
-      assertTrue(threadsAfter <= threadsBefore + 5, "threads grew: " + threadsBefore + " -> "
-          + threadsAfter);
-      assertTrue(heapAfter <= heapBefore + 32L * 1_048_576,
+      watchLists.forEach(
+          (member, count) ->
+              assertTrue(
+                  count <= watchBound,
+                  member
+                      + " sent "
+                      + count
+                      + " list and watch requests in "
+                      + window
+                      + ", over the watch bound "
+                      + watchBound));
+      assertTrue(
+          threadsAfter <= threadsBefore + 5,
+          "threads grew: " + threadsBefore + " -> " + threadsAfter);
+      assertTrue(
+          heapAfter <= heapBefore + 32L * 1_048_576,
           "heap grew: " + heapBefore + " -> " + heapAfter);
     }
   }
@@ -215,8 +256,13 @@ class SoakIT {
     while (cohort.allLeading().size() != 1) {
       assertTrue(cohort.leaders().size() <= 1, "two leaders at once: " + cohort.leaders());
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("not one leader within " + limit + ": " + cohort.allLeading()
-            + "; terms so far: " + cohort.timeline.terms());
+        throw new AssertionError(
+            "not one leader within "
+                + limit
+                + ": "
+                + cohort.allLeading()
+                + "; terms so far: "
+                + cohort.timeline.terms());
       }
       Thread.sleep(10);
     }
@@ -237,8 +283,12 @@ class SoakIT {
     return stats;
   }
 
-  private static void recordGoFigures(Cohort cohort, Duration window, long bound,
-      Map<String, GoCandidate.Stats> before, Map<String, GoCandidate.Stats> after,
+  private static void recordGoFigures(
+      Cohort cohort,
+      Duration window,
+      long bound,
+      Map<String, GoCandidate.Stats> before,
+      Map<String, GoCandidate.Stats> after,
       Map<String, GoCandidate.Stats> settled) {
     Map<String, String> calls = new LinkedHashMap<>();
     Map<String, String> runtime = new LinkedHashMap<>();
@@ -250,12 +300,26 @@ class SoakIT {
       GoCandidate.Stats b = before.get(go.name());
       GoCandidate.Stats a = after.get(go.name());
       GoCandidate.Stats s = settled.get(go.name());
-      calls.put(go.name(), (a.lockCalls() - b.lockCalls()) + " lock calls, "
-          + (a.requests() - b.requests()) + " HTTP requests ("
-          + (a.injected() - b.injected()) + " answered by the injector), "
-          + (a.lists() - b.lists() + a.watches() - b.watches()) + " lists and watches");
-      runtime.put(go.name(), b.goroutines() + " -> " + s.goroutines() + " goroutines, "
-          + b.heapBytes() / 1_048_576 + " MB -> " + s.heapBytes() / 1_048_576 + " MB heap");
+      calls.put(
+          go.name(),
+          (a.lockCalls() - b.lockCalls())
+              + " lock calls, "
+              + (a.requests() - b.requests())
+              + " HTTP requests ("
+              + (a.injected() - b.injected())
+              + " answered by the injector), "
+              + (a.lists() - b.lists() + a.watches() - b.watches())
+              + " lists and watches");
+      runtime.put(
+          go.name(),
+          b.goroutines()
+              + " -> "
+              + s.goroutines()
+              + " goroutines, "
+              + b.heapBytes() / 1_048_576
+              + " MB -> "
+              + s.heapBytes() / 1_048_576
+              + " MB heap");
       for (GoCandidate.GoTerm term : go.terms()) {
         goTerms++;
         worstLag = Math.max(worstLag, term.lagNanos());
@@ -263,24 +327,36 @@ class SoakIT {
       }
       go.foreignReleases().forEach(r -> foreign.add(go.name() + " cleared " + r));
     }
-    Figures.record("soak", "client-go-calls", calls + " (Elector's bound for the window: "
-        + bound + "; client-go promises none)");
+    Figures.record(
+        "soak",
+        "client-go-calls",
+        calls + " (Elector's bound for the window: " + bound + "; client-go promises none)");
     Figures.record("soak", "client-go-runtime", runtime);
-    Figures.record("soak", "client-go-terms", goTerms + " ended " + reasons + ", of "
-        + cohort.timeline.terms().stream().filter(t -> t.candidate().startsWith("go")).count());
-    Figures.record("soak", "client-go-releases-over-another-holder", foreign.size() + " "
-        + foreign);
-    Figures.record("soak", "client-go-stop-after-deadline", "at most "
-        + Figures.millis(Duration.ofNanos(worstLag)));
-    Figures.record("soak", "longest-overlap-if-client-go-terms-end-at-OnStoppedLeading",
+    Figures.record(
+        "soak",
+        "client-go-terms",
+        goTerms
+            + " ended "
+            + reasons
+            + ", of "
+            + cohort.timeline.terms().stream().filter(t -> t.candidate().startsWith("go")).count());
+    Figures.record(
+        "soak", "client-go-releases-over-another-holder", foreign.size() + " " + foreign);
+    Figures.record(
+        "soak",
+        "client-go-stop-after-deadline",
+        "at most " + Figures.millis(Duration.ofNanos(worstLag)));
+    Figures.record(
+        "soak",
+        "longest-overlap-if-client-go-terms-end-at-OnStoppedLeading",
         Figures.millis(rawGoTimeline(cohort).maxOverlap()));
   }
 
   /**
    * Fails on any overlap of two Elector candidates, and on an overlap with a client-go candidate
    * that lasts renewDeadline or longer; returns the shorter ones with a client-go candidate. Those
-   * come from client-go itself: it recreates a deleted Lease at once, even under a live leader,
-   * the outside act the README's Limits bound by renewDeadline.
+   * come from client-go itself: it recreates a deleted Lease at once, even under a live leader, the
+   * outside act the README's Limits bound by renewDeadline.
    */
   private static List<String> overlapsWithClientGo(Cohort cohort) {
     Set<String> elector = cohort.members().stream().map(m -> m.name).collect(Collectors.toSet());
@@ -290,8 +366,8 @@ class SoakIT {
       for (int j = i + 1; j < terms.size(); j++) {
         LeadershipTimeline.Interval a = terms.get(i);
         LeadershipTimeline.Interval b = terms.get(j);
-        long overlap = Math.min(a.endNanos(), b.endNanos())
-            - Math.max(a.startNanos(), b.startNanos());
+        long overlap =
+            Math.min(a.endNanos(), b.endNanos()) - Math.max(a.startNanos(), b.startNanos());
         if (overlap <= 0) {
           continue;
         }
@@ -299,10 +375,11 @@ class SoakIT {
         if (elector.contains(a.candidate()) && elector.contains(b.candidate())) {
           throw new AssertionError("two leaders at once: " + pair);
         }
-        assertTrue(overlap < Cohort.RENEW_DEADLINE.toNanos(), "a client-go candidate overlapped"
-            + " another for renewDeadline or longer: " + pair);
-        goOnly.add(a.candidate() + "/" + b.candidate() + " "
-            + Figures.millis(Duration.ofNanos(overlap)));
+        assertTrue(
+            overlap < Cohort.RENEW_DEADLINE.toNanos(),
+            "a client-go candidate overlapped" + " another for renewDeadline or longer: " + pair);
+        goOnly.add(
+            a.candidate() + "/" + b.candidate() + " " + Figures.millis(Duration.ofNanos(overlap)));
       }
     }
     return goOnly;
@@ -312,22 +389,33 @@ class SoakIT {
   private static LeadershipTimeline electorOnly(Cohort cohort) {
     LeadershipTimeline only = new LeadershipTimeline(MonotonicClock.system());
     Set<String> names = cohort.members().stream().map(m -> m.name).collect(Collectors.toSet());
-    copy(cohort.timeline.terms().stream().filter(t -> names.contains(t.candidate())).toList(),
-        only);
+    copy(
+        cohort.timeline.terms().stream().filter(t -> names.contains(t.candidate())).toList(), only);
     return only;
   }
 
   /** The timeline with client-go's terms ending at OnStoppedLeading rather than the deadline. */
   private static LeadershipTimeline rawGoTimeline(Cohort cohort) {
     Map<String, Long> stopped = new HashMap<>();
-    cohort.goCandidates().forEach(go -> go.terms().forEach(t -> stopped.put(
-        go.name() + "@" + t.startNanos(), t.stoppedNanos())));
+    cohort
+        .goCandidates()
+        .forEach(
+            go ->
+                go.terms()
+                    .forEach(t -> stopped.put(go.name() + "@" + t.startNanos(), t.stoppedNanos())));
     LeadershipTimeline raw = new LeadershipTimeline(MonotonicClock.system());
-    copy(cohort.timeline.terms().stream().map(t -> {
-      Long end = stopped.get(t.candidate() + "@" + t.startNanos());
-      return end == null ? t : new LeadershipTimeline.Interval(t.candidate(), t.token(),
-          t.startNanos(), end, t.reason());
-    }).toList(), raw);
+    copy(
+        cohort.timeline.terms().stream()
+            .map(
+                t -> {
+                  Long end = stopped.get(t.candidate() + "@" + t.startNanos());
+                  return end == null
+                      ? t
+                      : new LeadershipTimeline.Interval(
+                          t.candidate(), t.token(), t.startNanos(), end, t.reason());
+                })
+            .toList(),
+        raw);
     return raw;
   }
 
@@ -357,8 +445,8 @@ class SoakIT {
     return "partition-" + which;
   }
 
-  private static String forAll(Cohort cohort,
-      java.util.function.Consumer<Cohort.Candidate> fault, String name) {
+  private static String forAll(
+      Cohort cohort, java.util.function.Consumer<Cohort.Candidate> fault, String name) {
     cohort.all().forEach(fault);
     return name;
   }

@@ -37,8 +37,7 @@ class StalledLeaderIT {
   private static final String FENCED = "fenced-resource";
   private static final Duration PAUSE = Duration.ofSeconds(6);
 
-  @TempDir
-  Path work;
+  @TempDir Path work;
 
   private record Event(long nanos, String kind, Map<String, String> fields) {}
 
@@ -51,7 +50,8 @@ class StalledLeaderIT {
       Event leading = await(output, "leading", Duration.ofSeconds(30));
       cohort.start(1);
       Thread.sleep(1_500);
-      assertTrue(events(output).stream().anyMatch(e -> e.kind().equals("accepted")),
+      assertTrue(
+          events(output).stream().anyMatch(e -> e.kind().equals("accepted")),
           "the leader works while it leads");
 
       long paused = System.nanoTime();
@@ -68,33 +68,45 @@ class StalledLeaderIT {
 
       long staleToken = Long.parseLong(leading.fields().get("token"));
       long activeUntil = Long.parseLong(stopped.fields().get("activeUntil"));
-      List<Event> afterResume = events(output).stream().filter(e -> e.nanos() >= resumed)
-          .toList();
+      List<Event> afterResume = events(output).stream().filter(e -> e.nanos() >= resumed).toList();
       Figures.record("stall", "pause", Figures.millis(Duration.ofNanos(resumed - paused)));
-      Figures.record("stall", "stalled-term-deadline-to-new-term", Figures.millis(
-          Duration.ofNanos(cohort.timeline.terms().get(0).startNanos() - activeUntil)));
-      Figures.record("stall", "resume-to-elector-step-down", Figures.millis(
-          Duration.ofNanos(stopped.nanos() - resumed)));
+      Figures.record(
+          "stall",
+          "stalled-term-deadline-to-new-term",
+          Figures.millis(
+              Duration.ofNanos(cohort.timeline.terms().get(0).startNanos() - activeUntil)));
+      Figures.record(
+          "stall",
+          "resume-to-elector-step-down",
+          Figures.millis(Duration.ofNanos(stopped.nanos() - resumed)));
       Figures.record("stall", "tokens", "stalled " + staleToken + ", new leader " + nextToken);
-      Figures.record("stall", "events-after-resume", afterResume.stream().map(Event::kind)
-          .toList());
+      Figures.record(
+          "stall", "events-after-resume", afterResume.stream().map(Event::kind).toList());
 
       assertEquals(TermEnd.RENEW_DEADLINE_EXCEEDED.name(), stopped.fields().get("reason"));
       assertTrue(activeUntil <= resumed, "the term was over before the process resumed");
-      assertFalse(events(output).stream().anyMatch(e -> e.kind().equals("act")
-              && Long.parseLong(e.fields().get("checkedAt")) >= activeUntil),
+      assertFalse(
+          events(output).stream()
+              .anyMatch(
+                  e ->
+                      e.kind().equals("act")
+                          && Long.parseLong(e.fields().get("checkedAt")) >= activeUntil),
           "no work began after the term's deadline: " + afterResume);
-      assertEquals(nextToken, fenced.newestToken(), "no stale write took effect after the new"
-          + " leader's: " + afterResume);
+      assertEquals(
+          nextToken,
+          fenced.newestToken(),
+          "no stale write took effect after the new" + " leader's: " + afterResume);
       assertEquals(next.name, fenced.holder());
       assertTrue(staleToken < nextToken, "the stale token is older than the new leader's");
-      assertEquals(FencedResource.Outcome.REFUSED_STALE_TOKEN,
-          fenced.write(staleToken, "stalled"), "the fenced resource refuses the stale token");
+      assertEquals(
+          FencedResource.Outcome.REFUSED_STALE_TOKEN,
+          fenced.write(staleToken, "stalled"),
+          "the fenced resource refuses the stale token");
       assertEquals(List.of(next), cohort.leaders());
 
       cohort.timeline.started("stalled", staleToken, leading.nanos());
-      cohort.timeline.ended("stalled", TermEnd.RENEW_DEADLINE_EXCEEDED,
-          Math.min(stopped.nanos(), activeUntil));
+      cohort.timeline.ended(
+          "stalled", TermEnd.RENEW_DEADLINE_EXCEEDED, Math.min(stopped.nanos(), activeUntil));
       cohort.timeline.assertNoOverlap();
     } finally {
       signal(stalled, "CONT");
@@ -102,26 +114,45 @@ class StalledLeaderIT {
     }
   }
 
-  private Process startStalledCandidate(KubeCluster cluster, KubeNamespace namespace,
-      Path output) throws Exception {
+  private Process startStalledCandidate(KubeCluster cluster, KubeNamespace namespace, Path output)
+      throws Exception {
     KubeIdentity identity = cluster.newIdentity(namespace, "stalled");
     List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(Cohort.SHIPPED_LEASE_RBAC));
-    rules.add(new V1PolicyRule().apiGroups(List.of("")).resources(List.of("configmaps"))
-        .resourceNames(List.of(FENCED)).verbs(List.of("get", "update")));
-    rules.add(new V1PolicyRule().apiGroups(List.of("")).resources(List.of("configmaps"))
-        .verbs(List.of("create")));
+    rules.add(
+        new V1PolicyRule()
+            .apiGroups(List.of(""))
+            .resources(List.of("configmaps"))
+            .resourceNames(List.of(FENCED))
+            .verbs(List.of("get", "update")));
+    rules.add(
+        new V1PolicyRule()
+            .apiGroups(List.of(""))
+            .resources(List.of("configmaps"))
+            .verbs(List.of("create")));
     cluster.grant(identity, namespace, rules);
     Path kubeconfig = work.resolve("stalled.kubeconfig");
     Files.writeString(kubeconfig, cluster.kubeconfigYaml(identity.token()));
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-        "-Dorg.slf4j.simpleLogger.logFile=System.err", CandidateMain.class.getName(), "stalled",
-        namespace.name(), Cohort.LOCK, kubeconfig.toString(), FENCED)
-        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    return new ProcessBuilder(
+            java,
+            "-Xmx128m",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "-Dorg.slf4j.simpleLogger.logFile=System.err",
+            CandidateMain.class.getName(),
+            "stalled",
+            namespace.name(),
+            Cohort.LOCK,
+            kubeconfig.toString(),
+            FENCED)
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile())
+        .start();
   }
 
   private static void signal(Process process, String signal) throws Exception {
-    new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start()
+    new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+        .start()
         .waitFor(5, TimeUnit.SECONDS);
   }
 
@@ -155,7 +186,7 @@ class StalledLeaderIT {
       }
       Thread.sleep(20);
     }
-    throw new AssertionError("no '" + kind + "' event within " + limit + ":\n"
-        + Files.readString(output));
+    throw new AssertionError(
+        "no '" + kind + "' event within " + limit + ":\n" + Files.readString(output));
   }
 }

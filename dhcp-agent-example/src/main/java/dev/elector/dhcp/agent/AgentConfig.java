@@ -27,85 +27,132 @@ import picocli.CommandLine.Option;
 public final class AgentConfig {
   /** The default health listener. */
   public static final InetSocketAddress DEFAULT_HEALTH = new InetSocketAddress("0.0.0.0", 8080);
+
   /** Where the pod's annotations are read from by default (a downwardAPI volume item). */
   public static final Path DEFAULT_POD_ANNOTATIONS = Path.of("/etc/podinfo/annotations");
 
   /**
-   * The flags, as picocli fills them in. The fields start at their defaults, which stay where a
-   * bad flag stops picocli before it applies the {@code defaultValue}s (shown by --help).
+   * The flags, as picocli fills them in. The fields start at their defaults, which stay where a bad
+   * flag stops picocli before it applies the {@code defaultValue}s (shown by --help).
    */
-  @Command(name = "dhcp-agent", mixinStandardHelpOptions = true,
-      versionProvider = CommandLines.Version.class, sortOptions = false, sortSynopsis = false,
+  @Command(
+      name = "dhcp-agent",
+      mixinStandardHelpOptions = true,
+      versionProvider = CommandLines.Version.class,
+      sortOptions = false,
+      sortSynopsis = false,
       usageHelpWidth = 100,
-      description = "Serves DHCPv4 for one IPPool on one network; of the replicas serving the"
-          + " pool, one leads (through a Lease) and answers.",
-      footer = {"", "Durations: 15s, 500ms, 2m, 1h, 1m30s or ISO-8601 like PT15S.",
-          "Exit status: 2 for bad flags, an unreadable kubeconfig or a missing namespace."})
+      description =
+          "Serves DHCPv4 for one IPPool on one network; of the replicas serving the"
+              + " pool, one leads (through a Lease) and answers.",
+      footer = {
+        "",
+        "Durations: 15s, 500ms, 2m, 1h, 1m30s or ISO-8601 like PT15S.",
+        "Exit status: 2 for bad flags, an unreadable kubeconfig or a missing namespace."
+      })
   static final class Flags {
-    @Option(names = "--ippool-ref", paramLabel = "NAMESPACE/NAME",
+    @Option(
+        names = "--ippool-ref",
+        paramLabel = "NAMESPACE/NAME",
         description = "the one pool this agent serves (or the environment variable IPPOOL_REF)")
     String ippoolRef;
 
-    @Option(names = "--network", paramLabel = "NAMESPACE/NAME", description = "the pool's"
-        + " network (NetworkAttachmentDefinition): the NIC is the one Multus attached for it, read"
-        + " from the pod's k8s.v1.cni.cncf.io/network-status annotation")
+    @Option(
+        names = "--network",
+        paramLabel = "NAMESPACE/NAME",
+        description =
+            "the pool's"
+                + " network (NetworkAttachmentDefinition): the NIC is the one Multus attached for it, read"
+                + " from the pod's k8s.v1.cni.cncf.io/network-status annotation")
     String network;
 
-    @Option(names = "--pod-annotations", paramLabel = "PATH",
+    @Option(
+        names = "--pod-annotations",
+        paramLabel = "PATH",
         defaultValue = "/etc/podinfo/annotations",
         description = "the pod's annotations, a Downward API file (default ${DEFAULT-VALUE})")
     Path podAnnotations = DEFAULT_POD_ANNOTATIONS;
 
-    @Option(names = "--nic", paramLabel = "IFACE", description = "instead of --network: the NIC"
-        + " to serve on and to put the server address on")
+    @Option(
+        names = "--nic",
+        paramLabel = "IFACE",
+        description =
+            "instead of --network: the NIC" + " to serve on and to put the server address on")
     String nic;
 
-    @Option(names = "--server-ip", paramLabel = "IP",
+    @Option(
+        names = "--server-ip",
+        paramLabel = "IP",
         description = "the server address (default: the pool's serverIP)")
     Ipv4Address serverIp;
 
-    @Option(names = "--cidr", paramLabel = "CIDR",
+    @Option(
+        names = "--cidr",
+        paramLabel = "CIDR",
         description = "the network (default: the pool's cidr)")
     Ipv4Cidr cidr;
 
-    @Option(names = "--dry-run",
+    @Option(
+        names = "--dry-run",
         description = "never change the NIC (the address must exist already)")
     boolean dryRun;
 
-    @Option(names = "--kubeconfig", paramLabel = "PATH",
-        description = "kubeconfig to use (default: in-cluster, else KUBECONFIG, else"
-            + " ~/.kube/config)")
+    @Option(
+        names = "--kubeconfig",
+        paramLabel = "PATH",
+        description =
+            "kubeconfig to use (default: in-cluster, else KUBECONFIG, else" + " ~/.kube/config)")
     Path kubeconfig;
 
-    @Option(names = "--health-addr", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:8080",
+    @Option(
+        names = "--health-addr",
+        paramLabel = "HOST:PORT",
+        defaultValue = "0.0.0.0:8080",
         description = "/healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
     HostPort healthAddress = new HostPort("0.0.0.0", 8080);
 
-    @Option(names = "--expose-leases",
+    @Option(
+        names = "--expose-leases",
         description = "also serve /leases, a read-only dump of the lease cache")
     boolean exposeLeases;
 
-    @Option(names = "--lock-name", paramLabel = "NAME",
+    @Option(
+        names = "--lock-name",
+        paramLabel = "NAME",
         description = "the Lease (default dhcp-agent.POOLNAMESPACE.POOLNAME)")
     String lockName;
 
-    @Option(names = "--identity", paramLabel = "ID",
+    @Option(
+        names = "--identity",
+        paramLabel = "ID",
         description = "identity in the Lease (default POD_NAME plus a per-process suffix)")
     String identity;
 
-    @Option(names = "--lease-duration", paramLabel = "D", defaultValue = "15s",
+    @Option(
+        names = "--lease-duration",
+        paramLabel = "D",
+        defaultValue = "15s",
         description = "lease duration (default ${DEFAULT-VALUE})")
     Duration leaseDuration = Duration.ofSeconds(15);
 
-    @Option(names = "--renew-deadline", paramLabel = "D", defaultValue = "10s",
+    @Option(
+        names = "--renew-deadline",
+        paramLabel = "D",
+        defaultValue = "10s",
         description = "renew deadline (default ${DEFAULT-VALUE})")
     Duration renewDeadline = Duration.ofSeconds(10);
 
-    @Option(names = "--retry-period", paramLabel = "D", defaultValue = "2s",
+    @Option(
+        names = "--retry-period",
+        paramLabel = "D",
+        defaultValue = "2s",
         description = "retry period (default ${DEFAULT-VALUE})")
     Duration retryPeriod = Duration.ofSeconds(2);
 
-    @Option(names = "--dhcp-port", paramLabel = "N", defaultValue = "67",
+    @Option(
+        names = "--dhcp-port",
+        paramLabel = "N",
+        defaultValue = "67",
         description = "the UDP port the server listens on (default ${DEFAULT-VALUE})")
     int dhcpPort = 67;
   }
@@ -153,8 +200,8 @@ public final class AgentConfig {
    */
   public static AgentConfig parse(String[] args, Map<String, String> env) {
     Flags flags = new Flags();
-    List<String> problems = new ArrayList<>(CommandLines.parse(commandLine(flags), args)
-        .problems());
+    List<String> problems =
+        new ArrayList<>(CommandLines.parse(commandLine(flags), args).problems());
     Parsed p = new Parsed();
     String ref = flags.ippoolRef != null ? flags.ippoolRef : env.get("IPPOOL_REF");
     try {
@@ -166,32 +213,45 @@ public final class AgentConfig {
     p.exposeLeases = flags.exposeLeases;
     p.nic = flags.nic;
     if (p.nic != null && !p.nic.matches("[A-Za-z0-9_.:@-]{1,15}")) {
-      problems.add("--nic '" + p.nic + "' is not a network interface name (1-15 letters, digits,"
-          + " '.', '-', '_', ':' or '@')");
+      problems.add(
+          "--nic '"
+              + p.nic
+              + "' is not a network interface name (1-15 letters, digits,"
+              + " '.', '-', '_', ':' or '@')");
     }
     p.network = flags.network;
-    if (p.network != null && !p.network.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?")) {
-      problems.add("--network '" + p.network + "' is not NAMESPACE/NAME of a"
-          + " NetworkAttachmentDefinition, e.g. default/net-48 (the pool's spec.networkName)");
+    if (p.network != null
+        && !p.network.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?")) {
+      problems.add(
+          "--network '"
+              + p.network
+              + "' is not NAMESPACE/NAME of a"
+              + " NetworkAttachmentDefinition, e.g. default/net-48 (the pool's spec.networkName)");
     }
     if (p.nic == null && p.network == null && !p.dryRun) {
-      problems.add("--network or --nic is missing: pass --network NAMESPACE/NAME (the pool's"
-          + " network; the interface Multus attached for it is looked up) or --nic IFACE, or"
-          + " --dry-run to leave interfaces alone");
+      problems.add(
+          "--network or --nic is missing: pass --network NAMESPACE/NAME (the pool's"
+              + " network; the interface Multus attached for it is looked up) or --nic IFACE, or"
+              + " --dry-run to leave interfaces alone");
     }
     p.podAnnotations = flags.podAnnotations;
     p.serverIp = flags.serverIp;
     p.cidr = flags.cidr;
     if (p.serverIp != null && p.cidr != null && !p.cidr.contains(p.serverIp)) {
-      problems.add("--server-ip " + p.serverIp + " is outside --cidr " + p.cidr
-          + "; pass an address inside the network");
+      problems.add(
+          "--server-ip "
+              + p.serverIp
+              + " is outside --cidr "
+              + p.cidr
+              + "; pass an address inside the network");
     }
     p.kubeconfig = flags.kubeconfig;
     p.healthAddress = flags.healthAddress.toSocketAddress();
     p.identity = flags.identity;
     if (p.identity != null && p.identity.isBlank()) {
-      problems.add("--identity is blank; give every replica a unique identity or leave it out to"
-          + " use POD_NAME");
+      problems.add(
+          "--identity is blank; give every replica a unique identity or leave it out to"
+              + " use POD_NAME");
     }
     p.lockName = flags.lockName;
     if (p.lockName == null && p.pool != null) {
@@ -208,15 +268,15 @@ public final class AgentConfig {
       problems.add("--dhcp-port " + p.dhcpPort + " must be within 1-65535");
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("invalid agent configuration:\n  - "
-          + String.join("\n  - ", problems));
+      throw new IllegalArgumentException(
+          "invalid agent configuration:\n  - " + String.join("\n  - ", problems));
     }
     return new AgentConfig(p);
   }
 
   /**
-   * Prints the usage or the version if {@code args} ask for it ({@code --help}, {@code -h},
-   * {@code --version}, {@code -V}), whatever else they hold.
+   * Prints the usage or the version if {@code args} ask for it ({@code --help}, {@code -h}, {@code
+   * --version}, {@code -V}), whatever else they hold.
    *
    * @return whether it did; the agent then exits with status 0
    */
@@ -227,10 +287,12 @@ public final class AgentConfig {
 
   private static CommandLine commandLine(Flags flags) {
     CommandLine cli = CommandLines.create(flags);
-    cli.registerConverter(Ipv4Address.class, text -> CommandLines.convert(text,
-        Ipv4Address::parse, "an IPv4 address like 192.0.2.1"));
-    cli.registerConverter(Ipv4Cidr.class, text -> CommandLines.convert(text, Ipv4Cidr::parse,
-        "a network like 192.0.2.0/24"));
+    cli.registerConverter(
+        Ipv4Address.class,
+        text -> CommandLines.convert(text, Ipv4Address::parse, "an IPv4 address like 192.0.2.1"));
+    cli.registerConverter(
+        Ipv4Cidr.class,
+        text -> CommandLines.convert(text, Ipv4Cidr::parse, "a network like 192.0.2.0/24"));
     return cli;
   }
 
@@ -245,8 +307,8 @@ public final class AgentConfig {
   }
 
   /**
-   * The pool's network, {@code NAMESPACE/NAME}, whose interface the agent serves on when
-   * {@link #nic()} is not given.
+   * The pool's network, {@code NAMESPACE/NAME}, whose interface the agent serves on when {@link
+   * #nic()} is not given.
    */
   public Optional<String> network() {
     return network;
@@ -323,11 +385,29 @@ public final class AgentConfig {
 
   @Override
   public String toString() {
-    return "AgentConfig{pool=" + pool + ", nic=" + nic.orElse("-") + ", serverIp="
-        + serverIp.map(String::valueOf).orElse("from pool") + ", cidr="
-        + cidr.map(String::valueOf).orElse("from pool") + ", dryRun=" + dryRun + ", lock="
-        + lockName + ", lease=" + leaseDuration + "/" + renewDeadline + "/" + retryPeriod
-        + ", dhcpPort=" + dhcpPort + ", health=" + healthAddress + "}";
+    return "AgentConfig{pool="
+        + pool
+        + ", nic="
+        + nic.orElse("-")
+        + ", serverIp="
+        + serverIp.map(String::valueOf).orElse("from pool")
+        + ", cidr="
+        + cidr.map(String::valueOf).orElse("from pool")
+        + ", dryRun="
+        + dryRun
+        + ", lock="
+        + lockName
+        + ", lease="
+        + leaseDuration
+        + "/"
+        + renewDeadline
+        + "/"
+        + retryPeriod
+        + ", dhcpPort="
+        + dhcpPort
+        + ", health="
+        + healthAddress
+        + "}";
   }
 
   private Parsed toParsed() {

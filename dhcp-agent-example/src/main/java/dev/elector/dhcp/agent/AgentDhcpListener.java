@@ -11,12 +11,12 @@ import dev.elector.dhcp.server.Outcome;
 import dev.elector.time.MonotonicClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * recently reported MACs is a bounded Caffeine cache on the agent's clock, so a flood of made-up
  * MACs can neither flood the log nor grow memory. It also counts, per pool, the replies by kind
  * ({@code dhcp_agent_replies_total{kind="offered"|"acked"|"naked"|"informed"}}), the declines
- * ({@code dhcp_agent_declines_total}) and the requests from MACs the pool does not know
- * ({@code dhcp_agent_unknown_clients_total}), on the DHCP server's thread.
+ * ({@code dhcp_agent_declines_total}) and the requests from MACs the pool does not know ({@code
+ * dhcp_agent_unknown_clients_total}), on the DHCP server's thread.
  */
 final class AgentDhcpListener implements DhcpListener {
   private static final Logger log = LoggerFactory.getLogger(AgentDhcpListener.class);
@@ -44,43 +44,55 @@ final class AgentDhcpListener implements DhcpListener {
   /**
    * @param pool the pool's "namespace/name", the {@code pool} tag of the counters
    */
-  AgentDhcpListener(AgentEvents events, MonotonicClock clock, MeterRegistry registry,
-      String pool) {
-    this(events, clock, registry, pool, (mac, ip) -> { });
+  AgentDhcpListener(AgentEvents events, MonotonicClock clock, MeterRegistry registry, String pool) {
+    this(events, clock, registry, pool, (mac, ip) -> {});
   }
 
   /** As above; {@code onDecline} hears each DECLINE (on the server's thread; keep it quick). */
-  AgentDhcpListener(AgentEvents events, MonotonicClock clock, MeterRegistry registry,
-      String pool, java.util.function.BiConsumer<MacAddress, Ipv4Address> onDecline) {
+  AgentDhcpListener(
+      AgentEvents events,
+      MonotonicClock clock,
+      MeterRegistry registry,
+      String pool,
+      java.util.function.BiConsumer<MacAddress, Ipv4Address> onDecline) {
     this.onDecline = onDecline;
     this.events = events;
-    for (Outcome.Kind kind : List.of(Outcome.Kind.OFFERED, Outcome.Kind.ACKED,
-        Outcome.Kind.NAKED, Outcome.Kind.INFORMED)) {
-      replies.put(kind, Counter.builder("dhcp.agent.replies")
-          .description("DHCP replies sent, by kind")
-          .tags("pool", pool, "kind", kind.name().toLowerCase(Locale.ROOT))
-          .register(registry));
+    for (Outcome.Kind kind :
+        List.of(
+            Outcome.Kind.OFFERED, Outcome.Kind.ACKED, Outcome.Kind.NAKED, Outcome.Kind.INFORMED)) {
+      replies.put(
+          kind,
+          Counter.builder("dhcp.agent.replies")
+              .description("DHCP replies sent, by kind")
+              .tags("pool", pool, "kind", kind.name().toLowerCase(Locale.ROOT))
+              .register(registry));
     }
-    this.declines = Counter.builder("dhcp.agent.declines")
-        .description("DHCPDECLINEs from known clients: the address is in use elsewhere")
-        .tag("pool", pool).register(registry);
-    this.unknownClients = Counter.builder("dhcp.agent.unknown.clients")
-        .description("requests from MACs the pool has no address for")
-        .tag("pool", pool).register(registry);
+    this.declines =
+        Counter.builder("dhcp.agent.declines")
+            .description("DHCPDECLINEs from known clients: the address is in use elsewhere")
+            .tag("pool", pool)
+            .register(registry);
+    this.unknownClients =
+        Counter.builder("dhcp.agent.unknown.clients")
+            .description("requests from MACs the pool has no address for")
+            .tag("pool", pool)
+            .register(registry);
     Ticker ticker = clock::nanos;
-    this.recentlyReported = Caffeine.newBuilder()
-        .ticker(ticker)
-        .expireAfterWrite(REPORT_INTERVAL)
-        .maximumSize(MAX_TRACKED)
-        .executor(Runnable::run)
-        .build();
+    this.recentlyReported =
+        Caffeine.newBuilder()
+            .ticker(ticker)
+            .expireAfterWrite(REPORT_INTERVAL)
+            .maximumSize(MAX_TRACKED)
+            .executor(Runnable::run)
+            .build();
   }
 
   @Override
   public void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {
     if (outcome.kind() == Outcome.Kind.DECLINED) {
       declines.increment();
-      if (outcome.mac().isPresent() && outcome.address().isPresent()
+      if (outcome.mac().isPresent()
+          && outcome.address().isPresent()
           && !outcome.address().get().equals(Ipv4Address.ANY)) {
         onDecline.accept(outcome.mac().get(), outcome.address().get());
       }
@@ -91,9 +103,12 @@ final class AgentDhcpListener implements DhcpListener {
     unknownClients.increment();
     MacAddress mac = outcome.mac().orElseThrow();
     if (recentlyReported.asMap().putIfAbsent(mac, Boolean.TRUE) == null) {
-      log.info("DHCP {} from {} ({}): the pool has no address for this MAC; not answering (reported"
-          + " once a minute per MAC)", request.options().messageType().map(Enum::name).orElse("?"),
-          mac, from);
+      log.info(
+          "DHCP {} from {} ({}): the pool has no address for this MAC; not answering (reported"
+              + " once a minute per MAC)",
+          request.options().messageType().map(Enum::name).orElse("?"),
+          mac,
+          from);
       events.emit("unknown-client", "mac", mac);
     }
   }
@@ -104,8 +119,15 @@ final class AgentDhcpListener implements DhcpListener {
     if (counter != null) {
       counter.increment();
     }
-    events.emit("reply", "kind", outcome.kind(), "mac", outcome.mac().map(String::valueOf)
-        .orElse("-"), "ip", outcome.address().map(String::valueOf).orElse("-"), "state",
+    events.emit(
+        "reply",
+        "kind",
+        outcome.kind(),
+        "mac",
+        outcome.mac().map(String::valueOf).orElse("-"),
+        "ip",
+        outcome.address().map(String::valueOf).orElse("-"),
+        "state",
         outcome.state().map(String::valueOf).orElse("-"));
   }
 

@@ -14,9 +14,9 @@ import java.util.Objects;
  * </pre>
  *
  * Kinds: {@code started}, {@code synced}, {@code pool}, {@code pool-absent}, {@code leading},
- * {@code address-added}, {@code address-failed}, {@code address-removed}, {@code serving},
- * {@code stopped}, {@code reply}, {@code unknown-client}, {@code closed}. Values never contain
- * spaces (they are replaced by {@code _}). The monotonic field is {@link System#nanoTime()}, which on
+ * {@code address-added}, {@code address-failed}, {@code address-removed}, {@code serving}, {@code
+ * stopped}, {@code reply}, {@code unknown-client}, {@code closed}. Values never contain spaces
+ * (they are replaced by {@code _}). The monotonic field is {@link System#nanoTime()}, which on
  * Linux is comparable between processes of one machine, so a test can measure from the moment it
  * killed a process to an event of another.
  */
@@ -38,10 +38,18 @@ final class AgentEvents {
     if (!enabled) {
       return;
     }
-    StringBuilder line = new StringBuilder(96).append("EVENT ").append(wall.millis()).append(' ')
-        .append(clock.nanos()).append(' ').append(kind);
+    StringBuilder line =
+        new StringBuilder(96)
+            .append("EVENT ")
+            .append(wall.millis())
+            .append(' ')
+            .append(clock.nanos())
+            .append(' ')
+            .append(kind);
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
-      line.append(' ').append(keyValues[i]).append('=')
+      line.append(' ')
+          .append(keyValues[i])
+          .append('=')
           .append(String.valueOf(keyValues[i + 1]).replaceAll("\\s", "_"));
     }
     synchronized (out) {

@@ -14,11 +14,11 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs the DHCP agent; see {@link AgentConfig} for the flags ({@code --help} lists them,
- * {@code --version} prints the version). Exits with status 2 and one message
- * per problem on bad flags, an unreadable kubeconfig or a missing namespace. SIGTERM stops leading
- * gracefully: the server stops answering, the address is removed, then the lock is released, so
- * another replica takes over at once.
+ * Runs the DHCP agent; see {@link AgentConfig} for the flags ({@code --help} lists them, {@code
+ * --version} prints the version). Exits with status 2 and one message per problem on bad flags, an
+ * unreadable kubeconfig or a missing namespace. SIGTERM stops leading gracefully: the server stops
+ * answering, the address is removed, then the lock is released, so another replica takes over at
+ * once.
  */
 public final class AgentMain {
   private AgentMain() {}
@@ -40,10 +40,14 @@ public final class AgentMain {
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      agent.close();
-      stopped.countDown();
-    }, "dhcp-agent-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  agent.close();
+                  stopped.countDown();
+                },
+                "dhcp-agent-shutdown"));
     stopped.await();
   }
 
@@ -57,10 +61,19 @@ public final class AgentMain {
     if (config.nic().isPresent() || config.network().isEmpty() || config.dryRun()) {
       return config;
     }
-    String iface = PodNetworks.interfaceOf(config.podAnnotations(), config.network().get(),
-        NETWORK_WAIT, System::nanoTime, d -> Thread.sleep(d.toMillis()));
-    System.err.println("dhcp-agent: serving network " + config.network().get() + " on " + iface
-        + " (from the pod's network status)");
+    String iface =
+        PodNetworks.interfaceOf(
+            config.podAnnotations(),
+            config.network().get(),
+            NETWORK_WAIT,
+            System::nanoTime,
+            d -> Thread.sleep(d.toMillis()));
+    System.err.println(
+        "dhcp-agent: serving network "
+            + config.network().get()
+            + " on "
+            + iface
+            + " (from the pod's network status)");
     return config.withNic(iface);
   }
 
@@ -68,8 +81,7 @@ public final class AgentMain {
   static final java.time.Duration NETWORK_WAIT = java.time.Duration.ofSeconds(60);
 
   /**
-   * The API client: from {@code --kubeconfig}, else in-cluster, else KUBECONFIG or
-   * ~/.kube/config.
+   * The API client: from {@code --kubeconfig}, else in-cluster, else KUBECONFIG or ~/.kube/config.
    *
    * @throws IllegalArgumentException naming the file and what is wrong with it
    */
@@ -78,15 +90,21 @@ public final class AgentMain {
       try {
         return ClientBuilder.standard().build();
       } catch (IOException | RuntimeException e) {
-        throw new IllegalArgumentException("cannot configure a Kubernetes client from the"
-            + " environment (in-cluster service account, KUBECONFIG or ~/.kube/config): " + e
-            + "; pass --kubeconfig PATH", e);
+        throw new IllegalArgumentException(
+            "cannot configure a Kubernetes client from the"
+                + " environment (in-cluster service account, KUBECONFIG or ~/.kube/config): "
+                + e
+                + "; pass --kubeconfig PATH",
+            e);
       }
     }
     Path file = config.kubeconfig().get();
     if (!Files.isReadable(file)) {
-      throw new IllegalArgumentException("--kubeconfig " + file + " does not exist or cannot be"
-          + " read; pass the path of a kubeconfig file");
+      throw new IllegalArgumentException(
+          "--kubeconfig "
+              + file
+              + " does not exist or cannot be"
+              + " read; pass the path of a kubeconfig file");
     }
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       KubeConfig kubeconfig = KubeConfig.loadKubeConfig(reader);
@@ -96,9 +114,14 @@ public final class AgentMain {
       kubeconfig.setFile(file.toFile());
       return ClientBuilder.kubeconfig(kubeconfig).build();
     } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException("--kubeconfig " + file + " is not a usable kubeconfig ("
-          + e.getMessage() + "); check that it is YAML with a current-context, a cluster server"
-          + " and credentials", e);
+      throw new IllegalArgumentException(
+          "--kubeconfig "
+              + file
+              + " is not a usable kubeconfig ("
+              + e.getMessage()
+              + "); check that it is YAML with a current-context, a cluster server"
+              + " and credentials",
+          e);
     }
   }
 }

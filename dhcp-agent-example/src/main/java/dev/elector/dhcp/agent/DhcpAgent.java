@@ -4,8 +4,8 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorHealth;
-import dev.elector.ElectorStats;
 import dev.elector.ElectorListener;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.Term;
@@ -19,9 +19,9 @@ import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
 import dev.elector.micrometer.ElectorMetrics;
 import dev.elector.time.MonotonicClock;
+import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The leader-elected DHCP agent of one IPPool. Every replica watches the pool and keeps its lease
  * cache filled (hot standby); the replicas elect one leader with a Lease in their own namespace,
- * one lock per pool; only the leader holds the server address and answers DHCP, from the moment
- * its write won the lock until the instant its term ends.
+ * one lock per pool; only the leader holds the server address and answers DHCP, from the moment its
+ * write won the lock until the instant its term ends.
  *
- * <p>Candidacy starts only after the initial sync of the cache, so a replica can never lead with
- * an empty cache (the "no lease found" failure of the seed project).
+ * <p>Candidacy starts only after the initial sync of the cache, so a replica can never lead with an
+ * empty cache (the "no lease found" failure of the seed project).
  */
 public final class DhcpAgent implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DhcpAgent.class);
@@ -54,73 +54,108 @@ public final class DhcpAgent implements AutoCloseable {
   private final PrometheusMeterRegistry metrics;
   private final HealthServer health;
 
-  private DhcpAgent(AgentConfig config, ApiClient client, KubeEnvironment environment,
-      AgentEvents events, MonotonicClock clock, ServerAddress.Commands commands)
+  private DhcpAgent(
+      AgentConfig config,
+      ApiClient client,
+      KubeEnvironment environment,
+      AgentEvents events,
+      MonotonicClock clock,
+      ServerAddress.Commands commands)
       throws IOException {
     this.config = config;
     this.events = events;
-    this.cache = new PoolLeaseCache(config.pool(), config.serverIp(), config.cidr(),
-        this::onPool, clock);
+    this.cache =
+        new PoolLeaseCache(config.pool(), config.serverIp(), config.cidr(), this::onPool, clock);
     this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     this.conflicts = new ConflictReporter(config.pool(), client, events);
-    AgentDhcpListener listener = new AgentDhcpListener(events, clock, metrics,
-        config.pool().toString(), (mac, ip) -> {
-          cache.declined(mac, ip);
-          conflicts.declined(mac, ip);
-        });
-    this.duty = new LeaderDuty(cache,
-        target -> config.dryRun() || config.nic().isEmpty() ? ServerAddress.none()
-            : ServerAddress.onInterface(config.nic().get(), target.serverIp(), target.cidr(),
-                commands),
-        (target, term) -> openServer(target, term, listener, clock),
-        events);
-    Duration requestTimeout = min(KubeLockBuilder.DEFAULT_REQUEST_TIMEOUT,
-        config.renewDeadline().dividedBy(2));
-    LeaseLock.Builder lockBuilder = LeaseLock.newBuilder().apiClient(client)
-        .name(config.lockName()).environment(environment).requestTimeout(requestTimeout)
-        .recordEvents(true).eventComponent("vm-dhcp-agent");
+    AgentDhcpListener listener =
+        new AgentDhcpListener(
+            events,
+            clock,
+            metrics,
+            config.pool().toString(),
+            (mac, ip) -> {
+              cache.declined(mac, ip);
+              conflicts.declined(mac, ip);
+            });
+    this.duty =
+        new LeaderDuty(
+            cache,
+            target ->
+                config.dryRun() || config.nic().isEmpty()
+                    ? ServerAddress.none()
+                    : ServerAddress.onInterface(
+                        config.nic().get(), target.serverIp(), target.cidr(), commands),
+            (target, term) -> openServer(target, term, listener, clock),
+            events);
+    Duration requestTimeout =
+        min(KubeLockBuilder.DEFAULT_REQUEST_TIMEOUT, config.renewDeadline().dividedBy(2));
+    LeaseLock.Builder lockBuilder =
+        LeaseLock.newBuilder()
+            .apiClient(client)
+            .name(config.lockName())
+            .environment(environment)
+            .requestTimeout(requestTimeout)
+            .recordEvents(true)
+            .eventComponent("vm-dhcp-agent");
     config.identity().ifPresent(lockBuilder::identity);
     LeaseLock lock = lockBuilder.build();
     this.watcher = new PoolWatcher(client, cache);
-    this.elector = LeaderElector.create(ElectorConfig.newBuilder()
-        .lock(lock)
-        .leaseDuration(config.leaseDuration())
-        .renewDeadline(config.renewDeadline())
-        .retryPeriod(config.retryPeriod())
-        .readinessGate(cache.initialSync())
-        .callbacks(new LeaderCallbacks() {
-          @Override
-          public void onStartedLeading(Term term) {
-            duty.started(term);
-          }
+    this.elector =
+        LeaderElector.create(
+            ElectorConfig.newBuilder()
+                .lock(lock)
+                .leaseDuration(config.leaseDuration())
+                .renewDeadline(config.renewDeadline())
+                .retryPeriod(config.retryPeriod())
+                .readinessGate(cache.initialSync())
+                .callbacks(
+                    new LeaderCallbacks() {
+                      @Override
+                      public void onStartedLeading(Term term) {
+                        duty.started(term);
+                      }
 
-          @Override
-          public void onStoppedLeading(Term term, TermEnd reason) {
-            duty.stopped(term, reason);
-          }
+                      @Override
+                      public void onStoppedLeading(Term term, TermEnd reason) {
+                        duty.stopped(term, reason);
+                      }
 
-          @Override
-          public void onNewLeader(String identity) {
-            events.emit("leader", "identity", identity);
-          }
-        })
-        .listener(new ElectorListener() {
-          @Override
-          public void onTermStarted(Term term) {
-            events.emit("leading", "identity", term.identity(), "token", term.fencingToken());
-          }
+                      @Override
+                      public void onNewLeader(String identity) {
+                        events.emit("leader", "identity", identity);
+                      }
+                    })
+                .listener(
+                    new ElectorListener() {
+                      @Override
+                      public void onTermStarted(Term term) {
+                        events.emit(
+                            "leading", "identity", term.identity(), "token", term.fencingToken());
+                      }
 
-          @Override
-          public void onTermEnded(Term term, TermEnd reason) {
-            events.emit("stopped", "identity", term.identity(), "token", term.fencingToken(),
-                "reason", reason);
-          }
-        })
-        .build());
+                      @Override
+                      public void onTermEnded(Term term, TermEnd reason) {
+                        events.emit(
+                            "stopped",
+                            "identity",
+                            term.identity(),
+                            "token",
+                            term.fencingToken(),
+                            "reason",
+                            reason);
+                      }
+                    })
+                .build());
     ElectorMetrics.of(elector).bindTo(metrics);
-    this.health = HealthServer.start(config.healthAddress(), this::livenessProblem,
-        () -> elector.health().detail(), cache::notServingReason,
-        config.exposeLeases() ? this::leasesJson : null, metrics::scrape);
+    this.health =
+        HealthServer.start(
+            config.healthAddress(),
+            this::livenessProblem,
+            () -> elector.health().detail(),
+            cache::notServingReason,
+            config.exposeLeases() ? this::leasesJson : null,
+            metrics::scrape);
   }
 
   /**
@@ -131,24 +166,49 @@ public final class DhcpAgent implements AutoCloseable {
    * @throws IllegalStateException if the lock cannot be built (no namespace, bad name), naming why
    * @throws dev.elector.ElectorConfigException if the timings break the elector's rules
    */
-  public static DhcpAgent start(AgentConfig config, ApiClient client, KubeEnvironment environment,
-      PrintStream eventsOut) throws IOException {
+  public static DhcpAgent start(
+      AgentConfig config, ApiClient client, KubeEnvironment environment, PrintStream eventsOut)
+      throws IOException {
     return start(config, client, environment, eventsOut, ServerAddress.Commands.SYSTEM);
   }
 
-  static DhcpAgent start(AgentConfig config, ApiClient client, KubeEnvironment environment,
-      PrintStream eventsOut, ServerAddress.Commands commands) throws IOException {
-    AgentEvents events = new AgentEvents(eventsOut, Clock.systemUTC(), MonotonicClock.system(),
-        true);
-    DhcpAgent agent = new DhcpAgent(config, client, environment, events, MonotonicClock.system(),
-        commands);
-    events.emit("started", "identity", agent.elector.identity(), "pool", config.pool(), "lock",
-        config.lockName(), "health", agent.health.port());
-    log.info("DHCP agent for IPPool {} as {} on {}", config.pool(), agent.elector.identity(),
+  static DhcpAgent start(
+      AgentConfig config,
+      ApiClient client,
+      KubeEnvironment environment,
+      PrintStream eventsOut,
+      ServerAddress.Commands commands)
+      throws IOException {
+    AgentEvents events =
+        new AgentEvents(eventsOut, Clock.systemUTC(), MonotonicClock.system(), true);
+    DhcpAgent agent =
+        new DhcpAgent(config, client, environment, events, MonotonicClock.system(), commands);
+    events.emit(
+        "started",
+        "identity",
+        agent.elector.identity(),
+        "pool",
+        config.pool(),
+        "lock",
+        config.lockName(),
+        "health",
+        agent.health.port());
+    log.info(
+        "DHCP agent for IPPool {} as {} on {}",
+        config.pool(),
+        agent.elector.identity(),
         agent.elector.describe());
-    agent.cache.initialSync().thenRun(() -> agent.events.emit("synced",
-        "rv", agent.cache.snapshot().map(PoolSnapshot::resourceVersion).orElse("-"),
-        "leases", agent.cache.snapshot().map(s -> s.leases().size()).orElse(0)));
+    agent
+        .cache
+        .initialSync()
+        .thenRun(
+            () ->
+                agent.events.emit(
+                    "synced",
+                    "rv",
+                    agent.cache.snapshot().map(PoolSnapshot::resourceVersion).orElse("-"),
+                    "leases",
+                    agent.cache.snapshot().map(s -> s.leases().size()).orElse(0)));
     agent.watcher.start();
     agent.elector.start();
     return agent;
@@ -180,22 +240,32 @@ public final class DhcpAgent implements AutoCloseable {
   }
 
   private void onPool(PoolSnapshot snapshot) {
-    events.emit("pool", "rv", snapshot.resourceVersion(), "leases", snapshot.leases().size(),
-        "paused", snapshot.paused(), "problems", snapshot.problems().size());
+    events.emit(
+        "pool",
+        "rv",
+        snapshot.resourceVersion(),
+        "leases",
+        snapshot.leases().size(),
+        "paused",
+        snapshot.paused(),
+        "problems",
+        snapshot.problems().size());
     duty.poolChanged();
   }
 
-  private DhcpServer openServer(LeaderDuty.Target target, Term term, AgentDhcpListener listener,
-      MonotonicClock clock) throws IOException {
-    DhcpServer server = DhcpServer.builder()
-        .engine(new DhcpEngine(cache))
-        .bindAddress(config.dryRun() ? Ipv4Address.ANY : target.serverIp())
-        .port(config.dhcpPort())
-        .listener(listener)
-        .clock(clock)
-        .servingGate(() -> term.isActive() && cache.notServingReason().isEmpty())
-        .threadName("dhcp-server-term-" + term.fencingToken())
-        .build();
+  private DhcpServer openServer(
+      LeaderDuty.Target target, Term term, AgentDhcpListener listener, MonotonicClock clock)
+      throws IOException {
+    DhcpServer server =
+        DhcpServer.builder()
+            .engine(new DhcpEngine(cache))
+            .bindAddress(config.dryRun() ? Ipv4Address.ANY : target.serverIp())
+            .port(config.dhcpPort())
+            .listener(listener)
+            .clock(clock)
+            .servingGate(() -> term.isActive() && cache.notServingReason().isEmpty())
+            .threadName("dhcp-server-term-" + term.fencingToken())
+            .build();
     try {
       server.start();
     } catch (IOException | RuntimeException e) {
@@ -222,29 +292,31 @@ public final class DhcpAgent implements AutoCloseable {
     dump.put("observedLeader", elector.observedLeader().orElse(null));
     dump.put("serving", duty.serving());
     dump.put("notServingReason", cache.notServingReason().orElse(null));
-    cache.snapshot().ifPresent(s -> {
-      dump.put("resourceVersion", s.resourceVersion());
-      Map<String, String> leases = new LinkedHashMap<>();
-      s.leases().forEach((mac, ip) -> leases.put(mac.toString(), ip.toString()));
-      dump.put("leases", leases);
-      PoolOptions o = s.options();
-      Map<String, Object> options = new LinkedHashMap<>();
-      options.put("serverIp", o.serverIp().toString());
-      options.put("cidr", o.cidr().toString());
-      options.put("router", o.router().map(String::valueOf).orElse(null));
-      options.put("dns", o.dns().stream().map(String::valueOf).toList());
-      options.put("domainName", o.domainName().orElse(null));
-      options.put("domainSearch", o.domainSearch());
-      options.put("ntp", o.ntp().stream().map(String::valueOf).toList());
-      options.put("leaseTimeSeconds", o.leaseTime().getSeconds());
-      dump.put("options", options);
-      dump.put("problems", s.problems());
-    });
+    cache
+        .snapshot()
+        .ifPresent(
+            s -> {
+              dump.put("resourceVersion", s.resourceVersion());
+              Map<String, String> leases = new LinkedHashMap<>();
+              s.leases().forEach((mac, ip) -> leases.put(mac.toString(), ip.toString()));
+              dump.put("leases", leases);
+              PoolOptions o = s.options();
+              Map<String, Object> options = new LinkedHashMap<>();
+              options.put("serverIp", o.serverIp().toString());
+              options.put("cidr", o.cidr().toString());
+              options.put("router", o.router().map(String::valueOf).orElse(null));
+              options.put("dns", o.dns().stream().map(String::valueOf).toList());
+              options.put("domainName", o.domainName().orElse(null));
+              options.put("domainSearch", o.domainSearch());
+              options.put("ntp", o.ntp().stream().map(String::valueOf).toList());
+              options.put("leaseTimeSeconds", o.leaseTime().getSeconds());
+              dump.put("options", options);
+              dump.put("problems", s.problems());
+            });
     return GSON.toJson(dump) + "\n";
   }
 
-  private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeNulls()
-      .create();
+  private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeNulls().create();
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;

@@ -13,13 +13,13 @@ import java.util.function.Supplier;
  *   <li>{@code /healthz}: 200 unless the elector is unhealthy (a leader that missed its renewals,
  *       stalled threads) or the leader cannot do its duty (address or server failed); liveness.
  *   <li>{@code /readyz}: 200 once the initial sync is done and the pool can be served; readiness.
- *   <li>{@code /metrics}: the elector's meters in the Prometheus text format, among them client-go's
- *       {@code leader_election_master_status}.
+ *   <li>{@code /metrics}: the elector's meters in the Prometheus text format, among them
+ *       client-go's {@code leader_election_master_status}.
  *   <li>{@code /leases} (only with {@code --expose-leases}): the lease cache as JSON, read-only.
  * </ul>
  *
- * Every probe answer is {@code text/plain} one line (JSON for {@code /leases}); any method but GET and
- * HEAD gets 405, so nothing here can change the agent.
+ * Every probe answer is {@code text/plain} one line (JSON for {@code /leases}); any method but GET
+ * and HEAD gets 405, so nothing here can change the agent.
  */
 final class HealthServer implements AutoCloseable {
 
@@ -39,11 +39,18 @@ final class HealthServer implements AutoCloseable {
    * @param metrics the Prometheus text, or null to leave {@code /metrics} out
    * @throws IOException if the address cannot be bound, naming it
    */
-  static HealthServer start(InetSocketAddress address, Check liveness, Supplier<String> livenessOk,
-      Check readiness, Supplier<String> leases, Supplier<String> metrics) throws IOException {
-    ProbeServer.Builder paths = ProbeServer.newBuilder("dhcp-agent-health")
-        .probe("/healthz", liveness, livenessOk)
-        .probe("/readyz", readiness, () -> "ready");
+  static HealthServer start(
+      InetSocketAddress address,
+      Check liveness,
+      Supplier<String> livenessOk,
+      Check readiness,
+      Supplier<String> leases,
+      Supplier<String> metrics)
+      throws IOException {
+    ProbeServer.Builder paths =
+        ProbeServer.newBuilder("dhcp-agent-health")
+            .probe("/healthz", liveness, livenessOk)
+            .probe("/readyz", readiness, () -> "ready");
     if (leases != null) {
       paths.document("/leases", "application/json", leases);
     }
@@ -53,8 +60,13 @@ final class HealthServer implements AutoCloseable {
     try {
       return new HealthServer(paths.start(address));
     } catch (IOException e) {
-      throw new IOException("cannot listen for health checks on " + address + " (" + e.getMessage()
-          + "); pass another --health-addr", e);
+      throw new IOException(
+          "cannot listen for health checks on "
+              + address
+              + " ("
+              + e.getMessage()
+              + "); pass another --health-addr",
+          e);
     }
   }
 

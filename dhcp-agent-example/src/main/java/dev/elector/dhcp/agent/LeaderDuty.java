@@ -49,11 +49,13 @@ final class LeaderDuty implements AutoCloseable {
   private final AddressFactory addresses;
   private final ServerFactory servers;
   private final AgentEvents events;
-  private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
-    Thread t = new Thread(runnable, "dhcp-agent-duty");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread t = new Thread(runnable, "dhcp-agent-duty");
+            t.setDaemon(true);
+            return t;
+          });
 
   // Touched only on the worker thread, except the volatile ones.
   private volatile Term term;
@@ -62,8 +64,8 @@ final class LeaderDuty implements AutoCloseable {
   private DhcpServer server;
   private volatile String problem;
 
-  LeaderDuty(PoolLeaseCache cache, AddressFactory addresses, ServerFactory servers,
-      AgentEvents events) {
+  LeaderDuty(
+      PoolLeaseCache cache, AddressFactory addresses, ServerFactory servers, AgentEvents events) {
     this.cache = Objects.requireNonNull(cache, "cache");
     this.addresses = Objects.requireNonNull(addresses, "addresses");
     this.servers = Objects.requireNonNull(servers, "servers");
@@ -138,8 +140,11 @@ final class LeaderDuty implements AutoCloseable {
     Term t = term;
     Target wanted = null;
     if (t != null && t.isActive()) {
-      wanted = cache.snapshot().map(s -> new Target(s.options().serverIp(), s.options().cidr()))
-          .orElse(null);
+      wanted =
+          cache
+              .snapshot()
+              .map(s -> new Target(s.options().serverIp(), s.options().cidr()))
+              .orElse(null);
     }
     if (Objects.equals(wanted, current) && (wanted == null || server != null)) {
       return;
@@ -153,12 +158,18 @@ final class LeaderDuty implements AutoCloseable {
       next.add();
       address = next;
       current = wanted;
-      events.emit("address-added", "address", next.address(), "nic", next.nic(), "token",
-          t.fencingToken());
+      events.emit(
+          "address-added", "address", next.address(), "nic", next.nic(), "token", t.fencingToken());
     } catch (IOException e) {
       problem = "leading, but the server address could not be added: " + e.getMessage();
       log.error("{}; not serving. /healthz fails so that the replica is restarted", problem);
-      events.emit("address-failed", "address", next.address(), "nic", next.nic(), "token",
+      events.emit(
+          "address-failed",
+          "address",
+          next.address(),
+          "nic",
+          next.nic(),
+          "token",
           t.fencingToken());
       return;
     }
@@ -167,8 +178,11 @@ final class LeaderDuty implements AutoCloseable {
       problem = null;
       events.emit("serving", "serverIp", wanted.serverIp(), "token", t.fencingToken());
     } catch (IOException e) {
-      problem = "leading, but the DHCP server could not start on " + wanted.serverIp() + ": "
-          + e.getMessage();
+      problem =
+          "leading, but the DHCP server could not start on "
+              + wanted.serverIp()
+              + ": "
+              + e.getMessage();
       log.error("{}; /healthz fails so that the replica is restarted", problem);
     }
     if (!t.isActive()) {

@@ -20,9 +20,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The interfaces Multus attached to this pod, from its {@code k8s.v1.cni.cncf.io/network-status}
- * annotation as the Downward API writes it to a file (a volume item with
- * {@code fieldPath: metadata.annotations}). The agent serves on the interface of its pool's network,
- * whatever Multus named it.
+ * annotation as the Downward API writes it to a file (a volume item with {@code fieldPath:
+ * metadata.annotations}). The agent serves on the interface of its pool's network, whatever Multus
+ * named it.
  */
 final class PodNetworks {
   /** The annotation Multus writes after it attached the pod's networks. */
@@ -41,8 +41,9 @@ final class PodNetworks {
    *
    * @throws IllegalStateException naming the file, the network, what was found and the fix
    */
-  static String interfaceOf(Path annotationsFile, String network, Duration wait,
-      LongSupplier nanoTime, Sleeper sleeper) throws InterruptedException {
+  static String interfaceOf(
+      Path annotationsFile, String network, Duration wait, LongSupplier nanoTime, Sleeper sleeper)
+      throws InterruptedException {
     long deadline = nanoTime.getAsLong() + wait.toNanos();
     while (true) {
       Lookup lookup = lookUp(annotationsFile, network);
@@ -50,8 +51,8 @@ final class PodNetworks {
         return lookup.iface().get();
       }
       if (nanoTime.getAsLong() - deadline >= 0) {
-        throw new IllegalStateException(lookup.problem() + " (after waiting " + wait.toSeconds()
-            + " s)");
+        throw new IllegalStateException(
+            lookup.problem() + " (after waiting " + wait.toSeconds() + " s)");
       }
       sleeper.sleep(Duration.ofMillis(500));
     }
@@ -71,8 +72,10 @@ final class PodNetworks {
     try {
       content = Files.readString(annotationsFile, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      return missing(annotationsFile + " does not exist; mount the pod's annotations there with a"
-          + " downwardAPI volume (fieldPath: metadata.annotations), or pass --nic IFACE");
+      return missing(
+          annotationsFile
+              + " does not exist; mount the pod's annotations there with a"
+              + " downwardAPI volume (fieldPath: metadata.annotations), or pass --nic IFACE");
     } catch (IOException e) {
       return missing("cannot read " + annotationsFile + ": " + e.getMessage());
     }
@@ -82,9 +85,15 @@ final class PodNetworks {
       annotations = parseDownwardApi(content);
       String status = annotations.get(STATUS_ANNOTATION);
       if (status == null) {
-        return missing("the pod has no " + STATUS_ANNOTATION + " annotation in " + annotationsFile
-            + "; is Multus installed, and does the pod's k8s.v1.cni.cncf.io/networks annotation"
-            + " select " + network + "?");
+        return missing(
+            "the pod has no "
+                + STATUS_ANNOTATION
+                + " annotation in "
+                + annotationsFile
+                + "; is Multus installed, and does the pod's k8s.v1.cni.cncf.io/networks annotation"
+                + " select "
+                + network
+                + "?");
       }
       attachments = parseStatus(status);
     } catch (IllegalArgumentException e) {
@@ -96,8 +105,12 @@ final class PodNetworks {
       }
     }
     List<String> seen = attachments.stream().map(a -> a.network() + " on " + a.iface()).toList();
-    return missing("network " + network + " is not attached to this pod (attached: " + seen
-        + "); select it in the pod's k8s.v1.cni.cncf.io/networks annotation, or fix --network");
+    return missing(
+        "network "
+            + network
+            + " is not attached to this pod (attached: "
+            + seen
+            + "); select it in the pod's k8s.v1.cni.cncf.io/networks annotation, or fix --network");
   }
 
   private static Lookup missing(String problem) {
@@ -106,8 +119,8 @@ final class PodNetworks {
 
   /**
    * The attachments of a network-status annotation: a JSON array of objects with {@code name}
-   * ({@code NAMESPACE/NAME}, or a bare name for the cluster's default network) and
-   * {@code interface}.
+   * ({@code NAMESPACE/NAME}, or a bare name for the cluster's default network) and {@code
+   * interface}.
    *
    * @throws IllegalArgumentException when it is not such an array
    */
@@ -150,12 +163,10 @@ final class PodNetworks {
         continue;
       }
       int eq = line.indexOf('=');
-      if (eq <= 0 || line.length() < eq + 3 || line.charAt(eq + 1) != '"'
-          || !line.endsWith("\"")) {
+      if (eq <= 0 || line.length() < eq + 3 || line.charAt(eq + 1) != '"' || !line.endsWith("\"")) {
         throw new IllegalArgumentException("line " + number + " is not key=\"value\"");
       }
-      values.put(line.substring(0, eq), unquote(line.substring(eq + 2, line.length() - 1),
-          number));
+      values.put(line.substring(0, eq), unquote(line.substring(eq + 2, line.length() - 1), number));
     }
     return values;
   }
@@ -184,16 +195,18 @@ final class PodNetworks {
         case 'x', 'u', 'U' -> {
           int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
           String hex = quoted.substring(i + 1, Math.min(quoted.length(), i + 1 + digits));
-          int code = hex.length() == digits && hex.chars().allMatch(h -> Character.digit(h, 16) >= 0)
-              ? (int) Long.parseLong(hex, 16) : -1;
+          int code =
+              hex.length() == digits && hex.chars().allMatch(h -> Character.digit(h, 16) >= 0)
+                  ? (int) Long.parseLong(hex, 16)
+                  : -1;
           if (!Character.isValidCodePoint(code)) {
             throw new IllegalArgumentException("line " + line + " has a bad \\" + e + " escape");
           }
           out.appendCodePoint(code);
           i += digits;
         }
-        default -> throw new IllegalArgumentException("line " + line + " has an unknown escape \\"
-            + e);
+        default ->
+            throw new IllegalArgumentException("line " + line + " has an unknown escape \\" + e);
       }
     }
     return out.toString();

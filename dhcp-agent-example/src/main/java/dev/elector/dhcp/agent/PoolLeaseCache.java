@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * as a whole on every change, so a request never sees half of an update. Every replica keeps it
  * filled from the watch, leader or not, so a new leader serves at once.
  *
- * <p>The DHCP side only reads it; nothing a client sends can change it. The initial sync
- * completes with the first list of the pool, whatever it held: the pool, no pool, or a pool that
- * cannot be served. Thread-safe.
+ * <p>The DHCP side only reads it; nothing a client sends can change it. The initial sync completes
+ * with the first list of the pool, whatever it held: the pool, no pool, or a pool that cannot be
+ * served. Thread-safe.
  */
 public final class PoolLeaseCache implements LeaseSource {
   private static final Logger log = LoggerFactory.getLogger(PoolLeaseCache.class);
@@ -41,6 +41,7 @@ public final class PoolLeaseCache implements LeaseSource {
   private final AtomicReference<State> state;
   private final CompletableFuture<Void> initialSync = new CompletableFuture<>();
   private final dev.elector.time.MonotonicClock clock;
+
   /** MAC -> the address it declined and until when (nanos) it is not offered it again. */
   private final java.util.concurrent.ConcurrentMap<MacAddress, Declined> declined =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -48,8 +49,8 @@ public final class PoolLeaseCache implements LeaseSource {
   private record Declined(Ipv4Address ip, long untilNanos) {}
 
   /**
-   * How long a MAC is not offered an address it declined (RFC 2131 4.3.3), unless the pool gives
-   * it another first: the controller, told of the conflict, does that within seconds.
+   * How long a MAC is not offered an address it declined (RFC 2131 4.3.3), unless the pool gives it
+   * another first: the controller, told of the conflict, does that within seconds.
    */
   public static final Duration DECLINE_BACKOFF = Duration.ofMinutes(5);
 
@@ -57,22 +58,28 @@ public final class PoolLeaseCache implements LeaseSource {
    * An empty cache for {@code ref}; {@code onUpdate} hears every snapshot that replaced the
    * previous one (on the watch thread; keep it quick).
    */
-  public PoolLeaseCache(IPPoolRef ref, Optional<Ipv4Address> serverIpOverride,
-      Optional<Ipv4Cidr> cidrOverride, Consumer<PoolSnapshot> onUpdate) {
+  public PoolLeaseCache(
+      IPPoolRef ref,
+      Optional<Ipv4Address> serverIpOverride,
+      Optional<Ipv4Cidr> cidrOverride,
+      Consumer<PoolSnapshot> onUpdate) {
     this(ref, serverIpOverride, cidrOverride, onUpdate, dev.elector.time.MonotonicClock.system());
   }
 
   /** As above, with the clock that times the back-off after a DECLINE. */
-  public PoolLeaseCache(IPPoolRef ref, Optional<Ipv4Address> serverIpOverride,
-      Optional<Ipv4Cidr> cidrOverride, Consumer<PoolSnapshot> onUpdate,
+  public PoolLeaseCache(
+      IPPoolRef ref,
+      Optional<Ipv4Address> serverIpOverride,
+      Optional<Ipv4Cidr> cidrOverride,
+      Consumer<PoolSnapshot> onUpdate,
       dev.elector.time.MonotonicClock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ref = Objects.requireNonNull(ref, "ref");
     this.serverIpOverride = Objects.requireNonNull(serverIpOverride, "serverIpOverride");
     this.cidrOverride = Objects.requireNonNull(cidrOverride, "cidrOverride");
     this.onUpdate = Objects.requireNonNull(onUpdate, "onUpdate");
-    this.state = new AtomicReference<>(new State(null, "initial sync of IPPool " + ref
-        + " not done yet"));
+    this.state =
+        new AtomicReference<>(new State(null, "initial sync of IPPool " + ref + " not done yet"));
   }
 
   /** Takes in the current version of the pool. */
@@ -83,7 +90,9 @@ public final class PoolLeaseCache implements LeaseSource {
     } catch (PoolSnapshot.InvalidPoolException e) {
       State previous = state.get();
       if (previous.snapshot() != null) {
-        log.error("{}; still serving the last valid version {}", e.getMessage(),
+        log.error(
+            "{}; still serving the last valid version {}",
+            e.getMessage(),
             previous.snapshot().resourceVersion());
       } else {
         log.error("{}; nothing is served until the pool is fixed", e.getMessage());
@@ -94,11 +103,14 @@ public final class PoolLeaseCache implements LeaseSource {
     }
     List<String> problems = snapshot.problems();
     if (!problems.isEmpty()) {
-      log.warn("IPPool {} version {}: {}", ref, snapshot.resourceVersion(),
-          String.join("; ", problems));
+      log.warn(
+          "IPPool {} version {}: {}", ref, snapshot.resourceVersion(), String.join("; ", problems));
     }
     state.set(new State(snapshot, snapshot.paused() ? "IPPool " + ref + " is paused" : null));
-    log.debug("IPPool {} version {}: {} leases", ref, snapshot.resourceVersion(),
+    log.debug(
+        "IPPool {} version {}: {} leases",
+        ref,
+        snapshot.resourceVersion(),
         snapshot.leases().size());
     initialSync.complete(null);
     onUpdate.accept(snapshot);
@@ -167,8 +179,8 @@ public final class PoolLeaseCache implements LeaseSource {
   /**
    * The options served now.
    *
-   * @throws IllegalStateException when there is no snapshot; the agent serves only when
-   *     {@link #notServingReason()} is empty, so the engine never asks then
+   * @throws IllegalStateException when there is no snapshot; the agent serves only when {@link
+   *     #notServingReason()} is empty, so the engine never asks then
    */
   @Override
   public PoolOptions options() {

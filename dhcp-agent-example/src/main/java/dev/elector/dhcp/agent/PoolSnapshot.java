@@ -33,8 +33,12 @@ import java.util.function.BiConsumer;
  * @param paused whether the pool is paused (then nothing is served)
  * @param problems what was skipped, one line each
  */
-public record PoolSnapshot(String resourceVersion, PoolOptions options,
-    Map<MacAddress, Ipv4Address> leases, boolean paused, List<String> problems) {
+public record PoolSnapshot(
+    String resourceVersion,
+    PoolOptions options,
+    Map<MacAddress, Ipv4Address> leases,
+    boolean paused,
+    List<String> problems) {
 
   /** Copies the collections. */
   public PoolSnapshot {
@@ -61,8 +65,9 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
    *
    * @throws InvalidPoolException naming every reason the pool cannot be served
    */
-  public static PoolSnapshot of(IPPool pool, Optional<Ipv4Address> serverIpOverride,
-      Optional<Ipv4Cidr> cidrOverride) throws InvalidPoolException {
+  public static PoolSnapshot of(
+      IPPool pool, Optional<Ipv4Address> serverIpOverride, Optional<Ipv4Cidr> cidrOverride)
+      throws InvalidPoolException {
     return of(pool, serverIpOverride, cidrOverride, PoolSnapshot::resolve);
   }
 
@@ -76,27 +81,39 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
   }
 
   /** As {@link #of(IPPool, Optional, Optional)}, resolving NTP host names with {@code hosts}. */
-  public static PoolSnapshot of(IPPool pool, Optional<Ipv4Address> serverIpOverride,
-      Optional<Ipv4Cidr> cidrOverride, HostResolver hosts) throws InvalidPoolException {
+  public static PoolSnapshot of(
+      IPPool pool,
+      Optional<Ipv4Address> serverIpOverride,
+      Optional<Ipv4Cidr> cidrOverride,
+      HostResolver hosts)
+      throws InvalidPoolException {
     IPv4Config config = pool.getSpec() == null ? null : pool.getSpec().getIpv4Config();
     List<String> fatal = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     Ipv4Cidr cidr = cidrOverride.orElse(null);
     if (cidr == null) {
-      cidr = required(config == null ? null : config.getCidr(), "spec.ipv4Config.cidr",
-          Ipv4Cidr::parse, fatal);
+      cidr =
+          required(
+              config == null ? null : config.getCidr(),
+              "spec.ipv4Config.cidr",
+              Ipv4Cidr::parse,
+              fatal);
     }
     Ipv4Address serverIp = serverIpOverride.orElse(null);
     if (serverIp == null) {
-      serverIp = required(config == null ? null : config.getServerIP(), "spec.ipv4Config.serverIP",
-          Ipv4Address::parse, fatal);
+      serverIp =
+          required(
+              config == null ? null : config.getServerIP(),
+              "spec.ipv4Config.serverIP",
+              Ipv4Address::parse,
+              fatal);
     }
     if (cidr != null && serverIp != null && !cidr.contains(serverIp)) {
       fatal.add("serverIP " + serverIp + " is outside cidr " + cidr);
     }
     if (!fatal.isEmpty()) {
-      throw new InvalidPoolException("IPPool " + pool.ref() + " cannot be served: "
-          + String.join("; ", fatal));
+      throw new InvalidPoolException(
+          "IPPool " + pool.ref() + " cannot be served: " + String.join("; ", fatal));
     }
     PoolOptions options = options(config, serverIp, cidr, problems, hosts);
     Map<MacAddress, Ipv4Address> leases = leases(pool, cidr, serverIp, problems);
@@ -105,43 +122,74 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
     return new PoolSnapshot(version, options, leases, paused, problems);
   }
 
-  private static PoolOptions options(IPv4Config config, Ipv4Address serverIp, Ipv4Cidr cidr,
-      List<String> problems, HostResolver hosts) {
-    PoolOptions.Builder b = PoolOptions.builder().serverIp(serverIp).cidr(cidr)
-        .leaseTime(Duration.ofSeconds(config == null ? IPv4Config.DEFAULT_LEASE_TIME_SECONDS
-            : config.leaseTimeOrDefault()));
+  private static PoolOptions options(
+      IPv4Config config,
+      Ipv4Address serverIp,
+      Ipv4Cidr cidr,
+      List<String> problems,
+      HostResolver hosts) {
+    PoolOptions.Builder b =
+        PoolOptions.builder()
+            .serverIp(serverIp)
+            .cidr(cidr)
+            .leaseTime(
+                Duration.ofSeconds(
+                    config == null
+                        ? IPv4Config.DEFAULT_LEASE_TIME_SECONDS
+                        : config.leaseTimeOrDefault()));
     if (config == null) {
       return b.build();
     }
-    optional(config.getRouter(), "router", Ipv4Address::parse, problems).ifPresent(router -> {
-      if (cidr.contains(router)) {
-        b.router(router);
-      } else {
-        problems.add("router " + router + " is outside cidr " + cidr + "; not handed out");
-      }
-    });
+    optional(config.getRouter(), "router", Ipv4Address::parse, problems)
+        .ifPresent(
+            router -> {
+              if (cidr.contains(router)) {
+                b.router(router);
+              } else {
+                problems.add("router " + router + " is outside cidr " + cidr + "; not handed out");
+              }
+            });
     b.dns(addresses(config.getDns(), "dns", PoolOptions.MAX_DNS, problems));
     b.ntp(ntpServers(config.getNtp(), hosts, problems));
-    if (accepted(serverIp, cidr, problems, "domainName", config.getDomainName(),
+    if (accepted(
+        serverIp,
+        cidr,
+        problems,
+        "domainName",
+        config.getDomainName(),
         PoolOptions.Builder::domainName)) {
       b.domainName(config.getDomainName());
     }
-    if (!config.getDomainSearch().isEmpty() && accepted(serverIp, cidr, problems, "domainSearch",
-        config.getDomainSearch(), PoolOptions.Builder::domainSearch)) {
+    if (!config.getDomainSearch().isEmpty()
+        && accepted(
+            serverIp,
+            cidr,
+            problems,
+            "domainSearch",
+            config.getDomainSearch(),
+            PoolOptions.Builder::domainSearch)) {
       b.domainSearch(config.getDomainSearch());
     }
     try {
       return b.build();
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage() + "; serving with defaults for the rest");
-      return PoolOptions.builder().serverIp(serverIp).cidr(cidr).leaseTime(
-          Duration.ofSeconds(IPv4Config.DEFAULT_LEASE_TIME_SECONDS)).build();
+      return PoolOptions.builder()
+          .serverIp(serverIp)
+          .cidr(cidr)
+          .leaseTime(Duration.ofSeconds(IPv4Config.DEFAULT_LEASE_TIME_SECONDS))
+          .build();
     }
   }
 
   /** Whether a text option can be encoded on its own; if not, names it as left out. */
-  private static <T> boolean accepted(Ipv4Address serverIp, Ipv4Cidr cidr, List<String> problems,
-      String name, T value, BiConsumer<PoolOptions.Builder, T> set) {
+  private static <T> boolean accepted(
+      Ipv4Address serverIp,
+      Ipv4Cidr cidr,
+      List<String> problems,
+      String name,
+      T value,
+      BiConsumer<PoolOptions.Builder, T> set) {
     if (value == null) {
       return false;
     }
@@ -156,18 +204,19 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
     }
   }
 
-  private static final java.util.regex.Pattern HOST_NAME = java.util.regex.Pattern.compile(
-      "(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}"
-          + "[A-Za-z0-9])?)*\\.?");
+  private static final java.util.regex.Pattern HOST_NAME =
+      java.util.regex.Pattern.compile(
+          "(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}"
+              + "[A-Za-z0-9])?)*\\.?");
 
   /**
-   * NTP servers: IPv4 addresses as written; a host name (upstream's example says pool.ntp.org)
-   * is resolved when the pool is read, since DHCP option 42 carries addresses only. Its IPv4
-   * addresses are handed out, sorted, up to {@link PoolOptions#MAX_NTP} in all; a name that does
-   * not resolve is left out and named in the problems.
+   * NTP servers: IPv4 addresses as written; a host name (upstream's example says pool.ntp.org) is
+   * resolved when the pool is read, since DHCP option 42 carries addresses only. Its IPv4 addresses
+   * are handed out, sorted, up to {@link PoolOptions#MAX_NTP} in all; a name that does not resolve
+   * is left out and named in the problems.
    */
-  private static List<Ipv4Address> ntpServers(List<String> texts, HostResolver hosts,
-      List<String> problems) {
+  private static List<Ipv4Address> ntpServers(
+      List<String> texts, HostResolver hosts, List<String> problems) {
     List<Ipv4Address> out = new ArrayList<>();
     for (String raw : texts) {
       String text = raw == null ? "" : raw.trim();
@@ -194,16 +243,24 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
         why = e.toString();
       }
       if (resolved.isEmpty()) {
-        problems.add("ntp host name " + text + " does not resolve here (" + why + "); left out;"
-            + " write the servers' IPv4 addresses in spec.ipv4Config.ntp instead");
+        problems.add(
+            "ntp host name "
+                + text
+                + " does not resolve here ("
+                + why
+                + "); left out;"
+                + " write the servers' IPv4 addresses in spec.ipv4Config.ntp instead");
       } else {
         resolved.stream().sorted().forEach(out::add);
       }
     }
     List<Ipv4Address> distinct = out.stream().distinct().toList();
     if (distinct.size() > PoolOptions.MAX_NTP) {
-      problems.add("ntp gives " + distinct.size() + " servers; handing out the first "
-          + PoolOptions.MAX_NTP);
+      problems.add(
+          "ntp gives "
+              + distinct.size()
+              + " servers; handing out the first "
+              + PoolOptions.MAX_NTP);
       return List.copyOf(distinct.subList(0, PoolOptions.MAX_NTP));
     }
     return distinct;
@@ -219,8 +276,8 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
     return out;
   }
 
-  private static List<Ipv4Address> addresses(List<String> texts, String name, int max,
-      List<String> problems) {
+  private static List<Ipv4Address> addresses(
+      List<String> texts, String name, int max, List<String> problems) {
     List<Ipv4Address> out = new ArrayList<>();
     for (String text : texts) {
       optional(text, name, Ipv4Address::parse, problems).ifPresent(out::add);
@@ -232,8 +289,8 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
     return out;
   }
 
-  private static Map<MacAddress, Ipv4Address> leases(IPPool pool, Ipv4Cidr cidr,
-      Ipv4Address serverIp, List<String> problems) {
+  private static Map<MacAddress, Ipv4Address> leases(
+      IPPool pool, Ipv4Cidr cidr, Ipv4Address serverIp, List<String> problems) {
     IPv4Status status = pool.getStatus() == null ? null : pool.getStatus().getIpv4();
     Map<MacAddress, Ipv4Address> byMac = new TreeMap<>(BY_MAC);
     if (status == null) {
@@ -241,43 +298,53 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
     }
     // Sorted by address, so the choice for a MAC listed twice does not depend on map order.
     Map<Ipv4Address, String> byIp = new TreeMap<>();
-    status.getAllocated().forEach((ipText, value) -> {
-      if (value == null || IPv4Status.isMarker(value)) {
-        return;
-      }
-      Ipv4Address ip;
-      try {
-        ip = Ipv4Address.parse(ipText);
-      } catch (RuntimeException e) {
-        problems.add("allocated key '" + ipText + "' is not an IPv4 address; skipped");
-        return;
-      }
-      byIp.put(ip, value);
-    });
-    byIp.forEach((ip, macText) -> {
-      MacAddress mac;
-      try {
-        mac = MacAddress.parse(macText);
-      } catch (RuntimeException e) {
-        problems.add("allocated " + ip + " -> '" + macText + "' is not a MAC address; skipped");
-        return;
-      }
-      if (!cidr.contains(ip)) {
-        problems.add("allocated " + ip + " -> " + mac + " is outside cidr " + cidr + "; skipped");
-      } else if (ip.equals(serverIp)) {
-        problems.add("allocated " + ip + " -> " + mac + " is the server's own address; skipped");
-      } else {
-        Ipv4Address first = byMac.putIfAbsent(mac, ip);
-        if (first != null) {
-          problems.add(mac + " is allocated both " + first + " and " + ip + "; serving " + first);
-        }
-      }
-    });
+    status
+        .getAllocated()
+        .forEach(
+            (ipText, value) -> {
+              if (value == null || IPv4Status.isMarker(value)) {
+                return;
+              }
+              Ipv4Address ip;
+              try {
+                ip = Ipv4Address.parse(ipText);
+              } catch (RuntimeException e) {
+                problems.add("allocated key '" + ipText + "' is not an IPv4 address; skipped");
+                return;
+              }
+              byIp.put(ip, value);
+            });
+    byIp.forEach(
+        (ip, macText) -> {
+          MacAddress mac;
+          try {
+            mac = MacAddress.parse(macText);
+          } catch (RuntimeException e) {
+            problems.add("allocated " + ip + " -> '" + macText + "' is not a MAC address; skipped");
+            return;
+          }
+          if (!cidr.contains(ip)) {
+            problems.add(
+                "allocated " + ip + " -> " + mac + " is outside cidr " + cidr + "; skipped");
+          } else if (ip.equals(serverIp)) {
+            problems.add(
+                "allocated " + ip + " -> " + mac + " is the server's own address; skipped");
+          } else {
+            Ipv4Address first = byMac.putIfAbsent(mac, ip);
+            if (first != null) {
+              problems.add(
+                  mac + " is allocated both " + first + " and " + ip + "; serving " + first);
+            }
+          }
+        });
     return byMac;
   }
 
-  private static <T> T required(String text, String field,
-      java.util.function.Function<String, T> parser, List<String> fatal) {
+  private static <T> T required(
+      String text,
+      String field,
+      java.util.function.Function<String, T> parser,
+      List<String> fatal) {
     if (text == null || text.isBlank()) {
       fatal.add(field + " is missing");
       return null;
@@ -290,8 +357,11 @@ public record PoolSnapshot(String resourceVersion, PoolOptions options,
     }
   }
 
-  private static <T> Optional<T> optional(String text, String field,
-      java.util.function.Function<String, T> parser, List<String> problems) {
+  private static <T> Optional<T> optional(
+      String text,
+      String field,
+      java.util.function.Function<String, T> parser,
+      List<String> problems) {
     if (text == null || text.isBlank()) {
       return Optional.empty();
     }

@@ -36,20 +36,29 @@ public final class PoolWatcher implements AutoCloseable {
     Objects.requireNonNull(client, "client");
     this.cache = Objects.requireNonNull(cache, "cache");
     this.ref = cache.ref();
-    this.watch = KubeObjectWatch.newBuilder().apiClient(client).group(NetworkApis.GROUP)
-        .version(NetworkApis.VERSION).resource(NetworkApis.IPPOOLS).namespace(ref.namespace())
-        .name(ref.name()).identity("the agent").requestTimeout(REQUEST_TIMEOUT)
-        .listener(new KubeObjectWatch.Listener() {
-          @Override
-          public void state(Optional<JsonObject> object) {
-            onState(object);
-          }
+    this.watch =
+        KubeObjectWatch.newBuilder()
+            .apiClient(client)
+            .group(NetworkApis.GROUP)
+            .version(NetworkApis.VERSION)
+            .resource(NetworkApis.IPPOOLS)
+            .namespace(ref.namespace())
+            .name(ref.name())
+            .identity("the agent")
+            .requestTimeout(REQUEST_TIMEOUT)
+            .listener(
+                new KubeObjectWatch.Listener() {
+                  @Override
+                  public void state(Optional<JsonObject> object) {
+                    onState(object);
+                  }
 
-          @Override
-          public void failed(LockFailure failure, boolean firstInARow) {
-            onFailure(failure, firstInARow);
-          }
-        }).build();
+                  @Override
+                  public void failed(LockFailure failure, boolean firstInARow) {
+                    onFailure(failure, firstInARow);
+                  }
+                })
+            .build();
   }
 
   /** Starts watching. */
@@ -76,8 +85,8 @@ public final class PoolWatcher implements AutoCloseable {
     try {
       pool = JSON.deserialize(object.get().toString(), IPPool.class);
     } catch (RuntimeException e) {
-      log.error("IPPool {}: a version of the pool cannot be read ({}); ignoring it", ref,
-          e.toString());
+      log.error(
+          "IPPool {}: a version of the pool cannot be read ({}); ignoring it", ref, e.toString());
       return;
     }
     cache.apply(pool);
@@ -94,9 +103,12 @@ public final class PoolWatcher implements AutoCloseable {
     if (!firstInARow) {
       log.debug("IPPool {}: still failing: {}", ref, failure.message());
     } else if (failure.kind().isConfigurationProblem()) {
-      log.error("IPPool {}: {}. The agent needs get, list and watch on"
-          + " ippools.network.harvesterhci.io (see deploy/dhcp-agent/rbac.yaml); retrying with"
-          + " back-off", ref, failure.message());
+      log.error(
+          "IPPool {}: {}. The agent needs get, list and watch on"
+              + " ippools.network.harvesterhci.io (see deploy/dhcp-agent/rbac.yaml); retrying with"
+              + " back-off",
+          ref,
+          failure.message());
     } else {
       log.warn("IPPool {}: {}; retrying with back-off up to 30 s", ref, failure.message());
     }

@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The pool's server address on the served NIC, which moves with leadership: the leader adds it when
  * its term starts and removes it when the term ends (this needs NET_ADMIN). After adding it, the
- * agent announces it with a gratuitous ARP (when {@code arping} is installed), so clients that
- * knew the previous leader's MAC for it send their next renewal to the new leader.
+ * agent announces it with a gratuitous ARP (when {@code arping} is installed), so clients that knew
+ * the previous leader's MAC for it send their next renewal to the new leader.
  */
 interface ServerAddress {
 
@@ -73,29 +73,31 @@ interface ServerAddress {
   }
 
   /** As above, announcing on {@code announcer}. */
-  static ServerAddress onInterface(String nic, Ipv4Address ip, Ipv4Cidr cidr, Commands commands,
-      Executor announcer) {
+  static ServerAddress onInterface(
+      String nic, Ipv4Address ip, Ipv4Cidr cidr, Commands commands, Executor announcer) {
     return new IpCommand(nic, ip + "/" + cidr.prefixLength(), ip.toString(), commands, announcer);
   }
 
   /** Runs system commands; a seam for tests. */
   interface Commands {
     /** The real system: runs the command and waits up to 10 s for it. */
-    Commands SYSTEM = command -> {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      try {
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-          return new Result(-1, "timed out after 10 s");
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while running " + String.join(" ", command), e);
-      }
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      return new Result(process.exitValue(), output.strip());
-    };
+    Commands SYSTEM =
+        command -> {
+          Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+          try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+              process.destroyForcibly();
+              return new Result(-1, "timed out after 10 s");
+            }
+          } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while running " + String.join(" ", command), e);
+          }
+          String output =
+              new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+          return new Result(process.exitValue(), output.strip());
+        };
 
     /** Runs {@code command}; throws only when it cannot be started. */
     Result run(List<String> command) throws IOException;
@@ -133,8 +135,14 @@ interface ServerAddress {
       List<String> command = List.of("ip", "addr", "replace", address, "dev", nic);
       Result result = commands.run(command);
       if (result.exit() != 0) {
-        throw new IOException("'" + String.join(" ", command) + "' failed (exit " + result.exit()
-            + "): " + result.output() + hint(result.output()));
+        throw new IOException(
+            "'"
+                + String.join(" ", command)
+                + "' failed (exit "
+                + result.exit()
+                + "): "
+                + result.output()
+                + hint(result.output()));
       }
       announcer.execute(this::announce);
     }
@@ -147,8 +155,11 @@ interface ServerAddress {
           log.debug("gratuitous ARP for {} on {} failed: {}", ip, nic, result.output());
         }
       } catch (IOException e) {
-        log.debug("arping is not available ({}); clients learn the new MAC for {} when their"
-            + " ARP entries expire", e.getMessage(), ip);
+        log.debug(
+            "arping is not available ({}); clients learn the new MAC for {} when their"
+                + " ARP entries expire",
+            e.getMessage(),
+            ip);
       }
     }
 
@@ -158,12 +169,15 @@ interface ServerAddress {
       try {
         Result result = commands.run(command);
         if (result.exit() != 0 && !result.output().contains("Cannot assign requested address")) {
-          log.error("could not remove the server address: '{}' failed (exit {}): {}",
-              String.join(" ", command), result.exit(), result.output());
+          log.error(
+              "could not remove the server address: '{}' failed (exit {}): {}",
+              String.join(" ", command),
+              result.exit(),
+              result.output());
         }
       } catch (IOException e) {
-        log.error("could not remove the server address {} from {}: {}", address, nic,
-            e.getMessage());
+        log.error(
+            "could not remove the server address {} from {}: {}", address, nic, e.getMessage());
       }
     }
 

@@ -9,19 +9,22 @@ import java.util.Optional;
 /**
  * An immutable DHCPv4 message (RFC 2131 section 2): the BOOTP fixed header and its options.
  *
- * <p>{@link #decode(byte[])} accepts untrusted bytes and fails only with
- * {@link MalformedPacketException}; it reads at most the given bytes and allocates no more than a
- * small multiple of them. {@link #encode()} writes options only in the options field (never
- * overloading {@code sname}/{@code file}), splits values longer than 255 octets into several
- * instances (RFC 3396), closes with the end option and pads to the 300-octet BOOTP minimum.
+ * <p>{@link #decode(byte[])} accepts untrusted bytes and fails only with {@link
+ * MalformedPacketException}; it reads at most the given bytes and allocates no more than a small
+ * multiple of them. {@link #encode()} writes options only in the options field (never overloading
+ * {@code sname}/{@code file}), splits values longer than 255 octets into several instances (RFC
+ * 3396), closes with the end option and pads to the 300-octet BOOTP minimum.
  */
 public final class DhcpMessage {
   /** op value of a client message. */
   public static final int BOOTREQUEST = 1;
+
   /** op value of a server message. */
   public static final int BOOTREPLY = 2;
+
   /** The broadcast bit of {@link #flags()}. */
   public static final int BROADCAST_FLAG = 0x8000;
+
   /** htype of Ethernet. */
   public static final int HTYPE_ETHERNET = 1;
 
@@ -80,14 +83,19 @@ public final class DhcpMessage {
   public static DhcpMessage decode(byte[] packet) throws MalformedPacketException {
     if (packet.length < MIN_LENGTH) {
       throw new MalformedPacketException(
-          "packet of " + packet.length + " bytes is shorter than the " + MIN_LENGTH + "-byte header and cookie",
+          "packet of "
+              + packet.length
+              + " bytes is shorter than the "
+              + MIN_LENGTH
+              + "-byte header and cookie",
           packet.length);
     }
     ByteBuffer in = ByteBuffer.wrap(packet);
     Builder b = new Builder();
     b.op = in.get(0) & 0xff;
     if (b.op != BOOTREQUEST && b.op != BOOTREPLY) {
-      throw new MalformedPacketException("op " + b.op + " is neither BOOTREQUEST (1) nor BOOTREPLY (2)", 0);
+      throw new MalformedPacketException(
+          "op " + b.op + " is neither BOOTREQUEST (1) nor BOOTREPLY (2)", 0);
     }
     b.htype = in.get(1) & 0xff;
     b.hlen = in.get(2) & 0xff;
@@ -105,15 +113,18 @@ public final class DhcpMessage {
     b.chaddr = Arrays.copyOfRange(packet, 28, 28 + CHADDR_LENGTH);
     if (in.getInt(HEADER_LENGTH) != MAGIC_COOKIE) {
       throw new MalformedPacketException(
-          "magic cookie 0x" + Integer.toHexString(in.getInt(HEADER_LENGTH)) + " is not 0x63825363", HEADER_LENGTH);
+          "magic cookie 0x" + Integer.toHexString(in.getInt(HEADER_LENGTH)) + " is not 0x63825363",
+          HEADER_LENGTH);
     }
     OptionsParser.Parsed parsed = OptionsParser.parse(packet);
-    b.sname = parsed.snameOverloaded()
-        ? new byte[SNAME_LENGTH]
-        : Arrays.copyOfRange(packet, OptionsParser.SNAME_OFFSET, OptionsParser.FILE_OFFSET);
-    b.file = parsed.fileOverloaded()
-        ? new byte[FILE_LENGTH]
-        : Arrays.copyOfRange(packet, OptionsParser.FILE_OFFSET, HEADER_LENGTH);
+    b.sname =
+        parsed.snameOverloaded()
+            ? new byte[SNAME_LENGTH]
+            : Arrays.copyOfRange(packet, OptionsParser.SNAME_OFFSET, OptionsParser.FILE_OFFSET);
+    b.file =
+        parsed.fileOverloaded()
+            ? new byte[FILE_LENGTH]
+            : Arrays.copyOfRange(packet, OptionsParser.FILE_OFFSET, HEADER_LENGTH);
     b.options = parsed.options();
     return new DhcpMessage(b);
   }
@@ -121,7 +132,8 @@ public final class DhcpMessage {
   /**
    * Decodes the remaining bytes of {@code buffer} without changing its position.
    *
-   * @throws MalformedPacketException if the bytes are not a DHCP message; offsets count from the position
+   * @throws MalformedPacketException if the bytes are not a DHCP message; offsets count from the
+   *     position
    */
   public static DhcpMessage decode(ByteBuffer buffer) throws MalformedPacketException {
     byte[] copy = new byte[buffer.remaining()];
@@ -211,7 +223,9 @@ public final class DhcpMessage {
 
   /** Returns the client MAC if the hardware is Ethernet with a 6-byte address. */
   public Optional<MacAddress> mac() {
-    return htype == HTYPE_ETHERNET && hlen == 6 ? Optional.of(MacAddress.of(chaddr)) : Optional.empty();
+    return htype == HTYPE_ETHERNET && hlen == 6
+        ? Optional.of(MacAddress.of(chaddr))
+        : Optional.empty();
   }
 
   /** Returns sname up to its first NUL; empty if it was overloaded with options. */
@@ -269,9 +283,25 @@ public final class DhcpMessage {
 
   @Override
   public String toString() {
-    return "DhcpMessage{op=" + op + ", xid=0x" + Integer.toHexString(xid) + ", flags=0x" + Integer.toHexString(flags)
-        + ", ciaddr=" + ciaddr + ", yiaddr=" + yiaddr + ", siaddr=" + siaddr + ", giaddr=" + giaddr
-        + ", chaddr=" + HexFormatting.hex(Arrays.copyOf(chaddr, hlen)) + ", options=" + options + "}";
+    return "DhcpMessage{op="
+        + op
+        + ", xid=0x"
+        + Integer.toHexString(xid)
+        + ", flags=0x"
+        + Integer.toHexString(flags)
+        + ", ciaddr="
+        + ciaddr
+        + ", yiaddr="
+        + yiaddr
+        + ", siaddr="
+        + siaddr
+        + ", giaddr="
+        + giaddr
+        + ", chaddr="
+        + HexFormatting.hex(Arrays.copyOf(chaddr, hlen))
+        + ", options="
+        + options
+        + "}";
   }
 
   /** Sets the fields of a message; each setter checks its range. */
@@ -297,7 +327,8 @@ public final class DhcpMessage {
     /** Sets op: {@link #BOOTREQUEST} or {@link #BOOTREPLY}. */
     public Builder op(int op) {
       if (op != BOOTREQUEST && op != BOOTREPLY) {
-        throw new IllegalArgumentException("op " + op + " must be BOOTREQUEST (1) or BOOTREPLY (2)");
+        throw new IllegalArgumentException(
+            "op " + op + " must be BOOTREQUEST (1) or BOOTREPLY (2)");
       }
       this.op = op;
       return this;
@@ -405,7 +436,8 @@ public final class DhcpMessage {
     private static byte[] field(String what, String text, int length) {
       byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
       if (bytes.length >= length || !StandardCharsets.US_ASCII.newEncoder().canEncode(text)) {
-        throw new IllegalArgumentException(what + " '" + text + "' must be ASCII shorter than " + length + " bytes");
+        throw new IllegalArgumentException(
+            what + " '" + text + "' must be ASCII shorter than " + length + " bytes");
       }
       return Arrays.copyOf(bytes, length);
     }

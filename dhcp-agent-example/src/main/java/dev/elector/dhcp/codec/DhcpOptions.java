@@ -12,8 +12,8 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * The options of a DHCP message: an immutable, ordered map from option code to value, with a
- * typed view of the options named in {@link OptionCode}.
+ * The options of a DHCP message: an immutable, ordered map from option code to value, with a typed
+ * view of the options named in {@link OptionCode}.
  *
  * <p>Values are whole: an option split over several instances on the wire (RFC 3396) appears here
  * once, concatenated. Every typed option has passed its length and content rules, so the typed
@@ -60,7 +60,9 @@ public final class DhcpOptions {
     return value == null ? Optional.empty() : Optional.of(value.clone());
   }
 
-  /** Returns option 53 as a type; empty if absent or of a type {@link MessageType} does not name. */
+  /**
+   * Returns option 53 as a type; empty if absent or of a type {@link MessageType} does not name.
+   */
   public Optional<MessageType> messageType() {
     byte[] value = values.get(OptionCode.MESSAGE_TYPE);
     return value == null ? Optional.empty() : MessageType.of(value[0] & 0xff);
@@ -127,7 +129,9 @@ public final class DhcpOptions {
   /** Returns option 57 in octets, as sent (possibly below the RFC minimum of 576). */
   public OptionalInt maxMessageSize() {
     byte[] value = values.get(OptionCode.MAX_MESSAGE_SIZE);
-    return value == null ? OptionalInt.empty() : OptionalInt.of(((value[0] & 0xff) << 8) | (value[1] & 0xff));
+    return value == null
+        ? OptionalInt.empty()
+        : OptionalInt.of(((value[0] & 0xff) << 8) | (value[1] & 0xff));
   }
 
   /** Returns option 58 (T1) in seconds. */
@@ -216,7 +220,9 @@ public final class DhcpOptions {
 
   private OptionalLong seconds(int code) {
     byte[] value = values.get(code);
-    return value == null ? OptionalLong.empty() : OptionalLong.of(Integer.toUnsignedLong(Ipv4Address.readInt(value, 0)));
+    return value == null
+        ? OptionalLong.empty()
+        : OptionalLong.of(Integer.toUnsignedLong(Ipv4Address.readInt(value, 0)));
   }
 
   @Override
@@ -244,12 +250,13 @@ public final class DhcpOptions {
   @Override
   public String toString() {
     StringBuilder text = new StringBuilder("{");
-    values.forEach((code, value) -> {
-      if (text.length() > 1) {
-        text.append(", ");
-      }
-      text.append(code).append('=').append(HexFormatting.hex(value));
-    });
+    values.forEach(
+        (code, value) -> {
+          if (text.length() > 1) {
+            text.append(", ");
+          }
+          text.append(code).append('=').append(HexFormatting.hex(value));
+        });
     return text.append('}').toString();
   }
 
@@ -357,12 +364,14 @@ public final class DhcpOptions {
     /**
      * Sets any option from its raw value, checked by the same rules as decoding.
      *
-     * @throws IllegalArgumentException for pad, end or overload, or a value breaking the option's rules
+     * @throws IllegalArgumentException for pad, end or overload, or a value breaking the option's
+     *     rules
      */
     public Builder raw(int code, byte[] value) {
       requireByte("option code", code);
       if (code == OptionCode.PAD || code == OptionCode.END || code == OptionCode.OVERLOAD) {
-        throw new IllegalArgumentException("option " + code + " is framing and is written by the encoder only");
+        throw new IllegalArgumentException(
+            "option " + code + " is framing and is written by the encoder only");
       }
       return put(code, value.clone());
     }
@@ -407,7 +416,8 @@ public final class DhcpOptions {
 
     private static byte[] secondsValue(String name, long seconds) {
       if (seconds < 0 || seconds > 0xffffffffL) {
-        throw new IllegalArgumentException(name + " " + seconds + "s must be within 0-4294967295 seconds");
+        throw new IllegalArgumentException(
+            name + " " + seconds + "s must be within 0-4294967295 seconds");
       }
       return new Ipv4Address((int) seconds).toBytes();
     }

@@ -61,17 +61,23 @@ final class DomainSearchCodec {
     for (String label : labels) {
       if (label.isEmpty() || label.length() > MAX_LABEL) {
         throw new IllegalArgumentException(
-            "domain name '" + name + "' has a label of " + label.length() + " characters; labels need 1-63");
+            "domain name '"
+                + name
+                + "' has a label of "
+                + label.length()
+                + " characters; labels need 1-63");
       }
       for (int i = 0; i < label.length(); i++) {
         if (!isLabelChar(label.charAt(i))) {
-          throw new IllegalArgumentException("domain name '" + name + "' has a character that is not printable ASCII");
+          throw new IllegalArgumentException(
+              "domain name '" + name + "' has a character that is not printable ASCII");
         }
       }
       octets += label.length() + 1;
     }
     if (octets > MAX_NAME_OCTETS) {
-      throw new IllegalArgumentException("domain name '" + name + "' is " + octets + " octets; the limit is 255");
+      throw new IllegalArgumentException(
+          "domain name '" + name + "' is " + octets + " octets; the limit is 255");
     }
     return labels;
   }
@@ -115,7 +121,9 @@ final class DomainSearchCodec {
           int target = ((len & 0x3f) << 8) | (data[cursor + 1] & 0xff);
           if (target >= lowestTarget) {
             throw problem(
-                "compression pointer to " + target + " does not point strictly backwards", packetOffset, cursor);
+                "compression pointer to " + target + " does not point strictly backwards",
+                packetOffset,
+                cursor);
           }
           if (next < 0) {
             next = cursor + 2;
@@ -125,10 +133,14 @@ final class DomainSearchCodec {
           continue;
         }
         if (kind != 0) {
-          throw problem("label type 0x" + Integer.toHexString(kind) + " is not supported", packetOffset, cursor);
+          throw problem(
+              "label type 0x" + Integer.toHexString(kind) + " is not supported",
+              packetOffset,
+              cursor);
         }
         if (cursor + 1 + len > data.length) {
-          throw problem("label of " + len + " octets runs past the end of the value", packetOffset, cursor);
+          throw problem(
+              "label of " + len + " octets runs past the end of the value", packetOffset, cursor);
         }
         octets += len + 1;
         if (octets > MAX_NAME_OCTETS) {
@@ -140,7 +152,10 @@ final class DomainSearchCodec {
         for (int i = cursor + 1; i <= cursor + len; i++) {
           int c = data[i] & 0xff;
           if (!isLabelChar(c)) {
-            throw problem("label byte 0x" + Integer.toHexString(c) + " is not printable ASCII", packetOffset, i);
+            throw problem(
+                "label byte 0x" + Integer.toHexString(c) + " is not printable ASCII",
+                packetOffset,
+                i);
           }
           name.append((char) c);
         }
@@ -151,7 +166,8 @@ final class DomainSearchCodec {
       }
       decodedChars += name.length();
       if (decodedChars > MAX_DECODED_CHARS) {
-        throw problem("list expands beyond " + MAX_DECODED_CHARS + " characters", packetOffset, pos);
+        throw problem(
+            "list expands beyond " + MAX_DECODED_CHARS + " characters", packetOffset, pos);
       }
       names.add(name.toString());
       pos = next;
@@ -161,6 +177,7 @@ final class DomainSearchCodec {
 
   private static MalformedPacketException problem(String what, int packetOffset, int valueOffset) {
     return new MalformedPacketException(
-        "option 119 domain search: " + what + " (byte " + valueOffset + " of the value)", packetOffset);
+        "option 119 domain search: " + what + " (byte " + valueOffset + " of the value)",
+        packetOffset);
   }
 }

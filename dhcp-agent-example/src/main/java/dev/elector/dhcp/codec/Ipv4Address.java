@@ -29,12 +29,16 @@ public record Ipv4Address(int value) implements Comparable<Ipv4Address> {
     }
     int value = 0;
     for (String part : parts) {
-      if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(c -> c >= '0' && c <= '9')) {
-        throw new IllegalArgumentException("IPv4 address '" + text + "' has a bad octet '" + part + "'");
+      if (part.isEmpty()
+          || part.length() > 3
+          || !part.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        throw new IllegalArgumentException(
+            "IPv4 address '" + text + "' has a bad octet '" + part + "'");
       }
       int octet = Integer.parseInt(part);
       if (octet > 255) {
-        throw new IllegalArgumentException("IPv4 address '" + text + "' has octet " + octet + " > 255");
+        throw new IllegalArgumentException(
+            "IPv4 address '" + text + "' has octet " + octet + " > 255");
       }
       value = (value << 8) | octet;
     }
@@ -74,7 +78,9 @@ public record Ipv4Address(int value) implements Comparable<Ipv4Address> {
 
   /** Returns the four bytes in network order. */
   public byte[] toBytes() {
-    return new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
+    return new byte[] {
+      (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value
+    };
   }
 
   /** Returns this address as an {@link Inet4Address}; never performs a lookup. */
@@ -98,6 +104,12 @@ public record Ipv4Address(int value) implements Comparable<Ipv4Address> {
 
   @Override
   public String toString() {
-    return (value >>> 24) + "." + ((value >>> 16) & 0xff) + "." + ((value >>> 8) & 0xff) + "." + (value & 0xff);
+    return (value >>> 24)
+        + "."
+        + ((value >>> 16) & 0xff)
+        + "."
+        + ((value >>> 8) & 0xff)
+        + "."
+        + (value & 0xff);
   }
 }

@@ -16,7 +16,8 @@ public record MacAddress(long value) {
    */
   public MacAddress {
     if ((value >>> 48) != 0) {
-      throw new IllegalArgumentException("MAC address value " + Long.toHexString(value) + " exceeds 48 bits");
+      throw new IllegalArgumentException(
+          "MAC address value " + Long.toHexString(value) + " exceeds 48 bits");
     }
   }
 
@@ -28,12 +29,16 @@ public record MacAddress(long value) {
   public static MacAddress parse(String text) {
     String[] parts = text.split("[:-]", -1);
     if (parts.length != 6) {
-      throw new IllegalArgumentException("MAC address '" + text + "' must be six octets separated by ':'");
+      throw new IllegalArgumentException(
+          "MAC address '" + text + "' must be six octets separated by ':'");
     }
     long value = 0;
     for (String part : parts) {
-      if (part.length() != 2 || Character.digit(part.charAt(0), 16) < 0 || Character.digit(part.charAt(1), 16) < 0) {
-        throw new IllegalArgumentException("MAC address '" + text + "' has a bad octet '" + part + "'");
+      if (part.length() != 2
+          || Character.digit(part.charAt(0), 16) < 0
+          || Character.digit(part.charAt(1), 16) < 0) {
+        throw new IllegalArgumentException(
+            "MAC address '" + text + "' has a bad octet '" + part + "'");
       }
       value = (value << 8) | Integer.parseInt(part, 16);
     }

@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Reads the option areas of a packet: the options field, then (if option 52 says so) the
- * {@code file} and {@code sname} fields, concatenating repeated options per RFC 3396.
+ * Reads the option areas of a packet: the options field, then (if option 52 says so) the {@code
+ * file} and {@code sname} fields, concatenating repeated options per RFC 3396.
  *
- * <p>Every step moves forward through a bounded array, so parsing ends after at most one pass
- * over each area.
+ * <p>Every step moves forward through a bounded array, so parsing ends after at most one pass over
+ * each area.
  */
 final class OptionsParser {
   static final int SNAME_OFFSET = 44;
@@ -73,7 +73,14 @@ final class OptionsParser {
       int len = packet[pos + 1] & 0xff;
       if (pos + 2 + len > end) {
         throw new MalformedPacketException(
-            "option " + code + " length " + len + " runs past the end of its area (" + (end - pos - 2) + " left)", pos);
+            "option "
+                + code
+                + " length "
+                + len
+                + " runs past the end of its area ("
+                + (end - pos - 2)
+                + " left)",
+            pos);
       }
       if (code == OptionCode.OVERLOAD && start != OPTIONS_OFFSET) {
         throw new MalformedPacketException("option 52 overload inside an overloaded field", pos);

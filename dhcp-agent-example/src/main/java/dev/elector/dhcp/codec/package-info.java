@@ -1,6 +1,7 @@
 /**
- * A pure DHCPv4 packet codec (RFC 2131, 2132, 3046, 3396, 3397): {@link dev.elector.dhcp.codec.DhcpMessage}
- * with its {@link dev.elector.dhcp.codec.DhcpOptions}, and the address values they use.
+ * A pure DHCPv4 packet codec (RFC 2131, 2132, 3046, 3396, 3397): {@link
+ * dev.elector.dhcp.codec.DhcpMessage} with its {@link dev.elector.dhcp.codec.DhcpOptions}, and the
+ * address values they use.
  *
  * <p>Guarantees: decoding untrusted bytes either yields a message whose typed options all passed
  * their rules, or throws {@link dev.elector.dhcp.codec.MalformedPacketException} naming the problem

@@ -54,18 +54,16 @@ public final class NetLab implements AutoCloseable {
     this.dir = dir;
   }
 
-  /**
-   * Why a lab cannot be made on this machine (not root, a tool missing), or empty if it can.
-   */
+  /** Why a lab cannot be made on this machine (not root, a tool missing), or empty if it can. */
   public static Optional<String> unavailableReason() {
     if (!"root".equals(System.getProperty("user.name"))) {
-      return Optional.of("network namespaces need root (running as " + System.getProperty(
-          "user.name") + ")");
+      return Optional.of(
+          "network namespaces need root (running as " + System.getProperty("user.name") + ")");
     }
     for (String tool : List.of("ip", "socat")) {
       if (!onPath(tool)) {
-        return Optional.of(tool + " is not installed; run"
-            + " dhcp-agent-example/scripts/install-dhcp-client.sh");
+        return Optional.of(
+            tool + " is not installed; run" + " dhcp-agent-example/scripts/install-dhcp-client.sh");
       }
     }
     return Optional.empty();
@@ -127,16 +125,19 @@ public final class NetLab implements AutoCloseable {
   }
 
   /**
-   * Makes {@code 127.0.0.1:port} of this machine reachable from hosts that
-   * {@linkplain Host#reachLoopback(int) ask for it}.
+   * Makes {@code 127.0.0.1:port} of this machine reachable from hosts that {@linkplain
+   * Host#reachLoopback(int) ask for it}.
    */
   public synchronized void shareLoopback(int port) throws IOException {
     if (sharedPorts.containsKey(port)) {
       return;
     }
     Path socket = socket(port);
-    Process relay = start(List.of("socat", "UNIX-LISTEN:" + socket + ",fork,unlink-early",
-        "TCP:127.0.0.1:" + port), dir.resolve("relay-" + port + ".log"));
+    Process relay =
+        start(
+            List.of(
+                "socat", "UNIX-LISTEN:" + socket + ",fork,unlink-early", "TCP:127.0.0.1:" + port),
+            dir.resolve("relay-" + port + ".log"));
     sharedPorts.put(port, relay);
     awaitPath(socket, relay);
   }
@@ -198,8 +199,12 @@ public final class NetLab implements AutoCloseable {
     /** Makes {@code 127.0.0.1:port} inside this host lead to the same port of the machine. */
     public void reachLoopback(int port) throws IOException {
       shareLoopback(port);
-      start(List.of("socat", "TCP-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork",
-          "UNIX-CONNECT:" + socket(port)), dir.resolve(name + "-loopback-" + port + ".log"));
+      start(
+          List.of(
+              "socat",
+              "TCP-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork",
+              "UNIX-CONNECT:" + socket(port)),
+          dir.resolve(name + "-loopback-" + port + ".log"));
     }
 
     /**
@@ -274,8 +279,11 @@ public final class NetLab implements AutoCloseable {
   }
 
   private synchronized Process start(List<String> command, Path log) throws IOException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
     processes.add(process);
     return process;
   }
@@ -284,8 +292,12 @@ public final class NetLab implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!Files.exists(path)) {
       if (!owner.isAlive() || System.nanoTime() > deadline) {
-        throw new IOException("socat did not create " + path + " (exit "
-            + (owner.isAlive() ? "none, still running" : owner.exitValue()) + ")");
+        throw new IOException(
+            "socat did not create "
+                + path
+                + " (exit "
+                + (owner.isAlive() ? "none, still running" : owner.exitValue())
+                + ")");
       }
       try {
         Thread.sleep(20);
@@ -299,8 +311,13 @@ public final class NetLab implements AutoCloseable {
   private void must(String... command) throws IOException {
     Result result = run(10, command);
     if (!result.ok()) {
-      throw new IOException("'" + String.join(" ", command) + "' failed (exit " + result.exit()
-          + "): " + result.output());
+      throw new IOException(
+          "'"
+              + String.join(" ", command)
+              + "' failed (exit "
+              + result.exit()
+              + "): "
+              + result.output());
     }
   }
 
@@ -309,15 +326,22 @@ public final class NetLab implements AutoCloseable {
     Path output = null;
     try {
       output = Files.createTempFile("netlab-", ".out");
-      Process process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(output.toFile()).start();
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        return new Result(-1, "timed out after " + timeoutSeconds + " s: "
-            + Files.readString(output, StandardCharsets.UTF_8).strip());
+        return new Result(
+            -1,
+            "timed out after "
+                + timeoutSeconds
+                + " s: "
+                + Files.readString(output, StandardCharsets.UTF_8).strip());
       }
-      return new Result(process.exitValue(),
-          Files.readString(output, StandardCharsets.UTF_8).strip());
+      return new Result(
+          process.exitValue(), Files.readString(output, StandardCharsets.UTF_8).strip());
     } catch (IOException e) {
       return new Result(-1, e.getMessage());
     } catch (InterruptedException e) {

@@ -26,13 +26,24 @@ public final class Udhcpc implements AutoCloseable {
     this.host = host;
     this.dir = Files.createDirectories(dir);
     this.script = dir.resolve("udhcpc.sh");
-    Files.writeString(script, String.join("\n", "#!/bin/sh",
-        "{ echo \"event=$1\"; env | grep -E '^(ip|subnet|mask|router|dns|domain|search|ntpsrv"
-            + "|lease|serverid)='; } > " + dir + "/$1.tmp && mv " + dir + "/$1.tmp " + dir + "/$1",
-        "case \"$1\" in",
-        "  bound|renew) ip addr replace \"$ip/$mask\" dev \"$interface\" ;;",
-        "  deconfig) ip addr flush dev \"$interface\" ;;",
-        "esac", ""));
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "#!/bin/sh",
+            "{ echo \"event=$1\"; env | grep -E '^(ip|subnet|mask|router|dns|domain|search|ntpsrv"
+                + "|lease|serverid)='; } > "
+                + dir
+                + "/$1.tmp && mv "
+                + dir
+                + "/$1.tmp "
+                + dir
+                + "/$1",
+            "case \"$1\" in",
+            "  bound|renew) ip addr replace \"$ip/$mask\" dev \"$interface\" ;;",
+            "  deconfig) ip addr flush dev \"$interface\" ;;",
+            "esac",
+            ""));
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
@@ -51,22 +62,56 @@ public final class Udhcpc implements AutoCloseable {
    */
   public Optional<Map<String, String>> once(int tries, List<String> options) throws IOException {
     forget("bound");
-    List<String> command = new java.util.ArrayList<>(List.of("udhcpc", "-f", "-q", "-n", "-t",
-        Integer.toString(tries), "-T", "1", "-i", host.nic(), "-s", script.toString(), "-O",
-        "ntpsrv", "-O", "search"));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                "udhcpc",
+                "-f",
+                "-q",
+                "-n",
+                "-t",
+                Integer.toString(tries),
+                "-T",
+                "1",
+                "-i",
+                host.nic(),
+                "-s",
+                script.toString(),
+                "-O",
+                "ntpsrv",
+                "-O",
+                "search"));
     command.addAll(options);
-    NetLab.Result result = host.run(tries + 15 + (options.isEmpty() ? 0 : 2 * tries),
-        command.toArray(String[]::new));
-    Optional<Map<String, String>> bound = result.ok() && Files.exists(dir.resolve("bound"))
-        ? Optional.of(read("bound")) : Optional.empty();
+    NetLab.Result result =
+        host.run(tries + 15 + (options.isEmpty() ? 0 : 2 * tries), command.toArray(String[]::new));
+    Optional<Map<String, String>> bound =
+        result.ok() && Files.exists(dir.resolve("bound"))
+            ? Optional.of(read("bound"))
+            : Optional.empty();
     host.run(5, "ip", "addr", "flush", "dev", host.nic());
     return bound;
   }
 
   /** Starts a client that stays in the foreground, keeps its lease and renews it. */
   public void start() throws IOException {
-    running = host.start(List.of("udhcpc", "-f", "-t", "10", "-T", "1", "-i", host.nic(), "-s",
-        script.toString(), "-O", "ntpsrv", "-O", "search"), dir.resolve("udhcpc.log"));
+    running =
+        host.start(
+            List.of(
+                "udhcpc",
+                "-f",
+                "-t",
+                "10",
+                "-T",
+                "1",
+                "-i",
+                host.nic(),
+                "-s",
+                script.toString(),
+                "-O",
+                "ntpsrv",
+                "-O",
+                "search"),
+            dir.resolve("udhcpc.log"));
   }
 
   /** Makes the running client renew now (SIGUSR1), as it would at half its lease. */
@@ -82,15 +127,19 @@ public final class Udhcpc implements AutoCloseable {
   }
 
   /** Waits for an event of the running client and returns its variables. */
-  public Map<String, String> await(String event, Duration limit) throws IOException,
-      InterruptedException {
+  public Map<String, String> await(String event, Duration limit)
+      throws IOException, InterruptedException {
     Path file = dir.resolve(event);
     long deadline = System.nanoTime() + limit.toNanos();
     while (!Files.exists(file)) {
       if (System.nanoTime() > deadline) {
         Path log = dir.resolve("udhcpc.log");
-        throw new IOException("udhcpc reported no '" + event + "' within " + limit
-            + (Files.exists(log) ? ": " + Files.readString(log) : ""));
+        throw new IOException(
+            "udhcpc reported no '"
+                + event
+                + "' within "
+                + limit
+                + (Files.exists(log) ? ": " + Files.readString(log) : ""));
       }
       Thread.sleep(20);
     }

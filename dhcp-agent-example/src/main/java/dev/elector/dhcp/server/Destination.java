@@ -13,6 +13,7 @@ import java.util.Objects;
 public record Destination(Kind kind, Ipv4Address address, int port) {
   /** The BOOTP server port, on which relay agents listen too. */
   public static final int SERVER_PORT = 67;
+
   /** The BOOTP client port. */
   public static final int CLIENT_PORT = 68;
 

@@ -17,15 +17,15 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>DISCOVER gets an OFFER of the MAC's leased address.
- *   <li>REQUEST gets an ACK if it names the leased address, a NAK if it names another; in
- *       SELECTING state it is ignored when its server identifier is not ours.
+ *   <li>REQUEST gets an ACK if it names the leased address, a NAK if it names another; in SELECTING
+ *       state it is ignored when its server identifier is not ours.
  *   <li>INFORM gets an ACK with configuration but no lease time and no yiaddr.
  *   <li>RELEASE and DECLINE get no reply and are only reported; leases never change.
  *   <li>A MAC the lease source does not know gets no reply at all.
  * </ul>
  *
- * <p>The engine holds no mutable state and takes no locks, so any number of threads may call
- * {@link #handle} at once; it reads the lease source once per request.
+ * <p>The engine holds no mutable state and takes no locks, so any number of threads may call {@link
+ * #handle} at once; it reads the lease source once per request.
  */
 public final class DhcpEngine {
   private final LeaseSource leases;
@@ -56,7 +56,12 @@ public final class DhcpEngine {
       case REQUEST -> request(request, mac.get(), context);
       case INFORM -> inform(request, mac.get());
       case RELEASE -> report(Kind.RELEASED, request, mac.get(), request.ciaddr());
-      case DECLINE -> report(Kind.DECLINED, request, mac.get(), request.options().requestedIp().orElse(Ipv4Address.ANY));
+      case DECLINE ->
+          report(
+              Kind.DECLINED,
+              request,
+              mac.get(),
+              request.options().requestedIp().orElse(Ipv4Address.ANY));
       default -> Outcome.ignored(IgnoreReason.UNSUPPORTED_TYPE, mac.get(), null);
     };
   }
@@ -68,7 +73,8 @@ public final class DhcpEngine {
     }
     PoolOptions pool = leases.options();
     Ipv4Address ip = lease.get().ip();
-    return configured(Kind.OFFERED, MessageType.OFFER, request, mac, ip, ip, Ipv4Address.ANY, null, pool, true);
+    return configured(
+        Kind.OFFERED, MessageType.OFFER, request, mac, ip, ip, Ipv4Address.ANY, null, pool, true);
   }
 
   private Outcome request(DhcpMessage request, MacAddress mac, ReceiveContext context) {
@@ -98,17 +104,20 @@ public final class DhcpEngine {
     }
     Ipv4Address ip = lease.get().ip();
     if (!asked.get().equals(ip)) {
-      DhcpMessage nak = ReplyFactory.nak(request, pool, "requested address " + asked.get() + " is not yours");
+      DhcpMessage nak =
+          ReplyFactory.nak(request, pool, "requested address " + asked.get() + " is not yours");
       if (nak.encodedLength() > ReplyFactory.payloadLimit(request)) {
         nak = ReplyFactory.nak(request, pool, null); // the message is optional; the NAK is not
       }
       if (nak.encodedLength() > ReplyFactory.payloadLimit(request)) {
         return Outcome.ignored(IgnoreReason.REPLY_TOO_LARGE, mac, state);
       }
-      Destination to = request.giaddr().isAny() ? Destination.broadcast() : Destination.relay(request.giaddr());
+      Destination to =
+          request.giaddr().isAny() ? Destination.broadcast() : Destination.relay(request.giaddr());
       return Outcome.replied(Kind.NAKED, mac, asked.get(), state, new Reply(nak, to));
     }
-    return configured(Kind.ACKED, MessageType.ACK, request, mac, ip, ip, request.ciaddr(), state, pool, true);
+    return configured(
+        Kind.ACKED, MessageType.ACK, request, mac, ip, ip, request.ciaddr(), state, pool, true);
   }
 
   private Outcome inform(DhcpMessage request, MacAddress mac) {
@@ -116,8 +125,17 @@ public final class DhcpEngine {
       return Outcome.ignored(IgnoreReason.UNKNOWN_CLIENT, mac, null);
     }
     PoolOptions pool = leases.options();
-    return configured(Kind.INFORMED, MessageType.ACK, request, mac, request.ciaddr(), Ipv4Address.ANY,
-        request.ciaddr(), null, pool, false);
+    return configured(
+        Kind.INFORMED,
+        MessageType.ACK,
+        request,
+        mac,
+        request.ciaddr(),
+        Ipv4Address.ANY,
+        request.ciaddr(),
+        null,
+        pool,
+        false);
   }
 
   private Outcome report(Kind kind, DhcpMessage request, MacAddress mac, Ipv4Address address) {
@@ -131,14 +149,24 @@ public final class DhcpEngine {
     return Outcome.reported(kind, mac, address);
   }
 
-  private static Outcome configured(Kind kind, MessageType type, DhcpMessage request, MacAddress mac,
-      Ipv4Address reported, Ipv4Address yiaddr, Ipv4Address ciaddr, RequestState state, PoolOptions pool,
+  private static Outcome configured(
+      Kind kind,
+      MessageType type,
+      DhcpMessage request,
+      MacAddress mac,
+      Ipv4Address reported,
+      Ipv4Address yiaddr,
+      Ipv4Address ciaddr,
+      RequestState state,
+      PoolOptions pool,
       boolean withLease) {
-    Optional<DhcpMessage> reply = ReplyFactory.configuration(request, type, yiaddr, ciaddr, pool, withLease);
+    Optional<DhcpMessage> reply =
+        ReplyFactory.configuration(request, type, yiaddr, ciaddr, pool, withLease);
     if (reply.isEmpty()) {
       return Outcome.ignored(IgnoreReason.REPLY_TOO_LARGE, mac, state);
     }
-    return Outcome.replied(kind, mac, reported, state, new Reply(reply.get(), destinationOf(request)));
+    return Outcome.replied(
+        kind, mac, reported, state, new Reply(reply.get(), destinationOf(request)));
   }
 
   /** RFC 2131 section 4.1: relay first, then the client's own address, else broadcast. */

@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A DHCPv4 server on UDP: one named daemon thread receives datagrams, decodes them, asks the
- * {@link DhcpEngine} and sends its reply.
+ * A DHCPv4 server on UDP: one named daemon thread receives datagrams, decodes them, asks the {@link
+ * DhcpEngine} and sends its reply.
  *
  * <p>Sockets: with a specific {@linkplain Builder#bindAddress bind address} the server opens two
  * IPv4 sockets on the same port, one on that address (unicast requests, and the source of every
@@ -33,14 +33,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Serving: {@link #setServing(boolean)} switches answering on and off at once without closing
  * the sockets; while off, datagrams are read and dropped without being decoded and no reply that
- * was being prepared is sent. It starts off, so an agent serves only once it leads. A
- * {@linkplain Builder#servingGate serving gate} is consulted as well, before decoding and again
- * right before each send: an agent passes its leadership term's {@code isActive}, so answering
- * stops the instant the term ends, without waiting for any callback.
+ * was being prepared is sent. It starts off, so an agent serves only once it leads. A {@linkplain
+ * Builder#servingGate serving gate} is consulted as well, before decoding and again right before
+ * each send: an agent passes its leadership term's {@code isActive}, so answering stops the instant
+ * the term ends, without waiting for any callback.
  *
- * <p>Failures: malformed datagrams are counted and logged at DEBUG at most once per ten seconds;
- * no datagram, send error or listener failure stops the receive loop. The lease source is only
- * read, through the engine.
+ * <p>Failures: malformed datagrams are counted and logged at DEBUG at most once per ten seconds; no
+ * datagram, send error or listener failure stops the receive loop. The lease source is only read,
+ * through the engine.
  */
 public final class DhcpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DhcpServer.class);
@@ -126,8 +126,7 @@ public final class DhcpServer implements AutoCloseable {
           opened.add(broadcastChannel);
           broadcastChannel.register(selector, SelectionKey.OP_READ, ReceiveContext.broadcast());
         }
-        unicastChannel.register(selector, SelectionKey.OP_READ,
-            ReceiveContext.unicast());
+        unicastChannel.register(selector, SelectionKey.OP_READ, ReceiveContext.unicast());
       } catch (IOException | RuntimeException e) {
         closeAll(opened);
         throw e;
@@ -182,7 +181,12 @@ public final class DhcpServer implements AutoCloseable {
   /** Returns a snapshot of the counters. */
   public DhcpServerStats stats() {
     return new DhcpServerStats(
-        received.get(), malformed.get(), notServing.get(), replied.get(), unanswered.get(), failures.get());
+        received.get(),
+        malformed.get(),
+        notServing.get(),
+        replied.get(),
+        unanswered.get(),
+        failures.get());
   }
 
   /** Stops the receive thread and closes the sockets; waits for the thread to end. Idempotent. */
@@ -235,7 +239,8 @@ public final class DhcpServer implements AutoCloseable {
     }
   }
 
-  private void drain(DatagramChannel channel, ReceiveContext context, ByteBuffer buffer) throws IOException {
+  private void drain(DatagramChannel channel, ReceiveContext context, ByteBuffer buffer)
+      throws IOException {
     while (!closed) {
       buffer.clear();
       InetSocketAddress from = (InetSocketAddress) channel.receive(buffer);
@@ -265,13 +270,21 @@ public final class DhcpServer implements AutoCloseable {
       malformed.incrementAndGet();
       long held = malformedLog.tryAcquire();
       if (held >= 0 && LOG.isDebugEnabled()) {
-        LOG.debug("malformed DHCP datagram from {} ({} more since the last report): {}", from, held, e.getMessage());
+        LOG.debug(
+            "malformed DHCP datagram from {} ({} more since the last report): {}",
+            from,
+            held,
+            e.getMessage());
       }
       notify(() -> listener.malformed(from, e));
       return;
     }
     Outcome outcome = engine.handle(request, context);
-    LOG.debug("DHCP {} from {}: {}", request.options().messageType().map(Enum::name).orElse("?"), from, outcome);
+    LOG.debug(
+        "DHCP {} from {}: {}",
+        request.options().messageType().map(Enum::name).orElse("?"),
+        from,
+        outcome);
     notify(() -> listener.handled(from, request, outcome));
     if (outcome.reply().isEmpty()) {
       unanswered.incrementAndGet();
@@ -288,11 +301,12 @@ public final class DhcpServer implements AutoCloseable {
 
   private boolean send(Reply reply) {
     Destination to = reply.destination();
-    InetSocketAddress target = switch (to.kind()) {
-      case RELAY -> new InetSocketAddress(to.address().toInetAddress(), relayPort);
-      case CLIENT -> new InetSocketAddress(to.address().toInetAddress(), clientPort);
-      case BROADCAST -> new InetSocketAddress(broadcastAddress.toInetAddress(), clientPort);
-    };
+    InetSocketAddress target =
+        switch (to.kind()) {
+          case RELAY -> new InetSocketAddress(to.address().toInetAddress(), relayPort);
+          case CLIENT -> new InetSocketAddress(to.address().toInetAddress(), clientPort);
+          case BROADCAST -> new InetSocketAddress(broadcastAddress.toInetAddress(), clientPort);
+        };
     try {
       unicastChannel.send(ByteBuffer.wrap(reply.message().encode()), target);
       replied.incrementAndGet();
@@ -353,7 +367,9 @@ public final class DhcpServer implements AutoCloseable {
       return this;
     }
 
-    /** Sets the local address (the pool's serverIP on the served NIC); default the wildcard 0.0.0.0. */
+    /**
+     * Sets the local address (the pool's serverIP on the served NIC); default the wildcard 0.0.0.0.
+     */
     public Builder bindAddress(Ipv4Address address) {
       this.bindAddress = Objects.requireNonNull(address, "bindAddress");
       return this;
@@ -421,7 +437,8 @@ public final class DhcpServer implements AutoCloseable {
      */
     public DhcpServer build() {
       if (engine == null) {
-        throw new IllegalStateException("engine is required; call engine(new DhcpEngine(leaseSource))");
+        throw new IllegalStateException(
+            "engine is required; call engine(new DhcpEngine(leaseSource))");
       }
       return new DhcpServer(this);
     }

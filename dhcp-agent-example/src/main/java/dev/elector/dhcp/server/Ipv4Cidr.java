@@ -21,8 +21,14 @@ public record Ipv4Cidr(Ipv4Address network, int prefixLength) {
     }
     if ((network.value() & ~maskBits(prefixLength)) != 0) {
       throw new IllegalArgumentException(
-          "CIDR " + network + "/" + prefixLength + " has host bits set; use " + new Ipv4Address(network.value()
-              & maskBits(prefixLength)) + "/" + prefixLength);
+          "CIDR "
+              + network
+              + "/"
+              + prefixLength
+              + " has host bits set; use "
+              + new Ipv4Address(network.value() & maskBits(prefixLength))
+              + "/"
+              + prefixLength);
     }
   }
 
@@ -33,11 +39,14 @@ public record Ipv4Cidr(Ipv4Address network, int prefixLength) {
    */
   public static Ipv4Cidr parse(String text) {
     int slash = text.indexOf('/');
-    if (slash < 0 || slash == text.length() - 1 || !text.substring(slash + 1).chars().allMatch(Character::isDigit)
+    if (slash < 0
+        || slash == text.length() - 1
+        || !text.substring(slash + 1).chars().allMatch(Character::isDigit)
         || text.length() - slash > 3) {
       throw new IllegalArgumentException("CIDR '" + text + "' must look like 192.0.2.0/24");
     }
-    return new Ipv4Cidr(Ipv4Address.parse(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
+    return new Ipv4Cidr(
+        Ipv4Address.parse(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
   }
 
   /** Returns the subnet mask, e.g. 255.255.255.0 for /24. */

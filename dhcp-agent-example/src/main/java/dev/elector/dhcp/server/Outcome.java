@@ -22,7 +22,10 @@ public final class Outcome {
     INFORMED,
     /** RELEASE from a known client; no reply, no change to any lease. */
     RELEASED,
-    /** DECLINE from a known client (the address is in use elsewhere); no reply, no change to any lease. */
+    /**
+     * DECLINE from a known client (the address is in use elsewhere); no reply, no change to any
+     * lease.
+     */
     DECLINED,
     /** No reply; see {@link #ignoredBecause()}. */
     IGNORED
@@ -55,7 +58,13 @@ public final class Outcome {
   private final IgnoreReason ignoredBecause;
   private final Reply reply;
 
-  private Outcome(Kind kind, MacAddress mac, Ipv4Address address, RequestState state, IgnoreReason reason, Reply reply) {
+  private Outcome(
+      Kind kind,
+      MacAddress mac,
+      Ipv4Address address,
+      RequestState state,
+      IgnoreReason reason,
+      Reply reply) {
     this.kind = kind;
     this.mac = mac;
     this.address = address;
@@ -64,7 +73,8 @@ public final class Outcome {
     this.reply = reply;
   }
 
-  static Outcome replied(Kind kind, MacAddress mac, Ipv4Address address, RequestState state, Reply reply) {
+  static Outcome replied(
+      Kind kind, MacAddress mac, Ipv4Address address, RequestState state, Reply reply) {
     return new Outcome(kind, mac, address, state, null, reply);
   }
 
@@ -115,8 +125,13 @@ public final class Outcome {
     address().ifPresent(a -> text.append(" ip=").append(a));
     state().ifPresent(s -> text.append(" state=").append(s));
     ignoredBecause().ifPresent(r -> text.append(" because=").append(r));
-    reply().ifPresent(r -> text.append(" to=").append(r.destination().address()).append(':')
-        .append(r.destination().port()));
+    reply()
+        .ifPresent(
+            r ->
+                text.append(" to=")
+                    .append(r.destination().address())
+                    .append(':')
+                    .append(r.destination().port()));
     return text.toString();
   }
 }

@@ -17,10 +17,13 @@ import java.util.Optional;
 public final class PoolOptions {
   /** The most DNS servers an IPPool may list. */
   public static final int MAX_DNS = 3;
+
   /** The most NTP servers an IPPool may list. */
   public static final int MAX_NTP = 4;
+
   /** The default lease time when none is set. */
   public static final Duration DEFAULT_LEASE_TIME = Duration.ofHours(1);
+
   private static final long MAX_LEASE_SECONDS = 0xfffffffeL;
 
   private final Ipv4Address serverIp;
@@ -43,7 +46,9 @@ public final class PoolOptions {
     this.leaseTime = b.leaseTime;
   }
 
-  /** Returns an empty builder; serverIp and cidr are required, the lease time defaults to one hour. */
+  /**
+   * Returns an empty builder; serverIp and cidr are required, the lease time defaults to one hour.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -103,9 +108,23 @@ public final class PoolOptions {
 
   @Override
   public String toString() {
-    return "PoolOptions{serverIp=" + serverIp + ", cidr=" + cidr + ", router=" + router.map(String::valueOf).orElse("-")
-        + ", dns=" + dns + ", domainName=" + domainName.orElse("-") + ", domainSearch=" + domainSearch + ", ntp=" + ntp
-        + ", leaseTime=" + leaseTime + "}";
+    return "PoolOptions{serverIp="
+        + serverIp
+        + ", cidr="
+        + cidr
+        + ", router="
+        + router.map(String::valueOf).orElse("-")
+        + ", dns="
+        + dns
+        + ", domainName="
+        + domainName.orElse("-")
+        + ", domainSearch="
+        + domainSearch
+        + ", ntp="
+        + ntp
+        + ", leaseTime="
+        + leaseTime
+        + "}";
   }
 
   /** Collects settings; setters reject null, {@link #build()} checks the rest. */
@@ -176,10 +195,12 @@ public final class PoolOptions {
         violations.add("cidr is required; set the pool's network, e.g. 192.0.2.0/24");
       }
       if (serverIp != null && cidr != null && !cidr.contains(serverIp)) {
-        violations.add("serverIp " + serverIp + " is outside cidr " + cidr + "; pick an address inside it");
+        violations.add(
+            "serverIp " + serverIp + " is outside cidr " + cidr + "; pick an address inside it");
       }
       if (router != null && cidr != null && !cidr.contains(router)) {
-        violations.add("router " + router + " is outside cidr " + cidr + "; pick an address inside it");
+        violations.add(
+            "router " + router + " is outside cidr " + cidr + "; pick an address inside it");
       }
       if (dns.size() > MAX_DNS) {
         violations.add("dns lists " + dns.size() + " servers; at most " + MAX_DNS + " are allowed");
@@ -187,9 +208,16 @@ public final class PoolOptions {
       if (ntp.size() > MAX_NTP) {
         violations.add("ntp lists " + ntp.size() + " servers; at most " + MAX_NTP + " are allowed");
       }
-      if (leaseTime.isNegative() || leaseTime.isZero() || leaseTime.getNano() != 0
+      if (leaseTime.isNegative()
+          || leaseTime.isZero()
+          || leaseTime.getNano() != 0
           || leaseTime.getSeconds() > MAX_LEASE_SECONDS) {
-        violations.add("leaseTime " + leaseTime + " must be whole seconds within 1-" + MAX_LEASE_SECONDS + " s");
+        violations.add(
+            "leaseTime "
+                + leaseTime
+                + " must be whole seconds within 1-"
+                + MAX_LEASE_SECONDS
+                + " s");
       }
       if (domainName != null) {
         check(violations, () -> DhcpOptions.builder().domainName(domainName));
@@ -198,7 +226,8 @@ public final class PoolOptions {
         check(violations, () -> DhcpOptions.builder().domainSearch(domainSearch));
       }
       if (!violations.isEmpty()) {
-        throw new IllegalArgumentException("invalid pool options: " + String.join("; ", violations));
+        throw new IllegalArgumentException(
+            "invalid pool options: " + String.join("; ", violations));
       }
       return new PoolOptions(this);
     }

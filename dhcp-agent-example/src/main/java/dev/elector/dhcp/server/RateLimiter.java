@@ -16,7 +16,10 @@ final class RateLimiter {
     this.nextAllowed = new AtomicLong(clock.nanos());
   }
 
-  /** Returns -1 if this event is held back, else how many were held back since the last one let through. */
+  /**
+   * Returns -1 if this event is held back, else how many were held back since the last one let
+   * through.
+   */
   long tryAcquire() {
     long now = clock.nanos();
     long next = nextAllowed.get();

@@ -21,17 +21,28 @@ import java.util.function.Consumer;
 final class ReplyFactory {
   /** Smallest maximum message size a client may announce (RFC 2132 section 9.10). */
   static final int MIN_MESSAGE_SIZE = 576;
+
   /** IP and UDP headers, which the maximum message size includes. */
   static final int IP_UDP_HEADERS = 28;
+
   /** The optional options this server can send, in the order sent when the client lists none. */
-  static final List<Integer> OPTIONAL = List.of(
-      OptionCode.ROUTER, OptionCode.DNS, OptionCode.DOMAIN_NAME, OptionCode.DOMAIN_SEARCH, OptionCode.NTP);
+  static final List<Integer> OPTIONAL =
+      List.of(
+          OptionCode.ROUTER,
+          OptionCode.DNS,
+          OptionCode.DOMAIN_NAME,
+          OptionCode.DOMAIN_SEARCH,
+          OptionCode.NTP);
 
   private ReplyFactory() {}
 
   /** Builds an OFFER, ACK or INFORM-ACK; empty if the reply cannot fit the client's limit. */
   static Optional<DhcpMessage> configuration(
-      DhcpMessage request, MessageType type, Ipv4Address yiaddr, Ipv4Address ciaddr, PoolOptions pool,
+      DhcpMessage request,
+      MessageType type,
+      Ipv4Address yiaddr,
+      Ipv4Address ciaddr,
+      PoolOptions pool,
       boolean withLease) {
     DhcpOptions.Builder options = DhcpOptions.builder().messageType(type).serverId(pool.serverIp());
     if (withLease) {
@@ -60,7 +71,8 @@ final class ReplyFactory {
 
   /** Builds a NAK: message type, server identifier, message, and the echoed options. */
   static DhcpMessage nak(DhcpMessage request, PoolOptions pool, String why) {
-    DhcpOptions.Builder options = DhcpOptions.builder().messageType(MessageType.NAK).serverId(pool.serverIp());
+    DhcpOptions.Builder options =
+        DhcpOptions.builder().messageType(MessageType.NAK).serverId(pool.serverIp());
     if (why != null) {
       options.raw(OptionCode.MESSAGE, why.getBytes(StandardCharsets.US_ASCII));
     }
@@ -94,7 +106,8 @@ final class ReplyFactory {
   }
 
   /** Relay agent information goes last, as relays expect (RFC 3046 section 2.2). */
-  private static DhcpMessage withEchoLast(DhcpMessage request, DhcpOptions.Builder options, DhcpMessage.Builder reply) {
+  private static DhcpMessage withEchoLast(
+      DhcpMessage request, DhcpOptions.Builder options, DhcpMessage.Builder reply) {
     DhcpOptions.Builder copy = options.build().toBuilder();
     request.options().relayAgentInformation().ifPresent(copy::relayAgentInformation);
     return reply.options(copy.build()).build();
@@ -121,11 +134,15 @@ final class ReplyFactory {
   private static Optional<Consumer<DhcpOptions.Builder>> setter(int code, PoolOptions pool) {
     return switch (code) {
       case OptionCode.ROUTER -> pool.router().map(r -> o -> o.routers(List.of(r)));
-      case OptionCode.DNS -> pool.dns().isEmpty() ? Optional.empty() : Optional.of(o -> o.dns(pool.dns()));
+      case OptionCode.DNS ->
+          pool.dns().isEmpty() ? Optional.empty() : Optional.of(o -> o.dns(pool.dns()));
       case OptionCode.DOMAIN_NAME -> pool.domainName().map(d -> o -> o.domainName(d));
-      case OptionCode.DOMAIN_SEARCH -> pool.domainSearch().isEmpty()
-          ? Optional.empty() : Optional.of(o -> o.domainSearch(pool.domainSearch()));
-      case OptionCode.NTP -> pool.ntp().isEmpty() ? Optional.empty() : Optional.of(o -> o.ntp(pool.ntp()));
+      case OptionCode.DOMAIN_SEARCH ->
+          pool.domainSearch().isEmpty()
+              ? Optional.empty()
+              : Optional.of(o -> o.domainSearch(pool.domainSearch()));
+      case OptionCode.NTP ->
+          pool.ntp().isEmpty() ? Optional.empty() : Optional.of(o -> o.ntp(pool.ntp()));
       default -> Optional.empty();
     };
   }

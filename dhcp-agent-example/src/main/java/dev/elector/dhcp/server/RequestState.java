@@ -4,7 +4,9 @@ package dev.elector.dhcp.server;
 public enum RequestState {
   /** Answering an offer: server identifier and requested IP present, ciaddr zero. */
   SELECTING,
-  /** Rebooting with a remembered address: requested IP present, no server identifier, ciaddr zero. */
+  /**
+   * Rebooting with a remembered address: requested IP present, no server identifier, ciaddr zero.
+   */
   INIT_REBOOT,
   /** Extending the lease by unicast to this server: ciaddr set. */
   RENEWING,

@@ -43,10 +43,14 @@ public final class StaticDhcpServerMain {
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }, "dhcp-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "dhcp-shutdown"));
     server.start();
     server.setServing(true);
     out.println("READY port=" + server.localPort());
@@ -63,13 +67,14 @@ public final class StaticDhcpServerMain {
     }
     Ipv4Address bind = Ipv4Address.parse(one(flags, "bind", "0.0.0.0"));
     int port = Integer.parseInt(one(flags, "port", "67"));
-    PoolOptions.Builder pool = PoolOptions.builder()
-        .cidr(Ipv4Cidr.parse(one(flags, "cidr", null)))
-        .serverIp(Ipv4Address.parse(one(flags, "server-ip", bind.toString())))
-        .dns(addresses(flags, "dns"))
-        .ntp(addresses(flags, "ntp"))
-        .domainSearch(list(flags, "search"))
-        .leaseTime(Duration.ofSeconds(Long.parseLong(one(flags, "lease-time", "3600"))));
+    PoolOptions.Builder pool =
+        PoolOptions.builder()
+            .cidr(Ipv4Cidr.parse(one(flags, "cidr", null)))
+            .serverIp(Ipv4Address.parse(one(flags, "server-ip", bind.toString())))
+            .dns(addresses(flags, "dns"))
+            .ntp(addresses(flags, "ntp"))
+            .domainSearch(list(flags, "search"))
+            .leaseTime(Duration.ofSeconds(Long.parseLong(one(flags, "lease-time", "3600"))));
     if (flags.containsKey("router")) {
       pool.router(Ipv4Address.parse(one(flags, "router", null)));
     }
@@ -84,8 +89,21 @@ public final class StaticDhcpServerMain {
       }
       leases.put(MacAddress.parse(parts[0]), Ipv4Address.parse(parts[1]));
     }
-    flags.keySet().removeAll(List.of("bind", "port", "cidr", "server-ip", "router", "dns", "domain", "search", "ntp",
-        "lease-time", "lease"));
+    flags
+        .keySet()
+        .removeAll(
+            List.of(
+                "bind",
+                "port",
+                "cidr",
+                "server-ip",
+                "router",
+                "dns",
+                "domain",
+                "search",
+                "ntp",
+                "lease-time",
+                "lease"));
     if (!flags.isEmpty()) {
       throw new IllegalArgumentException("unknown flags " + flags.keySet());
     }
@@ -93,17 +111,22 @@ public final class StaticDhcpServerMain {
         .engine(new DhcpEngine(StaticLeaseSource.of(pool.build(), leases)))
         .bindAddress(bind)
         .port(port)
-        .listener(new DhcpListener() {
-          @Override
-          public void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {
-            out.println("OUTCOME " + request.options().messageType().map(Enum::name).orElse("?") + " " + outcome);
-          }
+        .listener(
+            new DhcpListener() {
+              @Override
+              public void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {
+                out.println(
+                    "OUTCOME "
+                        + request.options().messageType().map(Enum::name).orElse("?")
+                        + " "
+                        + outcome);
+              }
 
-          @Override
-          public void malformed(InetSocketAddress from, MalformedPacketException problem) {
-            out.println("MALFORMED from " + from + ": " + problem.getMessage());
-          }
-        })
+              @Override
+              public void malformed(InetSocketAddress from, MalformedPacketException problem) {
+                out.println("MALFORMED from " + from + ": " + problem.getMessage());
+              }
+            })
         .build();
   }
 

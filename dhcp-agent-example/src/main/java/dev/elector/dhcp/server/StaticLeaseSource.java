@@ -28,19 +28,20 @@ public final class StaticLeaseSource implements LeaseSource {
     List<String> violations = new ArrayList<>();
     Map<Ipv4Address, MacAddress> owners = new HashMap<>();
     Map<MacAddress, Lease> byMac = new HashMap<>();
-    leases.forEach((mac, ip) -> {
-      if (!options.cidr().contains(ip)) {
-        violations.add(mac + " -> " + ip + " is outside cidr " + options.cidr());
-      }
-      if (ip.equals(options.serverIp())) {
-        violations.add(mac + " -> " + ip + " is the server's own address");
-      }
-      MacAddress other = owners.putIfAbsent(ip, mac);
-      if (other != null) {
-        violations.add(ip + " is leased to both " + other + " and " + mac);
-      }
-      byMac.put(mac, new Lease(mac, ip));
-    });
+    leases.forEach(
+        (mac, ip) -> {
+          if (!options.cidr().contains(ip)) {
+            violations.add(mac + " -> " + ip + " is outside cidr " + options.cidr());
+          }
+          if (ip.equals(options.serverIp())) {
+            violations.add(mac + " -> " + ip + " is the server's own address");
+          }
+          MacAddress other = owners.putIfAbsent(ip, mac);
+          if (other != null) {
+            violations.add(ip + " is leased to both " + other + " and " + mac);
+          }
+          byMac.put(mac, new Lease(mac, ip));
+        });
     if (!violations.isEmpty()) {
       throw new IllegalArgumentException("invalid leases: " + String.join("; ", violations));
     }

@@ -26,11 +26,33 @@ class AgentConfigTest {
 
   @Test
   void readsEveryFlag() {
-    AgentConfig config = parse(Map.of(), "--ippool-ref", "default/net-48", "--nic", "net1",
-        "--server-ip", "192.0.2.1", "--cidr", "192.0.2.0/24", "--kubeconfig", "/k",
-        "--health-addr", "127.0.0.1:9090", "--expose-leases", "--identity", "a",
-        "--lease-duration=3s", "--renew-deadline", "2s", "--retry-period", "500ms",
-        "--dhcp-port", "1067", "--lock-name", "my-lock");
+    AgentConfig config =
+        parse(
+            Map.of(),
+            "--ippool-ref",
+            "default/net-48",
+            "--nic",
+            "net1",
+            "--server-ip",
+            "192.0.2.1",
+            "--cidr",
+            "192.0.2.0/24",
+            "--kubeconfig",
+            "/k",
+            "--health-addr",
+            "127.0.0.1:9090",
+            "--expose-leases",
+            "--identity",
+            "a",
+            "--lease-duration=3s",
+            "--renew-deadline",
+            "2s",
+            "--retry-period",
+            "500ms",
+            "--dhcp-port",
+            "1067",
+            "--lock-name",
+            "my-lock");
 
     assertEquals(new IPPoolRef("default", "net-48"), config.pool());
     assertEquals(Optional.of("net1"), config.nic());
@@ -63,8 +85,11 @@ class AgentConfigTest {
 
   @Test
   void theFlagWinsOverTheEnvironment() {
-    assertEquals("net-1", parse(Map.of("IPPOOL_REF", "a/b"), "--ippool-ref", "default/net-1",
-        "--dry-run").pool().name());
+    assertEquals(
+        "net-1",
+        parse(Map.of("IPPOOL_REF", "a/b"), "--ippool-ref", "default/net-1", "--dry-run")
+            .pool()
+            .name());
   }
 
   @Test
@@ -89,26 +114,50 @@ class AgentConfigTest {
 
   @Test
   void aNetworkMustBeNamespaceSlashName() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parse(Map.of(), "--ippool-ref", "a/b", "--network", "net-48"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> parse(Map.of(), "--ippool-ref", "a/b", "--network", "net-48"));
 
-    assertTrue(e.getMessage().contains("--network 'net-48' is not NAMESPACE/NAME of a"
-        + " NetworkAttachmentDefinition"), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "--network 'net-48' is not NAMESPACE/NAME of a" + " NetworkAttachmentDefinition"),
+        e.getMessage());
   }
 
   @Test
   void listsEveryProblemWithItsFlagAndFix() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(Map.of(),
-        "--server-ip", "10.0.0.1", "--cidr", "192.0.2.0/24", "--lease-duration", "fifteen",
-        "--retry-period", "0s", "--health-addr", "8080", "--frobnicate", "x", "stray"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parse(
+                    Map.of(),
+                    "--server-ip",
+                    "10.0.0.1",
+                    "--cidr",
+                    "192.0.2.0/24",
+                    "--lease-duration",
+                    "fifteen",
+                    "--retry-period",
+                    "0s",
+                    "--health-addr",
+                    "8080",
+                    "--frobnicate",
+                    "x",
+                    "stray"));
 
     String message = e.getMessage();
-    assertTrue(message.contains("IPPool reference is missing: pass --ippool-ref NAMESPACE/NAME or"
-        + " set IPPOOL_REF"), message);
-    assertTrue(message.contains("--network or --nic is missing: pass --network NAMESPACE/NAME"),
+    assertTrue(
+        message.contains(
+            "IPPool reference is missing: pass --ippool-ref NAMESPACE/NAME or" + " set IPPOOL_REF"),
         message);
+    assertTrue(
+        message.contains("--network or --nic is missing: pass --network NAMESPACE/NAME"), message);
     assertTrue(message.contains("--server-ip 10.0.0.1 is outside --cidr 192.0.2.0/24"), message);
-    assertTrue(message.contains("--lease-duration 'fifteen' is not a duration; write it like 15s"),
+    assertTrue(
+        message.contains("--lease-duration 'fifteen' is not a duration; write it like 15s"),
         message);
     assertTrue(message.contains("--retry-period 0s must be positive"), message);
     assertTrue(message.contains("--health-addr '8080' is not HOST:PORT"), message);
@@ -118,30 +167,47 @@ class AgentConfigTest {
 
   @Test
   void rejectsAMalformedPoolReferenceAndABadInterfaceName() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parse(Map.of(), "--ippool-ref", "net-48", "--nic", "a very long interface name"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> parse(Map.of(), "--ippool-ref", "net-48", "--nic", "a very long interface name"));
 
-    assertTrue(e.getMessage().contains("'net-48' is not of the form NAMESPACE/NAME"),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("'net-48' is not of the form NAMESPACE/NAME"), e.getMessage());
     assertTrue(e.getMessage().contains("is not a network interface name"), e.getMessage());
   }
 
   @Test
   void rejectsAddressesThatAreNotIpv4() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parse(Map.of(), "--ippool-ref", "a/b", "--dry-run", "--server-ip", "300.1.1.1",
-            "--cidr", "192.0.2.0"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                parse(
+                    Map.of(),
+                    "--ippool-ref",
+                    "a/b",
+                    "--dry-run",
+                    "--server-ip",
+                    "300.1.1.1",
+                    "--cidr",
+                    "192.0.2.0"));
 
-    assertTrue(e.getMessage().contains("--server-ip '300.1.1.1' is not an IPv4 address like"
-        + " 192.0.2.1"), e.getMessage());
-    assertTrue(e.getMessage().contains("--cidr '192.0.2.0' is not a network like 192.0.2.0/24"),
+    assertTrue(
+        e.getMessage()
+            .contains("--server-ip '300.1.1.1' is not an IPv4 address like" + " 192.0.2.1"),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("--cidr '192.0.2.0' is not a network like 192.0.2.0/24"),
         e.getMessage());
   }
 
   @Test
   void rejectsAFlagGivenTwiceOrWithoutValue() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> parse(Map.of(), "--ippool-ref", "a/b", "--nic", "x", "--nic", "y", "--cidr"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> parse(Map.of(), "--ippool-ref", "a/b", "--nic", "x", "--nic", "y", "--cidr"));
 
     assertTrue(e.getMessage().contains("--nic is given twice"), e.getMessage());
     assertTrue(e.getMessage().contains("--cidr needs a value"), e.getMessage());
@@ -152,15 +218,28 @@ class AgentConfigTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
 
-    assertTrue(AgentConfig.printHelpOrVersion(new String[] {"--nic", "bad name", "--help"},
-        print));
+    assertTrue(AgentConfig.printHelpOrVersion(new String[] {"--nic", "bad name", "--help"}, print));
     String usage = out.toString(StandardCharsets.UTF_8);
     assertTrue(usage.startsWith("Usage: dhcp-agent [-hV]"), usage);
-    for (String flag : List.of("--ippool-ref=NAMESPACE/NAME", "--network=NAMESPACE/NAME",
-        "--pod-annotations=PATH", "--nic=IFACE", "--server-ip=IP", "--cidr=CIDR", "--dry-run",
-        "--kubeconfig=PATH", "--health-addr=HOST:PORT", "--expose-leases", "--lock-name=NAME",
-        "--identity=ID", "--lease-duration=D", "--renew-deadline=D", "--retry-period=D",
-        "--dhcp-port=N", "--version")) {
+    for (String flag :
+        List.of(
+            "--ippool-ref=NAMESPACE/NAME",
+            "--network=NAMESPACE/NAME",
+            "--pod-annotations=PATH",
+            "--nic=IFACE",
+            "--server-ip=IP",
+            "--cidr=CIDR",
+            "--dry-run",
+            "--kubeconfig=PATH",
+            "--health-addr=HOST:PORT",
+            "--expose-leases",
+            "--lock-name=NAME",
+            "--identity=ID",
+            "--lease-duration=D",
+            "--renew-deadline=D",
+            "--retry-period=D",
+            "--dhcp-port=N",
+            "--version")) {
       assertTrue(usage.contains(flag), flag + " in\n" + usage);
     }
     assertTrue(usage.contains("(default 0.0.0.0:8080)"), usage);

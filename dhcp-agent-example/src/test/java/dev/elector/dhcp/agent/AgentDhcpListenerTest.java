@@ -34,16 +34,32 @@ class AgentDhcpListenerTest {
   private final FakeClock clock = new FakeClock();
   private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final AgentDhcpListener listener = new AgentDhcpListener(new AgentEvents(
-      new PrintStream(printed, true, StandardCharsets.UTF_8), Clock.systemUTC(), clock, true),
-      clock, registry, "tenant-a/net-48");
-  private final DhcpEngine engine = new DhcpEngine(StaticLeaseSource.of(PoolOptions.builder()
-      .serverIp(Ipv4Address.parse("192.0.2.1")).cidr(Ipv4Cidr.parse("192.0.2.0/24")).build(),
-      Map.of(KNOWN, Ipv4Address.parse("192.0.2.10"))));
+  private final AgentDhcpListener listener =
+      new AgentDhcpListener(
+          new AgentEvents(
+              new PrintStream(printed, true, StandardCharsets.UTF_8),
+              Clock.systemUTC(),
+              clock,
+              true),
+          clock,
+          registry,
+          "tenant-a/net-48");
+  private final DhcpEngine engine =
+      new DhcpEngine(
+          StaticLeaseSource.of(
+              PoolOptions.builder()
+                  .serverIp(Ipv4Address.parse("192.0.2.1"))
+                  .cidr(Ipv4Cidr.parse("192.0.2.0/24"))
+                  .build(),
+              Map.of(KNOWN, Ipv4Address.parse("192.0.2.10"))));
 
   private Outcome discoverFrom(MacAddress mac) {
-    DhcpMessage discover = DhcpMessage.builder().mac(mac).xid(1)
-        .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build()).build();
+    DhcpMessage discover =
+        DhcpMessage.builder()
+            .mac(mac)
+            .xid(1)
+            .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build())
+            .build();
     Outcome outcome = engine.handle(discover, ReceiveContext.broadcast());
     listener.handled(FROM, discover, outcome);
     return outcome;
@@ -51,7 +67,8 @@ class AgentDhcpListenerTest {
 
   private long lines(String kind) {
     return Arrays.stream(printed.toString(StandardCharsets.UTF_8).split("\n"))
-        .filter(l -> l.contains(" " + kind + " ")).count();
+        .filter(l -> l.contains(" " + kind + " "))
+        .count();
   }
 
   @Test
@@ -74,7 +91,8 @@ class AgentDhcpListenerTest {
       discoverFrom(new MacAddress(0x020000000000L + i));
     }
 
-    assertTrue(listener.tracked() <= AgentDhcpListener.MAX_TRACKED, "tracked " + listener.tracked());
+    assertTrue(
+        listener.tracked() <= AgentDhcpListener.MAX_TRACKED, "tracked " + listener.tracked());
   }
 
   @Test
@@ -85,8 +103,11 @@ class AgentDhcpListenerTest {
     listener.sent(offer);
 
     String text = printed.toString(StandardCharsets.UTF_8);
-    assertTrue(text.matches("(?s)EVENT \\d+ \\d+ reply kind=OFFERED mac=52:54:00:00:00:0a"
-        + " ip=192.0.2.10 state=-\n"), text);
+    assertTrue(
+        text.matches(
+            "(?s)EVENT \\d+ \\d+ reply kind=OFFERED mac=52:54:00:00:00:0a"
+                + " ip=192.0.2.10 state=-\n"),
+        text);
   }
 
   @Test
@@ -96,19 +117,31 @@ class AgentDhcpListenerTest {
     listener.sent(offer);
     discoverFrom(MacAddress.parse("02:00:00:00:00:98"));
     discoverFrom(MacAddress.parse("02:00:00:00:00:98")); // counted, though reported only once
-    DhcpMessage decline = DhcpMessage.builder().mac(KNOWN).xid(2)
-        .options(DhcpOptions.builder().messageType(MessageType.DECLINE)
-            .requestedIp(Ipv4Address.parse("192.0.2.10"))
-            .serverId(Ipv4Address.parse("192.0.2.1")).build()).build();
+    DhcpMessage decline =
+        DhcpMessage.builder()
+            .mac(KNOWN)
+            .xid(2)
+            .options(
+                DhcpOptions.builder()
+                    .messageType(MessageType.DECLINE)
+                    .requestedIp(Ipv4Address.parse("192.0.2.10"))
+                    .serverId(Ipv4Address.parse("192.0.2.1"))
+                    .build())
+            .build();
     Outcome declined = engine.handle(decline, ReceiveContext.broadcast());
     listener.handled(FROM, decline, declined);
 
     assertEquals(Outcome.Kind.DECLINED, declined.kind());
-    assertEquals(2.0, registry.get("dhcp.agent.replies").tags("pool", "tenant-a/net-48",
-        "kind", "offered").counter().count());
+    assertEquals(
+        2.0,
+        registry
+            .get("dhcp.agent.replies")
+            .tags("pool", "tenant-a/net-48", "kind", "offered")
+            .counter()
+            .count());
     assertEquals(0.0, registry.get("dhcp.agent.replies").tags("kind", "acked").counter().count());
     assertEquals(2.0, registry.get("dhcp.agent.unknown.clients").counter().count());
-    assertEquals(1.0, registry.get("dhcp.agent.declines").tags("pool", "tenant-a/net-48")
-        .counter().count());
+    assertEquals(
+        1.0, registry.get("dhcp.agent.declines").tags("pool", "tenant-a/net-48").counter().count());
   }
 }

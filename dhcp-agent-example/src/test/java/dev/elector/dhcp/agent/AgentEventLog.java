@@ -18,8 +18,8 @@ import java.util.function.Supplier;
 final class AgentEventLog {
 
   /** One event line. */
-  record Event(String agent, long epochMillis, long monoNanos, String kind,
-      Map<String, String> fields) {
+  record Event(
+      String agent, long epochMillis, long monoNanos, String kind, Map<String, String> fields) {
     String get(String key) {
       return fields.get(key);
     }
@@ -47,13 +47,15 @@ final class AgentEventLog {
 
   /** Events printed into {@code file} (for example a process's redirected output). */
   static AgentEventLog ofFile(String agent, Path file) {
-    return new AgentEventLog(agent, () -> {
-      try {
-        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-      } catch (IOException e) {
-        return "";
-      }
-    });
+    return new AgentEventLog(
+        agent,
+        () -> {
+          try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+          } catch (IOException e) {
+            return "";
+          }
+        });
   }
 
   /** Events printed into the returned log's {@link #sink()}. */
@@ -112,8 +114,8 @@ final class AgentEventLog {
           fields.put(words[i].substring(0, eq), words[i].substring(eq + 1));
         }
       }
-      events.add(new Event(agent, Long.parseLong(words[1]), Long.parseLong(words[2]), words[3],
-          fields));
+      events.add(
+          new Event(agent, Long.parseLong(words[1]), Long.parseLong(words[2]), words[3], fields));
     }
     return events;
   }
@@ -132,8 +134,14 @@ final class AgentEventLog {
         return found.get();
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(agent + ": no event '" + what + "' within " + limit
-            + "; output so far:\n" + text.get());
+        throw new AssertionError(
+            agent
+                + ": no event '"
+                + what
+                + "' within "
+                + limit
+                + "; output so far:\n"
+                + text.get());
       }
       Thread.sleep(20);
     }

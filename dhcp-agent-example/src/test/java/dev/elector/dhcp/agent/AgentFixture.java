@@ -38,10 +38,17 @@ final class AgentFixture {
   /** Creates the pool and writes its allocation table; returns it as stored. */
   IPPool createPool(String name, IPv4Config config, Map<String, String> allocated)
       throws Exception {
-    IPPool created = NetworkApis.ipPools(admin).create(new IPPool()
-        .metadata(new V1ObjectMeta().namespace(namespace.name()).name(name))
-        .spec(new IPPoolSpec().networkName(namespace.name() + "/" + name).ipv4Config(config)))
-        .throwsApiException().getObject();
+    IPPool created =
+        NetworkApis.ipPools(admin)
+            .create(
+                new IPPool()
+                    .metadata(new V1ObjectMeta().namespace(namespace.name()).name(name))
+                    .spec(
+                        new IPPoolSpec()
+                            .networkName(namespace.name() + "/" + name)
+                            .ipv4Config(config)))
+            .throwsApiException()
+            .getObject();
     return writeAllocated(created, allocated);
   }
 
@@ -89,10 +96,14 @@ final class AgentFixture {
     List<V1PolicyRule> rules = new ArrayList<>();
     for (V1PolicyRule rule : RoleRules.fromYaml(SHIPPED_RBAC)) {
       if (rule.getResourceNames() != null) {
-        rule.setResourceNames(rule.getResourceNames().stream()
-            .map(n -> n.equals(SHIPPED_POOL) ? pool
-                : n.equals(SHIPPED_LOCK) ? lockName(namespace.name(), pool) : n)
-            .toList());
+        rule.setResourceNames(
+            rule.getResourceNames().stream()
+                .map(
+                    n ->
+                        n.equals(SHIPPED_POOL)
+                            ? pool
+                            : n.equals(SHIPPED_LOCK) ? lockName(namespace.name(), pool) : n)
+                .toList());
       }
       rules.add(rule);
     }

@@ -23,17 +23,28 @@ final class AgentProcess {
   }
 
   /**
-   * Starts {@link AgentMain} in {@code host} with this test's class path; {@code POD_NAMESPACE}
-   * and {@code POD_NAME} are set as the Downward API would.
+   * Starts {@link AgentMain} in {@code host} with this test's class path; {@code POD_NAMESPACE} and
+   * {@code POD_NAME} are set as the Downward API would.
    */
-  static AgentProcess start(String name, NetLab.Host host, Path log, String namespace,
-      List<String> flags) throws IOException {
+  static AgentProcess start(
+      String name, NetLab.Host host, Path log, String namespace, List<String> flags)
+      throws IOException {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of("env", "POD_NAMESPACE=" + namespace,
-        "POD_NAME=" + name, java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-Dorg.slf4j.simpleLogger.showDateTime=true",
-        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
-        "-cp", System.getProperty("java.class.path"), AgentMain.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "env",
+                "POD_NAMESPACE=" + namespace,
+                "POD_NAME=" + name,
+                java,
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AgentMain.class.getName()));
     command.addAll(flags);
     return new AgentProcess(name, host, host.start(command, log), log);
   }

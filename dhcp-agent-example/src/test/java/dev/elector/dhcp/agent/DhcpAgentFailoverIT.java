@@ -53,11 +53,10 @@ class DhcpAgentFailoverIT {
   private static final MacAddress VM = MacAddress.parse("52:54:00:12:34:56");
   private static final MacAddress VM2 = MacAddress.parse("52:54:00:12:34:57");
   private static final MacAddress STRANGER = MacAddress.parse("52:54:00:de:ad:99");
-  private static final List<String> TIMINGS = List.of("--lease-duration", "3s",
-      "--renew-deadline", "2s", "--retry-period", "500ms");
+  private static final List<String> TIMINGS =
+      List.of("--lease-duration", "3s", "--renew-deadline", "2s", "--retry-period", "500ms");
 
-  @TempDir
-  static Path work;
+  @TempDir static Path work;
 
   private static NetLab lab;
   private static AgentFixture fixture;
@@ -76,15 +75,18 @@ class DhcpAgentFailoverIT {
     installTools();
     Optional<String> unavailable = NetLab.unavailableReason();
     if (unavailable.isPresent()) {
-      fail("this test needs network namespaces: " + unavailable.get()
-          + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly");
+      fail(
+          "this test needs network namespaces: "
+              + unavailable.get()
+              + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly");
     }
     namespace = ns.name();
     apiPort = URI.create(cluster.server()).getPort();
     NetworkCrds.install(cluster.admin(), Duration.ofSeconds(60));
     fixture = new AgentFixture(cluster, ns);
-    pool = fixture.createPool(POOL, Pools.config().leaseTime(120),
-        Map.of("192.0.2.10", VM.toString()));
+    pool =
+        fixture.createPool(
+            POOL, Pools.config().leaseTime(120), Map.of("192.0.2.10", VM.toString()));
     lab = NetLab.create();
     vm = lab.addHost("vm", "eth0", Optional.of(VM));
     agents.add(startAgent("agent-a"));
@@ -101,8 +103,9 @@ class DhcpAgentFailoverIT {
   }
 
   private static void installTools() throws Exception {
-    String script = System.getenv().getOrDefault("DHCP_CLIENT_INSTALL_SCRIPT",
-        "scripts/install-dhcp-client.sh");
+    String script =
+        System.getenv()
+            .getOrDefault("DHCP_CLIENT_INSTALL_SCRIPT", "scripts/install-dhcp-client.sh");
     NetLab.Result installed = NetLab.run(300, "bash", script);
     if (!installed.ok()) {
       fail("could not install the lab tools with " + script + ": " + installed.output());
@@ -115,12 +118,21 @@ class DhcpAgentFailoverIT {
     KubeIdentity identity = fixture.agentIdentity(name, POOL);
     Path kubeconfig = work.resolve(name + ".kubeconfig");
     Files.writeString(kubeconfig, fixture.cluster().kubeconfigYaml(identity.token()));
-    List<String> flags = new ArrayList<>(List.of("--ippool-ref", namespace + "/" + POOL,
-        "--nic", "net1", "--kubeconfig", kubeconfig.toString(), "--health-addr",
-        "127.0.0.1:8080", "--expose-leases"));
+    List<String> flags =
+        new ArrayList<>(
+            List.of(
+                "--ippool-ref",
+                namespace + "/" + POOL,
+                "--nic",
+                "net1",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--health-addr",
+                "127.0.0.1:8080",
+                "--expose-leases"));
     flags.addAll(TIMINGS);
-    AgentProcess agent = AgentProcess.start(name, host, work.resolve(name + ".log"), namespace,
-        flags);
+    AgentProcess agent =
+        AgentProcess.start(name, host, work.resolve(name + ".log"), namespace, flags);
     agent.events().await(e -> e.is("synced"), Duration.ofSeconds(60), "synced");
     return agent;
   }
@@ -129,15 +141,18 @@ class DhcpAgentFailoverIT {
   private static AgentProcess leader(Duration limit) throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (true) {
-      List<AgentProcess> serving = agents.stream().filter(AgentProcess::isAlive)
-          .filter(a -> servingNow(a)).toList();
+      List<AgentProcess> serving =
+          agents.stream().filter(AgentProcess::isAlive).filter(a -> servingNow(a)).toList();
       if (serving.size() == 1) {
         return serving.get(0);
       }
       assertTrue(serving.size() < 2, "two agents serve at once: " + serving);
       if (System.nanoTime() > deadline) {
-        fail("no agent serves within " + limit + ":\n" + agents.stream()
-            .map(a -> a.events().text()).reduce("", String::concat));
+        fail(
+            "no agent serves within "
+                + limit
+                + ":\n"
+                + agents.stream().map(a -> a.events().text()).reduce("", String::concat));
       }
       Thread.sleep(20);
     }
@@ -176,8 +191,10 @@ class DhcpAgentFailoverIT {
   void theVmGetsExactlyItsAllocatedAddressWithThePoolsOptionsFromTheLeader() throws Exception {
     AgentProcess leader = leader(Duration.ofSeconds(10));
 
-    Map<String, String> bound = dhcpOnce(vm, "first", 5).orElseThrow(
-        () -> new AssertionError("no lease; leader output:\n" + leader.events().text()));
+    Map<String, String> bound =
+        dhcpOnce(vm, "first", 5)
+            .orElseThrow(
+                () -> new AssertionError("no lease; leader output:\n" + leader.events().text()));
 
     assertEquals("192.0.2.10", bound.get("ip"), bound.toString());
     assertEquals("255.255.255.0", bound.get("subnet"));
@@ -188,7 +205,8 @@ class DhcpAgentFailoverIT {
     assertEquals("192.0.2.123", bound.get("ntpsrv"));
     assertEquals("120", bound.get("lease"));
     assertEquals("192.0.2.1", bound.get("serverid"));
-    assertEquals(List.of("192.0.2.1/24"), leader.host().addresses(), "the leader holds the address");
+    assertEquals(
+        List.of("192.0.2.1/24"), leader.host().addresses(), "the leader holds the address");
     assertEquals(List.of(), follower(leader).host().addresses(), "the follower does not");
     String metrics = leader.host().run(5, "curl", "-s", "http://127.0.0.1:8080/metrics").output();
     assertTrue(replies(metrics, "offered") >= 1, metrics);
@@ -198,10 +216,13 @@ class DhcpAgentFailoverIT {
 
   /** The agent's dhcp_agent_replies_total of one kind, from its Prometheus text. */
   private double replies(String metrics, String kind) {
-    String prefix = "dhcp_agent_replies_total{kind=\"" + kind + "\",pool=\"" + namespace + "/"
-        + POOL + "\"} ";
-    return metrics.lines().filter(l -> l.startsWith(prefix))
-        .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).findFirst()
+    String prefix =
+        "dhcp_agent_replies_total{kind=\"" + kind + "\",pool=\"" + namespace + "/" + POOL + "\"} ";
+    return metrics
+        .lines()
+        .filter(l -> l.startsWith(prefix))
+        .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length())))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no " + prefix.strip() + " in\n" + metrics));
   }
 
@@ -212,10 +233,16 @@ class DhcpAgentFailoverIT {
     try {
       assertEquals(Optional.empty(), dhcpOnce(stranger, "stranger", 2));
       AgentProcess leader = leader(Duration.ofSeconds(1));
-      leader.events().await(e -> e.is("unknown-client", "mac", STRANGER.toString()),
-          Duration.ofSeconds(5), "unknown-client");
-      assertTrue(agents.stream().flatMap(a -> a.events().events().stream())
-          .noneMatch(e -> e.is("reply", "mac", STRANGER.toString())));
+      leader
+          .events()
+          .await(
+              e -> e.is("unknown-client", "mac", STRANGER.toString()),
+              Duration.ofSeconds(5),
+              "unknown-client");
+      assertTrue(
+          agents.stream()
+              .flatMap(a -> a.events().events().stream())
+              .noneMatch(e -> e.is("reply", "mac", STRANGER.toString())));
     } finally {
       stranger.delete();
     }
@@ -229,13 +256,18 @@ class DhcpAgentFailoverIT {
     AgentProcess follower = follower(leader);
 
     long written = System.nanoTime();
-    pool = fixture.writeAllocated(fixture.read(POOL), Map.of("192.0.2.10", VM.toString(),
-        "192.0.2.11", VM2.toString()));
+    pool =
+        fixture.writeAllocated(
+            fixture.read(POOL), Map.of("192.0.2.10", VM.toString(), "192.0.2.11", VM2.toString()));
     String version = pool.getMetadata().getResourceVersion();
-    AgentEventLog.Event atLeader = leader.events().await(e -> e.is("pool", "rv", version),
-        Duration.ofSeconds(10), "pool " + version);
-    AgentEventLog.Event atFollower = follower.events().await(e -> e.is("pool", "rv", version),
-        Duration.ofSeconds(10), "pool " + version);
+    AgentEventLog.Event atLeader =
+        leader
+            .events()
+            .await(e -> e.is("pool", "rv", version), Duration.ofSeconds(10), "pool " + version);
+    AgentEventLog.Event atFollower =
+        follower
+            .events()
+            .await(e -> e.is("pool", "rv", version), Duration.ofSeconds(10), "pool " + version);
     NetLab.Host second = lab.addHost("vm2", "eth0", Optional.of(VM2));
     Map<String, String> bound;
     try {
@@ -243,8 +275,13 @@ class DhcpAgentFailoverIT {
     } finally {
       second.delete();
     }
-    AgentEventLog.Event served = leader.events().await(
-        e -> e.is("reply", "kind", "ACKED", "mac", VM2.toString()), Duration.ofSeconds(5), "ACK");
+    AgentEventLog.Event served =
+        leader
+            .events()
+            .await(
+                e -> e.is("reply", "kind", "ACKED", "mac", VM2.toString()),
+                Duration.ofSeconds(5),
+                "ACK");
 
     figures.put("update-to-leader-cache-ms", Long.toString(millisSince(written, atLeader)));
     figures.put("update-to-follower-cache-ms", Long.toString(millisSince(written, atFollower)));
@@ -258,8 +295,7 @@ class DhcpAgentFailoverIT {
 
   @Test
   @Order(4)
-  void aKilledLeaderIsReplacedAndTheVmKeepsItsAddressOnRenewalAndOnANewDiscover()
-      throws Exception {
+  void aKilledLeaderIsReplacedAndTheVmKeepsItsAddressOnRenewalAndOnANewDiscover() throws Exception {
     AgentProcess old = leader(Duration.ofSeconds(1));
     AgentProcess next = follower(old);
     Udhcpc client = new Udhcpc(vm, work.resolve("client-renew"));
@@ -268,24 +304,30 @@ class DhcpAgentFailoverIT {
 
     long killed = System.nanoTime();
     old.host().delete(); // SIGKILL, and the namespace with its NIC and address vanishes
-    AgentEventLog.Event serving = next.events().await(e -> e.is("serving"),
-        Duration.ofSeconds(20), "serving after the kill");
+    AgentEventLog.Event serving =
+        next.events().await(e -> e.is("serving"), Duration.ofSeconds(20), "serving after the kill");
     client.renewNow(); // renew now, not at T1
     Map<String, String> renewal = client.await("renew", Duration.ofSeconds(20));
-    AgentEventLog.Event renewed = next.events().await(
-        e -> e.is("reply", "kind", "ACKED", "mac", VM.toString(), "state", "RENEWING"),
-        Duration.ofSeconds(5), "ACK of the renewal");
+    AgentEventLog.Event renewed =
+        next.events()
+            .await(
+                e -> e.is("reply", "kind", "ACKED", "mac", VM.toString(), "state", "RENEWING"),
+                Duration.ofSeconds(5),
+                "ACK of the renewal");
     client.close();
 
     AgentEventLog.Event leading = next.events().first(e -> e.is("leading")).orElseThrow();
     AgentEventLog.Event added = next.events().first(e -> e.is("address-added")).orElseThrow();
     figures.put("kill-to-new-leader-leading-ms", Long.toString(millisSince(killed, leading)));
-    figures.put("new-leader-leading-to-address-added-ms",
+    figures.put(
+        "new-leader-leading-to-address-added-ms",
         Long.toString((added.monoNanos() - leading.monoNanos()) / 1_000_000));
-    figures.put("new-leader-address-added-to-serving-ms",
+    figures.put(
+        "new-leader-address-added-to-serving-ms",
         Long.toString((serving.monoNanos() - added.monoNanos()) / 1_000_000));
     figures.put("kill-to-new-leader-serving-ms", Long.toString(millisSince(killed, serving)));
-    figures.put("kill-to-first-answer-of-new-leader-ms",
+    figures.put(
+        "kill-to-first-answer-of-new-leader-ms",
         Long.toString(millisSince(killed, next.events().first(e -> e.is("reply")).orElseThrow())));
     figures.put("kill-to-renewal-acked-ms", Long.toString(millisSince(killed, renewed)));
     assertEquals("192.0.2.10", renewal.get("ip"));
@@ -306,8 +348,8 @@ class DhcpAgentFailoverIT {
     long stopping = System.nanoTime();
     assertEquals(143, old.terminate(), "a JVM ends with 128 + SIGTERM after its shutdown hooks");
     assertTrue(old.events().first(e -> e.is("closed")).isPresent(), "the agent closed cleanly");
-    AgentEventLog.Event serving = next.events().await(e -> e.is("serving"),
-        Duration.ofSeconds(10), "serving after SIGTERM");
+    AgentEventLog.Event serving =
+        next.events().await(e -> e.is("serving"), Duration.ofSeconds(10), "serving after SIGTERM");
 
     figures.put("sigterm-to-new-leader-serving-ms", Long.toString(millisSince(stopping, serving)));
     assertEquals(List.of(), old.host().addresses(), "the old leader removed the address");
@@ -323,7 +365,8 @@ class DhcpAgentFailoverIT {
     for (AgentProcess agent : agents) {
       long start = -1;
       for (AgentEventLog.Event e : agent.events().events()) {
-        if (e.is("reply") && !e.get("ip").equals("-")
+        if (e.is("reply")
+            && !e.get("ip").equals("-")
             && List.of("OFFERED", "ACKED").contains(e.get("kind"))) {
           macsByIp.computeIfAbsent(e.get("ip"), k -> new TreeSet<>()).add(e.get("mac"));
         }
@@ -354,5 +397,4 @@ class DhcpAgentFailoverIT {
     List<AgentEventLog.Event> events = agent.events().events();
     return events.get(events.size() - 1).monoNanos();
   }
-
 }

@@ -13,22 +13,30 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class HealthServerTest {
-  private final AtomicReference<Optional<String>> liveness = new AtomicReference<>(Optional.empty());
+  private final AtomicReference<Optional<String>> liveness =
+      new AtomicReference<>(Optional.empty());
   private final AtomicReference<Optional<String>> readiness =
       new AtomicReference<>(Optional.of("initial sync of IPPool default/net-48 not done yet"));
   private final HttpClient http = HttpClient.newHttpClient();
   private HealthServer server;
 
   private HttpResponse<String> call(String method, String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-        .method(method, HttpRequest.BodyPublishers.noBody()).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private void start(boolean withLeases) throws Exception {
-    server = HealthServer.start(new InetSocketAddress("127.0.0.1", 0), liveness::get,
-        () -> "following agent-b", readiness::get, withLeases ? () -> "{\"leases\":{}}\n" : null,
-        () -> "leader_election_master_status{name=\"net-48\"} 1.0\n");
+    server =
+        HealthServer.start(
+            new InetSocketAddress("127.0.0.1", 0),
+            liveness::get,
+            () -> "following agent-b",
+            readiness::get,
+            withLeases ? () -> "{\"leases\":{}}\n" : null,
+            () -> "leader_election_master_status{name=\"net-48\"} 1.0\n");
   }
 
   @AfterEach
@@ -76,7 +84,8 @@ class HealthServerTest {
     start(false);
     HttpResponse<String> metrics = call("GET", "/metrics");
     assertEquals(200, metrics.statusCode());
-    assertEquals("text/plain; version=0.0.4; charset=utf-8",
+    assertEquals(
+        "text/plain; version=0.0.4; charset=utf-8",
         metrics.headers().firstValue("Content-Type").orElseThrow());
     assertEquals("leader_election_master_status{name=\"net-48\"} 1.0\n", metrics.body());
     assertEquals(405, call("POST", "/metrics").statusCode());

@@ -39,19 +39,26 @@ class LeaderDutyTest {
   private final VirtualTime time = VirtualTime.withSeed(5);
   private final InMemoryLockStore store = InMemoryLockStore.create("dhcp-agent");
   private final ByteArrayOutputStream eventBytes = new ByteArrayOutputStream();
-  private final AgentEvents events = new AgentEvents(
-      new PrintStream(eventBytes, true, StandardCharsets.UTF_8), Clock.systemUTC(),
-      MonotonicClock.system(), true);
+  private final AgentEvents events =
+      new AgentEvents(
+          new PrintStream(eventBytes, true, StandardCharsets.UTF_8),
+          Clock.systemUTC(),
+          MonotonicClock.system(),
+          true);
   private final AtomicReference<LeaderDuty> dutyRef = new AtomicReference<>();
-  private final PoolLeaseCache cache = new PoolLeaseCache(new IPPoolRef("default", "net-48"),
-      Optional.empty(), Optional.empty(), s -> {
-        LeaderDuty d = dutyRef.get();
-        if (d != null) {
-          d.poolChanged();
-        }
-      });
-  private final LeaderDuty duty = new LeaderDuty(cache, this::fakeAddress, this::openServer,
-      events);
+  private final PoolLeaseCache cache =
+      new PoolLeaseCache(
+          new IPPoolRef("default", "net-48"),
+          Optional.empty(),
+          Optional.empty(),
+          s -> {
+            LeaderDuty d = dutyRef.get();
+            if (d != null) {
+              d.poolChanged();
+            }
+          });
+  private final LeaderDuty duty =
+      new LeaderDuty(cache, this::fakeAddress, this::openServer, events);
   private LeaderElector elector;
 
   LeaderDutyTest() {
@@ -72,8 +79,8 @@ class LeaderDutyTest {
       @Override
       public void add() throws IOException {
         if (addFails.get()) {
-          throw new IOException("'ip addr replace " + address + "' failed: Operation not"
-              + " permitted");
+          throw new IOException(
+              "'ip addr replace " + address + "' failed: Operation not" + " permitted");
         }
         transcript.add("add " + address);
       }
@@ -102,9 +109,14 @@ class LeaderDutyTest {
 
   private DhcpServer openServer(LeaderDuty.Target target, Term term) throws IOException {
     transcript.add("open " + target.serverIp() + " token=" + term.fencingToken());
-    DhcpServer server = DhcpServer.builder().engine(new DhcpEngine(cache))
-        .bindAddress(Ipv4Address.parse("127.0.0.1")).port(0).servingGate(term::isActive)
-        .threadName("duty-test-" + term.fencingToken()).build();
+    DhcpServer server =
+        DhcpServer.builder()
+            .engine(new DhcpEngine(cache))
+            .bindAddress(Ipv4Address.parse("127.0.0.1"))
+            .port(0)
+            .servingGate(term::isActive)
+            .threadName("duty-test-" + term.fencingToken())
+            .build();
     server.start();
     server.setServing(true);
     return server;
@@ -112,10 +124,12 @@ class LeaderDutyTest {
 
   private Term lead() {
     AtomicReference<Term> started = new AtomicReference<>();
-    elector = LeaderElector.start(time.configure(ElectorConfig.newBuilder())
-        .lock(store.lockFor("agent-a"))
-        .callbacks(LeaderCallbacks.of(started::set, (term, reason) -> { }))
-        .build());
+    elector =
+        LeaderElector.start(
+            time.configure(ElectorConfig.newBuilder())
+                .lock(store.lockFor("agent-a"))
+                .callbacks(LeaderCallbacks.of(started::set, (term, reason) -> {}))
+                .build());
     time.scheduler().advanceUntil(() -> started.get() != null, Duration.ofSeconds(5));
     return started.get();
   }
@@ -136,8 +150,8 @@ class LeaderDutyTest {
 
     duty.started(term);
 
-    assertEquals(List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken()),
-        transcript);
+    assertEquals(
+        List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken()), transcript);
     assertTrue(duty.serving());
     assertEquals(Optional.empty(), duty.problem());
   }
@@ -152,8 +166,12 @@ class LeaderDutyTest {
     assertFalse(duty.serving(), "the gate closed with the term, before the stop callback");
     duty.stopped(term, TermEnd.CLOSED);
 
-    assertEquals(List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken(),
-        "remove 192.0.2.1/24"), transcript);
+    assertEquals(
+        List.of(
+            "add 192.0.2.1/24",
+            "open 192.0.2.1 token=" + term.fencingToken(),
+            "remove 192.0.2.1/24"),
+        transcript);
     String printed = eventBytes.toString(StandardCharsets.UTF_8);
     assertTrue(printed.indexOf("address-added") < printed.indexOf("address-removed"), printed);
   }
@@ -167,8 +185,12 @@ class LeaderDutyTest {
     endTerm(); // the elector's stop callback here does nothing: whenEnded() alone tears down
     awaitTranscript(3);
 
-    assertEquals(List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken(),
-        "remove 192.0.2.1/24"), transcript);
+    assertEquals(
+        List.of(
+            "add 192.0.2.1/24",
+            "open 192.0.2.1 token=" + term.fencingToken(),
+            "remove 192.0.2.1/24"),
+        transcript);
     assertFalse(duty.serving());
   }
 
@@ -181,8 +203,13 @@ class LeaderDutyTest {
     cache.apply(Pools.pool("2", Pools.config().serverIP("192.0.2.2"), Map.of()));
     awaitTranscript(5);
 
-    assertEquals(List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken(),
-        "remove 192.0.2.1/24", "add 192.0.2.2/24", "open 192.0.2.2 token=" + term.fencingToken()),
+    assertEquals(
+        List.of(
+            "add 192.0.2.1/24",
+            "open 192.0.2.1 token=" + term.fencingToken(),
+            "remove 192.0.2.1/24",
+            "add 192.0.2.2/24",
+            "open 192.0.2.2 token=" + term.fencingToken()),
         transcript);
   }
 
@@ -208,8 +235,8 @@ class LeaderDutyTest {
     cache.apply(Pools.pool("3", Map.of()));
     awaitTranscript(2);
 
-    assertEquals(List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken()),
-        transcript);
+    assertEquals(
+        List.of("add 192.0.2.1/24", "open 192.0.2.1 token=" + term.fencingToken()), transcript);
   }
 
   @Test
@@ -221,7 +248,8 @@ class LeaderDutyTest {
 
     assertEquals(List.of(), transcript);
     assertFalse(duty.serving());
-    assertTrue(duty.problem().orElseThrow().contains("Operation not permitted"),
+    assertTrue(
+        duty.problem().orElseThrow().contains("Operation not permitted"),
         duty.problem().toString());
     assertTrue(eventBytes.toString(StandardCharsets.UTF_8).contains("address-failed"));
   }

@@ -21,14 +21,19 @@ class PoolLeaseCacheTest {
   private static final MacAddress B = MacAddress.parse("52:54:00:00:00:0b");
 
   private final List<String> updates = new ArrayList<>();
-  private final PoolLeaseCache cache = new PoolLeaseCache(new IPPoolRef("default", "net-48"),
-      Optional.empty(), Optional.empty(), s -> updates.add(s.resourceVersion()));
+  private final PoolLeaseCache cache =
+      new PoolLeaseCache(
+          new IPPoolRef("default", "net-48"),
+          Optional.empty(),
+          Optional.empty(),
+          s -> updates.add(s.resourceVersion()));
 
   @Test
   void aDeclinedAddressIsNotOfferedToThatMacUntilTheBackOffEndsOrThePoolMovesIt() {
     dev.elector.testkit.FakeClock clock = new dev.elector.testkit.FakeClock();
-    PoolLeaseCache timed = new PoolLeaseCache(new IPPoolRef("default", "net-48"),
-        Optional.empty(), Optional.empty(), s -> { }, clock);
+    PoolLeaseCache timed =
+        new PoolLeaseCache(
+            new IPPoolRef("default", "net-48"), Optional.empty(), Optional.empty(), s -> {}, clock);
     timed.apply(Pools.pool("5", Map.of("192.0.2.10", A.toString(), "192.0.2.11", B.toString())));
     timed.declined(A, Ipv4Address.parse("192.0.2.10"));
 
@@ -37,12 +42,16 @@ class PoolLeaseCacheTest {
     clock.advance(PoolLeaseCache.DECLINE_BACKOFF.minusNanos(1));
     assertEquals(Optional.empty(), timed.leaseFor(A));
     clock.advance(java.time.Duration.ofNanos(1));
-    assertEquals(Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.10"))), timed.leaseFor(A),
+    assertEquals(
+        Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.10"))),
+        timed.leaseFor(A),
         "offered again once the back-off is over");
 
     timed.declined(A, Ipv4Address.parse("192.0.2.10"));
     timed.apply(Pools.pool("6", Map.of("192.0.2.12", A.toString())));
-    assertEquals(Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.12"))), timed.leaseFor(A),
+    assertEquals(
+        Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.12"))),
+        timed.leaseFor(A),
         "another address from the pool is served at once");
   }
 
@@ -107,8 +116,13 @@ class PoolLeaseCacheTest {
 
   @Test
   void aPausedPoolIsKeptInSyncButNotServed() {
-    cache.apply(Pools.pool("5", Map.of("192.0.2.10", A.toString())).spec(new IPPoolSpec()
-        .networkName("default/net-48").paused(true).ipv4Config(Pools.config())));
+    cache.apply(
+        Pools.pool("5", Map.of("192.0.2.10", A.toString()))
+            .spec(
+                new IPPoolSpec()
+                    .networkName("default/net-48")
+                    .paused(true)
+                    .ipv4Config(Pools.config())));
 
     assertEquals("IPPool default/net-48 is paused", cache.notServingReason().orElseThrow());
     assertTrue(cache.leaseFor(A).isPresent(), "kept in sync for when it resumes");

@@ -27,14 +27,17 @@ class PoolSnapshotTest {
 
   @Test
   void servesEveryMacOfTheAllocationTableAndSkipsTheMarkers() throws Exception {
-    PoolSnapshot snapshot = read(Map.of(
-        "192.0.2.10", A.toString(),
-        "192.0.2.11", B.toString(),
-        "192.0.2.1", IPv4Status.RESERVED,
-        "192.0.2.254", IPv4Status.RESERVED,
-        "192.0.2.20", IPv4Status.EXCLUDED));
+    PoolSnapshot snapshot =
+        read(
+            Map.of(
+                "192.0.2.10", A.toString(),
+                "192.0.2.11", B.toString(),
+                "192.0.2.1", IPv4Status.RESERVED,
+                "192.0.2.254", IPv4Status.RESERVED,
+                "192.0.2.20", IPv4Status.EXCLUDED));
 
-    assertEquals(Map.of(A, Ipv4Address.parse("192.0.2.10"), B, Ipv4Address.parse("192.0.2.11")),
+    assertEquals(
+        Map.of(A, Ipv4Address.parse("192.0.2.10"), B, Ipv4Address.parse("192.0.2.11")),
         snapshot.leases());
     assertEquals(List.of(), snapshot.problems());
     assertEquals("7", snapshot.resourceVersion());
@@ -56,8 +59,11 @@ class PoolSnapshotTest {
 
   @Test
   void aPoolWithoutLeaseTimeHandsOutOneDay() throws Exception {
-    PoolSnapshot snapshot = PoolSnapshot.of(Pools.pool("1", Pools.config().leaseTime(null),
-        Map.of()), Optional.empty(), Optional.empty());
+    PoolSnapshot snapshot =
+        PoolSnapshot.of(
+            Pools.pool("1", Pools.config().leaseTime(null), Map.of()),
+            Optional.empty(),
+            Optional.empty());
 
     assertEquals(Duration.ofDays(1), snapshot.options().leaseTime());
   }
@@ -98,10 +104,18 @@ class PoolSnapshotTest {
 
   @Test
   void badOptionalSettingsAreLeftOutAndNamed() throws Exception {
-    PoolSnapshot snapshot = PoolSnapshot.of(Pools.pool("1", Pools.config()
-            .router("198.51.100.1").dns(List.of("192.0.2.53", "nine")).ntp(List.of("no such_host!"))
-            .domainName("bücher.test"), Map.of()),
-        Optional.empty(), Optional.empty());
+    PoolSnapshot snapshot =
+        PoolSnapshot.of(
+            Pools.pool(
+                "1",
+                Pools.config()
+                    .router("198.51.100.1")
+                    .dns(List.of("192.0.2.53", "nine"))
+                    .ntp(List.of("no such_host!"))
+                    .domainName("bücher.test"),
+                Map.of()),
+            Optional.empty(),
+            Optional.empty());
 
     assertEquals(Optional.empty(), snapshot.options().router());
     assertEquals(List.of(Ipv4Address.parse("192.0.2.53")), snapshot.options().dns());
@@ -112,61 +126,99 @@ class PoolSnapshotTest {
   }
 
   @Test
-  void ntpHostNamesAreResolvedWhenThePoolIsReadAndOneThatDoesNotResolveIsNamed()
-      throws Exception {
-    Map<String, List<Ipv4Address>> dns = Map.of("pool.ntp.org", List.of(
-        Ipv4Address.parse("203.0.113.7"), Ipv4Address.parse("203.0.113.5"),
-        Ipv4Address.parse("203.0.113.6")));
-    PoolSnapshot.HostResolver hosts = host -> {
-      if (!dns.containsKey(host)) {
-        throw new java.net.UnknownHostException(host);
-      }
-      return dns.get(host);
-    };
-    PoolSnapshot resolved = PoolSnapshot.of(Pools.pool("1", Pools.config()
-        .ntp(List.of("192.0.2.123", "pool.ntp.org", "203.0.113.5")), Map.of()),
-        Optional.empty(), Optional.empty(), hosts);
-    assertEquals(List.of(Ipv4Address.parse("192.0.2.123"), Ipv4Address.parse("203.0.113.5"),
-        Ipv4Address.parse("203.0.113.6"), Ipv4Address.parse("203.0.113.7")),
-        resolved.options().ntp(), "sorted, a duplicate once, at most 4");
+  void ntpHostNamesAreResolvedWhenThePoolIsReadAndOneThatDoesNotResolveIsNamed() throws Exception {
+    Map<String, List<Ipv4Address>> dns =
+        Map.of(
+            "pool.ntp.org",
+            List.of(
+                Ipv4Address.parse("203.0.113.7"),
+                Ipv4Address.parse("203.0.113.5"),
+                Ipv4Address.parse("203.0.113.6")));
+    PoolSnapshot.HostResolver hosts =
+        host -> {
+          if (!dns.containsKey(host)) {
+            throw new java.net.UnknownHostException(host);
+          }
+          return dns.get(host);
+        };
+    PoolSnapshot resolved =
+        PoolSnapshot.of(
+            Pools.pool(
+                "1",
+                Pools.config().ntp(List.of("192.0.2.123", "pool.ntp.org", "203.0.113.5")),
+                Map.of()),
+            Optional.empty(),
+            Optional.empty(),
+            hosts);
+    assertEquals(
+        List.of(
+            Ipv4Address.parse("192.0.2.123"),
+            Ipv4Address.parse("203.0.113.5"),
+            Ipv4Address.parse("203.0.113.6"),
+            Ipv4Address.parse("203.0.113.7")),
+        resolved.options().ntp(),
+        "sorted, a duplicate once, at most 4");
     assertEquals(List.of(), resolved.problems());
 
-    PoolSnapshot unresolved = PoolSnapshot.of(Pools.pool("1", Pools.config()
-        .ntp(List.of("ntp.invalid", "192.0.2.123")), Map.of()), Optional.empty(),
-        Optional.empty(), hosts);
+    PoolSnapshot unresolved =
+        PoolSnapshot.of(
+            Pools.pool("1", Pools.config().ntp(List.of("ntp.invalid", "192.0.2.123")), Map.of()),
+            Optional.empty(),
+            Optional.empty(),
+            hosts);
     assertEquals(List.of(Ipv4Address.parse("192.0.2.123")), unresolved.options().ntp());
     String problem = String.join("\n", unresolved.problems());
-    assertTrue(problem.contains("ntp host name ntp.invalid does not resolve here")
-        && problem.contains("write the servers' IPv4 addresses"), problem);
+    assertTrue(
+        problem.contains("ntp host name ntp.invalid does not resolve here")
+            && problem.contains("write the servers' IPv4 addresses"),
+        problem);
   }
 
   @Test
   void aPoolWithoutAUsableNetworkCannotBeServedAndSaysWhy() {
-    PoolSnapshot.InvalidPoolException noCidr = assertThrows(
-        PoolSnapshot.InvalidPoolException.class, () -> PoolSnapshot.of(
-            Pools.pool("1", Pools.config().cidr("192.0.2.0/33"), Map.of()), Optional.empty(),
-            Optional.empty()));
-    assertTrue(noCidr.getMessage().contains("spec.ipv4Config.cidr '192.0.2.0/33' is invalid"),
+    PoolSnapshot.InvalidPoolException noCidr =
+        assertThrows(
+            PoolSnapshot.InvalidPoolException.class,
+            () ->
+                PoolSnapshot.of(
+                    Pools.pool("1", Pools.config().cidr("192.0.2.0/33"), Map.of()),
+                    Optional.empty(),
+                    Optional.empty()));
+    assertTrue(
+        noCidr.getMessage().contains("spec.ipv4Config.cidr '192.0.2.0/33' is invalid"),
         noCidr.getMessage());
 
-    PoolSnapshot.InvalidPoolException outside = assertThrows(
-        PoolSnapshot.InvalidPoolException.class, () -> PoolSnapshot.of(
-            Pools.pool("1", Pools.config().serverIP("10.0.0.1"), Map.of()), Optional.empty(),
-            Optional.empty()));
-    assertTrue(outside.getMessage().contains("serverIP 10.0.0.1 is outside cidr 192.0.2.0/24"),
+    PoolSnapshot.InvalidPoolException outside =
+        assertThrows(
+            PoolSnapshot.InvalidPoolException.class,
+            () ->
+                PoolSnapshot.of(
+                    Pools.pool("1", Pools.config().serverIP("10.0.0.1"), Map.of()),
+                    Optional.empty(),
+                    Optional.empty()));
+    assertTrue(
+        outside.getMessage().contains("serverIP 10.0.0.1 is outside cidr 192.0.2.0/24"),
         outside.getMessage());
 
-    PoolSnapshot.InvalidPoolException noSpec = assertThrows(
-        PoolSnapshot.InvalidPoolException.class, () -> PoolSnapshot.of(
-            Pools.pool("1", Map.of()).spec(new IPPoolSpec()), Optional.empty(), Optional.empty()));
+    PoolSnapshot.InvalidPoolException noSpec =
+        assertThrows(
+            PoolSnapshot.InvalidPoolException.class,
+            () ->
+                PoolSnapshot.of(
+                    Pools.pool("1", Map.of()).spec(new IPPoolSpec()),
+                    Optional.empty(),
+                    Optional.empty()));
     assertTrue(noSpec.getMessage().contains("cidr is missing"), noSpec.getMessage());
     assertTrue(noSpec.getMessage().contains("serverIP is missing"), noSpec.getMessage());
   }
 
   @Test
   void theAgentsServerIpAndCidrTakePrecedence() throws Exception {
-    PoolSnapshot snapshot = PoolSnapshot.of(Pools.pool("1", Map.of("10.1.0.5", A.toString())),
-        Optional.of(Ipv4Address.parse("10.1.0.1")), Optional.of(Ipv4Cidr.parse("10.1.0.0/16")));
+    PoolSnapshot snapshot =
+        PoolSnapshot.of(
+            Pools.pool("1", Map.of("10.1.0.5", A.toString())),
+            Optional.of(Ipv4Address.parse("10.1.0.1")),
+            Optional.of(Ipv4Cidr.parse("10.1.0.0/16")));
 
     assertEquals(Ipv4Address.parse("10.1.0.1"), snapshot.options().serverIp());
     assertEquals(Map.of(A, Ipv4Address.parse("10.1.0.5")), snapshot.leases());
@@ -174,9 +226,16 @@ class PoolSnapshotTest {
 
   @Test
   void reportsAPausedPool() throws Exception {
-    PoolSnapshot snapshot = PoolSnapshot.of(Pools.pool("1", Map.of()).spec(
-        new IPPoolSpec().networkName("default/net-48").paused(true).ipv4Config(Pools.config())),
-        Optional.empty(), Optional.empty());
+    PoolSnapshot snapshot =
+        PoolSnapshot.of(
+            Pools.pool("1", Map.of())
+                .spec(
+                    new IPPoolSpec()
+                        .networkName("default/net-48")
+                        .paused(true)
+                        .ipv4Config(Pools.config())),
+            Optional.empty(),
+            Optional.empty());
 
     assertTrue(snapshot.paused());
     assertFalse(read(Map.of()).paused());

@@ -15,10 +15,16 @@ final class Pools {
   private Pools() {}
 
   static IPv4Config config() {
-    return new IPv4Config().cidr("192.0.2.0/24").serverIP("192.0.2.1").router("192.0.2.254")
+    return new IPv4Config()
+        .cidr("192.0.2.0/24")
+        .serverIP("192.0.2.1")
+        .router("192.0.2.254")
         .pool(new Pool().start("192.0.2.10").end("192.0.2.99"))
-        .dns(List.of("192.0.2.53")).domainName("example.test")
-        .domainSearch(List.of("example.test")).ntp(List.of("192.0.2.123")).leaseTime(600);
+        .dns(List.of("192.0.2.53"))
+        .domainName("example.test")
+        .domainSearch(List.of("example.test"))
+        .ntp(List.of("192.0.2.123"))
+        .leaseTime(600);
   }
 
   static IPPool pool(String version, IPv4Config config, Map<String, String> allocated) {

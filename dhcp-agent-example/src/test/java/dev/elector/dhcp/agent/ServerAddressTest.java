@@ -16,19 +16,23 @@ class ServerAddressTest {
   private final List<String> ran = new ArrayList<>();
 
   private ServerAddress address(Function<List<String>, ServerAddress.Result> answer) {
-    return ServerAddress.onInterface("net1", Ipv4Address.parse("192.0.2.1"),
-        Ipv4Cidr.parse("192.0.2.0/24"), command -> {
+    return ServerAddress.onInterface(
+        "net1",
+        Ipv4Address.parse("192.0.2.1"),
+        Ipv4Cidr.parse("192.0.2.0/24"),
+        command -> {
           ran.add(String.join(" ", command));
           return answer.apply(command);
-        }, Runnable::run);
+        },
+        Runnable::run);
   }
 
   @Test
   void addsTheAddressWithThePoolsPrefixThenAnnouncesIt() throws IOException {
     address(c -> new ServerAddress.Result(0, "")).add();
 
-    assertEquals(List.of("ip addr replace 192.0.2.1/24 dev net1",
-        "arping -U -c 1 -I net1 192.0.2.1"), ran);
+    assertEquals(
+        List.of("ip addr replace 192.0.2.1/24 dev net1", "arping -U -c 1 -I net1 192.0.2.1"), ran);
   }
 
   @Test
@@ -40,10 +44,18 @@ class ServerAddressTest {
 
   @Test
   void aFailedAddNamesTheCommandAndTheMissingCapability() {
-    IOException e = assertThrows(IOException.class, () -> address(
-        c -> new ServerAddress.Result(2, "RTNETLINK answers: Operation not permitted")).add());
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                address(
+                        c ->
+                            new ServerAddress.Result(
+                                2, "RTNETLINK answers: Operation not permitted"))
+                    .add());
 
-    assertTrue(e.getMessage().contains("'ip addr replace 192.0.2.1/24 dev net1' failed (exit 2)"),
+    assertTrue(
+        e.getMessage().contains("'ip addr replace 192.0.2.1/24 dev net1' failed (exit 2)"),
         e.getMessage());
     assertTrue(e.getMessage().contains("needs the NET_ADMIN capability"), e.getMessage());
     assertEquals(1, ran.size(), "nothing announced after a failed add");
@@ -51,8 +63,10 @@ class ServerAddressTest {
 
   @Test
   void aMissingInterfaceIsNamed() {
-    IOException e = assertThrows(IOException.class, () -> address(
-        c -> new ServerAddress.Result(1, "Cannot find device \"net1\"")).add());
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> address(c -> new ServerAddress.Result(1, "Cannot find device \"net1\"")).add());
 
     assertTrue(e.getMessage().contains("the interface net1 does not exist"), e.getMessage());
   }
@@ -60,24 +74,31 @@ class ServerAddressTest {
   @Test
   void aMissingArpingDoesNotFailTheAdd() throws IOException {
     List<Runnable> announcements = new ArrayList<>();
-    ServerAddress noArping = ServerAddress.onInterface("net1", Ipv4Address.parse("192.0.2.1"),
-        Ipv4Cidr.parse("192.0.2.0/24"), command -> {
-          ran.add(String.join(" ", command));
-          if (command.get(0).equals("arping")) {
-            throw new IOException("Cannot run program \"arping\"");
-          }
-          return new ServerAddress.Result(0, "");
-        }, announcements::add);
+    ServerAddress noArping =
+        ServerAddress.onInterface(
+            "net1",
+            Ipv4Address.parse("192.0.2.1"),
+            Ipv4Cidr.parse("192.0.2.0/24"),
+            command -> {
+              ran.add(String.join(" ", command));
+              if (command.get(0).equals("arping")) {
+                throw new IOException("Cannot run program \"arping\"");
+              }
+              return new ServerAddress.Result(0, "");
+            },
+            announcements::add);
 
     noArping.add();
-    assertEquals(List.of("ip addr replace 192.0.2.1/24 dev net1"), ran,
+    assertEquals(
+        List.of("ip addr replace 192.0.2.1/24 dev net1"),
+        ran,
         "the address is in place before the announcement runs");
     assertEquals(1, announcements.size(), "the announcement is handed to the announcer");
 
     announcements.get(0).run(); // arping cannot be started: the announcement gives up quietly
 
-    assertEquals(List.of("ip addr replace 192.0.2.1/24 dev net1",
-        "arping -U -c 1 -I net1 192.0.2.1"), ran);
+    assertEquals(
+        List.of("ip addr replace 192.0.2.1/24 dev net1", "arping -U -c 1 -I net1 192.0.2.1"), ran);
     noArping.remove();
     assertEquals("ip addr del 192.0.2.1/24 dev net1", ran.get(2), "the address stays usable");
   }

@@ -39,14 +39,19 @@ class DhcpMessageTest {
 
   @Test
   void encodesTheSameDiscoverByteForBytePaddedToTheBootpMinimum() {
-    DhcpMessage m = DhcpMessage.builder()
-        .mac(MAC).xid(0x12345678).secs(3).broadcast(true)
-        .options(DhcpOptions.builder()
-            .messageType(MessageType.DISCOVER)
-            .parameterRequestList(List.of(1, 3, 6))
-            .clientId(Hex.bytes("01525400abcdef"))
-            .build())
-        .build();
+    DhcpMessage m =
+        DhcpMessage.builder()
+            .mac(MAC)
+            .xid(0x12345678)
+            .secs(3)
+            .broadcast(true)
+            .options(
+                DhcpOptions.builder()
+                    .messageType(MessageType.DISCOVER)
+                    .parameterRequestList(List.of(1, 3, 6))
+                    .clientId(Hex.bytes("01525400abcdef"))
+                    .build())
+            .build();
 
     byte[] expected = Hex.bytes(Packets.DISCOVER, zeros(300 - 258));
     assertEquals(Hex.of(expected), Hex.of(m.encode()));
@@ -90,28 +95,41 @@ class DhcpMessageTest {
 
   @Test
   void roundTripsAReplyWithEveryTypedOption() throws Exception {
-    DhcpMessage reply = DhcpMessage.builder()
-        .op(DhcpMessage.BOOTREPLY).mac(MAC).xid(-2).flags(0x8000)
-        .ciaddr(Ipv4Address.parse("192.0.2.10")).yiaddr(Ipv4Address.parse("192.0.2.10"))
-        .siaddr(Ipv4Address.parse("192.0.2.1")).giaddr(Ipv4Address.parse("198.51.100.1"))
-        .sname("boot").file("pxelinux.0")
-        .options(DhcpOptions.builder()
-            .messageType(MessageType.ACK)
-            .serverId(Ipv4Address.parse("192.0.2.1"))
-            .leaseTime(0xffffffffL).renewalTime(1800).rebindingTime(3150)
-            .subnetMask(Ipv4Address.parse("255.255.255.0"))
-            .routers(List.of(Ipv4Address.parse("192.0.2.254")))
-            .dns(List.of(Ipv4Address.parse("192.0.2.53"), Ipv4Address.parse("198.51.100.53")))
-            .hostName("vm-1").domainName("example.test")
-            .domainSearch(List.of("example.test", "lab.example.test"))
-            .ntp(List.of(Ipv4Address.parse("192.0.2.123")))
-            .requestedIp(Ipv4Address.parse("192.0.2.10"))
-            .maxMessageSize(1500)
-            .clientId(Hex.bytes("01525400abcdef"))
-            .relayAgentInformation(Hex.bytes("0104 00000001"))
-            .raw(224, Hex.bytes("cafe"))
-            .build())
-        .build();
+    DhcpMessage reply =
+        DhcpMessage.builder()
+            .op(DhcpMessage.BOOTREPLY)
+            .mac(MAC)
+            .xid(-2)
+            .flags(0x8000)
+            .ciaddr(Ipv4Address.parse("192.0.2.10"))
+            .yiaddr(Ipv4Address.parse("192.0.2.10"))
+            .siaddr(Ipv4Address.parse("192.0.2.1"))
+            .giaddr(Ipv4Address.parse("198.51.100.1"))
+            .sname("boot")
+            .file("pxelinux.0")
+            .options(
+                DhcpOptions.builder()
+                    .messageType(MessageType.ACK)
+                    .serverId(Ipv4Address.parse("192.0.2.1"))
+                    .leaseTime(0xffffffffL)
+                    .renewalTime(1800)
+                    .rebindingTime(3150)
+                    .subnetMask(Ipv4Address.parse("255.255.255.0"))
+                    .routers(List.of(Ipv4Address.parse("192.0.2.254")))
+                    .dns(
+                        List.of(
+                            Ipv4Address.parse("192.0.2.53"), Ipv4Address.parse("198.51.100.53")))
+                    .hostName("vm-1")
+                    .domainName("example.test")
+                    .domainSearch(List.of("example.test", "lab.example.test"))
+                    .ntp(List.of(Ipv4Address.parse("192.0.2.123")))
+                    .requestedIp(Ipv4Address.parse("192.0.2.10"))
+                    .maxMessageSize(1500)
+                    .clientId(Hex.bytes("01525400abcdef"))
+                    .relayAgentInformation(Hex.bytes("0104 00000001"))
+                    .raw(224, Hex.bytes("cafe"))
+                    .build())
+            .build();
 
     DhcpMessage decoded = DhcpMessage.decode(reply.encode());
 
@@ -123,7 +141,8 @@ class DhcpMessageTest {
     assertEquals(1800, o.renewalTime().orElseThrow());
     assertEquals(3150, o.rebindingTime().orElseThrow());
     assertEquals(List.of("example.test", "lab.example.test"), o.domainSearch());
-    assertEquals(List.of(Ipv4Address.parse("192.0.2.53"), Ipv4Address.parse("198.51.100.53")), o.dns());
+    assertEquals(
+        List.of(Ipv4Address.parse("192.0.2.53"), Ipv4Address.parse("198.51.100.53")), o.dns());
     assertEquals(Optional.of("example.test"), o.domainName());
     assertEquals(1500, o.maxMessageSize().orElseThrow());
     assertArrayEquals(Hex.bytes("010400000001"), o.relayAgentInformation().orElseThrow());
@@ -146,8 +165,10 @@ class DhcpMessageTest {
   void splitsAnOptionLongerThan255OctetsIntoConsecutiveInstances() {
     byte[] value = new byte[300];
     Arrays.fill(value, (byte) 0x5a);
-    DhcpMessage m = DhcpMessage.builder()
-        .options(DhcpOptions.builder().messageType(MessageType.INFORM).raw(224, value).build()).build();
+    DhcpMessage m =
+        DhcpMessage.builder()
+            .options(DhcpOptions.builder().messageType(MessageType.INFORM).raw(224, value).build())
+            .build();
 
     byte[] wire = m.encode();
 
@@ -159,12 +180,19 @@ class DhcpMessageTest {
 
   @Test
   void concatenatesRepeatedInstancesOfAnOptionOnDecode() throws Exception {
-    byte[] packet = Hex.bytes(Packets.REQUEST_HEADER,
-        "350101", "0604 c0000235", "0304 c00002fe", "0604 c6336435", "ff");
+    byte[] packet =
+        Hex.bytes(
+            Packets.REQUEST_HEADER,
+            "350101",
+            "0604 c0000235",
+            "0304 c00002fe",
+            "0604 c6336435",
+            "ff");
 
     DhcpOptions o = DhcpMessage.decode(packet).options();
 
-    assertEquals(List.of(Ipv4Address.parse("192.0.2.53"), Ipv4Address.parse("198.51.100.53")), o.dns());
+    assertEquals(
+        List.of(Ipv4Address.parse("192.0.2.53"), Ipv4Address.parse("198.51.100.53")), o.dns());
     assertEquals(List.of(53, 6, 3), o.codes());
   }
 
@@ -202,10 +230,14 @@ class DhcpMessageTest {
 
   @Test
   void builderRejectsValuesTheDecoderWouldRejectAndNamesTheRule() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> DhcpOptions.builder().raw(OptionCode.SUBNET_MASK, Hex.bytes("ffffff")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> DhcpOptions.builder().raw(OptionCode.SUBNET_MASK, Hex.bytes("ffffff")));
     assertEquals("option 1 has length 3; it needs exactly 4", e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> DhcpOptions.builder().raw(OptionCode.END, new byte[0]));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> DhcpOptions.builder().raw(OptionCode.END, new byte[0]));
     assertThrows(IllegalArgumentException.class, () -> DhcpOptions.builder().dns(List.of()));
     assertThrows(IllegalArgumentException.class, () -> DhcpOptions.builder().leaseTime(-1));
     assertThrows(IllegalArgumentException.class, () -> DhcpMessage.builder().hlen(17));
@@ -216,7 +248,15 @@ class DhcpMessageTest {
   void addressesParseStrictlyWithoutLookups() {
     assertEquals("192.0.2.1", Ipv4Address.parse("192.0.2.1").toString());
     assertEquals("255.255.255.255", Ipv4Address.BROADCAST.toString());
-    for (String bad : List.of("192.0.2", "192.0.2.256", "a.b.c.d", "192.0.2.1.", "localhost", " 1.2.3.4", "1.2.3.+4")) {
+    for (String bad :
+        List.of(
+            "192.0.2",
+            "192.0.2.256",
+            "a.b.c.d",
+            "192.0.2.1.",
+            "localhost",
+            " 1.2.3.4",
+            "1.2.3.+4")) {
       assertThrows(IllegalArgumentException.class, () -> Ipv4Address.parse(bad), bad);
     }
     assertEquals("52:54:00:ab:cd:ef", MacAddress.parse("52-54-00-AB-CD-EF").toString());

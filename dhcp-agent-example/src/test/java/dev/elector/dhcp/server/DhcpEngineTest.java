@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class DhcpEngineTest {
-  private static final Destination BROADCAST = new Destination(Kind.BROADCAST, Ipv4Address.BROADCAST, 68);
+  private static final Destination BROADCAST =
+      new Destination(Kind.BROADCAST, Ipv4Address.BROADCAST, 68);
   private static final Ipv4Address RELAY = ip("198.51.100.1");
 
   private final RecordingLeaseSource leases = new RecordingLeaseSource(LEASES);
@@ -89,7 +90,8 @@ class DhcpEngineTest {
     void encodesTheDomainSearchListCompressedPerRfc3397() {
       DhcpMessage offer = replyOf(handle(request(KNOWN, MessageType.DISCOVER)));
 
-      assertEquals("076578616d706c650474657374" + "00" + "036c6162c000",
+      assertEquals(
+          "076578616d706c650474657374" + "00" + "036c6162c000",
           HexFormat.of().formatHex(offer.options().raw(OptionCode.DOMAIN_SEARCH).orElseThrow()));
     }
 
@@ -115,8 +117,11 @@ class DhcpEngineTest {
       PoolOptions pool = POOL.toBuilder().leaseTime(Duration.ofSeconds(1001)).build();
       DhcpEngine odd = new DhcpEngine(StaticLeaseSource.of(pool, Map.of(KNOWN, KNOWN_IP)));
 
-      DhcpOptions o = replyOf(odd.handle(request(KNOWN, MessageType.DISCOVER).build(), ReceiveContext.broadcast()))
-          .options();
+      DhcpOptions o =
+          replyOf(
+                  odd.handle(
+                      request(KNOWN, MessageType.DISCOVER).build(), ReceiveContext.broadcast()))
+              .options();
 
       assertEquals(1001, o.leaseTime().orElseThrow());
       assertEquals(500, o.renewalTime().orElseThrow());
@@ -128,19 +133,34 @@ class DhcpEngineTest {
   class ParameterRequestList {
     @Test
     void sendsOnlyTheRequestedOptionalOptionsInTheClientsOrderButAlwaysTheMask() {
-      DhcpOptions o = replyOf(handle(request(KNOWN, MessageType.DISCOVER,
-          options().parameterRequestList(List.of(6, 3, 12, 28))))).options();
+      DhcpOptions o =
+          replyOf(
+                  handle(
+                      request(
+                          KNOWN,
+                          MessageType.DISCOVER,
+                          options().parameterRequestList(List.of(6, 3, 12, 28)))))
+              .options();
 
       assertEquals(List.of(53, 54, 51, 58, 59, 1, 6, 3), o.codes());
     }
 
     @Test
     void omitsOptionsThePoolDoesNotConfigureEvenWhenRequested() {
-      PoolOptions bare = PoolOptions.builder().serverIp(SERVER).cidr(Ipv4Cidr.parse("192.0.2.0/24")).build();
+      PoolOptions bare =
+          PoolOptions.builder().serverIp(SERVER).cidr(Ipv4Cidr.parse("192.0.2.0/24")).build();
       DhcpEngine plain = new DhcpEngine(StaticLeaseSource.of(bare, Map.of(KNOWN, KNOWN_IP)));
 
-      DhcpOptions o = replyOf(plain.handle(request(KNOWN, MessageType.DISCOVER,
-          options().parameterRequestList(List.of(1, 3, 6, 15, 42, 119))).build(), ReceiveContext.broadcast())).options();
+      DhcpOptions o =
+          replyOf(
+                  plain.handle(
+                      request(
+                              KNOWN,
+                              MessageType.DISCOVER,
+                              options().parameterRequestList(List.of(1, 3, 6, 15, 42, 119)))
+                          .build(),
+                      ReceiveContext.broadcast()))
+              .options();
 
       assertEquals(List.of(53, 54, 51, 58, 59, 1), o.codes());
       assertEquals(3600, o.leaseTime().orElseThrow());
@@ -155,21 +175,29 @@ class DhcpEngineTest {
       PoolOptions big = POOL.toBuilder().domainSearch(search).build();
       DhcpEngine bigEngine = new DhcpEngine(StaticLeaseSource.of(big, Map.of(KNOWN, KNOWN_IP)));
 
-      DhcpMessage small = replyOf(bigEngine.handle(
-          request(KNOWN, MessageType.DISCOVER, options().maxMessageSize(576)).build(), ReceiveContext.broadcast()));
-      DhcpMessage large = replyOf(bigEngine.handle(
-          request(KNOWN, MessageType.DISCOVER, options().maxMessageSize(1500)).build(), ReceiveContext.broadcast()));
+      DhcpMessage small =
+          replyOf(
+              bigEngine.handle(
+                  request(KNOWN, MessageType.DISCOVER, options().maxMessageSize(576)).build(),
+                  ReceiveContext.broadcast()));
+      DhcpMessage large =
+          replyOf(
+              bigEngine.handle(
+                  request(KNOWN, MessageType.DISCOVER, options().maxMessageSize(1500)).build(),
+                  ReceiveContext.broadcast()));
 
       assertTrue(small.encode().length <= 576 - 28, "reply of " + small.encode().length + " bytes");
       assertFalse(small.options().contains(OptionCode.DOMAIN_SEARCH));
-      assertTrue(small.options().contains(OptionCode.NTP), "options after the dropped one still fit");
+      assertTrue(
+          small.options().contains(OptionCode.NTP), "options after the dropped one still fit");
       assertEquals(search, large.options().domainSearch());
       assertTrue(large.encode().length > 576 - 28);
     }
 
     @Test
     void treatsAnnouncedSizesBelowTheRfcMinimumAs576() {
-      DhcpMessage reply = replyOf(handle(request(KNOWN, MessageType.DISCOVER, options().maxMessageSize(100))));
+      DhcpMessage reply =
+          replyOf(handle(request(KNOWN, MessageType.DISCOVER, options().maxMessageSize(100))));
 
       assertTrue(reply.options().contains(OptionCode.DNS));
     }
@@ -178,7 +206,8 @@ class DhcpEngineTest {
   @Nested
   class Selecting {
     private DhcpMessage.Builder selecting(Ipv4Address serverId, Ipv4Address requested) {
-      return request(KNOWN, MessageType.REQUEST, options().serverId(serverId).requestedIp(requested));
+      return request(
+          KNOWN, MessageType.REQUEST, options().serverId(serverId).requestedIp(requested));
     }
 
     @Test
@@ -225,8 +254,10 @@ class DhcpEngineTest {
 
     @Test
     void ignoresAnUnknownMacEvenWhenItNamesUs() {
-      Outcome outcome = handle(request(STRANGER, MessageType.REQUEST,
-          options().serverId(SERVER).requestedIp(KNOWN_IP)));
+      Outcome outcome =
+          handle(
+              request(
+                  STRANGER, MessageType.REQUEST, options().serverId(SERVER).requestedIp(KNOWN_IP)));
 
       assertEquals(Optional.of(IgnoreReason.UNKNOWN_CLIENT), outcome.ignoredBecause());
     }
@@ -236,7 +267,8 @@ class DhcpEngineTest {
   class InitReboot {
     @Test
     void acknowledgesTheRememberedAddressWhenItIsTheLease() {
-      Outcome outcome = handle(request(KNOWN, MessageType.REQUEST, options().requestedIp(KNOWN_IP)));
+      Outcome outcome =
+          handle(request(KNOWN, MessageType.REQUEST, options().requestedIp(KNOWN_IP)));
 
       assertEquals(Outcome.Kind.ACKED, outcome.kind());
       assertEquals(Optional.of(RequestState.INIT_REBOOT), outcome.state());
@@ -245,7 +277,8 @@ class DhcpEngineTest {
 
     @Test
     void naksAWrongRememberedAddress() {
-      Outcome outcome = handle(request(KNOWN, MessageType.REQUEST, options().requestedIp(ip("192.0.2.99"))));
+      Outcome outcome =
+          handle(request(KNOWN, MessageType.REQUEST, options().requestedIp(ip("192.0.2.99"))));
 
       assertEquals(Outcome.Kind.NAKED, outcome.kind());
       assertEquals(Optional.of(RequestState.INIT_REBOOT), outcome.state());
@@ -256,7 +289,8 @@ class DhcpEngineTest {
     void sendsNoNakLargerThanTheClientAcceptsDroppingItsMessageFirst() {
       // Found by the reliability fuzzer: a NAK echoes the client identifier whatever its size.
       DhcpOptions.Builder longId = options().requestedIp(ip("192.0.2.99")).clientId(clientId(260));
-      DhcpOptions.Builder longerId = options().requestedIp(ip("192.0.2.99")).clientId(clientId(340));
+      DhcpOptions.Builder longerId =
+          options().requestedIp(ip("192.0.2.99")).clientId(clientId(340));
 
       Outcome shortened = handle(request(KNOWN, MessageType.REQUEST, longId));
       Outcome tooLarge = handle(request(KNOWN, MessageType.REQUEST, longerId));
@@ -280,7 +314,8 @@ class DhcpEngineTest {
 
     @Test
     void staysSilentForAnUnknownMac() {
-      Outcome outcome = handle(request(STRANGER, MessageType.REQUEST, options().requestedIp(KNOWN_IP)));
+      Outcome outcome =
+          handle(request(STRANGER, MessageType.REQUEST, options().requestedIp(KNOWN_IP)));
 
       assertEquals(Optional.of(IgnoreReason.UNKNOWN_CLIENT), outcome.ignoredBecause());
       assertEquals(Optional.empty(), outcome.reply());
@@ -288,7 +323,8 @@ class DhcpEngineTest {
 
     @Test
     void ignoresARequestWithNeitherRequestedAddressNorCiaddr() {
-      assertEquals(Optional.of(IgnoreReason.INCOMPLETE_REQUEST),
+      assertEquals(
+          Optional.of(IgnoreReason.INCOMPLETE_REQUEST),
           handle(request(KNOWN, MessageType.REQUEST)).ignoredBecause());
     }
   }
@@ -297,12 +333,15 @@ class DhcpEngineTest {
   class RenewingAndRebinding {
     @Test
     void renewingGetsAnAckUnicastToCiaddr() {
-      Outcome outcome = engine.handle(request(KNOWN, MessageType.REQUEST).ciaddr(KNOWN_IP).build(),
-          ReceiveContext.unicast());
+      Outcome outcome =
+          engine.handle(
+              request(KNOWN, MessageType.REQUEST).ciaddr(KNOWN_IP).build(),
+              ReceiveContext.unicast());
 
       assertEquals(Outcome.Kind.ACKED, outcome.kind());
       assertEquals(Optional.of(RequestState.RENEWING), outcome.state());
-      assertEquals(new Destination(Kind.CLIENT, KNOWN_IP, 68), outcome.reply().orElseThrow().destination());
+      assertEquals(
+          new Destination(Kind.CLIENT, KNOWN_IP, 68), outcome.reply().orElseThrow().destination());
       DhcpMessage ack = replyOf(outcome);
       assertEquals(KNOWN_IP, ack.ciaddr());
       assertEquals(KNOWN_IP, ack.yiaddr());
@@ -310,18 +349,23 @@ class DhcpEngineTest {
 
     @Test
     void rebindingGetsTheSameAckAlsoUnicastToCiaddr() {
-      Outcome outcome = engine.handle(request(KNOWN, MessageType.REQUEST).ciaddr(KNOWN_IP).broadcast(true).build(),
-          ReceiveContext.broadcast());
+      Outcome outcome =
+          engine.handle(
+              request(KNOWN, MessageType.REQUEST).ciaddr(KNOWN_IP).broadcast(true).build(),
+              ReceiveContext.broadcast());
 
       assertEquals(Outcome.Kind.ACKED, outcome.kind());
       assertEquals(Optional.of(RequestState.REBINDING), outcome.state());
-      assertEquals(new Destination(Kind.CLIENT, KNOWN_IP, 68), outcome.reply().orElseThrow().destination());
+      assertEquals(
+          new Destination(Kind.CLIENT, KNOWN_IP, 68), outcome.reply().orElseThrow().destination());
     }
 
     @Test
     void renewingAnAddressThatIsNotTheLeaseIsNakedByBroadcast() {
-      Outcome outcome = engine.handle(request(KNOWN, MessageType.REQUEST).ciaddr(OTHER_IP).build(),
-          ReceiveContext.unicast());
+      Outcome outcome =
+          engine.handle(
+              request(KNOWN, MessageType.REQUEST).ciaddr(OTHER_IP).build(),
+              ReceiveContext.unicast());
 
       assertEquals(Outcome.Kind.NAKED, outcome.kind());
       assertEquals(Optional.of(RequestState.RENEWING), outcome.state());
@@ -335,27 +379,42 @@ class DhcpEngineTest {
 
     @Test
     void answersTheRelayOnPort67AndEchoesOption82LastAndUnchanged() {
-      Outcome outcome = handle(request(KNOWN, MessageType.DISCOVER,
-          options().relayAgentInformation(option82).clientId(HexFormat.of().parseHex("0152540000000a")))
-          .giaddr(RELAY).hops(1));
+      Outcome outcome =
+          handle(
+              request(
+                      KNOWN,
+                      MessageType.DISCOVER,
+                      options()
+                          .relayAgentInformation(option82)
+                          .clientId(HexFormat.of().parseHex("0152540000000a")))
+                  .giaddr(RELAY)
+                  .hops(1));
 
-      assertEquals(new Destination(Kind.RELAY, RELAY, 67), outcome.reply().orElseThrow().destination());
+      assertEquals(
+          new Destination(Kind.RELAY, RELAY, 67), outcome.reply().orElseThrow().destination());
       DhcpMessage offer = replyOf(outcome);
       assertEquals(RELAY, offer.giaddr());
       assertEquals(0, offer.hops());
       List<Integer> codes = offer.options().codes();
       assertEquals(OptionCode.RELAY_AGENT_INFORMATION, codes.get(codes.size() - 1));
       assertArrayEquals(option82, offer.options().relayAgentInformation().orElseThrow());
-      assertArrayEquals(HexFormat.of().parseHex("0152540000000a"), offer.options().clientId().orElseThrow());
+      assertArrayEquals(
+          HexFormat.of().parseHex("0152540000000a"), offer.options().clientId().orElseThrow());
     }
 
     @Test
     void sendsANakToTheRelayWithTheBroadcastBitSet() {
-      Outcome outcome = handle(request(KNOWN, MessageType.REQUEST,
-          options().requestedIp(OTHER_IP).relayAgentInformation(option82)).giaddr(RELAY));
+      Outcome outcome =
+          handle(
+              request(
+                      KNOWN,
+                      MessageType.REQUEST,
+                      options().requestedIp(OTHER_IP).relayAgentInformation(option82))
+                  .giaddr(RELAY));
 
       assertEquals(Outcome.Kind.NAKED, outcome.kind());
-      assertEquals(new Destination(Kind.RELAY, RELAY, 67), outcome.reply().orElseThrow().destination());
+      assertEquals(
+          new Destination(Kind.RELAY, RELAY, 67), outcome.reply().orElseThrow().destination());
       assertTrue(replyOf(outcome).broadcast());
       assertArrayEquals(option82, replyOf(outcome).options().relayAgentInformation().orElseThrow());
     }
@@ -375,7 +434,8 @@ class DhcpEngineTest {
       Outcome outcome = handle(request(KNOWN, MessageType.INFORM).ciaddr(KNOWN_IP));
 
       assertEquals(Outcome.Kind.INFORMED, outcome.kind());
-      assertEquals(new Destination(Kind.CLIENT, KNOWN_IP, 68), outcome.reply().orElseThrow().destination());
+      assertEquals(
+          new Destination(Kind.CLIENT, KNOWN_IP, 68), outcome.reply().orElseThrow().destination());
       DhcpMessage ack = replyOf(outcome);
       assertEquals(Optional.of(MessageType.ACK), ack.options().messageType());
       assertEquals(Ipv4Address.ANY, ack.yiaddr());
@@ -388,7 +448,8 @@ class DhcpEngineTest {
 
     @Test
     void ignoresAnUnknownMac() {
-      assertEquals(Optional.of(IgnoreReason.UNKNOWN_CLIENT),
+      assertEquals(
+          Optional.of(IgnoreReason.UNKNOWN_CLIENT),
           handle(request(STRANGER, MessageType.INFORM).ciaddr(KNOWN_IP)).ignoredBecause());
     }
   }
@@ -397,7 +458,8 @@ class DhcpEngineTest {
   class ReleaseAndDecline {
     @Test
     void releaseIsReportedWithoutReplyAndTheLeaseOnlyRead() {
-      Outcome outcome = handle(request(KNOWN, MessageType.RELEASE, options().serverId(SERVER)).ciaddr(KNOWN_IP));
+      Outcome outcome =
+          handle(request(KNOWN, MessageType.RELEASE, options().serverId(SERVER)).ciaddr(KNOWN_IP));
 
       assertEquals(Outcome.Kind.RELEASED, outcome.kind());
       assertEquals(Optional.of(KNOWN_IP), outcome.address());
@@ -407,8 +469,10 @@ class DhcpEngineTest {
 
     @Test
     void declineIsReportedWithoutReplyAndTheNextDiscoverStillGetsTheSameAddress() {
-      Outcome declined = handle(request(KNOWN, MessageType.DECLINE,
-          options().serverId(SERVER).requestedIp(KNOWN_IP)));
+      Outcome declined =
+          handle(
+              request(
+                  KNOWN, MessageType.DECLINE, options().serverId(SERVER).requestedIp(KNOWN_IP)));
 
       assertEquals(Outcome.Kind.DECLINED, declined.kind());
       assertEquals(Optional.of(KNOWN_IP), declined.address());
@@ -419,8 +483,10 @@ class DhcpEngineTest {
 
     @Test
     void releaseNamingAnotherServerIsIgnored() {
-      assertEquals(Optional.of(IgnoreReason.OTHER_SERVER),
-          handle(request(KNOWN, MessageType.RELEASE, options().serverId(ip("192.0.2.2")))).ignoredBecause());
+      assertEquals(
+          Optional.of(IgnoreReason.OTHER_SERVER),
+          handle(request(KNOWN, MessageType.RELEASE, options().serverId(ip("192.0.2.2"))))
+              .ignoredBecause());
     }
   }
 
@@ -428,27 +494,40 @@ class DhcpEngineTest {
   class NotForUs {
     @Test
     void ignoresServerMessages() {
-      assertEquals(Optional.of(IgnoreReason.NOT_A_REQUEST),
+      assertEquals(
+          Optional.of(IgnoreReason.NOT_A_REQUEST),
           handle(request(KNOWN, MessageType.DISCOVER).op(DhcpMessage.BOOTREPLY)).ignoredBecause());
-      assertEquals(Optional.of(IgnoreReason.UNSUPPORTED_TYPE),
+      assertEquals(
+          Optional.of(IgnoreReason.UNSUPPORTED_TYPE),
           handle(request(KNOWN, MessageType.OFFER)).ignoredBecause());
     }
 
     @Test
     void ignoresPlainBootpAndNonEthernetClients() {
-      assertEquals(Optional.of(IgnoreReason.NOT_DHCP),
+      assertEquals(
+          Optional.of(IgnoreReason.NOT_DHCP),
           handle(DhcpMessage.builder().mac(KNOWN)).ignoredBecause());
-      assertEquals(Optional.of(IgnoreReason.NOT_ETHERNET),
+      assertEquals(
+          Optional.of(IgnoreReason.NOT_ETHERNET),
           handle(request(KNOWN, MessageType.DISCOVER).htype(6)).ignoredBecause());
-      assertEquals(Optional.of(IgnoreReason.NOT_ETHERNET),
+      assertEquals(
+          Optional.of(IgnoreReason.NOT_ETHERNET),
           handle(request(KNOWN, MessageType.DISCOVER).hlen(8)).ignoredBecause());
       assertEquals(List.of(), leases.calls());
     }
 
     @Test
     void neverEchoesUnvalidatedClientOptions() {
-      DhcpMessage offer = replyOf(handle(request(KNOWN, MessageType.DISCOVER,
-          options().hostName("evil").raw(224, new byte[] {1, 2, 3}).raw(60, new byte[] {'x'}))));
+      DhcpMessage offer =
+          replyOf(
+              handle(
+                  request(
+                      KNOWN,
+                      MessageType.DISCOVER,
+                      options()
+                          .hostName("evil")
+                          .raw(224, new byte[] {1, 2, 3})
+                          .raw(60, new byte[] {'x'}))));
 
       assertFalse(offer.options().contains(OptionCode.HOST_NAME));
       assertFalse(offer.options().contains(224));
@@ -460,7 +539,8 @@ class DhcpEngineTest {
   void answersCorrectlyFromManyThreadsAtOnce() throws Exception {
     Map<MacAddress, Ipv4Address> table = new java.util.HashMap<>();
     for (int i = 0; i < 100; i++) {
-      table.put(new MacAddress(0x525400000000L + i), new Ipv4Address(ip("192.0.2.100").value() + i));
+      table.put(
+          new MacAddress(0x525400000000L + i), new Ipv4Address(ip("192.0.2.100").value() + i));
     }
     DhcpEngine shared = new DhcpEngine(StaticLeaseSource.of(POOL, table));
     ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -468,17 +548,23 @@ class DhcpEngineTest {
       List<Future<Integer>> results = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
         int seed = t;
-        results.add(pool.submit((Callable<Integer>) () -> {
-          int checked = 0;
-          for (int i = 0; i < 2_000; i++) {
-            MacAddress mac = new MacAddress(0x525400000000L + (i * 7 + seed) % 100);
-            DhcpMessage reply = replyOf(shared.handle(request(mac, MessageType.DISCOVER).build(),
-                ReceiveContext.broadcast()));
-            assertEquals(table.get(mac), reply.yiaddr());
-            checked++;
-          }
-          return checked;
-        }));
+        results.add(
+            pool.submit(
+                (Callable<Integer>)
+                    () -> {
+                      int checked = 0;
+                      for (int i = 0; i < 2_000; i++) {
+                        MacAddress mac = new MacAddress(0x525400000000L + (i * 7 + seed) % 100);
+                        DhcpMessage reply =
+                            replyOf(
+                                shared.handle(
+                                    request(mac, MessageType.DISCOVER).build(),
+                                    ReceiveContext.broadcast()));
+                        assertEquals(table.get(mac), reply.yiaddr());
+                        checked++;
+                      }
+                      return checked;
+                    }));
       }
       for (Future<Integer> result : results) {
         assertEquals(2_000, result.get());

@@ -49,8 +49,7 @@ class DhcpRealClientIT {
   private static Process server;
   private static final List<String> serverOutput = new CopyOnWriteArrayList<>();
 
-  @TempDir
-  static Path work;
+  @TempDir static Path work;
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -61,8 +60,10 @@ class DhcpRealClientIT {
     cleanUp();
     Result made = run(10, "ip", "netns", "add", SERVER_NS);
     if (made.exit != 0) {
-      fail("cannot create network namespaces (this test needs root and iproute2): " + made.output
-          + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly");
+      fail(
+          "cannot create network namespaces (this test needs root and iproute2): "
+              + made.output
+              + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly");
     }
     must("ip", "netns", "add", CLIENT_NS);
     must("ip", "link", "add", CLIENT_IF, "type", "veth", "peer", "name", SERVER_IF);
@@ -94,7 +95,9 @@ class DhcpRealClientIT {
   }
 
   private static void installClient() throws Exception {
-    String script = System.getenv().getOrDefault("DHCP_CLIENT_INSTALL_SCRIPT", "scripts/install-dhcp-client.sh");
+    String script =
+        System.getenv()
+            .getOrDefault("DHCP_CLIENT_INSTALL_SCRIPT", "scripts/install-dhcp-client.sh");
     Result installed = run(300, "bash", script);
     if (installed.exit != 0) {
       fail("could not install the DHCP client with " + script + ": " + installed.output);
@@ -103,23 +106,54 @@ class DhcpRealClientIT {
 
   private static void startServer() throws Exception {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", SERVER_NS, java,
-        "-cp", classpath(), StaticDhcpServerMain.class.getName(),
-        "--bind", "192.0.2.1", "--port", "67", "--cidr", "192.0.2.0/24",
-        "--router", "192.0.2.254", "--dns", "192.0.2.53,192.0.2.54", "--domain", "example.test",
-        "--search", "example.test,lab.example.test", "--ntp", "192.0.2.123", "--lease-time", "4",
-        "--lease", KNOWN_MAC + "=192.0.2.10", "--lease", "02:00:00:00:00:02=192.0.2.11"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "ip",
+                "netns",
+                "exec",
+                SERVER_NS,
+                java,
+                "-cp",
+                classpath(),
+                StaticDhcpServerMain.class.getName(),
+                "--bind",
+                "192.0.2.1",
+                "--port",
+                "67",
+                "--cidr",
+                "192.0.2.0/24",
+                "--router",
+                "192.0.2.254",
+                "--dns",
+                "192.0.2.53,192.0.2.54",
+                "--domain",
+                "example.test",
+                "--search",
+                "example.test,lab.example.test",
+                "--ntp",
+                "192.0.2.123",
+                "--lease-time",
+                "4",
+                "--lease",
+                KNOWN_MAC + "=192.0.2.10",
+                "--lease",
+                "02:00:00:00:00:02=192.0.2.11"));
     server = new ProcessBuilder(command).redirectErrorStream(true).start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(
-          new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          serverOutput.add(line);
-        }
-      } catch (IOException ignored) {
-        // the process ended
-      }
-    }, "dhcp-it-server-output");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                  serverOutput.add(line);
+                }
+              } catch (IOException ignored) {
+                // the process ended
+              }
+            },
+            "dhcp-it-server-output");
     reader.setDaemon(true);
     reader.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -133,22 +167,35 @@ class DhcpRealClientIT {
 
   private static String classpath() throws Exception {
     List<String> entries = new ArrayList<>();
-    for (Class<?> type : List.of(DhcpServer.class, MonotonicClock.class, org.slf4j.LoggerFactory.class,
-        Class.forName("org.slf4j.simple.SimpleLogger"))) {
-      entries.add(Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+    for (Class<?> type :
+        List.of(
+            DhcpServer.class,
+            MonotonicClock.class,
+            org.slf4j.LoggerFactory.class,
+            Class.forName("org.slf4j.simple.SimpleLogger"))) {
+      entries.add(
+          Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
     }
     return String.join(":", entries);
   }
 
-  /** Writes a udhcpc script that records each event's environment and configures the address when bound. */
+  /**
+   * Writes a udhcpc script that records each event's environment and configures the address when
+   * bound.
+   */
   private static Path clientScript(Path events) throws IOException {
     Path script = work.resolve("udhcpc-" + events.getFileName() + ".sh");
-    Files.writeString(script, String.join("\n",
-        "#!/bin/sh",
-        "{ echo \"event=$1\"; env | grep -E '^(ip|subnet|mask|router|dns|domain|search|ntpsrv|lease|serverid)='; }"
-            + " > " + events + "/$1",
-        "if [ \"$1\" = bound ]; then ip addr add \"$ip/$mask\" dev \"$interface\"; fi",
-        ""));
+    Files.writeString(
+        script,
+        String.join(
+            "\n",
+            "#!/bin/sh",
+            "{ echo \"event=$1\"; env | grep -E '^(ip|subnet|mask|router|dns|domain|search|ntpsrv|lease|serverid)='; }"
+                + " > "
+                + events
+                + "/$1",
+            "if [ \"$1\" = bound ]; then ip addr add \"$ip/$mask\" dev \"$interface\"; fi",
+            ""));
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     return script;
   }
@@ -169,8 +216,29 @@ class DhcpRealClientIT {
   void udhcpcGetsExactlyTheLeasedAddressWithThePoolsOptions() throws Exception {
     Path events = Files.createDirectory(work.resolve("known"));
 
-    Result client = run(20, "ip", "netns", "exec", CLIENT_NS, "udhcpc", "-f", "-q", "-n", "-t", "3", "-T", "1",
-        "-i", CLIENT_IF, "-s", clientScript(events).toString(), "-O", "ntpsrv", "-O", "search");
+    Result client =
+        run(
+            20,
+            "ip",
+            "netns",
+            "exec",
+            CLIENT_NS,
+            "udhcpc",
+            "-f",
+            "-q",
+            "-n",
+            "-t",
+            "3",
+            "-T",
+            "1",
+            "-i",
+            CLIENT_IF,
+            "-s",
+            clientScript(events).toString(),
+            "-O",
+            "ntpsrv",
+            "-O",
+            "search");
     must("ip", "-n", CLIENT_NS, "addr", "flush", "dev", CLIENT_IF);
 
     assertEquals(0, client.exit, "udhcpc failed: " + client.output + "\nserver: " + serverOutput);
@@ -184,10 +252,15 @@ class DhcpRealClientIT {
     assertEquals("192.0.2.123", bound.get("ntpsrv"));
     assertEquals("4", bound.get("lease"));
     assertEquals("192.0.2.1", bound.get("serverid"));
-    assertTrue(serverOutput.contains("OUTCOME DISCOVER OFFERED mac=" + KNOWN_MAC + " ip=192.0.2.10 to=255.255.255.255:68"),
+    assertTrue(
+        serverOutput.contains(
+            "OUTCOME DISCOVER OFFERED mac=" + KNOWN_MAC + " ip=192.0.2.10 to=255.255.255.255:68"),
         serverOutput.toString());
-    assertTrue(serverOutput.contains(
-        "OUTCOME REQUEST ACKED mac=" + KNOWN_MAC + " ip=192.0.2.10 state=SELECTING to=255.255.255.255:68"),
+    assertTrue(
+        serverOutput.contains(
+            "OUTCOME REQUEST ACKED mac="
+                + KNOWN_MAC
+                + " ip=192.0.2.10 state=SELECTING to=255.255.255.255:68"),
         serverOutput.toString());
   }
 
@@ -196,14 +269,34 @@ class DhcpRealClientIT {
   @Order(2)
   void udhcpcRenewsByUnicastAndIsAcknowledgedInRenewingState() throws Exception {
     Path events = Files.createDirectory(work.resolve("renew"));
-    Process client = new ProcessBuilder("ip", "netns", "exec", CLIENT_NS, "udhcpc", "-f", "-t", "3", "-T", "1",
-        "-i", CLIENT_IF, "-s", clientScript(events).toString()).redirectErrorStream(true)
-        .redirectOutput(work.resolve("renew.log").toFile()).start();
+    Process client =
+        new ProcessBuilder(
+                "ip",
+                "netns",
+                "exec",
+                CLIENT_NS,
+                "udhcpc",
+                "-f",
+                "-t",
+                "3",
+                "-T",
+                "1",
+                "-i",
+                CLIENT_IF,
+                "-s",
+                clientScript(events).toString())
+            .redirectErrorStream(true)
+            .redirectOutput(work.resolve("renew.log").toFile())
+            .start();
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!Files.exists(events.resolve("renew"))) {
         if (System.nanoTime() > deadline || !client.isAlive()) {
-          fail("no renewal: " + Files.readString(work.resolve("renew.log")) + "\nserver: " + serverOutput);
+          fail(
+              "no renewal: "
+                  + Files.readString(work.resolve("renew.log"))
+                  + "\nserver: "
+                  + serverOutput);
         }
         Thread.sleep(50);
       }
@@ -213,8 +306,11 @@ class DhcpRealClientIT {
       run(10, "ip", "-n", CLIENT_NS, "addr", "flush", "dev", CLIENT_IF);
     }
     assertEquals("192.0.2.10", env(events.resolve("renew")).get("ip"));
-    assertTrue(serverOutput.contains(
-        "OUTCOME REQUEST ACKED mac=" + KNOWN_MAC + " ip=192.0.2.10 state=RENEWING to=192.0.2.10:68"),
+    assertTrue(
+        serverOutput.contains(
+            "OUTCOME REQUEST ACKED mac="
+                + KNOWN_MAC
+                + " ip=192.0.2.10 state=RENEWING to=192.0.2.10:68"),
         serverOutput.toString());
   }
 
@@ -224,15 +320,37 @@ class DhcpRealClientIT {
     must("ip", "-n", CLIENT_NS, "link", "set", CLIENT_IF, "address", UNKNOWN_MAC);
     Path events = Files.createDirectory(work.resolve("unknown"));
 
-    Result client = run(20, "ip", "netns", "exec", CLIENT_NS, "udhcpc", "-f", "-q", "-n", "-t", "3", "-T", "1",
-        "-i", CLIENT_IF, "-s", clientScript(events).toString());
+    Result client =
+        run(
+            20,
+            "ip",
+            "netns",
+            "exec",
+            CLIENT_NS,
+            "udhcpc",
+            "-f",
+            "-q",
+            "-n",
+            "-t",
+            "3",
+            "-T",
+            "1",
+            "-i",
+            CLIENT_IF,
+            "-s",
+            clientScript(events).toString());
 
     assertNotEquals(0, client.exit, "udhcpc got a lease: " + client.output);
     assertFalse(Files.exists(events.resolve("bound")));
-    assertTrue(serverOutput.stream().anyMatch(
-        l -> l.startsWith("OUTCOME DISCOVER IGNORED mac=" + UNKNOWN_MAC) && l.endsWith("because=UNKNOWN_CLIENT")),
+    assertTrue(
+        serverOutput.stream()
+            .anyMatch(
+                l ->
+                    l.startsWith("OUTCOME DISCOVER IGNORED mac=" + UNKNOWN_MAC)
+                        && l.endsWith("because=UNKNOWN_CLIENT")),
         serverOutput.toString());
-    assertTrue(serverOutput.stream().noneMatch(l -> l.contains(UNKNOWN_MAC) && l.contains(" to=")),
+    assertTrue(
+        serverOutput.stream().noneMatch(l -> l.contains(UNKNOWN_MAC) && l.contains(" to=")),
         serverOutput.toString());
   }
 
@@ -248,7 +366,11 @@ class DhcpRealClientIT {
   private static Result run(int timeoutSeconds, String... command) throws Exception {
     Path log = Files.createTempFile("dhcp-it", ".log");
     try {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         return new Result(-1, "timed out after " + timeoutSeconds + " s: " + Files.readString(log));

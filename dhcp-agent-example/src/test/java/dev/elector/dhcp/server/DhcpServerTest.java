@@ -36,8 +36,8 @@ class DhcpServerTest {
   private static final MacAddress MAC = MacAddress.parse("02:00:00:00:00:01");
   private static final MacAddress STRANGER = MacAddress.parse("02:00:00:00:00:99");
 
-  private final PoolOptions pool = PoolOptions.builder()
-      .serverIp(SERVER_IP).cidr(Ipv4Cidr.parse("127.0.0.0/8")).build();
+  private final PoolOptions pool =
+      PoolOptions.builder().serverIp(SERVER_IP).cidr(Ipv4Cidr.parse("127.0.0.0/8")).build();
   private final RecordingLeaseSource leases =
       new RecordingLeaseSource(StaticLeaseSource.of(pool, Map.of(MAC, CLIENT_IP)));
   private final List<String> heard = new CopyOnWriteArrayList<>();
@@ -49,25 +49,28 @@ class DhcpServerTest {
   void start() throws IOException {
     client = new DatagramSocket(new InetSocketAddress(CLIENT_IP.toInetAddress(), 0));
     client.setSoTimeout(2_000);
-    server = DhcpServer.builder()
-        .engine(new DhcpEngine(leases))
-        .bindAddress(SERVER_IP)
-        .port(0)
-        .clientPort(client.getLocalPort())
-        .broadcastAddress(CLIENT_IP)
-        .threadName(threadName)
-        .listener(new DhcpListener() {
-          @Override
-          public void handled(InetSocketAddress from, DhcpMessage request, Outcome outcome) {
-            heard.add(outcome.kind().name());
-          }
+    server =
+        DhcpServer.builder()
+            .engine(new DhcpEngine(leases))
+            .bindAddress(SERVER_IP)
+            .port(0)
+            .clientPort(client.getLocalPort())
+            .broadcastAddress(CLIENT_IP)
+            .threadName(threadName)
+            .listener(
+                new DhcpListener() {
+                  @Override
+                  public void handled(
+                      InetSocketAddress from, DhcpMessage request, Outcome outcome) {
+                    heard.add(outcome.kind().name());
+                  }
 
-          @Override
-          public void malformed(InetSocketAddress from, MalformedPacketException problem) {
-            heard.add("malformed");
-          }
-        })
-        .build();
+                  @Override
+                  public void malformed(InetSocketAddress from, MalformedPacketException problem) {
+                    heard.add("malformed");
+                  }
+                })
+            .build();
     server.start();
     server.setServing(true);
   }
@@ -79,13 +82,20 @@ class DhcpServerTest {
   }
 
   private void send(byte[] payload) throws IOException {
-    client.send(new DatagramPacket(payload, payload.length,
-        new InetSocketAddress(SERVER_IP.toInetAddress(), server.localPort())));
+    client.send(
+        new DatagramPacket(
+            payload,
+            payload.length,
+            new InetSocketAddress(SERVER_IP.toInetAddress(), server.localPort())));
   }
 
   private static byte[] discover(MacAddress mac, int xid) {
-    return DhcpMessage.builder().mac(mac).xid(xid)
-        .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build()).build().encode();
+    return DhcpMessage.builder()
+        .mac(mac)
+        .xid(xid)
+        .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build())
+        .build()
+        .encode();
   }
 
   private DhcpMessage receive() throws Exception {
@@ -119,8 +129,14 @@ class DhcpServerTest {
 
   @Test
   void answersARenewalByUnicastToCiaddr() throws Exception {
-    byte[] renew = DhcpMessage.builder().mac(MAC).xid(2).ciaddr(CLIENT_IP)
-        .options(DhcpOptions.builder().messageType(MessageType.REQUEST).build()).build().encode();
+    byte[] renew =
+        DhcpMessage.builder()
+            .mac(MAC)
+            .xid(2)
+            .ciaddr(CLIENT_IP)
+            .options(DhcpOptions.builder().messageType(MessageType.REQUEST).build())
+            .build()
+            .encode();
     send(renew);
 
     DhcpMessage ack = receive();
@@ -200,10 +216,12 @@ class DhcpServerTest {
       awaitStats(gated, s -> s.notServing() == 1);
 
       assertEquals(0, gated.stats().replied());
-      assertThrows(SocketTimeoutException.class, () -> {
-        client.setSoTimeout(300);
-        receive();
-      });
+      assertThrows(
+          SocketTimeoutException.class,
+          () -> {
+            client.setSoTimeout(300);
+            receive();
+          });
     } finally {
       gated.close();
     }
@@ -211,23 +229,27 @@ class DhcpServerTest {
 
   private DhcpServer gatedServer(BooleanSupplier gate) throws IOException {
     server.close(); // only the gated server may answer on the client's port
-    DhcpServer gated = DhcpServer.builder()
-        .engine(new DhcpEngine(leases))
-        .bindAddress(SERVER_IP)
-        .port(0)
-        .clientPort(client.getLocalPort())
-        .broadcastAddress(CLIENT_IP)
-        .threadName(threadName + "-gated")
-        .servingGate(gate)
-        .build();
+    DhcpServer gated =
+        DhcpServer.builder()
+            .engine(new DhcpEngine(leases))
+            .bindAddress(SERVER_IP)
+            .port(0)
+            .clientPort(client.getLocalPort())
+            .broadcastAddress(CLIENT_IP)
+            .threadName(threadName + "-gated")
+            .servingGate(gate)
+            .build();
     gated.start();
     gated.setServing(true);
     return gated;
   }
 
   private void sendTo(DhcpServer target, byte[] payload) throws IOException {
-    client.send(new DatagramPacket(payload, payload.length,
-        new InetSocketAddress(SERVER_IP.toInetAddress(), target.localPort())));
+    client.send(
+        new DatagramPacket(
+            payload,
+            payload.length,
+            new InetSocketAddress(SERVER_IP.toInetAddress(), target.localPort())));
   }
 
   private static void awaitStats(DhcpServer target, Predicate<DhcpServerStats> condition)
@@ -252,7 +274,8 @@ class DhcpServerTest {
 
     assertFalse(threadAlive(), "receive thread still running after close");
     assertThrows(IllegalStateException.class, server::start);
-    try (DatagramSocket reuse = new DatagramSocket(new InetSocketAddress(SERVER_IP.toInetAddress(), port))) {
+    try (DatagramSocket reuse =
+        new DatagramSocket(new InetSocketAddress(SERVER_IP.toInetAddress(), port))) {
       assertEquals(port, reuse.getLocalPort());
     }
   }
@@ -262,13 +285,16 @@ class DhcpServerTest {
     server.close();
     send(discover(MAC, 9));
 
-    assertThrows(SocketTimeoutException.class, () -> {
-      client.setSoTimeout(300);
-      receive();
-    });
+    assertThrows(
+        SocketTimeoutException.class,
+        () -> {
+          client.setSoTimeout(300);
+          receive();
+        });
   }
 
   private boolean threadAlive() {
-    return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
+    return Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
   }
 }

@@ -18,18 +18,20 @@ final class Fixtures {
   static final Ipv4Address OTHER_IP = ip("192.0.2.11");
   static final MacAddress STRANGER = MacAddress.parse("52:54:00:ff:ff:ff");
 
-  static final PoolOptions POOL = PoolOptions.builder()
-      .serverIp(SERVER)
-      .cidr(Ipv4Cidr.parse("192.0.2.0/24"))
-      .router(ip("192.0.2.254"))
-      .dns(List.of(ip("192.0.2.53"), ip("192.0.2.54")))
-      .domainName("example.test")
-      .domainSearch(List.of("example.test", "lab.example.test"))
-      .ntp(List.of(ip("192.0.2.123")))
-      .leaseTime(Duration.ofSeconds(3600))
-      .build();
+  static final PoolOptions POOL =
+      PoolOptions.builder()
+          .serverIp(SERVER)
+          .cidr(Ipv4Cidr.parse("192.0.2.0/24"))
+          .router(ip("192.0.2.254"))
+          .dns(List.of(ip("192.0.2.53"), ip("192.0.2.54")))
+          .domainName("example.test")
+          .domainSearch(List.of("example.test", "lab.example.test"))
+          .ntp(List.of(ip("192.0.2.123")))
+          .leaseTime(Duration.ofSeconds(3600))
+          .build();
 
-  static final StaticLeaseSource LEASES = StaticLeaseSource.of(POOL, Map.of(KNOWN, KNOWN_IP, OTHER, OTHER_IP));
+  static final StaticLeaseSource LEASES =
+      StaticLeaseSource.of(POOL, Map.of(KNOWN, KNOWN_IP, OTHER, OTHER_IP));
 
   private Fixtures() {}
 
@@ -38,8 +40,11 @@ final class Fixtures {
   }
 
   /** A request of {@code type} from {@code mac} with xid 0x0a0b0c0d and the given options added. */
-  static DhcpMessage.Builder request(MacAddress mac, MessageType type, DhcpOptions.Builder options) {
-    return DhcpMessage.builder().mac(mac).xid(0x0a0b0c0d)
+  static DhcpMessage.Builder request(
+      MacAddress mac, MessageType type, DhcpOptions.Builder options) {
+    return DhcpMessage.builder()
+        .mac(mac)
+        .xid(0x0a0b0c0d)
         .options(options.messageType(type).build());
   }
 

@@ -32,7 +32,13 @@ public final class DaemonThreads {
    */
   public static ThreadPoolExecutor bounded(int max, String prefix) {
     HandOff queue = new HandOff();
-    return new ThreadPoolExecutor(0, max, 5, TimeUnit.SECONDS, queue, factory(prefix),
+    return new ThreadPoolExecutor(
+        0,
+        max,
+        5,
+        TimeUnit.SECONDS,
+        queue,
+        factory(prefix),
         (task, pool) -> {
           if (pool.isShutdown()) {
             throw new RejectedExecutionException("the pool " + prefix + " is shut down");
@@ -45,8 +51,8 @@ public final class DaemonThreads {
   }
 
   /**
-   * A queue that takes a task only when a thread waits for it, so the pool starts threads up to
-   * its maximum before anything queues; the pool's rejection handler queues the rest.
+   * A queue that takes a task only when a thread waits for it, so the pool starts threads up to its
+   * maximum before anything queues; the pool's rejection handler queues the rest.
    */
   private static final class HandOff extends LinkedTransferQueue<Runnable> {
     private static final long serialVersionUID = 1L;

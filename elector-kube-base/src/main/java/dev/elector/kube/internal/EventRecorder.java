@@ -22,23 +22,29 @@ import org.slf4j.Logger;
  * and {@code <identity> stopped leading}, reason {@value #REASON}, as core/v1 Events.
  *
  * <p>The elector calls this on its own thread; this only decides (the rate limit) and queues. The
- * request goes out on the lock's executor, one at a time per lock, in order. At most
- * {@value #BURST} events go out at once, then one per minute; what the limit held back is counted
- * in the next event's message. A 403 is reported once per namespace and identity in this process,
- * at WARN, with the Role rule to add; the election never depends on an event. Shared by the
- * client-java and fabric8 backends, which supply the request.
+ * request goes out on the lock's executor, one at a time per lock, in order. At most {@value
+ * #BURST} events go out at once, then one per minute; what the limit held back is counted in the
+ * next event's message. A 403 is reported once per namespace and identity in this process, at WARN,
+ * with the Role rule to add; the election never depends on an event. Shared by the client-java and
+ * fabric8 backends, which supply the request.
  */
 public final class EventRecorder implements ElectorListener {
   /** The reason of every event. */
   public static final String REASON = "LeaderElection";
+
   /** Events that may go out at once. */
   public static final int BURST = 6;
+
   /** One more event may go out per this many nanoseconds. */
   public static final long REFILL_NANOS = 60_000_000_000L;
+
   /** The longest reportingInstance. */
   public static final int MAX_INSTANCE = 128;
+
   /** The Role rule that allows the events. */
-  public static final String RULE = "{apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}";
+  public static final String RULE =
+      "{apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}";
+
   private static final Set<String> FORBIDDEN_REPORTED = ConcurrentHashMap.newKeySet();
 
   /** Sends one Event body; the lock's HTTP client in production. */
@@ -77,9 +83,19 @@ public final class EventRecorder implements ElectorListener {
    * @param kind the lock object's kind, such as {@code Lease}
    * @param uid the lock object's uid as last seen, or null
    */
-  public EventRecorder(String apiVersion, String kind, String namespace, String name,
-      String identity, String component, Supplier<String> uid, Sender sender, Executor executor,
-      MonotonicClock clock, Clock wall, Logger log) {
+  public EventRecorder(
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      String identity,
+      String component,
+      Supplier<String> uid,
+      Sender sender,
+      Executor executor,
+      MonotonicClock clock,
+      Clock wall,
+      Logger log) {
     this.apiVersion = apiVersion;
     this.kind = kind;
     this.namespace = namespace;
@@ -118,12 +134,14 @@ public final class EventRecorder implements ElectorListener {
         record("stopped leading (closed)", "Normal", "StoppedLeading", leader);
         break;
       case LOCK_LOST:
-        record("stopped leading: someone else wrote the lock", "Warning", "StoppedLeading",
-            leader);
+        record("stopped leading: someone else wrote the lock", "Warning", "StoppedLeading", leader);
         break;
       default:
-        record("stopped leading: could not renew within renewDeadline", "Warning",
-            "StoppedLeading", leader);
+        record(
+            "stopped leading: could not renew within renewDeadline",
+            "Warning",
+            "StoppedLeading",
+            leader);
         break;
     }
   }
@@ -146,9 +164,19 @@ public final class EventRecorder implements ElectorListener {
       return;
     }
     tokens--;
-    String message = leader + " " + what + (heldBack == 0 ? "" : " (" + heldBack + " earlier"
-        + " leader election events were not recorded: at most " + BURST + " at once, then one a"
-        + " minute)");
+    String message =
+        leader
+            + " "
+            + what
+            + (heldBack == 0
+                ? ""
+                : " ("
+                    + heldBack
+                    + " earlier"
+                    + " leader election events were not recorded: at most "
+                    + BURST
+                    + " at once, then one a"
+                    + " minute)");
     heldBack = 0;
     queue.add(event(message, type, action));
     if (!draining) {
@@ -164,7 +192,8 @@ public final class EventRecorder implements ElectorListener {
   }
 
   private Map<String, Object> event(String message, String type, String action) {
-    String now = DateTimeFormatter.ISO_INSTANT.format(wall.instant().truncatedTo(ChronoUnit.SECONDS));
+    String now =
+        DateTimeFormatter.ISO_INSTANT.format(wall.instant().truncatedTo(ChronoUnit.SECONDS));
     Map<String, Object> metadata = new LinkedHashMap<>();
     metadata.put("generateName", name + ".");
     metadata.put("namespace", namespace);
@@ -178,7 +207,8 @@ public final class EventRecorder implements ElectorListener {
     event.put("action", action);
     event.put("source", Map.of("component", component));
     event.put("reportingComponent", component);
-    event.put("reportingInstance",
+    event.put(
+        "reportingInstance",
         identity.length() <= MAX_INSTANCE ? identity : identity.substring(0, MAX_INSTANCE));
     event.put("firstTimestamp", now);
     event.put("lastTimestamp", now);
@@ -233,11 +263,17 @@ public final class EventRecorder implements ElectorListener {
         failed++;
       }
       if (FORBIDDEN_REPORTED.add(namespace + " " + identity)) {
-        log.warn("{}: {} may not create Events in namespace {} (403: {}), so leader election"
-            + " events are not recorded; the election is not affected. To record them, add the"
-            + " rule {} to a Role in namespace {} bound to this identity (see deploy/{}/"
-            + "rbac-events.yaml), or build the lock without recordEvents(true). Reported once.",
-            subject, identity, namespace, reply.statusMessage(), RULE, namespace,
+        log.warn(
+            "{}: {} may not create Events in namespace {} (403: {}), so leader election"
+                + " events are not recorded; the election is not affected. To record them, add the"
+                + " rule {} to a Role in namespace {} bound to this identity (see deploy/{}/"
+                + "rbac-events.yaml), or build the lock without recordEvents(true). Reported once.",
+            subject,
+            identity,
+            namespace,
+            reply.statusMessage(),
+            RULE,
+            namespace,
             kind.toLowerCase(java.util.Locale.ROOT));
       } else {
         log.debug("{}: event \"{}\" forbidden (403)", subject, message);
@@ -255,8 +291,12 @@ public final class EventRecorder implements ElectorListener {
       failureReported = true;
     }
     if (report) {
-      log.warn("{}: could not record event \"{}\" ({}); the election is not affected. Further"
-          + " failures go to DEBUG until an event is recorded again.", subject, message, why);
+      log.warn(
+          "{}: could not record event \"{}\" ({}); the election is not affected. Further"
+              + " failures go to DEBUG until an event is recorded again.",
+          subject,
+          message,
+          why);
     } else {
       log.debug("{}: could not record event \"{}\" ({})", subject, message, why);
     }

@@ -26,8 +26,8 @@ public final class FailureText {
    * @param name the object's name, or null for the whole collection
    * @param identity who asks, as messages name it
    */
-  public FailureText(String kind, String group, String resource, String namespace, String name,
-      String identity) {
+  public FailureText(
+      String kind, String group, String resource, String namespace, String name, String identity) {
     this.kind = kind;
     this.group = group;
     this.resource = resource;
@@ -41,23 +41,33 @@ public final class FailureText {
     return new FailureText(kind, group, resource, namespace, null, identity);
   }
 
-  /** The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}. */
+  /**
+   * The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}.
+   */
   public String qualifiedResource() {
     return group.isEmpty() ? resource : resource + "." + group;
   }
 
   /** The Role rule that allows {@code verb} on this lock. */
   public String ruleFor(String verb) {
-    String rule = "apiGroups: [\"" + group + "\"], resources: [\"" + resource
-        + "\"], verbs: [\"" + verb + "\"]";
+    String rule =
+        "apiGroups: [\""
+            + group
+            + "\"], resources: [\""
+            + resource
+            + "\"], verbs: [\""
+            + verb
+            + "\"]";
     // create cannot be restricted by name: the name is not known when it is authorised
-    return verb.equals("create") || name == null ? rule
+    return verb.equals("create") || name == null
+        ? rule
         : rule + ", resourceNames: [\"" + name + "\"]";
   }
 
   /** What a request is about: one object, or the whole collection in the namespace. */
   private String subject(String verb) {
-    return name == null ? verb + " " + qualifiedResource() + " in namespace " + namespace
+    return name == null
+        ? verb + " " + qualifiedResource() + " in namespace " + namespace
         : verb + " " + qualifiedResource() + " \"" + name + "\" in namespace " + namespace;
   }
 
@@ -70,57 +80,95 @@ public final class FailureText {
     String what = subject(verb);
     switch (code) {
       case 401:
-        return LockFailure.of(Kind.UNAUTHORIZED, "the API server did not accept the credentials"
-            + " of " + identity + " to " + what + " (401: " + server + "); check the service"
-            + " account token or kubeconfig, it may be missing or expired");
+        return LockFailure.of(
+            Kind.UNAUTHORIZED,
+            "the API server did not accept the credentials"
+                + " of "
+                + identity
+                + " to "
+                + what
+                + " (401: "
+                + server
+                + "); check the service"
+                + " account token or kubeconfig, it may be missing or expired");
       case 403:
-        return LockFailure.of(Kind.FORBIDDEN, identity + " is not allowed to " + what
-            + " (403: " + server + "); grant it with a Role in namespace " + namespace
-            + ", bound to this pod's service account, with the rule {"
-            + (name == null ? ruleFor("list\", \"watch") + "}, which the shared watch needs;"
-                + " or build the locks with watchMode(PER_LOCK) to watch each object by name"
-                : ruleFor(verb) + "}"));
+        return LockFailure.of(
+            Kind.FORBIDDEN,
+            identity
+                + " is not allowed to "
+                + what
+                + " (403: "
+                + server
+                + "); grant it with a Role in namespace "
+                + namespace
+                + ", bound to this pod's service account, with the rule {"
+                + (name == null
+                    ? ruleFor("list\", \"watch")
+                        + "}, which the shared watch needs;"
+                        + " or build the locks with watchMode(PER_LOCK) to watch each object by name"
+                    : ruleFor(verb) + "}"));
       case 404:
         if (verb.equals("create")) {
-          return LockFailure.of(Kind.NOT_FOUND, "cannot create " + kind + " " + namespace
-              + "/" + name + ": namespace " + namespace + " does not exist (404: " + server
-              + "); create the namespace, or point the lock at an existing one");
+          return LockFailure.of(
+              Kind.NOT_FOUND,
+              "cannot create "
+                  + kind
+                  + " "
+                  + namespace
+                  + "/"
+                  + name
+                  + ": namespace "
+                  + namespace
+                  + " does not exist (404: "
+                  + server
+                  + "); create the namespace, or point the lock at an existing one");
         }
         return LockFailure.of(Kind.NOT_FOUND, "could not " + what + " (404: " + server + ")");
       case 400:
       case 422:
-        return LockFailure.of(Kind.INVALID, "the API server rejected the request to " + what
-            + " as invalid (" + code + ": " + server + ")");
+        return LockFailure.of(
+            Kind.INVALID,
+            "the API server rejected the request to "
+                + what
+                + " as invalid ("
+                + code
+                + ": "
+                + server
+                + ")");
       case 429:
-        return LockFailure.of(Kind.UNAVAILABLE, "the API server is overloaded and refused to "
-            + what + " (429: " + server + ")");
+        return LockFailure.of(
+            Kind.UNAVAILABLE,
+            "the API server is overloaded and refused to " + what + " (429: " + server + ")");
       case 408:
       case 504:
-        return LockFailure.of(Kind.TIMEOUT, "the API server timed out trying to " + what + " ("
-            + code + ": " + server + ")");
+        return LockFailure.of(
+            Kind.TIMEOUT,
+            "the API server timed out trying to " + what + " (" + code + ": " + server + ")");
       default:
         if (code >= 500) {
-          return LockFailure.of(Kind.UNAVAILABLE, "the API server failed to " + what + " (" + code
-              + ": " + server + ")");
+          return LockFailure.of(
+              Kind.UNAVAILABLE,
+              "the API server failed to " + what + " (" + code + ": " + server + ")");
         }
-        return LockFailure.of(Kind.UNEXPECTED, "unexpected answer to " + what + " (" + code
-            + ": " + server + ")");
+        return LockFailure.of(
+            Kind.UNEXPECTED, "unexpected answer to " + what + " (" + code + ": " + server + ")");
     }
   }
 
   /**
-   * The failure of a request that got no answer: a timeout when {@code e} is one (an
-   * {@link InterruptedIOException}, {@link HttpTimeoutException} or {@link TimeoutException}),
-   * else the server was unreachable.
+   * The failure of a request that got no answer: a timeout when {@code e} is one (an {@link
+   * InterruptedIOException}, {@link HttpTimeoutException} or {@link TimeoutException}), else the
+   * server was unreachable.
    */
   public LockFailure fromTransport(String verb, Throwable e, long timeoutMillis) {
     String what = subject(verb);
-    if (e instanceof InterruptedIOException || e instanceof HttpTimeoutException
+    if (e instanceof InterruptedIOException
+        || e instanceof HttpTimeoutException
         || e instanceof TimeoutException) {
-      return new LockFailure(Kind.TIMEOUT, "no answer within " + timeoutMillis + " ms to " + what
-          + " (" + e + ")", e);
+      return new LockFailure(
+          Kind.TIMEOUT, "no answer within " + timeoutMillis + " ms to " + what + " (" + e + ")", e);
     }
-    return new LockFailure(Kind.UNAVAILABLE, "could not reach the API server to " + what + " ("
-        + e + ")", e);
+    return new LockFailure(
+        Kind.UNAVAILABLE, "could not reach the API server to " + what + " (" + e + ")", e);
   }
 }

@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
  * goes through a {@link WatchPacer}, so the loop keeps its documented bound whatever the server or
  * a proxy does: at most {@value WatchPacer#BURST} + T / 1 s requests in any interval T, and a
  * back-off of 0.5 s doubling to 30 s (plus up to a fifth) after a failure, a watch that ends at
- * once without an event, or a 410 Gone right after a list. Each of those is handed over as a
- * break, so that followers poll meanwhile. The end of a watch's server-side timeout reconnects
- * from the last resourceVersion, and a 410 Gone on a watch that had been useful lists again, both
- * without delay. Subclasses decide what the objects mean and whom to tell.
+ * once without an event, or a 410 Gone right after a list. Each of those is handed over as a break,
+ * so that followers poll meanwhile. The end of a watch's server-side timeout reconnects from the
+ * last resourceVersion, and a 410 Gone on a watch that had been useful lists again, both without
+ * delay. Subclasses decide what the objects mean and whom to tell.
  */
 public abstract class ListWatchLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ListWatchLoop.class);
@@ -50,8 +50,8 @@ public abstract class ListWatchLoop implements Runnable {
     Reply list() throws Exception;
 
     /**
-     * Prepares a watch from {@code resourceVersion} that the server ends after
-     * {@code timeoutSeconds}; sends nothing until {@link WatchStream#open()}.
+     * Prepares a watch from {@code resourceVersion} that the server ends after {@code
+     * timeoutSeconds}; sends nothing until {@link WatchStream#open()}.
      */
     WatchStream watch(String resourceVersion, long timeoutSeconds);
   }
@@ -182,7 +182,10 @@ public abstract class ListWatchLoop implements Runnable {
         }
         boolean first = pacer.streak() == 0;
         Duration backoff = pacer.failed(broken.retryAfter);
-        log.debug("{}: watch broke, reconnecting in {} ms: {}", describe(), backoff.toMillis(),
+        log.debug(
+            "{}: watch broke, reconnecting in {} ms: {}",
+            describe(),
+            backoff.toMillis(),
             broken.failure);
         hand(() -> broke(broken.failure, first));
         version = null;
@@ -218,14 +221,16 @@ public abstract class ListWatchLoop implements Runnable {
       throw new Broken(failures.fromTransport("list", e, requestTimeoutMillis));
     }
     if (!reply.ok()) {
-      throw new Broken(failures.fromStatus("list", reply.code(), reply.statusMessage()),
-          reply.retryAfter());
+      throw new Broken(
+          failures.fromStatus("list", reply.code(), reply.statusMessage()), reply.retryAfter());
     }
     String version = resourceVersion(reply.body());
     Object items = reply.body() == null ? null : reply.body().get("items");
     if (version == null || !(items == null || items instanceof List)) {
-      throw new Broken(LockFailure.of(LockFailure.Kind.UNEXPECTED, "the list of "
-          + describe() + " has no resourceVersion or no items"));
+      throw new Broken(
+          LockFailure.of(
+              LockFailure.Kind.UNEXPECTED,
+              "the list of " + describe() + " has no resourceVersion or no items"));
     }
     List<Map<String, Object>> objects = new ArrayList<>();
     if (items instanceof List<?> found) {
@@ -261,7 +266,8 @@ public abstract class ListWatchLoop implements Runnable {
         if (refused.code() == 410) {
           return gone(opened, afterList);
         }
-        throw new Broken(failures.fromStatus("watch", refused.code(), refused.statusMessage()),
+        throw new Broken(
+            failures.fromStatus("watch", refused.code(), refused.statusMessage()),
             refused.retryAfter());
       }
       Map<String, Object> event;
@@ -274,10 +280,16 @@ public abstract class ListWatchLoop implements Runnable {
         last = next;
       }
       if (!closed && !sawEvent && pacer.isShort(opened)) {
-        throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of "
-            + describe() + " ended after " + millisSince(opened) + " ms without an event (an"
-            + " idle timeout of a proxy or load balancer, or an overloaded server?); followers"
-            + " poll until a watch lasts"));
+        throw new Broken(
+            LockFailure.of(
+                LockFailure.Kind.UNAVAILABLE,
+                "the watch of "
+                    + describe()
+                    + " ended after "
+                    + millisSince(opened)
+                    + " ms without an event (an"
+                    + " idle timeout of a proxy or load balancer, or an overloaded server?); followers"
+                    + " poll until a watch lasts"));
       }
       return last;
     } catch (Broken broken) {
@@ -302,9 +314,15 @@ public abstract class ListWatchLoop implements Runnable {
    */
   private String gone(long opened, boolean afterList) throws Broken {
     if (!closed && afterList && pacer.isShort(opened)) {
-      throw new Broken(LockFailure.of(LockFailure.Kind.UNAVAILABLE, "the watch of " + describe()
-          + " answered 410 Gone " + millisSince(opened) + " ms after a list; followers poll until"
-          + " a watch lasts"));
+      throw new Broken(
+          LockFailure.of(
+              LockFailure.Kind.UNAVAILABLE,
+              "the watch of "
+                  + describe()
+                  + " answered 410 Gone "
+                  + millisSince(opened)
+                  + " ms after a list; followers poll until"
+                  + " a watch lasts"));
     }
     return null;
   }
@@ -316,8 +334,8 @@ public abstract class ListWatchLoop implements Runnable {
   private String onEvent(Map<String, Object> event, String last) throws Broken {
     Map<String, Object> object = asObject(event.get("object"));
     if (object == null || !(event.get("type") instanceof String type)) {
-      throw new Broken(LockFailure.of(LockFailure.Kind.UNEXPECTED, "unreadable watch event on "
-          + describe()));
+      throw new Broken(
+          LockFailure.of(LockFailure.Kind.UNEXPECTED, "unreadable watch event on " + describe()));
     }
     if (type.equals("ERROR")) {
       int status = object.get("code") instanceof Number code ? code.intValue() : 500;
@@ -330,7 +348,7 @@ public abstract class ListWatchLoop implements Runnable {
     String version = resourceVersion(object);
     switch (type) {
       case "ADDED", "MODIFIED", "DELETED" -> hand(() -> changed(type, object));
-      default -> { } // BOOKMARK: only moves the resourceVersion on
+      default -> {} // BOOKMARK: only moves the resourceVersion on
     }
     return version != null ? version : last;
   }
@@ -349,7 +367,8 @@ public abstract class ListWatchLoop implements Runnable {
   /** {@code metadata.resourceVersion} of an object, or null when it has none. */
   public static String resourceVersion(Map<String, Object> object) {
     Map<String, Object> metadata = object == null ? null : asObject(object.get("metadata"));
-    if (metadata == null || !(metadata.get("resourceVersion") instanceof String version)
+    if (metadata == null
+        || !(metadata.get("resourceVersion") instanceof String version)
         || version.isEmpty()) {
       return null;
     }

@@ -25,9 +25,10 @@ public final class LockOptions {
   /** The default reporting component of a lock's Events. */
   public static final String DEFAULT_EVENT_COMPONENT = "elector";
 
-  private static final Pattern QUALIFIED_NAME = Pattern.compile(
-      "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern QUALIFIED_NAME =
+      Pattern.compile(
+          "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+              + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
 
   private LockOptions() {}
 
@@ -35,25 +36,29 @@ public final class LockOptions {
   public static List<String> eventProblems(boolean recordEvents, String eventComponent) {
     List<String> problems = new ArrayList<>();
     if (eventComponent != null && !recordEvents) {
-      problems.add("eventComponent \"" + eventComponent + "\" is set but events are not"
-          + " recorded; add recordEvents(true), or drop eventComponent");
+      problems.add(
+          "eventComponent \""
+              + eventComponent
+              + "\" is set but events are not"
+              + " recorded; add recordEvents(true), or drop eventComponent");
     } else if (eventComponent != null && !QUALIFIED_NAME.matcher(eventComponent).matches()) {
-      problems.add("eventComponent \"" + eventComponent + "\" is not a Kubernetes qualified"
-          + " name; use letters, digits, '-', '_' and '.' (at most 63), for example"
-          + " \"my-operator\"");
+      problems.add(
+          "eventComponent \""
+              + eventComponent
+              + "\" is not a Kubernetes qualified"
+              + " name; use letters, digits, '-', '_' and '.' (at most 63), for example"
+              + " \"my-operator\"");
     }
     return problems;
   }
 
   /** The component events are recorded as, or null when none are recorded. */
   public static String eventComponent(boolean recordEvents, String eventComponent) {
-    return !recordEvents ? null : eventComponent != null ? eventComponent
-        : DEFAULT_EVENT_COMPONENT;
+    return !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT;
   }
 
   /** Options after defaults and checks. */
-  public record Resolved(String namespace, String name, String identity,
-      Duration requestTimeout) {}
+  public record Resolved(String namespace, String name, String identity, Duration requestTimeout) {}
 
   /**
    * Applies the defaults and checks everything at once.
@@ -65,8 +70,15 @@ public final class LockOptions {
    * @param more problems the backend found with its own options, reported with these
    * @throws IllegalStateException listing every problem
    */
-  public static Resolved resolve(String kind, String missingClient, String name, String namespace,
-      String identity, Duration requestTimeout, PodEnvironment environment, List<String> more) {
+  public static Resolved resolve(
+      String kind,
+      String missingClient,
+      String name,
+      String namespace,
+      String identity,
+      Duration requestTimeout,
+      PodEnvironment environment,
+      List<String> more) {
     List<String> problems = new ArrayList<>();
     if (missingClient != null) {
       problems.add(missingClient);
@@ -74,14 +86,22 @@ public final class LockOptions {
     if (name == null || name.isBlank()) {
       problems.add("name is missing; set name(...) to the " + kind + " all candidates share");
     } else if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-      problems.add("name \"" + name + "\" is not a valid Kubernetes object name; use lower case"
-          + " letters, digits, '-' and '.', at most 253 characters");
+      problems.add(
+          "name \""
+              + name
+              + "\" is not a valid Kubernetes object name; use lower case"
+              + " letters, digits, '-' and '.', at most 253 characters");
     }
     String ns = namespace != null ? namespace.trim() : environment.namespace().orElse(null);
     if (ns == null || ns.isEmpty()) {
-      problems.add("no namespace for the " + kind + ": set namespace(...), or set the environment"
-          + " variable POD_NAMESPACE from the Downward API (fieldRef: metadata.namespace), or run"
-          + " in a pod with a service account mounted (" + PodEnvironment.NAMESPACE_FILE + ")");
+      problems.add(
+          "no namespace for the "
+              + kind
+              + ": set namespace(...), or set the environment"
+              + " variable POD_NAMESPACE from the Downward API (fieldRef: metadata.namespace), or run"
+              + " in a pod with a service account mounted ("
+              + PodEnvironment.NAMESPACE_FILE
+              + ")");
     } else if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
       problems.add("namespace \"" + ns + "\" is not a valid namespace name");
     }
@@ -90,13 +110,16 @@ public final class LockOptions {
       problems.add("identity is blank; give every candidate a unique identity");
     }
     if (requestTimeout.isZero() || requestTimeout.isNegative()) {
-      problems.add("requestTimeout " + requestTimeout + " must be positive; the default is "
-          + DEFAULT_REQUEST_TIMEOUT);
+      problems.add(
+          "requestTimeout "
+              + requestTimeout
+              + " must be positive; the default is "
+              + DEFAULT_REQUEST_TIMEOUT);
     }
     problems.addAll(more);
     if (!problems.isEmpty()) {
-      throw new IllegalStateException("cannot build the " + kind + " lock: "
-          + String.join("; ", problems));
+      throw new IllegalStateException(
+          "cannot build the " + kind + " lock: " + String.join("; ", problems));
     }
     return new Resolved(ns, name, id, requestTimeout);
   }

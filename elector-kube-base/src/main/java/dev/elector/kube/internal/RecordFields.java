@@ -9,11 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A leader record in client-go's field names, on plain values: {@code holderIdentity},
- * {@code leaseDurationSeconds} (whole seconds, the elector's rounded up), {@code acquireTime},
- * {@code renewTime} (RFC 3339, microseconds, UTC) and a transitions counter whose name differs
- * between a Lease spec ({@code leaseTransitions}) and the ConfigMap annotation
- * ({@code leaderTransitions}).
+ * A leader record in client-go's field names, on plain values: {@code holderIdentity}, {@code
+ * leaseDurationSeconds} (whole seconds, the elector's rounded up), {@code acquireTime}, {@code
+ * renewTime} (RFC 3339, microseconds, UTC) and a transitions counter whose name differs between a
+ * Lease spec ({@code leaseTransitions}) and the ConfigMap annotation ({@code leaderTransitions}).
  *
  * <p>Reading is lenient where client-go is: missing fields are empty, times in odd formats are
  * parsed leniently or dropped, durations are taken as found (even non-positive). Fields of the
@@ -24,6 +23,7 @@ import java.util.Objects;
 public final class RecordFields {
   /** The transitions field of a Lease spec. */
   public static final String LEASE_TRANSITIONS = "leaseTransitions";
+
   /** The transitions field of the ConfigMap annotation's JSON. */
   public static final String LEADER_TRANSITIONS = "leaderTransitions";
 
@@ -59,11 +59,13 @@ public final class RecordFields {
    * present with a null value, which a merge patch takes as "remove the field"; without, they are
    * left out.
    */
-  public static Map<String, Object> write(LeaderRecord record, String transitionsKey,
-      boolean explicitNulls) {
+  public static Map<String, Object> write(
+      LeaderRecord record, String transitionsKey, boolean explicitNulls) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("holderIdentity", record.holderIdentity());
-    put(fields, "leaseDurationSeconds",
+    put(
+        fields,
+        "leaseDurationSeconds",
         record.leaseDuration() == null ? null : wholeSeconds(record.leaseDuration()),
         explicitNulls);
     put(fields, "acquireTime", KubeTimes.formatMicros(record.acquireTime()), explicitNulls);
@@ -83,8 +85,8 @@ public final class RecordFields {
     if (duration != null) {
       seconds = wholeNumber(duration);
       if (seconds == null) {
-        return Parsed.malformed(where + ".leaseDurationSeconds is not a whole number: "
-            + show(duration));
+        return Parsed.malformed(
+            where + ".leaseDurationSeconds is not a whole number: " + show(duration));
       }
     }
     Object transitions = fields.get(transitionsKey);
@@ -92,17 +94,22 @@ public final class RecordFields {
     if (transitions != null) {
       Long value = wholeNumber(transitions);
       if (value == null || value < 0) {
-        return Parsed.malformed(where + "." + transitionsKey
-            + " is not a non-negative whole number: " + show(transitions));
+        return Parsed.malformed(
+            where
+                + "."
+                + transitionsKey
+                + " is not a non-negative whole number: "
+                + show(transitions));
       }
       count = value;
     }
-    return Parsed.of(new LeaderRecord(
-        holder == null ? "" : (String) holder,
-        seconds == null ? null : Duration.ofSeconds(seconds),
-        readTime(fields.get("acquireTime")),
-        readTime(fields.get("renewTime")),
-        count));
+    return Parsed.of(
+        new LeaderRecord(
+            holder == null ? "" : (String) holder,
+            seconds == null ? null : Duration.ofSeconds(seconds),
+            readTime(fields.get("acquireTime")),
+            readTime(fields.get("renewTime")),
+            count));
   }
 
   /** Whole seconds, rounded up. */
@@ -133,8 +140,8 @@ public final class RecordFields {
     return String.valueOf(value);
   }
 
-  private static void put(Map<String, Object> fields, String key, Object value,
-      boolean explicitNulls) {
+  private static void put(
+      Map<String, Object> fields, String key, Object value, boolean explicitNulls) {
     if (value != null || explicitNulls) {
       fields.put(key, value);
     }

@@ -16,12 +16,12 @@ import java.util.random.RandomGenerator;
  *       list and watch requests (a token bucket that holds {@link #BURST} and refills one per
  *       {@link #MIN_INTERVAL}). A healthy watch makes one request per server-side timeout (4 to 5
  *       minutes), so only a misbehaving server or proxy ever meets this bound.
- *   <li><b>The back-off.</b> After each unhealthy outcome the next request waits
- *       {@link #FIRST_BACKOFF} doubling to {@link #MAX_BACKOFF}, plus up to a fifth more at random,
- *       or the server's {@code Retry-After} when that is longer (up to {@link #MAX_RETRY_AFTER}).
- *       Unhealthy outcomes: a failed list or watch; a watch that ended within
- *       {@link #SHORT_WATCH} without a single event; a watch that answered 410 Gone within
- *       {@link #SHORT_WATCH}. A watch that stayed open for {@link #HEALTHY_WATCH} ends the streak.
+ *   <li><b>The back-off.</b> After each unhealthy outcome the next request waits {@link
+ *       #FIRST_BACKOFF} doubling to {@link #MAX_BACKOFF}, plus up to a fifth more at random, or the
+ *       server's {@code Retry-After} when that is longer (up to {@link #MAX_RETRY_AFTER}).
+ *       Unhealthy outcomes: a failed list or watch; a watch that ended within {@link #SHORT_WATCH}
+ *       without a single event; a watch that answered 410 Gone within {@link #SHORT_WATCH}. A watch
+ *       that stayed open for {@link #HEALTHY_WATCH} ends the streak.
  * </ul>
  *
  * <p>Not thread-safe: one loop owns it. Internal: shared by the Kubernetes backends, not API.
@@ -29,27 +29,36 @@ import java.util.random.RandomGenerator;
 public final class WatchPacer {
   /** Requests that may go out back to back. */
   public static final int BURST = 4;
+
   /** One more request may go out per this interval. */
   public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
   /** A watch that ends sooner than this without any event was of no use. */
   public static final Duration SHORT_WATCH = Duration.ofSeconds(2);
+
   /** A watch open at least this long shows the server and the path to it are healthy again. */
   public static final Duration HEALTHY_WATCH = Duration.ofSeconds(30);
+
   public static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
   public static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
   /** A longer {@code Retry-After} is cut to this, so that a wrong header cannot stop the watch. */
   public static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
   private static final long INTERVAL_NANOS = MIN_INTERVAL.toNanos();
+
   /** How far the bucket's theoretical arrival time may run ahead of now (GCRA's tolerance). */
   private static final long TOLERANCE_NANOS = (BURST - 1) * INTERVAL_NANOS;
 
   private final LongSupplier nanoTime;
   private final RandomGenerator random;
+
   /** The bucket as a theoretical arrival time: a request may go when now >= tat - tolerance. */
   private long tat;
+
   /** No request before this, because of back-off or Retry-After. */
   private long notBefore;
+
   private int streak;
 
   public WatchPacer(LongSupplier nanoTime, RandomGenerator random) {
@@ -84,7 +93,9 @@ public final class WatchPacer {
     }
   }
 
-  /** Whether a watch opened at {@code openedAt} that ends now, having seen no event, was useless. */
+  /**
+   * Whether a watch opened at {@code openedAt} that ends now, having seen no event, was useless.
+   */
   public boolean isShort(long openedAt) {
     return nanoTime.getAsLong() - openedAt < SHORT_WATCH.toNanos();
   }

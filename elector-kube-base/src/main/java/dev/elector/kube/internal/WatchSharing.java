@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
  * Which watch a lock joins under {@link WatchMode}, and what the process has found out about
  * sharing, per client and collection: a shared watch that listed the collection allows sharing, a
  * 403 from it refuses it. Under {@link WatchMode#AUTO} a lock shares until a refusal is known, and
- * watches its own object after; so an identity without {@code list} on the collection costs one
- * 403 per client and collection, not one per lock. Each change of what is known is logged once at
- * INFO, naming the mode and why. Clients are held weakly and compared by identity. Thread-safe.
+ * watches its own object after; so an identity without {@code list} on the collection costs one 403
+ * per client and collection, not one per lock. Each change of what is known is logged once at INFO,
+ * naming the mode and why. Clients are held weakly and compared by identity. Thread-safe.
  */
 public final class WatchSharing {
   private static final Logger LOG = LoggerFactory.getLogger(WatchSharing.class);
@@ -32,6 +32,7 @@ public final class WatchSharing {
   }
 
   private final Logger log;
+
   /** Per client, per collection path: true when sharing was seen to work, false when refused. */
   private final Map<Object, Map<String, Boolean>> known = new WeakHashMap<>(); // guarded by this
 
@@ -41,15 +42,15 @@ public final class WatchSharing {
   }
 
   /**
-   * How a lock built with {@code mode} on {@code client} watches {@code collection} now.
-   * {@link WatchMode#AUTO} shares unless a refusal is known.
+   * How a lock built with {@code mode} on {@code client} watches {@code collection} now. {@link
+   * WatchMode#AUTO} shares unless a refusal is known.
    */
   public synchronized Choice choose(WatchMode mode, Object client, String collection) {
     return switch (mode) {
       case SHARED -> Choice.SHARED;
       case PER_LOCK -> Choice.PER_LOCK;
-      case AUTO -> Boolean.FALSE.equals(lookup(client, collection)) ? Choice.PER_LOCK
-          : Choice.SHARED;
+      case AUTO ->
+          Boolean.FALSE.equals(lookup(client, collection)) ? Choice.PER_LOCK : Choice.SHARED;
     };
   }
 
@@ -62,31 +63,37 @@ public final class WatchSharing {
    */
   public void listed(Object client, String collection, String what) {
     if (!Boolean.TRUE.equals(remember(client, collection, true))) {
-      log.info("{}: the locks built on this client with watchMode AUTO (the default) share one"
-          + " watch, since this identity may list and watch them; watchMode(PER_LOCK) gives each"
-          + " lock a watch of its own", what);
+      log.info(
+          "{}: the locks built on this client with watchMode AUTO (the default) share one"
+              + " watch, since this identity may list and watch them; watchMode(PER_LOCK) gives each"
+              + " lock a watch of its own",
+          what);
     }
   }
 
   /**
    * A shared watch broke with {@code failure}. A 403 refuses sharing: it is remembered and logged
-   * once, and the result tells the shared watch to move its {@link WatchMode#AUTO} locks to
-   * watches of their own. Any other failure is a break like any other.
+   * once, and the result tells the shared watch to move its {@link WatchMode#AUTO} locks to watches
+   * of their own. Any other failure is a break like any other.
    *
    * @param what the collection as messages name it
    * @param perLockNeeds the Role rule a lock's own watch needs, for the log line
    * @return whether sharing is refused
    */
-  public boolean refused(Object client, String collection, String what, LockFailure failure,
-      String perLockNeeds) {
+  public boolean refused(
+      Object client, String collection, String what, LockFailure failure, String perLockNeeds) {
     if (failure.kind() != LockFailure.Kind.FORBIDDEN) {
       return false;
     }
     if (!Boolean.FALSE.equals(remember(client, collection, false))) {
-      log.info("{}: this identity may not list and watch them, so the locks built on this client"
-          + " with watchMode AUTO (the default) each watch their own object on a thread of their"
-          + " own (needing {}); to share one watch instead, grant list and watch on the whole"
-          + " collection in the namespace: {}", what, perLockNeeds, failure.message());
+      log.info(
+          "{}: this identity may not list and watch them, so the locks built on this client"
+              + " with watchMode AUTO (the default) each watch their own object on a thread of their"
+              + " own (needing {}); to share one watch instead, grant list and watch on the whole"
+              + " collection in the namespace: {}",
+          what,
+          perLockNeeds,
+          failure.message());
     }
     return true;
   }

@@ -1,14 +1,14 @@
 /**
  * Internal: the client-neutral machinery of the Kubernetes backends, public only because
- * elector-k8s-lease and elector-fabric8 live in other modules. Not API; anything here may change
- * or go in any release, so applications must not use it.
+ * elector-k8s-lease and elector-fabric8 live in other modules. Not API; anything here may change or
+ * go in any release, so applications must not use it.
  *
- * <p>Here: the leader record in client-go's field names on {@code Map} values
- * ({@link dev.elector.kube.internal.RecordFields}), Kubernetes timestamps
- * ({@link dev.elector.kube.internal.KubeTimes}), the checks and defaults of a lock's options
- * ({@link dev.elector.kube.internal.LockOptions}), failure messages that name the missing Role rule
- * ({@link dev.elector.kube.internal.FailureText}), and the list-then-watch loop
- * ({@link dev.elector.kube.internal.ListWatchLoop}) with its request bound
- * ({@link dev.elector.kube.internal.WatchPacer}). Each backend supplies only the transport.
+ * <p>Here: the leader record in client-go's field names on {@code Map} values ({@link
+ * dev.elector.kube.internal.RecordFields}), Kubernetes timestamps ({@link
+ * dev.elector.kube.internal.KubeTimes}), the checks and defaults of a lock's options ({@link
+ * dev.elector.kube.internal.LockOptions}), failure messages that name the missing Role rule ({@link
+ * dev.elector.kube.internal.FailureText}), and the list-then-watch loop ({@link
+ * dev.elector.kube.internal.ListWatchLoop}) with its request bound ({@link
+ * dev.elector.kube.internal.WatchPacer}). Each backend supplies only the transport.
  */
 package dev.elector.kube.internal;

@@ -25,17 +25,18 @@ class DaemonThreadsTest {
     AtomicInteger most = new AtomicInteger();
     try {
       for (int i = 0; i < 30; i++) {
-        pool.execute(() -> {
-          most.accumulateAndGet(running.incrementAndGet(), Math::max);
-          fourRunning.countDown();
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          running.decrementAndGet();
-          done.countDown();
-        });
+        pool.execute(
+            () -> {
+              most.accumulateAndGet(running.incrementAndGet(), Math::max);
+              fourRunning.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              running.decrementAndGet();
+              done.countDown();
+            });
       }
       assertTrue(fourRunning.await(10, TimeUnit.SECONDS), "4 running");
       assertEquals(4, pool.getPoolSize(), "threads started");
@@ -56,10 +57,11 @@ class DaemonThreadsTest {
     try {
       for (int i = 0; i < 20; i++) {
         CountDownLatch ran = new CountDownLatch(1);
-        pool.execute(() -> {
-          names.add(Thread.currentThread().getName());
-          ran.countDown();
-        });
+        pool.execute(
+            () -> {
+              names.add(Thread.currentThread().getName());
+              ran.countDown();
+            });
         assertTrue(ran.await(5, TimeUnit.SECONDS));
         // the next request comes when the worker waits on the queue again
         LinkedTransferQueue<Runnable> queue = (LinkedTransferQueue<Runnable>) pool.getQueue();

@@ -21,8 +21,10 @@ class JsonTextTest {
     map.put("list", Arrays.asList(1, "x", null));
     map.put("inner", Map.of("k", "v"));
 
-    assertEquals("{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"n\":15,\"b\":true,\"gone\":null,"
-        + "\"list\":[1,\"x\",null],\"inner\":{\"k\":\"v\"}}", JsonText.write(map));
+    assertEquals(
+        "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"n\":15,\"b\":true,\"gone\":null,"
+            + "\"list\":[1,\"x\",null],\"inner\":{\"k\":\"v\"}}",
+        JsonText.write(map));
   }
 
   @Test

@@ -30,8 +30,7 @@ class KubeTimesTest {
 
   @Test
   void writesMicroTimeInUtc() {
-    assertEquals("2026-12-02T12:00:00.123456Z",
-        KubeTimes.formatMicros(NOON.plusNanos(123456789)));
+    assertEquals("2026-12-02T12:00:00.123456Z", KubeTimes.formatMicros(NOON.plusNanos(123456789)));
     assertNull(KubeTimes.formatMicros(null));
   }
 }

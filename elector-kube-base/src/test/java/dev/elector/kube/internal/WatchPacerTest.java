@@ -19,8 +19,15 @@ class WatchPacerTest {
   private static final Duration WINDOW = Duration.ofSeconds(20);
 
   /** What the server does with one request, and how long that takes. */
-  private enum Answer { LISTED, WATCH_ENDED_EMPTY, WATCH_GONE, WATCH_EVENT_THEN_CUT, FAILED, THROTTLED,
-    WATCH_HEALTHY }
+  private enum Answer {
+    LISTED,
+    WATCH_ENDED_EMPTY,
+    WATCH_GONE,
+    WATCH_EVENT_THEN_CUT,
+    FAILED,
+    THROTTLED,
+    WATCH_HEALTHY
+  }
 
   /** A virtual clock and the times at which requests went out. */
   private static final class Run {
@@ -115,11 +122,17 @@ class WatchPacerTest {
   }
 
   private static void assertWithinBound(Run run) {
-    for (Duration window : List.of(Duration.ofSeconds(1), Duration.ofSeconds(5), WINDOW,
-        Duration.ofMinutes(2))) {
+    for (Duration window :
+        List.of(Duration.ofSeconds(1), Duration.ofSeconds(5), WINDOW, Duration.ofMinutes(2))) {
       long busiest = run.busiest(window);
-      assertTrue(busiest <= WatchPacer.bound(window), "at most " + WatchPacer.bound(window)
-          + " requests in any " + window + ", but " + busiest);
+      assertTrue(
+          busiest <= WatchPacer.bound(window),
+          "at most "
+              + WatchPacer.bound(window)
+              + " requests in any "
+              + window
+              + ", but "
+              + busiest);
     }
   }
 
@@ -149,8 +162,9 @@ class WatchPacerTest {
     assertWithinBound(run);
     assertTrue(run.failedAt.isEmpty(), "each watch brought an event, so none is a failure");
     long expected = WatchPacer.bound(RUN);
-    assertTrue(run.sent.size() >= expected - 2, "the bucket, not back-off, paces a useful watch: "
-        + run.sent.size() + " of " + expected);
+    assertTrue(
+        run.sent.size() >= expected - 2,
+        "the bucket, not back-off, paces a useful watch: " + run.sent.size() + " of " + expected);
   }
 
   @Test
@@ -177,7 +191,8 @@ class WatchPacerTest {
     assertWithinBound(run);
     for (long failed : run.failedAt) {
       long next = run.sent.stream().filter(t -> t > failed).findFirst().orElse(Long.MAX_VALUE);
-      assertTrue(next - failed >= Duration.ofSeconds(7).toNanos(),
+      assertTrue(
+          next - failed >= Duration.ofSeconds(7).toNanos(),
           "no request within Retry-After: 7 s; the next came after " + (next - failed) + " ns");
     }
   }

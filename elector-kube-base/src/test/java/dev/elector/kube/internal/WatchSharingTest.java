@@ -27,19 +27,25 @@ class WatchSharingTest {
 
   /** A logger that keeps "LEVEL message args" of every call. */
   private static Logger recording(List<String> lines) {
-    return (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(),
-        new Class<?>[] {Logger.class}, (proxy, method, args) -> {
-          if (method.getName().equals("getName")) {
-            return "test";
-          }
-          if (method.getName().startsWith("is")) {
-            return true;
-          }
-          if (method.getReturnType() == void.class) {
-            lines.add(method.getName().toUpperCase(java.util.Locale.ROOT) + " " + Arrays.deepToString(args));
-          }
-          return null;
-        });
+    return (Logger)
+        Proxy.newProxyInstance(
+            Logger.class.getClassLoader(),
+            new Class<?>[] {Logger.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("getName")) {
+                return "test";
+              }
+              if (method.getName().startsWith("is")) {
+                return true;
+              }
+              if (method.getReturnType() == void.class) {
+                lines.add(
+                    method.getName().toUpperCase(java.util.Locale.ROOT)
+                        + " "
+                        + Arrays.deepToString(args));
+              }
+              return null;
+            });
   }
 
   private static LockFailure failure(LockFailure.Kind kind) {
@@ -66,9 +72,14 @@ class WatchSharingTest {
     assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, new Object(), LEASES));
     assertEquals(1, lines.size(), lines.toString());
     String line = lines.get(0);
-    assertTrue(line.startsWith("INFO") && line.contains(WHAT) && line.contains("may not list")
-        && line.contains("each watch their own object") && line.contains(RULE)
-        && line.contains("FORBIDDEN on list"), line);
+    assertTrue(
+        line.startsWith("INFO")
+            && line.contains(WHAT)
+            && line.contains("may not list")
+            && line.contains("each watch their own object")
+            && line.contains(RULE)
+            && line.contains("FORBIDDEN on list"),
+        line);
   }
 
   @Test
@@ -88,8 +99,8 @@ class WatchSharingTest {
     sharing.listed(client, LEASES, WHAT);
     sharing.listed(client, LEASES, WHAT);
     assertEquals(1, lines.size(), lines.toString());
-    assertTrue(lines.get(0).startsWith("INFO") && lines.get(0).contains("share one watch"),
-        lines.get(0));
+    assertTrue(
+        lines.get(0).startsWith("INFO") && lines.get(0).contains("share one watch"), lines.get(0));
     assertEquals(true, sharing.lookup(client, LEASES));
 
     sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE);

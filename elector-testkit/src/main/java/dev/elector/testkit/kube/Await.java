@@ -30,8 +30,13 @@ public final class Await {
         last = e;
       }
       if (System.nanoTime() - deadline >= 0) {
-        AssertionError error = new AssertionError("not within " + timeout + ": " + what
-            + (last != null ? " (last error: " + last + ")" : ""));
+        AssertionError error =
+            new AssertionError(
+                "not within "
+                    + timeout
+                    + ": "
+                    + what
+                    + (last != null ? " (last error: " + last + ")" : ""));
         if (last != null) {
           error.initCause(last);
         }

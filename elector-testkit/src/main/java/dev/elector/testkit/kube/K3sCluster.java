@@ -13,8 +13,8 @@ final class K3sCluster {
 
   static boolean dockerAvailable() {
     try {
-      Class.forName("org.testcontainers.k3s.K3sContainer", false,
-          K3sCluster.class.getClassLoader());
+      Class.forName(
+          "org.testcontainers.k3s.K3sContainer", false, K3sCluster.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
@@ -27,13 +27,14 @@ final class K3sCluster {
 
   static KubeCluster start(@Nullable String image) throws Exception {
     String name = image != null ? image : DEFAULT_IMAGE;
-    org.testcontainers.k3s.K3sContainer k3s = new org.testcontainers.k3s.K3sContainer(
-        org.testcontainers.utility.DockerImageName.parse(name)
-            .asCompatibleSubstituteFor("rancher/k3s"));
+    org.testcontainers.k3s.K3sContainer k3s =
+        new org.testcontainers.k3s.K3sContainer(
+            org.testcontainers.utility.DockerImageName.parse(name)
+                .asCompatibleSubstituteFor("rancher/k3s"));
     k3s.start();
     try {
-      return KubeCluster.fromKubeconfigYaml("k3s " + name + " in Testcontainers",
-          k3s.getKubeConfigYaml(), k3s::stop);
+      return KubeCluster.fromKubeconfigYaml(
+          "k3s " + name + " in Testcontainers", k3s.getKubeConfigYaml(), k3s::stop);
     } catch (Exception e) {
       k3s.stop();
       throw e;

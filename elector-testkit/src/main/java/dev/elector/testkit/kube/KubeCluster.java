@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Kubernetes API server for tests: an admin client, fresh namespaces and restricted identities.
- * One per test JVM, from {@link KubeClusterExtension}. Namespaces are never deleted (a local control
- * plane has no namespace controller); their names are unique instead. Thread-safe.
+ * One per test JVM, from {@link KubeClusterExtension}. Namespaces are never deleted (a local
+ * control plane has no namespace controller); their names are unique instead. Thread-safe.
  */
 public final class KubeCluster implements AutoCloseable {
   private final String description;
@@ -49,8 +49,13 @@ public final class KubeCluster implements AutoCloseable {
   private final Deque<LocalControlPlane.StaticUser> freeStaticUsers = new ArrayDeque<>();
   private @Nullable Boolean tokenRequestWorks;
 
-  private KubeCluster(String description, String kubeconfigYaml, @Nullable Path kubeconfigFile,
-      @Nullable LocalControlPlane local, @Nullable AutoCloseable resource) throws IOException {
+  private KubeCluster(
+      String description,
+      String kubeconfigYaml,
+      @Nullable Path kubeconfigFile,
+      @Nullable LocalControlPlane local,
+      @Nullable AutoCloseable resource)
+      throws IOException {
     KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(kubeconfigYaml));
     if (kubeconfigFile != null) {
       config.setFile(kubeconfigFile.toFile());
@@ -74,14 +79,14 @@ public final class KubeCluster implements AutoCloseable {
    *
    * @throws IOException if the kubeconfig cannot be read
    */
-  public static KubeCluster fromKubeconfig(String description, Path file,
-      @Nullable LocalControlPlane local) throws IOException {
+  public static KubeCluster fromKubeconfig(
+      String description, Path file, @Nullable LocalControlPlane local) throws IOException {
     return new KubeCluster(description, Files.readString(file), file, local, local);
   }
 
   /** A cluster from kubeconfig text, closing {@code resource} when closed. */
-  static KubeCluster fromKubeconfigYaml(String description, String yaml,
-      @Nullable AutoCloseable resource) throws IOException {
+  static KubeCluster fromKubeconfigYaml(
+      String description, String yaml, @Nullable AutoCloseable resource) throws IOException {
     return new KubeCluster(description, yaml, null, null, resource);
   }
 
@@ -119,16 +124,29 @@ public final class KubeCluster implements AutoCloseable {
    * @throws ApiException if the API server refuses
    */
   public KubeNamespace createNamespace(String prefix) throws ApiException {
-    String base = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-")
-        .replaceAll("-+", "-").replaceAll("^-|-$", "");
+    String base =
+        prefix
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9-]", "-")
+            .replaceAll("-+", "-")
+            .replaceAll("^-|-$", "");
     if (base.length() > 50) {
       base = base.substring(0, 50).replaceAll("-$", "");
     }
-    String name = (base.isEmpty() ? "t" : base) + "-"
-        + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36, 36L * 36
-            * 36 * 36 * 36 * 36), 36);
-    new CoreV1Api(admin).createNamespace(new V1Namespace().apiVersion("v1").kind("Namespace")
-        .metadata(new V1ObjectMeta().name(name))).execute();
+    String name =
+        (base.isEmpty() ? "t" : base)
+            + "-"
+            + Long.toString(
+                ThreadLocalRandom.current()
+                    .nextLong(36L * 36 * 36 * 36 * 36, 36L * 36 * 36 * 36 * 36 * 36),
+                36);
+    new CoreV1Api(admin)
+        .createNamespace(
+            new V1Namespace()
+                .apiVersion("v1")
+                .kind("Namespace")
+                .metadata(new V1ObjectMeta().name(name)))
+        .execute();
     return new KubeNamespace(name);
   }
 
@@ -146,21 +164,33 @@ public final class KubeCluster implements AutoCloseable {
       }
     }
     CoreV1Api core = new CoreV1Api(admin);
-    core.createNamespacedServiceAccount(home.name(), new V1ServiceAccount().apiVersion("v1")
-        .kind("ServiceAccount").metadata(new V1ObjectMeta().name(name))).execute();
+    core.createNamespacedServiceAccount(
+            home.name(),
+            new V1ServiceAccount()
+                .apiVersion("v1")
+                .kind("ServiceAccount")
+                .metadata(new V1ObjectMeta().name(name)))
+        .execute();
     AuthenticationV1TokenRequest token;
     try {
-      token = core.createNamespacedServiceAccountToken(name, home.name(),
-          new AuthenticationV1TokenRequest().spec(new V1TokenRequestSpec()
-              .expirationSeconds(3600L))).execute();
+      token =
+          core.createNamespacedServiceAccountToken(
+                  name,
+                  home.name(),
+                  new AuthenticationV1TokenRequest()
+                      .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
+              .execute();
     } catch (ApiException e) {
       synchronized (this) {
         if (freeStaticUsers.isEmpty()) {
           throw e;
         }
         tokenRequestWorks = false;
-        LoggerFactory.getLogger(KubeCluster.class).warn("{}: ServiceAccount tokens unavailable"
-            + " ({}); using static token users instead", description, e.getCode());
+        LoggerFactory.getLogger(KubeCluster.class)
+            .warn(
+                "{}: ServiceAccount tokens unavailable" + " ({}); using static token users instead",
+                description,
+                e.getCode());
         return nextStaticUser(name);
       }
     }
@@ -168,8 +198,8 @@ public final class KubeCluster implements AutoCloseable {
       tokenRequestWorks = true;
     }
     String username = "system:serviceaccount:" + home.name() + ":" + name;
-    RbacV1Subject subject = new RbacV1Subject().kind("ServiceAccount").name(name)
-        .namespace(home.name());
+    RbacV1Subject subject =
+        new RbacV1Subject().kind("ServiceAccount").name(name).namespace(home.name());
     String bearer = token.getStatus().getToken();
     return new KubeIdentity(username, subject, clientWithToken(bearer), bearer);
   }
@@ -185,19 +215,32 @@ public final class KubeCluster implements AutoCloseable {
     Objects.requireNonNull(rules, "rules");
     String name = who.subject().getName().replaceAll("[^a-z0-9.-]", "-");
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
-    rbac.createNamespacedRole(where.name(), new V1Role().apiVersion("rbac.authorization.k8s.io/v1")
-        .kind("Role").metadata(new V1ObjectMeta().name(name)).rules(rules)).execute();
-    rbac.createNamespacedRoleBinding(where.name(), new V1RoleBinding()
-        .apiVersion("rbac.authorization.k8s.io/v1").kind("RoleBinding")
-        .metadata(new V1ObjectMeta().name(name))
-        .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name(name))
-        .subjects(List.of(who.subject()))).execute();
+    rbac.createNamespacedRole(
+            where.name(),
+            new V1Role()
+                .apiVersion("rbac.authorization.k8s.io/v1")
+                .kind("Role")
+                .metadata(new V1ObjectMeta().name(name))
+                .rules(rules))
+        .execute();
+    rbac.createNamespacedRoleBinding(
+            where.name(),
+            new V1RoleBinding()
+                .apiVersion("rbac.authorization.k8s.io/v1")
+                .kind("RoleBinding")
+                .metadata(new V1ObjectMeta().name(name))
+                .roleRef(
+                    new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("Role").name(name))
+                .subjects(List.of(who.subject())))
+        .execute();
   }
 
   /** A client for this server that authenticates with {@code token} only. */
   public ApiClient clientWithToken(String token) {
-    ClientBuilder builder = new ClientBuilder().setBasePath(server)
-        .setAuthentication(new AccessTokenAuthentication(token));
+    ClientBuilder builder =
+        new ClientBuilder()
+            .setBasePath(server)
+            .setAuthentication(new AccessTokenAuthentication(token));
     if (certificateAuthority != null) {
       builder.setCertificateAuthority(certificateAuthority);
     } else {
@@ -212,21 +255,27 @@ public final class KubeCluster implements AutoCloseable {
    */
   public String kubeconfigYaml(String token) {
     Objects.requireNonNull(token, "token");
-    String cluster = certificateAuthority != null
-        ? "    certificate-authority-data: "
-            + Base64.getEncoder().encodeToString(certificateAuthority) + "\n"
-        : "    insecure-skip-tls-verify: true\n";
+    String cluster =
+        certificateAuthority != null
+            ? "    certificate-authority-data: "
+                + Base64.getEncoder().encodeToString(certificateAuthority)
+                + "\n"
+            : "    insecure-skip-tls-verify: true\n";
     return "apiVersion: v1\n"
         + "kind: Config\n"
         + "clusters:\n"
         + "- name: elector\n"
         + "  cluster:\n"
-        + "    server: " + server + "\n"
+        + "    server: "
+        + server
+        + "\n"
         + cluster
         + "users:\n"
         + "- name: token\n"
         + "  user:\n"
-        + "    token: " + token + "\n"
+        + "    token: "
+        + token
+        + "\n"
         + "contexts:\n"
         + "- name: elector\n"
         + "  context:\n"
@@ -255,11 +304,14 @@ public final class KubeCluster implements AutoCloseable {
   private KubeIdentity nextStaticUser(String name) throws ApiException {
     LocalControlPlane.StaticUser user = freeStaticUsers.poll();
     if (user == null) {
-      throw new ApiException("no static users left for identity " + name + "; start the control"
-          + " plane with more --users");
+      throw new ApiException(
+          "no static users left for identity "
+              + name
+              + "; start the control"
+              + " plane with more --users");
     }
-    RbacV1Subject subject = new RbacV1Subject().kind("User").name(user.name())
-        .apiGroup("rbac.authorization.k8s.io");
+    RbacV1Subject subject =
+        new RbacV1Subject().kind("User").name(user.name()).apiGroup("rbac.authorization.k8s.io");
     return new KubeIdentity(user.name(), subject, clientWithToken(user.token()), user.token());
   }
 

@@ -70,31 +70,49 @@ public final class KubeClusterExtension implements BeforeAllCallback, ParameterR
       return cluster.admin();
     }
     Class<?> testClass = context.getRequiredTestClass();
-    return context.getRoot().getStore(STORE).getOrComputeIfAbsent(
-        "namespace:" + testClass.getName(), key -> {
-          try {
-            return cluster.createNamespace(testClass.getSimpleName().toLowerCase(Locale.ROOT));
-          } catch (Exception e) {
-            throw new ParameterResolutionException("cannot create a namespace for "
-                + testClass.getName() + " on " + cluster + ": " + e, e);
-          }
-        }, KubeNamespace.class);
+    return context
+        .getRoot()
+        .getStore(STORE)
+        .getOrComputeIfAbsent(
+            "namespace:" + testClass.getName(),
+            key -> {
+              try {
+                return cluster.createNamespace(testClass.getSimpleName().toLowerCase(Locale.ROOT));
+              } catch (Exception e) {
+                throw new ParameterResolutionException(
+                    "cannot create a namespace for "
+                        + testClass.getName()
+                        + " on "
+                        + cluster
+                        + ": "
+                        + e,
+                    e);
+              }
+            },
+            KubeNamespace.class);
   }
 
   /** The cluster of this JVM run; fails or aborts the calling test when there is none. */
   public static KubeCluster cluster(ExtensionContext context) {
     ClusterChoice choice = ClusterChoice.fromEnvironment();
     if (choice.skipRequested()) {
-      throw new TestAbortedException(ClusterChoice.SKIP + "=true: Kubernetes tests skipped on"
-          + " request");
+      throw new TestAbortedException(
+          ClusterChoice.SKIP + "=true: Kubernetes tests skipped on" + " request");
     }
-    Obtained obtained = context.getRoot().getStore(STORE).getOrComputeIfAbsent("cluster", key -> {
-      try {
-        return new Obtained(choice.obtain(), null);
-      } catch (Exception e) {
-        return new Obtained(null, e);
-      }
-    }, Obtained.class);
+    Obtained obtained =
+        context
+            .getRoot()
+            .getStore(STORE)
+            .getOrComputeIfAbsent(
+                "cluster",
+                key -> {
+                  try {
+                    return new Obtained(choice.obtain(), null);
+                  } catch (Exception e) {
+                    return new Obtained(null, e);
+                  }
+                },
+                Obtained.class);
     if (obtained.cluster != null) {
       return obtained.cluster;
     }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs a test class against a real Kubernetes API server: shorthand for
- * {@code @ExtendWith(KubeClusterExtension.class)}, tagged {@code kube}. See
- * {@link KubeClusterExtension} for what it injects and how the cluster is chosen.
+ * {@code @ExtendWith(KubeClusterExtension.class)}, tagged {@code kube}. See {@link
+ * KubeClusterExtension} for what it injects and how the cluster is chosen.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

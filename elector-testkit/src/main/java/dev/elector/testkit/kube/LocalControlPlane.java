@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The local control plane process ({@code elector-apiserver}: embedded etcd and the real
  * kube-apiserver). Started with a pipe on stdin and {@code --exit-on-stdin-eof}, so it ends with
- * this JVM even when the JVM is killed. Its data is kept across {@link #stop()} and
- * {@link #restart()} (same port, same certificates, same tokens, same objects) and deleted by
- * {@link #close()}. Thread-safe.
+ * this JVM even when the JVM is killed. Its data is kept across {@link #stop()} and {@link
+ * #restart()} (same port, same certificates, same tokens, same objects) and deleted by {@link
+ * #close()}. Thread-safe.
  */
 public final class LocalControlPlane implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalControlPlane.class);
@@ -44,13 +44,15 @@ public final class LocalControlPlane implements AutoCloseable {
   private @Nullable Process process;
   private @Nullable OutputStream stdin;
   private int port;
+
   /** What the last start reported; set before {@link #start} returns. */
   private @Nullable Endpoint endpoint;
+
   private boolean closed;
 
   /** What the process reports once it is ready. */
-  private record Endpoint(String server, Path kubeconfig, Path usersFile, String version,
-      long startMillis) {}
+  private record Endpoint(
+      String server, Path kubeconfig, Path usersFile, String version, long startMillis) {}
 
   private LocalControlPlane(Path binary, Path workDir, Duration readyTimeout) {
     this.binary = binary;
@@ -117,13 +119,17 @@ public final class LocalControlPlane implements AutoCloseable {
   /** The static token users (their tokens stay valid across restarts). */
   public synchronized List<StaticUser> users() throws IOException {
     List<StaticUser> users = new ArrayList<>();
-    for (JsonElement element : JsonParser.parseString(Files.readString(endpoint().usersFile()))
-        .getAsJsonArray()) {
+    for (JsonElement element :
+        JsonParser.parseString(Files.readString(endpoint().usersFile())).getAsJsonArray()) {
       JsonObject user = element.getAsJsonObject();
       List<String> groups = new ArrayList<>();
       user.getAsJsonArray("groups").forEach(g -> groups.add(g.getAsString()));
-      users.add(new StaticUser(user.get("name").getAsString(), user.get("uid").getAsString(),
-          List.copyOf(groups), user.get("token").getAsString()));
+      users.add(
+          new StaticUser(
+              user.get("name").getAsString(),
+              user.get("uid").getAsString(),
+              List.copyOf(groups),
+              user.get("token").getAsString()));
     }
     return users;
   }
@@ -178,15 +184,22 @@ public final class LocalControlPlane implements AutoCloseable {
   }
 
   private void launch() throws IOException {
-    List<String> command = new ArrayList<>(List.of(binary.toString(), "--exit-on-stdin-eof",
-        "--data-dir", dataDir.toString(), "--keep-data"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                binary.toString(),
+                "--exit-on-stdin-eof",
+                "--data-dir",
+                dataDir.toString(),
+                "--keep-data"));
     if (port > 0) {
       command.addAll(List.of("--port", Integer.toString(port)));
     }
     Path errors = workDir.resolve("stderr.log");
-    Process started = new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
-        .start();
+    Process started =
+        new ProcessBuilder(command)
+            .redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()))
+            .start();
     CompletableFuture<String> ready = new CompletableFuture<>();
     Thread reader = new Thread(() -> readStdout(started, ready), "elector-apiserver-stdout");
     reader.setDaemon(true);
@@ -196,9 +209,17 @@ public final class LocalControlPlane implements AutoCloseable {
       line = ready.get(readyTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       started.destroyForcibly();
-      throw new IOException("elector-apiserver (" + binary + ") did not become ready"
-          + (e instanceof TimeoutException ? " within " + readyTimeout : "") + ": "
-          + readErrors(errors) + " (log: " + logFile() + ")", e);
+      throw new IOException(
+          "elector-apiserver ("
+              + binary
+              + ") did not become ready"
+              + (e instanceof TimeoutException ? " within " + readyTimeout : "")
+              + ": "
+              + readErrors(errors)
+              + " (log: "
+              + logFile()
+              + ")",
+          e);
     } catch (InterruptedException e) {
       started.destroyForcibly();
       Thread.currentThread().interrupt();
@@ -209,17 +230,26 @@ public final class LocalControlPlane implements AutoCloseable {
     stdin = started.getOutputStream(); // kept open: EOF tells the process to stop
     String server = info.get("server").getAsString();
     port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
-    Endpoint now = new Endpoint(server, Path.of(info.get("kubeconfig").getAsString()),
-        Path.of(info.get("users").getAsString()), info.get("version").getAsString(),
-        info.has("startMillis") ? info.get("startMillis").getAsLong() : -1);
+    Endpoint now =
+        new Endpoint(
+            server,
+            Path.of(info.get("kubeconfig").getAsString()),
+            Path.of(info.get("users").getAsString()),
+            info.get("version").getAsString(),
+            info.has("startMillis") ? info.get("startMillis").getAsLong() : -1);
     endpoint = now;
-    log.info("elector-apiserver {} ready at {} in {} ms (data {})", now.version(), server,
-        now.startMillis(), dataDir);
+    log.info(
+        "elector-apiserver {} ready at {} in {} ms (data {})",
+        now.version(),
+        server,
+        now.startMillis(),
+        dataDir);
   }
 
   private static void readStdout(Process process, CompletableFuture<String> ready) {
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         if (line.startsWith(READY)) {

@@ -25,7 +25,8 @@ final class Connection {
   private boolean connected;
   private boolean closed;
 
-  Connection(SocketChannel client, Selector selector, ProxyCounters counters, long nowNanos) throws IOException {
+  Connection(SocketChannel client, Selector selector, ProxyCounters counters, long nowNanos)
+      throws IOException {
     this.client = client;
     this.toTarget = new Flow(counters.bytesToTarget, nowNanos);
     this.toClient = new Flow(counters.bytesToClient, nowNanos);
@@ -54,7 +55,8 @@ final class Connection {
    *
    * @return false if a chunk read should reset the connection
    */
-  boolean onReady(SelectionKey key, Faults faults, long nowNanos, SplittableRandom random) throws IOException {
+  boolean onReady(SelectionKey key, Faults faults, long nowNanos, SplittableRandom random)
+      throws IOException {
     boolean isClient = key == clientKey;
     if (!isClient && key.isConnectable()) {
       SocketChannel channel = (SocketChannel) key.channel(); // the target's
@@ -96,7 +98,8 @@ final class Connection {
   }
 
   private static int interest(Flow readFrom, Flow writeTo, Faults faults) {
-    return (readFrom.wantsRead(faults) ? SelectionKey.OP_READ : 0) | (writeTo.wantsWrite() ? SelectionKey.OP_WRITE : 0);
+    return (readFrom.wantsRead(faults) ? SelectionKey.OP_READ : 0)
+        | (writeTo.wantsWrite() ? SelectionKey.OP_WRITE : 0);
   }
 
   private void connected(SocketChannel channel) {

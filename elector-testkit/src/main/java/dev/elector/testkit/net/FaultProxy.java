@@ -41,7 +41,8 @@ public final class FaultProxy implements AutoCloseable {
    * @param resets connections the proxy reset as a fault (not those it closed because a peer did)
    * @param open connections open now
    */
-  public record Stats(long accepted, long bytesToTarget, long bytesToClient, long resets, int open) {}
+  public record Stats(
+      long accepted, long bytesToTarget, long bytesToClient, long resets, int open) {}
 
   private final String name;
   private final ProxyLoop loop;
@@ -94,7 +95,10 @@ public final class FaultProxy implements AutoCloseable {
     return counters.snapshot();
   }
 
-  /** Removes every fault: bytes flow again, also on connections held by a blackhole, and the proxy listens again. */
+  /**
+   * Removes every fault: bytes flow again, also on connections held by a blackhole, and the proxy
+   * listens again.
+   */
   public FaultProxy heal() {
     return change(f -> Faults.NONE);
   }
@@ -118,8 +122,10 @@ public final class FaultProxy implements AutoCloseable {
    */
   public FaultProxy trickle(long bytesPerSecond) {
     if (bytesPerSecond <= 0) {
-      throw new IllegalArgumentException("trickle rate " + bytesPerSecond
-          + " bytes/s must be positive; call heal() to remove the limit");
+      throw new IllegalArgumentException(
+          "trickle rate "
+              + bytesPerSecond
+              + " bytes/s must be positive; call heal() to remove the limit");
     }
     return change(f -> f.withTrickle(bytesPerSecond));
   }
@@ -127,24 +133,31 @@ public final class FaultProxy implements AutoCloseable {
   /**
    * Forwards nothing in either direction until {@link #heal()}: connections are still accepted and
    * kept open, the target is not dialled for new ones, and clients wait until their own timeouts.
-   * Nothing is dropped: bytes sent meanwhile (up to the socket buffers) are delivered after
-   * {@link #heal()} on connections that are still open.
+   * Nothing is dropped: bytes sent meanwhile (up to the socket buffers) are delivered after {@link
+   * #heal()} on connections that are still open.
    */
   public FaultProxy blackhole() {
     return change(Faults::withBlackhole);
   }
 
-  /** Resets every open connection now (TCP RST on both sides, through SO_LINGER 0); new ones are served. */
+  /**
+   * Resets every open connection now (TCP RST on both sides, through SO_LINGER 0); new ones are
+   * served.
+   */
   public FaultProxy reset() {
     return control(loop::resetAll);
   }
 
-  /** Resets every open connection now and every new one as soon as it is accepted, until {@link #heal()}. */
+  /**
+   * Resets every open connection now and every new one as soon as it is accepted, until {@link
+   * #heal()}.
+   */
   public FaultProxy resetting() {
-    return control(() -> {
-      loop.changeFaults(Faults::withResetNew);
-      loop.resetAll();
-    });
+    return control(
+        () -> {
+          loop.changeFaults(Faults::withResetNew);
+          loop.resetAll();
+        });
   }
 
   /**
@@ -155,15 +168,16 @@ public final class FaultProxy implements AutoCloseable {
    */
   public FaultProxy resetRandomly(double probability) {
     if (!(probability >= 0 && probability <= 1)) {
-      throw new IllegalArgumentException("reset probability " + probability + " must be within 0-1");
+      throw new IllegalArgumentException(
+          "reset probability " + probability + " must be within 0-1");
     }
     return change(f -> f.withResetProbability(probability));
   }
 
   /**
    * Stops listening, so new connections are refused by the kernel as if the server were down, until
-   * {@link #heal()} listens again on the same port. Open connections are left alone; add
-   * {@link #reset()} for a crash.
+   * {@link #heal()} listens again on the same port. Open connections are left alone; add {@link
+   * #reset()} for a crash.
    */
   public FaultProxy refuse() {
     return change(Faults::withRefuse);
@@ -178,7 +192,8 @@ public final class FaultProxy implements AutoCloseable {
       }
       closed = true;
     }
-    // The join below waits for the loop to stop; a loop that does not stop shows as a timeout there.
+    // The join below waits for the loop to stop; a loop that does not stop shows as a timeout
+    // there.
     var unused = loop.submit(loop::stop);
     try {
       thread.join(TimeUnit.SECONDS.toMillis(CONTROL_TIMEOUT_SECONDS));
@@ -209,8 +224,13 @@ public final class FaultProxy implements AutoCloseable {
       }
       throw new IllegalStateException(e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException("the loop of " + this + " did not answer within "
-          + CONTROL_TIMEOUT_SECONDS + " s; its thread may have died, see its stack trace", e);
+      throw new IllegalStateException(
+          "the loop of "
+              + this
+              + " did not answer within "
+              + CONTROL_TIMEOUT_SECONDS
+              + " s; its thread may have died, see its stack trace",
+          e);
     }
     return this;
   }
@@ -218,7 +238,8 @@ public final class FaultProxy implements AutoCloseable {
   private static long nonNegative(String what, Duration value) {
     Objects.requireNonNull(value, what);
     if (value.isNegative()) {
-      throw new IllegalArgumentException(what + " " + value + " must not be negative; use Duration.ZERO for none");
+      throw new IllegalArgumentException(
+          what + " " + value + " must not be negative; use Duration.ZERO for none");
     }
     return value.toNanos();
   }
@@ -265,12 +286,15 @@ public final class FaultProxy implements AutoCloseable {
     public FaultProxy start() throws IOException {
       List<String> problems = new ArrayList<>();
       if (target == null) {
-        problems.add("target is required; set the server address, e.g. target(new InetSocketAddress(\"127.0.0.1\", 6443))");
+        problems.add(
+            "target is required; set the server address, e.g. target(new InetSocketAddress(\"127.0.0.1\", 6443))");
       } else if (target.isUnresolved()) {
-        problems.add("target " + target + " is unresolved; give an IP address or a resolvable host");
+        problems.add(
+            "target " + target + " is unresolved; give an IP address or a resolvable host");
       }
       if (listen.isUnresolved()) {
-        problems.add("listen " + listen + " is unresolved; give an IP address or a resolvable host");
+        problems.add(
+            "listen " + listen + " is unresolved; give an IP address or a resolvable host");
       }
       if (name.isBlank()) {
         problems.add("name is blank; give a short name such as the candidate's identity");

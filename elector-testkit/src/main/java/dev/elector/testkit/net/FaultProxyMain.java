@@ -57,7 +57,8 @@ public final class FaultProxyMain {
   static InetSocketAddress hostPort(String option, String text) {
     int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) {
-      throw new IllegalArgumentException(option + " '" + text + "' must be HOST:PORT, e.g. 127.0.0.1:6443");
+      throw new IllegalArgumentException(
+          option + " '" + text + "' must be HOST:PORT, e.g. 127.0.0.1:6443");
     }
     String host = text.substring(0, colon);
     if (host.startsWith("[") && host.endsWith("]")) {

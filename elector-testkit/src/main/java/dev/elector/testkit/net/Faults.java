@@ -11,8 +11,14 @@ package dev.elector.testkit.net;
  * @param refuse stop listening, so new connections are refused by the kernel
  * @param resetProbability chance that a chunk resets its connection instead of being forwarded
  */
-record Faults(long delayNanos, long jitterNanos, long bytesPerSecond, boolean blackhole, boolean resetNew,
-    boolean refuse, double resetProbability) {
+record Faults(
+    long delayNanos,
+    long jitterNanos,
+    long bytesPerSecond,
+    boolean blackhole,
+    boolean resetNew,
+    boolean refuse,
+    double resetProbability) {
 
   static final Faults NONE = new Faults(0, 0, 0, false, false, false, 0);
 
@@ -25,15 +31,18 @@ record Faults(long delayNanos, long jitterNanos, long bytesPerSecond, boolean bl
   }
 
   Faults withBlackhole() {
-    return new Faults(delayNanos, jitterNanos, bytesPerSecond, true, resetNew, refuse, resetProbability);
+    return new Faults(
+        delayNanos, jitterNanos, bytesPerSecond, true, resetNew, refuse, resetProbability);
   }
 
   Faults withResetNew() {
-    return new Faults(delayNanos, jitterNanos, bytesPerSecond, blackhole, true, refuse, resetProbability);
+    return new Faults(
+        delayNanos, jitterNanos, bytesPerSecond, blackhole, true, refuse, resetProbability);
   }
 
   Faults withRefuse() {
-    return new Faults(delayNanos, jitterNanos, bytesPerSecond, blackhole, resetNew, true, resetProbability);
+    return new Faults(
+        delayNanos, jitterNanos, bytesPerSecond, blackhole, resetNew, true, resetProbability);
   }
 
   Faults withResetProbability(double p) {

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 final class Flow {
   static final int CHUNK = 16 * 1024;
   private static final int MAX_QUEUED = 1024 * 1024;
+
   /** Trickled bytes go out in pieces of at most 1/20 s worth, so the rate holds at a fine grain. */
   private static final int SLICES_PER_SECOND = 20;
 

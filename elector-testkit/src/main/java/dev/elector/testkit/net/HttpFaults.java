@@ -43,7 +43,9 @@ public final class HttpFaults implements Interceptor {
   public enum Scope {
     /** Every request. */
     ALL,
-    /** Only list requests (GET of a collection) and watch requests; object reads and writes pass. */
+    /**
+     * Only list requests (GET of a collection) and watch requests; object reads and writes pass.
+     */
     LISTS_AND_WATCHES
   }
 
@@ -88,13 +90,15 @@ public final class HttpFaults implements Interceptor {
   }
 
   /**
-   * Answers a share of requests with {@code status}, a 5xx error or 429 (with {@code Retry-After: 1}).
+   * Answers a share of requests with {@code status}, a 5xx error or 429 (with {@code Retry-After:
+   * 1}).
    *
    * @throws IllegalArgumentException if {@code share} is outside 0-1 or {@code status} is neither
    */
   public HttpFaults fail(double share, int status) {
     if (status != 429 && (status < 500 || status > 599)) {
-      throw new IllegalArgumentException("status " + status + " must be 429 or 500-599; use fail(share, 500)");
+      throw new IllegalArgumentException(
+          "status " + status + " must be 429 or 500-599; use fail(share, 500)");
     }
     rule = new Rule(share(share), status, status == 429 ? 1 : 0);
     return this;
@@ -103,14 +107,17 @@ public final class HttpFaults implements Interceptor {
   /**
    * Answers a share of requests with 429 and {@code Retry-After} in whole seconds.
    *
-   * @throws IllegalArgumentException if {@code share} is outside 0-1 or {@code retryAfter} is negative
-   *     or not whole seconds
+   * @throws IllegalArgumentException if {@code share} is outside 0-1 or {@code retryAfter} is
+   *     negative or not whole seconds
    */
   public HttpFaults throttle(double share, Duration retryAfter) {
     Objects.requireNonNull(retryAfter, "retryAfter");
     if (retryAfter.isNegative() || retryAfter.getNano() != 0) {
-      throw new IllegalArgumentException("retryAfter " + retryAfter + " must be whole seconds, 0 or more; "
-          + "Retry-After carries seconds only");
+      throw new IllegalArgumentException(
+          "retryAfter "
+              + retryAfter
+              + " must be whole seconds, 0 or more; "
+              + "Retry-After carries seconds only");
     }
     rule = new Rule(share(share), 429, retryAfter.getSeconds());
     return this;
@@ -192,17 +199,18 @@ public final class HttpFaults implements Interceptor {
       return false;
     }
     java.util.List<String> path = request.url().pathSegments();
-    int collection = path.isEmpty() ? -1 : path.get(0).equals("api") ? 5
-        : path.get(0).equals("apis") ? 6 : -1;
+    int collection =
+        path.isEmpty() ? -1 : path.get(0).equals("api") ? 5 : path.get(0).equals("apis") ? 6 : -1;
     return path.size() == collection && path.get(collection - 3).equals("namespaces");
   }
 
   private static Response watchAnswer(Request request, WatchFault fault) {
-    String body = fault == WatchFault.GONE
-        ? "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-            + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version"
-            + " (injected by HttpFaults)\",\"reason\":\"Expired\",\"code\":410}}\n"
-        : "";
+    String body =
+        fault == WatchFault.GONE
+            ? "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version"
+                + " (injected by HttpFaults)\",\"reason\":\"Expired\",\"code\":410}}\n"
+            : "";
     return new Response.Builder()
         .request(request)
         .protocol(Protocol.HTTP_1_1)
@@ -234,15 +242,24 @@ public final class HttpFaults implements Interceptor {
   }
 
   private static Response synthetic(Request request, Rule rule) {
-    String reason = rule.status() == 429 ? "TooManyRequests" : rule.status() == 503 ? "ServiceUnavailable" : "InternalError";
-    String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-        + "\"message\":\"injected by HttpFaults\",\"reason\":\"" + reason + "\",\"code\":" + rule.status() + "}";
-    Response.Builder response = new Response.Builder()
-        .request(request)
-        .protocol(Protocol.HTTP_1_1)
-        .code(rule.status())
-        .message(reason)
-        .body(ResponseBody.create(body, JSON));
+    String reason =
+        rule.status() == 429
+            ? "TooManyRequests"
+            : rule.status() == 503 ? "ServiceUnavailable" : "InternalError";
+    String body =
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+            + "\"message\":\"injected by HttpFaults\",\"reason\":\""
+            + reason
+            + "\",\"code\":"
+            + rule.status()
+            + "}";
+    Response.Builder response =
+        new Response.Builder()
+            .request(request)
+            .protocol(Protocol.HTTP_1_1)
+            .code(rule.status())
+            .message(reason)
+            .body(ResponseBody.create(body, JSON));
     if (rule.status() == 429) {
       response.header("Retry-After", Long.toString(rule.retryAfterSeconds()));
     }
@@ -251,7 +268,8 @@ public final class HttpFaults implements Interceptor {
 
   private static double share(double share) {
     if (!(share >= 0 && share <= 1)) {
-      throw new IllegalArgumentException("share " + share + " must be within 0-1, e.g. 0.5 for half the requests");
+      throw new IllegalArgumentException(
+          "share " + share + " must be within 0-1, e.g. 0.5 for half the requests");
     }
     return share;
   }

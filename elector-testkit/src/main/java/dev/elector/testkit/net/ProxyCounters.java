@@ -11,6 +11,7 @@ final class ProxyCounters {
   volatile int open;
 
   FaultProxy.Stats snapshot() {
-    return new FaultProxy.Stats(accepted.get(), bytesToTarget.get(), bytesToClient.get(), resets.get(), open);
+    return new FaultProxy.Stats(
+        accepted.get(), bytesToTarget.get(), bytesToClient.get(), resets.get(), open);
   }
 }

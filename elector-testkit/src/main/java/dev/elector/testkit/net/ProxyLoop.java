@@ -37,7 +37,8 @@ final class ProxyLoop implements Runnable {
   private Faults faults = Faults.NONE;
   private volatile boolean running = true;
 
-  ProxyLoop(InetSocketAddress listen, InetSocketAddress target, ProxyCounters counters, long seed) throws IOException {
+  ProxyLoop(InetSocketAddress listen, InetSocketAddress target, ProxyCounters counters, long seed)
+      throws IOException {
     this.selector = Selector.open();
     this.target = target;
     this.counters = counters;
@@ -71,7 +72,8 @@ final class ProxyLoop implements Runnable {
     faults = change.apply(faults);
     try {
       if (faults.refuse() && listener != null) {
-        acceptAll(listener, System.nanoTime()); // clients whose handshake completed count as connected
+        acceptAll(
+            listener, System.nanoTime()); // clients whose handshake completed count as connected
         listener.close();
         listener = null;
         selector.selectNow(); // a channel's socket is released only when its key is deregistered
@@ -79,8 +81,13 @@ final class ProxyLoop implements Runnable {
         listener = listen(address);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen on " + address + " again: " + e.getMessage()
-          + "; another process took the port, so give the proxy a port nothing else uses", e);
+      throw new UncheckedIOException(
+          "cannot listen on "
+              + address
+              + " again: "
+              + e.getMessage()
+              + "; another process took the port, so give the proxy a port nothing else uses",
+          e);
     }
   }
 

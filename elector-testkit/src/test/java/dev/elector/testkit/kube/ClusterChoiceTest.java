@@ -18,9 +18,11 @@ class ClusterChoiceTest {
 
   @Test
   void theBinaryDefaultsToTheBuildCacheAndCanBeOverridden() {
-    assertEquals(Path.of("/home/u/.cache/elector/bin/elector-apiserver"),
+    assertEquals(
+        Path.of("/home/u/.cache/elector/bin/elector-apiserver"),
         with(Map.of("HOME", "/home/u")).binary());
-    assertEquals(Path.of("/opt/apiserver"),
+    assertEquals(
+        Path.of("/opt/apiserver"),
         with(Map.of("HOME", "/home/u", "ELECTOR_APISERVER_BIN", "/opt/apiserver")).binary());
   }
 
@@ -33,10 +35,14 @@ class ClusterChoiceTest {
 
   @Test
   void aBadExplicitChoiceFailsNamingIt() {
-    IllegalStateException kubeconfig = assertThrows(IllegalStateException.class,
-        () -> with(Map.of("ELECTOR_TEST_KUBECONFIG", "/no/such/kubeconfig")).obtain());
-    IllegalStateException binary = assertThrows(IllegalStateException.class,
-        () -> with(Map.of("ELECTOR_APISERVER_BIN", "/no/such/binary")).obtain());
+    IllegalStateException kubeconfig =
+        assertThrows(
+            IllegalStateException.class,
+            () -> with(Map.of("ELECTOR_TEST_KUBECONFIG", "/no/such/kubeconfig")).obtain());
+    IllegalStateException binary =
+        assertThrows(
+            IllegalStateException.class,
+            () -> with(Map.of("ELECTOR_APISERVER_BIN", "/no/such/binary")).obtain());
 
     assertTrue(kubeconfig.getMessage().contains("/no/such/kubeconfig"), kubeconfig.getMessage());
     assertTrue(binary.getMessage().contains("testenv/build.sh"), binary.getMessage());
@@ -46,8 +52,15 @@ class ClusterChoiceTest {
   void withoutAnyClusterTheMessageListsEveryWayToGetOne() {
     String message = ClusterChoice.noClusterMessage(Path.of("/bin/x"));
 
-    for (String part : new String[] {"bash testenv/build.sh", "/bin/x", "ELECTOR_APISERVER_BIN",
-        "ELECTOR_TEST_KUBECONFIG", "Docker", "ELECTOR_SKIP_CLUSTER_TESTS=true"}) {
+    for (String part :
+        new String[] {
+          "bash testenv/build.sh",
+          "/bin/x",
+          "ELECTOR_APISERVER_BIN",
+          "ELECTOR_TEST_KUBECONFIG",
+          "Docker",
+          "ELECTOR_SKIP_CLUSTER_TESTS=true"
+        }) {
       assertTrue(message.contains(part), "missing " + part + " in " + message);
     }
   }

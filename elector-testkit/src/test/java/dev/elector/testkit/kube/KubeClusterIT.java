@@ -31,8 +31,11 @@ import org.junit.jupiter.api.Test;
 class KubeClusterIT {
 
   private static V1Lease lease(String name, String holder) {
-    return new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
-        .metadata(new V1ObjectMeta().name(name)).spec(new V1LeaseSpec().holderIdentity(holder));
+    return new V1Lease()
+        .apiVersion("coordination.k8s.io/v1")
+        .kind("Lease")
+        .metadata(new V1ObjectMeta().name(name))
+        .spec(new V1LeaseSpec().holderIdentity(holder));
   }
 
   @Test
@@ -54,8 +57,13 @@ class KubeClusterIT {
     V1Lease stale = created.spec(created.getSpec().holderIdentity("b"));
     api.replaceNamespacedLease("stale", namespace.name(), stale).execute();
 
-    ApiException conflict = assertThrows(ApiException.class, () -> api.replaceNamespacedLease(
-        "stale", namespace.name(), stale.spec(stale.getSpec().holderIdentity("c"))).execute());
+    ApiException conflict =
+        assertThrows(
+            ApiException.class,
+            () ->
+                api.replaceNamespacedLease(
+                        "stale", namespace.name(), stale.spec(stale.getSpec().holderIdentity("c")))
+                    .execute());
 
     assertEquals(409, conflict.getCode());
   }
@@ -67,25 +75,43 @@ class KubeClusterIT {
     KubeIdentity identity = cluster.newIdentity(home, "reader");
     ApiClient admin = cluster.admin();
     new CoordinationV1Api(admin).createNamespacedLease(home.name(), lease("mine", "x")).execute();
-    new CoordinationV1Api(admin).createNamespacedLease(other.name(), lease("theirs", "y"))
+    new CoordinationV1Api(admin)
+        .createNamespacedLease(other.name(), lease("theirs", "y"))
         .execute();
     CoordinationV1Api asIdentity = new CoordinationV1Api(identity.client());
-    ApiException beforeGrant = assertThrows(ApiException.class,
-        () -> asIdentity.readNamespacedLease("mine", home.name()).execute());
+    ApiException beforeGrant =
+        assertThrows(
+            ApiException.class,
+            () -> asIdentity.readNamespacedLease("mine", home.name()).execute());
     assertEquals(403, beforeGrant.getCode());
 
-    cluster.grant(identity, home, List.of(new V1PolicyRule().apiGroups(List.of(
-        "coordination.k8s.io")).resources(List.of("leases")).verbs(List.of("get"))));
+    cluster.grant(
+        identity,
+        home,
+        List.of(
+            new V1PolicyRule()
+                .apiGroups(List.of("coordination.k8s.io"))
+                .resources(List.of("leases"))
+                .verbs(List.of("get"))));
 
-    Await.until("the Role takes effect", Duration.ofSeconds(10),
+    Await.until(
+        "the Role takes effect",
+        Duration.ofSeconds(10),
         () -> asIdentity.readNamespacedLease("mine", home.name()).execute() != null);
-    assertEquals("x", asIdentity.readNamespacedLease("mine", home.name()).execute().getSpec()
-        .getHolderIdentity());
-    ApiException elsewhere = assertThrows(ApiException.class,
-        () -> asIdentity.readNamespacedLease("theirs", other.name()).execute());
+    assertEquals(
+        "x",
+        asIdentity
+            .readNamespacedLease("mine", home.name())
+            .execute()
+            .getSpec()
+            .getHolderIdentity());
+    ApiException elsewhere =
+        assertThrows(
+            ApiException.class,
+            () -> asIdentity.readNamespacedLease("theirs", other.name()).execute());
     assertEquals(403, elsewhere.getCode());
-    assertTrue(elsewhere.getResponseBody().contains(identity.username()),
-        elsewhere.getResponseBody());
+    assertTrue(
+        elsewhere.getResponseBody().contains(identity.username()), elsewhere.getResponseBody());
   }
 
   @Test
@@ -94,32 +120,70 @@ class KubeClusterIT {
     String group = "test.elector.dev";
     String plural = "widgets" + namespace.name().substring(namespace.name().lastIndexOf('-') + 1);
     // client-java's model sends an empty "dependencies" map unless told not to; servers reject it
-    V1JSONSchemaProps schema = new V1JSONSchemaProps().type("object").dependencies(null)
-        .properties(Map.of("spec", new V1JSONSchemaProps().type("object").dependencies(null)
-            .properties(Map.of("size", new V1JSONSchemaProps().type("integer")
-                .dependencies(null)))));
-    new ApiextensionsV1Api(admin).createCustomResourceDefinition(new V1CustomResourceDefinition()
-        .apiVersion("apiextensions.k8s.io/v1").kind("CustomResourceDefinition")
-        .metadata(new V1ObjectMeta().name(plural + "." + group))
-        .spec(new V1CustomResourceDefinitionSpec().group(group).scope("Namespaced")
-            .names(new V1CustomResourceDefinitionNames().plural(plural).singular(plural + "x")
-                .kind("Widget" + plural.substring(7)).listKind("WidgetList" + plural.substring(7)))
-            .versions(List.of(new V1CustomResourceDefinitionVersion().name("v1").served(true)
-                .storage(true).schema(new V1CustomResourceValidation().openAPIV3Schema(schema))))))
+    V1JSONSchemaProps schema =
+        new V1JSONSchemaProps()
+            .type("object")
+            .dependencies(null)
+            .properties(
+                Map.of(
+                    "spec",
+                    new V1JSONSchemaProps()
+                        .type("object")
+                        .dependencies(null)
+                        .properties(
+                            Map.of(
+                                "size",
+                                new V1JSONSchemaProps().type("integer").dependencies(null)))));
+    new ApiextensionsV1Api(admin)
+        .createCustomResourceDefinition(
+            new V1CustomResourceDefinition()
+                .apiVersion("apiextensions.k8s.io/v1")
+                .kind("CustomResourceDefinition")
+                .metadata(new V1ObjectMeta().name(plural + "." + group))
+                .spec(
+                    new V1CustomResourceDefinitionSpec()
+                        .group(group)
+                        .scope("Namespaced")
+                        .names(
+                            new V1CustomResourceDefinitionNames()
+                                .plural(plural)
+                                .singular(plural + "x")
+                                .kind("Widget" + plural.substring(7))
+                                .listKind("WidgetList" + plural.substring(7)))
+                        .versions(
+                            List.of(
+                                new V1CustomResourceDefinitionVersion()
+                                    .name("v1")
+                                    .served(true)
+                                    .storage(true)
+                                    .schema(
+                                        new V1CustomResourceValidation()
+                                            .openAPIV3Schema(schema))))))
         .execute();
     CustomObjectsApi custom = new CustomObjectsApi(admin);
-    Map<String, Object> widget = Map.of("apiVersion", group + "/v1",
-        "kind", "Widget" + plural.substring(7),
-        "metadata", Map.of("name", "w1"), "spec", Map.of("size", 3));
+    Map<String, Object> widget =
+        Map.of(
+            "apiVersion",
+            group + "/v1",
+            "kind",
+            "Widget" + plural.substring(7),
+            "metadata",
+            Map.of("name", "w1"),
+            "spec",
+            Map.of("size", 3));
 
-    Await.until("the CRD is served", Duration.ofSeconds(20), () -> {
-      custom.createNamespacedCustomObject(group, "v1", namespace.name(), plural, widget)
-          .execute();
-      return true;
-    });
+    Await.until(
+        "the CRD is served",
+        Duration.ofSeconds(20),
+        () -> {
+          custom
+              .createNamespacedCustomObject(group, "v1", namespace.name(), plural, widget)
+              .execute();
+          return true;
+        });
 
-    Object read = custom.getNamespacedCustomObject(group, "v1", namespace.name(), plural, "w1")
-        .execute();
+    Object read =
+        custom.getNamespacedCustomObject(group, "v1", namespace.name(), plural, "w1").execute();
     assertTrue(read.toString().contains("size=3"), read.toString());
   }
 
@@ -133,13 +197,20 @@ class KubeClusterIT {
     String server = plane.server();
 
     plane.stop();
-    assertThrows(ApiException.class,
-        () -> api.readNamespacedLease("survivor", namespace.name()).execute());
+    assertThrows(
+        ApiException.class, () -> api.readNamespacedLease("survivor", namespace.name()).execute());
     plane.restart();
 
     assertEquals(server, plane.server());
-    Await.until("the restarted server answers", Duration.ofSeconds(20),
-        () -> "kept".equals(api.readNamespacedLease("survivor", namespace.name()).execute()
-            .getSpec().getHolderIdentity()));
+    Await.until(
+        "the restarted server answers",
+        Duration.ofSeconds(20),
+        () ->
+            "kept"
+                .equals(
+                    api.readNamespacedLease("survivor", namespace.name())
+                        .execute()
+                        .getSpec()
+                        .getHolderIdentity()));
   }
 }

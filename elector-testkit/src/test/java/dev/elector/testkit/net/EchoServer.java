@@ -14,7 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A loopback TCP server that writes back every byte it reads and half-closes when the client does. */
+/**
+ * A loopback TCP server that writes back every byte it reads and half-closes when the client does.
+ */
 final class EchoServer implements AutoCloseable {
   private final ServerSocket server;
   private final ExecutorService threads;
@@ -24,11 +26,13 @@ final class EchoServer implements AutoCloseable {
   EchoServer() throws IOException {
     server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
     AtomicInteger n = new AtomicInteger();
-    threads = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "echo-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    threads =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "echo-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     threads.execute(this::acceptLoop);
   }
 
@@ -55,7 +59,9 @@ final class EchoServer implements AutoCloseable {
   }
 
   private static void echo(Socket socket) {
-    try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
+    try (socket;
+        InputStream in = socket.getInputStream();
+        OutputStream out = socket.getOutputStream()) {
       byte[] buffer = new byte[8192];
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         out.write(buffer, 0, n);

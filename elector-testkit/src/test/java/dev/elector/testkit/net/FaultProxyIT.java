@@ -19,28 +19,44 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A client-java client talking TLS to the real API server through the proxy, and the faults it sees. */
+/**
+ * A client-java client talking TLS to the real API server through the proxy, and the faults it
+ * sees.
+ */
 @KubeTest
 class FaultProxyIT {
 
   /** Starts a proxy to the API server and a client of its own that connects through it. */
-  private static Setup through(KubeCluster cluster, KubeNamespace namespace, String name) throws Exception {
+  private static Setup through(KubeCluster cluster, KubeNamespace namespace, String name)
+      throws Exception {
     URI server = URI.create(cluster.server());
-    FaultProxy proxy = FaultProxy.newBuilder().name(name)
-        .target(new InetSocketAddress(server.getHost(), server.getPort())).start();
+    FaultProxy proxy =
+        FaultProxy.newBuilder()
+            .name(name)
+            .target(new InetSocketAddress(server.getHost(), server.getPort()))
+            .start();
     KubeIdentity identity = cluster.newIdentity(namespace, name);
-    cluster.grant(identity, namespace, List.of(new V1PolicyRule().apiGroups(List.of("coordination.k8s.io"))
-        .resources(List.of("leases")).verbs(List.of("list"))));
+    cluster.grant(
+        identity,
+        namespace,
+        List.of(
+            new V1PolicyRule()
+                .apiGroups(List.of("coordination.k8s.io"))
+                .resources(List.of("leases"))
+                .verbs(List.of("list"))));
     ApiClient client = identity.client();
     client.setBasePath("https://" + proxy.hostPort());
     client.setReadTimeout(1_000);
     CoordinationV1Api api = new CoordinationV1Api(client);
-    Await.until("the Role takes effect", Duration.ofSeconds(10),
+    Await.until(
+        "the Role takes effect",
+        Duration.ofSeconds(10),
         () -> api.listNamespacedLease(namespace.name()).execute() != null);
     return new Setup(proxy, client, api, namespace.name());
   }
 
-  private record Setup(FaultProxy proxy, ApiClient client, CoordinationV1Api api, String namespace) {
+  private record Setup(
+      FaultProxy proxy, ApiClient client, CoordinationV1Api api, String namespace) {
     void list() throws ApiException {
       api.listNamespacedLease(namespace).execute();
     }
@@ -54,28 +70,34 @@ class FaultProxyIT {
       setup.list();
 
       assertTrue(proxy.stats().accepted() >= 1);
-      assertTrue(proxy.stats().bytesToTarget() > 0 && proxy.stats().bytesToClient() > 0, proxy.stats().toString());
+      assertTrue(
+          proxy.stats().bytesToTarget() > 0 && proxy.stats().bytesToClient() > 0,
+          proxy.stats().toString());
     }
   }
 
   @Test
-  void aBlackholeTimesTheClientOutAndHealingLetsItThroughAgain(KubeCluster cluster, KubeNamespace namespace)
-      throws Exception {
+  void aBlackholeTimesTheClientOutAndHealingLetsItThroughAgain(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     Setup setup = through(cluster, namespace, "blackhole");
     try (FaultProxy proxy = setup.proxy()) {
       proxy.blackhole();
 
       assertThrows(ApiException.class, setup::list);
       proxy.heal();
-      Await.until("calls succeed after healing", Duration.ofSeconds(10), () -> {
-        setup.list();
-        return true;
-      });
+      Await.until(
+          "calls succeed after healing",
+          Duration.ofSeconds(10),
+          () -> {
+            setup.list();
+            return true;
+          });
     }
   }
 
   @Test
-  void aResetAndRefusalLookLikeAServerOutage(KubeCluster cluster, KubeNamespace namespace) throws Exception {
+  void aResetAndRefusalLookLikeAServerOutage(KubeCluster cluster, KubeNamespace namespace)
+      throws Exception {
     Setup setup = through(cluster, namespace, "outage");
     try (FaultProxy proxy = setup.proxy()) {
       proxy.refuse().reset();
@@ -89,8 +111,8 @@ class FaultProxyIT {
   }
 
   @Test
-  void httpFaultsAnswerTheirShareWith500AndTheRestReachTheServer(KubeCluster cluster, KubeNamespace namespace)
-      throws Exception {
+  void httpFaultsAnswerTheirShareWith500AndTheRestReachTheServer(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     Setup setup = through(cluster, namespace, "http-faults");
     HttpFaults faults = HttpFaults.withSeed(3).installOn(setup.client()).fail(0.5, 500);
     int failed = 0;

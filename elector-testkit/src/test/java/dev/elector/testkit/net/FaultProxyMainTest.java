@@ -19,14 +19,19 @@ class FaultProxyMainTest {
   void printsReadyWithTheBoundAddressAndForwards() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (EchoServer echo = new EchoServer();
-        FaultProxy proxy = FaultProxyMain.start(new String[] {"--listen", "127.0.0.1:0",
-            "--target", "127.0.0.1:" + echo.address().getPort()}, new PrintStream(out, true, StandardCharsets.UTF_8));
+        FaultProxy proxy =
+            FaultProxyMain.start(
+                new String[] {
+                  "--listen", "127.0.0.1:0", "--target", "127.0.0.1:" + echo.address().getPort()
+                },
+                new PrintStream(out, true, StandardCharsets.UTF_8));
         Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.address().getPort())) {
       client.setSoTimeout(5_000);
       client.getOutputStream().write(new byte[] {1, 2, 3});
 
       assertArrayEquals(new byte[] {1, 2, 3}, client.getInputStream().readNBytes(3));
-      assertEquals("READY 127.0.0.1:" + proxy.address().getPort() + System.lineSeparator(),
+      assertEquals(
+          "READY 127.0.0.1:" + proxy.address().getPort() + System.lineSeparator(),
           out.toString(StandardCharsets.UTF_8));
     }
   }
@@ -35,12 +40,20 @@ class FaultProxyMainTest {
   void badArgumentsNameTheProblemAndTheUsage() {
     PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
-    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-        () -> FaultProxyMain.start(new String[] {"--listen", "127.0.0.1:0"}, out));
-    IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
-        () -> FaultProxyMain.start(new String[] {"--listen", "127.0.0.1:x", "--target", "127.0.0.1:1"}, out));
-    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-        () -> FaultProxyMain.start(new String[] {"--faults", "all"}, out));
+    IllegalArgumentException missing =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> FaultProxyMain.start(new String[] {"--listen", "127.0.0.1:0"}, out));
+    IllegalArgumentException port =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                FaultProxyMain.start(
+                    new String[] {"--listen", "127.0.0.1:x", "--target", "127.0.0.1:1"}, out));
+    IllegalArgumentException unknown =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> FaultProxyMain.start(new String[] {"--faults", "all"}, out));
 
     assertTrue(missing.getMessage().contains("--target"), missing.getMessage());
     assertTrue(port.getMessage().contains("127.0.0.1:x"), port.getMessage());

@@ -158,7 +158,8 @@ class FaultProxyTest {
 
     proxy.reset();
 
-    SocketException reset = assertThrows(SocketException.class, () -> client.getInputStream().read());
+    SocketException reset =
+        assertThrows(SocketException.class, () -> client.getInputStream().read());
     assertTrue(reset.getMessage().contains("reset"), reset.getMessage());
     assertEquals(1, proxy.stats().resets());
     assertArrayEquals(text("again"), roundTrip(connect(), text("again")));
@@ -203,7 +204,8 @@ class FaultProxyTest {
     proxy.refuse();
 
     assertThrows(ConnectException.class, () -> new Socket().connect(proxy.address(), 2_000));
-    assertArrayEquals(text("still"), roundTrip(open, text("still")), "open connections are left alone");
+    assertArrayEquals(
+        text("still"), roundTrip(open, text("still")), "open connections are left alone");
     proxy.heal();
     assertEquals(port, proxy.address().getPort());
     assertArrayEquals(text("back"), roundTrip(connect(), text("back")));
@@ -254,15 +256,17 @@ class FaultProxyTest {
       List<Future<Boolean>> results = new ArrayList<>();
       for (int i = 0; i < connections; i++) {
         int seed = i;
-        results.add(pool.submit(() -> {
-          byte[] data = new byte[32 * 1024];
-          new Random(seed).nextBytes(data);
-          try (Socket client = new Socket()) {
-            client.connect(proxy.address(), 5_000);
-            client.setSoTimeout(10_000);
-            return Arrays.equals(data, roundTrip(client, data));
-          }
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  byte[] data = new byte[32 * 1024];
+                  new Random(seed).nextBytes(data);
+                  try (Socket client = new Socket()) {
+                    client.connect(proxy.address(), 5_000);
+                    client.setSoTimeout(10_000);
+                    return Arrays.equals(data, roundTrip(client, data));
+                  }
+                }));
       }
       for (Future<Boolean> result : results) {
         assertTrue(result.get());
@@ -305,7 +309,8 @@ class FaultProxyTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       dead = (InetSocketAddress) s.getLocalSocketAddress();
     }
-    try (FaultProxy toNowhere = FaultProxy.start(dead); Socket client = new Socket()) {
+    try (FaultProxy toNowhere = FaultProxy.start(dead);
+        Socket client = new Socket()) {
       try {
         client.connect(toNowhere.address(), 2_000);
       } catch (SocketException resetWhileConnecting) {
@@ -319,18 +324,25 @@ class FaultProxyTest {
 
   @Test
   void controlsRejectBadValuesNamingTheFix() {
-    IllegalArgumentException latency = assertThrows(IllegalArgumentException.class,
-        () -> proxy.latency(Duration.ofMillis(-1), Duration.ZERO));
-    IllegalArgumentException trickle = assertThrows(IllegalArgumentException.class, () -> proxy.trickle(0));
-    IllegalArgumentException chance = assertThrows(IllegalArgumentException.class, () -> proxy.resetRandomly(1.5));
-    IllegalArgumentException builder = assertThrows(IllegalArgumentException.class,
-        () -> FaultProxy.newBuilder().name(" ").start());
+    IllegalArgumentException latency =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> proxy.latency(Duration.ofMillis(-1), Duration.ZERO));
+    IllegalArgumentException trickle =
+        assertThrows(IllegalArgumentException.class, () -> proxy.trickle(0));
+    IllegalArgumentException chance =
+        assertThrows(IllegalArgumentException.class, () -> proxy.resetRandomly(1.5));
+    IllegalArgumentException builder =
+        assertThrows(
+            IllegalArgumentException.class, () -> FaultProxy.newBuilder().name(" ").start());
 
     assertTrue(latency.getMessage().contains("Duration.ZERO"), latency.getMessage());
     assertTrue(trickle.getMessage().contains("heal()"), trickle.getMessage());
     assertTrue(chance.getMessage().contains("0-1"), chance.getMessage());
-    assertTrue(builder.getMessage().contains("target is required")
-        && builder.getMessage().contains("name is blank"), builder.getMessage());
+    assertTrue(
+        builder.getMessage().contains("target is required")
+            && builder.getMessage().contains("name is blank"),
+        builder.getMessage());
   }
 
   private static void assertEndsOrResets(Socket client) {

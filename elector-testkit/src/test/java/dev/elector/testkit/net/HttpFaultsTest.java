@@ -31,13 +31,15 @@ class HttpFaultsTest {
     // Without TCP_NODELAY the JDK server waits out delayed ACKs, 40 ms per request.
     System.setProperty("sun.net.httpserver.nodelay", "true");
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-    server.createContext("/", exchange -> {
-      served.incrementAndGet();
-      byte[] body = "ok".getBytes(StandardCharsets.US_ASCII);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          served.incrementAndGet();
+          byte[] body = "ok".getBytes(StandardCharsets.US_ASCII);
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     server.start();
     client = new OkHttpClient.Builder().addInterceptor(faults).build();
   }
@@ -50,7 +52,8 @@ class HttpFaultsTest {
   }
 
   private Response get() throws IOException {
-    String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/apis/coordination.k8s.io/v1/leases";
+    String url =
+        "http://127.0.0.1:" + server.getAddress().getPort() + "/apis/coordination.k8s.io/v1/leases";
     return client.newCall(new Request.Builder().url(url).build()).execute();
   }
 
@@ -149,10 +152,13 @@ class HttpFaultsTest {
 
   @Test
   void rejectsSettingsThatCannotBeMet() {
-    IllegalArgumentException share = assertThrows(IllegalArgumentException.class, () -> faults.fail(2, 500));
-    IllegalArgumentException status = assertThrows(IllegalArgumentException.class, () -> faults.fail(0.5, 404));
-    IllegalArgumentException retry = assertThrows(IllegalArgumentException.class,
-        () -> faults.throttle(0.5, Duration.ofMillis(1500)));
+    IllegalArgumentException share =
+        assertThrows(IllegalArgumentException.class, () -> faults.fail(2, 500));
+    IllegalArgumentException status =
+        assertThrows(IllegalArgumentException.class, () -> faults.fail(0.5, 404));
+    IllegalArgumentException retry =
+        assertThrows(
+            IllegalArgumentException.class, () -> faults.throttle(0.5, Duration.ofMillis(1500)));
 
     assertTrue(share.getMessage().contains("0-1"), share.getMessage());
     assertTrue(status.getMessage().contains("429 or 500-599"), status.getMessage());

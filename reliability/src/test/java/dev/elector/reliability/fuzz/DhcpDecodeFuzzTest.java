@@ -15,7 +15,8 @@ import org.junit.jupiter.api.AfterAll;
  * message and encode to the same bytes again.
  */
 class DhcpDecodeFuzzTest {
-  private static final FuzzStats STATS = new FuzzStats(DhcpDecodeFuzzTest.class, "decodesOrRejectsAsMalformedAndRoundTrips");
+  private static final FuzzStats STATS =
+      new FuzzStats(DhcpDecodeFuzzTest.class, "decodesOrRejectsAsMalformedAndRoundTrips");
 
   @DictionaryFile(resourcePath = "dhcp.dict")
   @FuzzTest(maxDuration = "40s")
@@ -32,16 +33,29 @@ class DhcpDecodeFuzzTest {
     check(buffer.position() == 0, "decode moved the buffer's position", message);
     readEveryTypedOption(message.options());
     byte[] wire = message.encode();
-    check(wire.length == message.encodedLength(), "encodedLength() differs from encode().length", message);
+    check(
+        wire.length == message.encodedLength(),
+        "encodedLength() differs from encode().length",
+        message);
     DhcpMessage again;
     try {
       again = DhcpMessage.decode(wire);
     } catch (MalformedPacketException e) {
-      throw new AssertionError("the re-encoded message does not decode: " + e.getMessage() + "; " + message, e);
+      throw new AssertionError(
+          "the re-encoded message does not decode: " + e.getMessage() + "; " + message, e);
     }
-    check(again.equals(message), "the re-encoded message decodes to a different one: " + again, message);
-    check(again.options().equals(message.options()), "the options changed: " + again.options(), message);
-    check(again.sname().equals(message.sname()) && again.file().equals(message.file()), "sname or file changed", message);
+    check(
+        again.equals(message),
+        "the re-encoded message decodes to a different one: " + again,
+        message);
+    check(
+        again.options().equals(message.options()),
+        "the options changed: " + again.options(),
+        message);
+    check(
+        again.sname().equals(message.sname()) && again.file().equals(message.file()),
+        "sname or file changed",
+        message);
     check(Arrays.equals(again.encode(), wire), "encoding is not stable", message);
     STATS.event(message.options().messageType().map(Enum::name).orElse("no type"));
   }

@@ -18,13 +18,15 @@ import org.junit.jupiter.api.AfterAll;
  * arrived by unicast and by broadcast.
  */
 class DhcpEngineFuzzTest {
-  private static final FuzzStats STATS = new FuzzStats(DhcpEngineFuzzTest.class, "answersOnlyKnownMacsWithTheirOwnAddress");
+  private static final FuzzStats STATS =
+      new FuzzStats(DhcpEngineFuzzTest.class, "answersOnlyKnownMacsWithTheirOwnAddress");
   private static final LeaseTable TABLE = LeaseTable.standard();
   private static final StaticLeaseSource SOURCE = TABLE.source();
   private static final List<String> BEFORE = TABLE.snapshot(SOURCE);
   private static final GuardedLeaseSource GUARD = new GuardedLeaseSource(SOURCE);
   private static final DhcpEngine ENGINE = new DhcpEngine(GUARD);
-  private static final List<ReceiveContext> CONTEXTS = List.of(ReceiveContext.unicast(), ReceiveContext.broadcast());
+  private static final List<ReceiveContext> CONTEXTS =
+      List.of(ReceiveContext.unicast(), ReceiveContext.broadcast());
 
   @DictionaryFile(resourcePath = "dhcp.dict")
   @FuzzTest(maxDuration = "40s")
@@ -45,7 +47,8 @@ class DhcpEngineFuzzTest {
     }
     List<String> after = TABLE.snapshot(SOURCE);
     if (!after.equals(BEFORE)) {
-      throw new AssertionError("the leases changed from " + BEFORE + " to " + after + "; request: " + request);
+      throw new AssertionError(
+          "the leases changed from " + BEFORE + " to " + after + "; request: " + request);
     }
   }
 

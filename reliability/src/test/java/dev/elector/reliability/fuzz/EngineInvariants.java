@@ -14,8 +14,12 @@ import java.util.Optional;
  * client's maximum message size.
  */
 final class EngineInvariants {
-  /** RFC 2132 9.10: the smallest maximum message size, which includes 28 bytes of IP and UDP headers. */
+  /**
+   * RFC 2132 9.10: the smallest maximum message size, which includes 28 bytes of IP and UDP
+   * headers.
+   */
   private static final int MIN_MESSAGE_SIZE = 576;
+
   private static final int IP_UDP_HEADERS = 28;
 
   private EngineInvariants() {}
@@ -29,14 +33,20 @@ final class EngineInvariants {
     Optional<MacAddress> mac = request.mac();
     Optional<Ipv4Address> leased = mac.flatMap(table::ipOf);
     if (leased.isEmpty()) {
-      require(outcome.kind() == Outcome.Kind.IGNORED, "a client the table does not know got " + outcome, request);
+      require(
+          outcome.kind() == Outcome.Kind.IGNORED,
+          "a client the table does not know got " + outcome,
+          request);
       return;
     }
     Ipv4Address own = leased.get();
     switch (outcome.kind()) {
-      case OFFERED, ACKED -> require(outcome.address().equals(Optional.of(own)),
-          outcome.kind() + " names " + outcome.address() + ", not the client's own " + own, request);
-      default -> { }
+      case OFFERED, ACKED ->
+          require(
+              outcome.address().equals(Optional.of(own)),
+              outcome.kind() + " names " + outcome.address() + ", not the client's own " + own,
+              request);
+      default -> {}
     }
     if (outcome.reply().isEmpty()) {
       return;
@@ -45,18 +55,38 @@ final class EngineInvariants {
     DhcpMessage answer = reply.message();
     require(answer.op() == DhcpMessage.BOOTREPLY, "the reply's op is " + answer.op(), request);
     require(answer.xid() == request.xid(), "the reply's xid differs from the request's", request);
-    require(answer.mac().equals(mac), "the reply is addressed to " + answer.mac() + ", not " + mac.get(), request);
-    require(answer.yiaddr().equals(own) || answer.yiaddr().isAny(),
-        "the reply gives " + mac.get() + " yiaddr " + answer.yiaddr() + "; its lease is " + own, request);
-    require(!(outcome.kind() == Outcome.Kind.OFFERED || outcome.kind() == Outcome.Kind.ACKED)
-        || answer.yiaddr().equals(own), outcome.kind() + " without the leased address in yiaddr", request);
-    int limit = Math.max(MIN_MESSAGE_SIZE, request.options().maxMessageSize().orElse(MIN_MESSAGE_SIZE)) - IP_UDP_HEADERS;
-    require(answer.encodedLength() <= limit, outcome.kind() + " reply of " + answer.encodedLength()
-        + " bytes exceeds the client's limit of " + limit, request);
+    require(
+        answer.mac().equals(mac),
+        "the reply is addressed to " + answer.mac() + ", not " + mac.get(),
+        request);
+    require(
+        answer.yiaddr().equals(own) || answer.yiaddr().isAny(),
+        "the reply gives " + mac.get() + " yiaddr " + answer.yiaddr() + "; its lease is " + own,
+        request);
+    require(
+        !(outcome.kind() == Outcome.Kind.OFFERED || outcome.kind() == Outcome.Kind.ACKED)
+            || answer.yiaddr().equals(own),
+        outcome.kind() + " without the leased address in yiaddr",
+        request);
+    int limit =
+        Math.max(MIN_MESSAGE_SIZE, request.options().maxMessageSize().orElse(MIN_MESSAGE_SIZE))
+            - IP_UDP_HEADERS;
+    require(
+        answer.encodedLength() <= limit,
+        outcome.kind()
+            + " reply of "
+            + answer.encodedLength()
+            + " bytes exceeds the client's limit of "
+            + limit,
+        request);
     try {
-      require(DhcpMessage.decode(answer.encode()).equals(answer), "the reply does not decode to itself", request);
+      require(
+          DhcpMessage.decode(answer.encode()).equals(answer),
+          "the reply does not decode to itself",
+          request);
     } catch (MalformedPacketException e) {
-      throw new AssertionError("the reply does not decode: " + e.getMessage() + "; request: " + request, e);
+      throw new AssertionError(
+          "the reply does not decode: " + e.getMessage() + "; request: " + request, e);
     }
   }
 

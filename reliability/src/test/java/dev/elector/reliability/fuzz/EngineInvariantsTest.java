@@ -27,8 +27,11 @@ class EngineInvariantsTest {
   private static final MacAddress STRANGER = MacAddress.parse("02:00:00:00:00:99");
 
   private static DhcpMessage discoverFrom(MacAddress mac) {
-    return DhcpMessage.builder().mac(mac).xid(7)
-        .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build()).build();
+    return DhcpMessage.builder()
+        .mac(mac)
+        .xid(7)
+        .options(DhcpOptions.builder().messageType(MessageType.DISCOVER).build())
+        .build();
   }
 
   private static Outcome handle(StaticLeaseSource source, DhcpMessage request) {
@@ -44,23 +47,30 @@ class EngineInvariantsTest {
 
   @Test
   void anOfferOfAnotherClientsAddressIsCaught() {
-    StaticLeaseSource swapped = StaticLeaseSource.of(TABLE.pool(), Map.of(
-        FIRST, TABLE.ipOf(SECOND).orElseThrow(), SECOND, TABLE.ipOf(FIRST).orElseThrow()));
+    StaticLeaseSource swapped =
+        StaticLeaseSource.of(
+            TABLE.pool(),
+            Map.of(
+                FIRST, TABLE.ipOf(SECOND).orElseThrow(), SECOND, TABLE.ipOf(FIRST).orElseThrow()));
     DhcpMessage request = discoverFrom(FIRST);
 
-    AssertionError error = assertThrows(AssertionError.class,
-        () -> EngineInvariants.check(TABLE, request, handle(swapped, request)));
+    AssertionError error =
+        assertThrows(
+            AssertionError.class,
+            () -> EngineInvariants.check(TABLE, request, handle(swapped, request)));
     assertTrue(error.getMessage().contains("not the client's own 192.0.2.10"), error.getMessage());
   }
 
   @Test
   void anAnswerToAClientTheTableDoesNotKnowIsCaught() {
-    StaticLeaseSource withStranger = StaticLeaseSource.of(TABLE.pool(),
-        Map.of(STRANGER, Ipv4Address.parse("192.0.2.99")));
+    StaticLeaseSource withStranger =
+        StaticLeaseSource.of(TABLE.pool(), Map.of(STRANGER, Ipv4Address.parse("192.0.2.99")));
     DhcpMessage request = discoverFrom(STRANGER);
 
-    AssertionError error = assertThrows(AssertionError.class,
-        () -> EngineInvariants.check(TABLE, request, handle(withStranger, request)));
+    AssertionError error =
+        assertThrows(
+            AssertionError.class,
+            () -> EngineInvariants.check(TABLE, request, handle(withStranger, request)));
     assertTrue(error.getMessage().contains("does not know"), error.getMessage());
   }
 
@@ -82,7 +92,8 @@ class EngineInvariantsTest {
 
   @Test
   void theSnapshotTellsTwoTablesApart() {
-    StaticLeaseSource other = StaticLeaseSource.of(TABLE.pool(), Map.of(FIRST, Ipv4Address.parse("192.0.2.50")));
+    StaticLeaseSource other =
+        StaticLeaseSource.of(TABLE.pool(), Map.of(FIRST, Ipv4Address.parse("192.0.2.50")));
 
     assertEquals(TABLE.snapshot(TABLE.source()), TABLE.snapshot(TABLE.source()));
     assertNotEquals(TABLE.snapshot(TABLE.source()), TABLE.snapshot(other));

@@ -45,10 +45,18 @@ final class FuzzStats {
   String summary() {
     double seconds = executions == 0 ? 0 : (System.nanoTime() - firstNanos) / 1e9;
     String mode = System.getenv("JAZZER_FUZZ") == null ? "regression (seeds only)" : "fuzzing";
-    return String.format("FUZZ %s#%s %s: %d executions in %.1f s (%.0f/s), %d decoded (%.1f%%), outcomes %s, %s",
-        target.substring(target.lastIndexOf('.') + 1), method, mode, executions, seconds,
-        seconds > 0 ? executions / seconds : 0, decoded, executions == 0 ? 0 : 100.0 * decoded / executions,
-        events, corpus());
+    return String.format(
+        "FUZZ %s#%s %s: %d executions in %.1f s (%.0f/s), %d decoded (%.1f%%), outcomes %s, %s",
+        target.substring(target.lastIndexOf('.') + 1),
+        method,
+        mode,
+        executions,
+        seconds,
+        seconds > 0 ? executions / seconds : 0,
+        decoded,
+        executions == 0 ? 0 : 100.0 * decoded / executions,
+        events,
+        corpus());
   }
 
   private String corpus() {
@@ -62,11 +70,17 @@ final class FuzzStats {
     }
     try (Stream<Path> files = Files.list(dir)) {
       long[] countAndBytes = new long[2];
-      files.forEach(f -> {
-        countAndBytes[0]++;
-        countAndBytes[1] += f.toFile().length();
-      });
-      return "generated corpus " + countAndBytes[0] + " inputs, " + countAndBytes[1] + " bytes in " + dir;
+      files.forEach(
+          f -> {
+            countAndBytes[0]++;
+            countAndBytes[1] += f.toFile().length();
+          });
+      return "generated corpus "
+          + countAndBytes[0]
+          + " inputs, "
+          + countAndBytes[1]
+          + " bytes in "
+          + dir;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A strict wrapper of a lease source for one request at a time: it fails at once (with an
- * {@link AssertionError}, which nothing in the engine catches) if the engine asks for the lease of
- * any MAC other than the requester's, or calls a method twice for one request, as
- * {@link LeaseSource} promises it never does.
+ * A strict wrapper of a lease source for one request at a time: it fails at once (with an {@link
+ * AssertionError}, which nothing in the engine catches) if the engine asks for the lease of any MAC
+ * other than the requester's, or calls a method twice for one request, as {@link LeaseSource}
+ * promises it never does.
  */
 final class GuardedLeaseSource implements LeaseSource {
   private final LeaseSource delegate;
@@ -33,8 +33,11 @@ final class GuardedLeaseSource implements LeaseSource {
   public Optional<Lease> leaseFor(MacAddress mac) {
     record("leaseFor");
     if (requester.isEmpty() || !requester.get().equals(mac)) {
-      throw new AssertionError("the engine asked for the lease of " + mac + " while answering "
-          + requester.map(String::valueOf).orElse("a request without a MAC"));
+      throw new AssertionError(
+          "the engine asked for the lease of "
+              + mac
+              + " while answering "
+              + requester.map(String::valueOf).orElse("a request without a MAC"));
     }
     return delegate.leaseFor(mac);
   }
@@ -52,7 +55,8 @@ final class GuardedLeaseSource implements LeaseSource {
 
   private void record(String call) {
     if (calls.contains(call)) {
-      throw new AssertionError("the engine called " + call + " twice for one request; calls so far: " + calls);
+      throw new AssertionError(
+          "the engine called " + call + " twice for one request; calls so far: " + calls);
     }
     calls.add(call);
   }

@@ -16,19 +16,21 @@ import org.junit.jupiter.params.provider.CsvSource;
  * from every kind of request rather than from bytes that no longer decode.
  */
 class SeedCorpusTest {
-  private static final String SEEDS = "DhcpEngineFuzzTestInputs/answersOnlyKnownMacsWithTheirOwnAddress/";
+  private static final String SEEDS =
+      "DhcpEngineFuzzTestInputs/answersOnlyKnownMacsWithTheirOwnAddress/";
 
   @ParameterizedTest
   @CsvSource({
-      "udhcpc-1.35-discover, OFFERED",
-      "udhcpc-1.35-request, ACKED",
-      "derived-inform, INFORMED",
-      "derived-release, RELEASED",
-      "derived-decline, DECLINED",
-      "derived-renewing, ACKED",
-      "derived-relayed-discover, OFFERED",
-      "derived-overload-file, OFFERED",
-      "finding-nak-larger-than-client-limit, NAKED"})  // sent without its optional message
+    "udhcpc-1.35-discover, OFFERED",
+    "udhcpc-1.35-request, ACKED",
+    "derived-inform, INFORMED",
+    "derived-release, RELEASED",
+    "derived-decline, DECLINED",
+    "derived-renewing, ACKED",
+    "derived-relayed-discover, OFFERED",
+    "derived-overload-file, OFFERED",
+    "finding-nak-larger-than-client-limit, NAKED"
+  }) // sent without its optional message
   void eachSeedDecodesAndReachesItsPath(String seed, Outcome.Kind expected) throws Exception {
     DhcpMessage request = DhcpMessage.decode(read(SEEDS + seed));
     LeaseTable table = LeaseTable.standard();

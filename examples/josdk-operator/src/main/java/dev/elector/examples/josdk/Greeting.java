@@ -37,7 +37,9 @@ public class Greeting extends CustomResource<Greeting.Spec, Void> implements Nam
     }
   }
 
-  /** A greeting for {@code name} in {@code namespace}, reconciled again every {@code resyncMillis}. */
+  /**
+   * A greeting for {@code name} in {@code namespace}, reconciled again every {@code resyncMillis}.
+   */
   public static Greeting of(String namespace, String objectName, String name, long resyncMillis) {
     Greeting greeting = new Greeting();
     greeting.getMetadata().setNamespace(namespace);

@@ -21,8 +21,10 @@ import java.util.function.LongSupplier;
 @ControllerConfiguration(name = GreetingReconciler.NAME)
 public final class GreetingReconciler implements Reconciler<Greeting> {
   static final String NAME = "greeting";
+
   /** The annotation naming the replica that wrote the ConfigMap. */
   public static final String RECONCILED_BY = "examples.elector.dev/reconciled-by";
+
   /** The annotation holding the fencing token of the term that wrote the ConfigMap. */
   public static final String TOKEN = "examples.elector.dev/fencing-token";
 
@@ -46,20 +48,31 @@ public final class GreetingReconciler implements Reconciler<Greeting> {
       events.printAt(checked, "SKIPPED", "object", name);
       return UpdateControl.noUpdate();
     }
-    ConfigMap map = new ConfigMapBuilder()
-        .withNewMetadata()
-          .withName(name + "-greeting")
-          .withNamespace(greeting.getMetadata().getNamespace())
-          .addToAnnotations(RECONCILED_BY, identity)
-          .addToAnnotations(TOKEN, Long.toString(token.getAsLong()))
-          .withOwnerReferences(new OwnerReferenceBuilder()
-              .withApiVersion(greeting.getApiVersion()).withKind(greeting.getKind())
-              .withName(name).withUid(greeting.getMetadata().getUid()).build())
-        .endMetadata()
-        .addToData("greeting", "Hello, " + greeting.getSpec().getName() + "!")
-        .build();
-    context.getClient().configMaps().inNamespace(greeting.getMetadata().getNamespace())
-        .resource(map).fieldManager("greeting-operator").forceConflicts().serverSideApply();
+    ConfigMap map =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName(name + "-greeting")
+            .withNamespace(greeting.getMetadata().getNamespace())
+            .addToAnnotations(RECONCILED_BY, identity)
+            .addToAnnotations(TOKEN, Long.toString(token.getAsLong()))
+            .withOwnerReferences(
+                new OwnerReferenceBuilder()
+                    .withApiVersion(greeting.getApiVersion())
+                    .withKind(greeting.getKind())
+                    .withName(name)
+                    .withUid(greeting.getMetadata().getUid())
+                    .build())
+            .endMetadata()
+            .addToData("greeting", "Hello, " + greeting.getSpec().getName() + "!")
+            .build();
+    context
+        .getClient()
+        .configMaps()
+        .inNamespace(greeting.getMetadata().getNamespace())
+        .resource(map)
+        .fieldManager("greeting-operator")
+        .forceConflicts()
+        .serverSideApply();
     events.print("RECONCILED", "object", name, "checked", checked, "token", token.getAsLong());
     long resync = greeting.getSpec().getResyncMillis();
     return resync > 0

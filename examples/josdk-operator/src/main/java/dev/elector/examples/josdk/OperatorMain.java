@@ -22,10 +22,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * One replica of the Greeting operator. With {@code --elector elector} (the default) it leads on
- * Elector's fabric8 Lease lock and runs a fresh JOSDK operator per term
- * ({@link TermScopedOperator}); with {@code --elector josdk} it uses JOSDK's built-in leader
- * election instead, for comparison. Prints {@code EVENT} lines (see {@link Events}) on standard
- * output; SIGTERM closes the elector, which stops the operator and releases the Lease.
+ * Elector's fabric8 Lease lock and runs a fresh JOSDK operator per term ({@link
+ * TermScopedOperator}); with {@code --elector josdk} it uses JOSDK's built-in leader election
+ * instead, for comparison. Prints {@code EVENT} lines (see {@link Events}) on standard output;
+ * SIGTERM closes the elector, which stops the operator and releases the Lease.
  *
  * <pre>
  * java dev.elector.examples.josdk.OperatorMain [--kubeconfig FILE] [--namespace NS]
@@ -44,8 +44,9 @@ public final class OperatorMain {
     String namespace = flags.getOrDefault("namespace", System.getenv("POD_NAMESPACE"));
     String identity = flags.getOrDefault("identity", System.getenv("POD_NAME"));
     if (namespace == null || identity == null) {
-      throw new IllegalArgumentException("the namespace and identity are unknown; pass"
-          + " --namespace and --identity, or set POD_NAMESPACE and POD_NAME");
+      throw new IllegalArgumentException(
+          "the namespace and identity are unknown; pass"
+              + " --namespace and --identity, or set POD_NAMESPACE and POD_NAME");
     }
     String lease = flags.getOrDefault("lease", "greeting-operator");
     Duration leaseDuration = duration(flags.getOrDefault("lease-duration", "15s"));
@@ -56,47 +57,88 @@ public final class OperatorMain {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> events.print("EXIT"), "exit-event"));
 
     if (flags.getOrDefault("elector", "elector").equals("josdk")) {
-      runWithJosdkElection(client, namespace, identity, lease, leaseDuration, renewDeadline,
-          retryPeriod, Boolean.parseBoolean(flags.getOrDefault("josdk-exit-on-stop", "true")),
+      runWithJosdkElection(
+          client,
+          namespace,
+          identity,
+          lease,
+          leaseDuration,
+          renewDeadline,
+          retryPeriod,
+          Boolean.parseBoolean(flags.getOrDefault("josdk-exit-on-stop", "true")),
           events);
       return;
     }
-    Fabric8LeaseLock lock = Fabric8LeaseLock.newBuilder().client(client).namespace(namespace)
-        .name(lease).identity(identity).build();
-    TermScopedOperator operators = new TermScopedOperator(client,
-        leaseDuration.minus(renewDeadline).dividedBy(2),
-        (operator, term) -> operator.register(
-            new GreetingReconciler(identity, term::isActive, term::fencingToken, events),
-            c -> c.settingNamespace(namespace)),
-        events);
-    LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder().lock(lock)
-        .leaseDuration(leaseDuration).renewDeadline(renewDeadline).retryPeriod(retryPeriod)
-        .callbacks(operators).build());
+    Fabric8LeaseLock lock =
+        Fabric8LeaseLock.newBuilder()
+            .client(client)
+            .namespace(namespace)
+            .name(lease)
+            .identity(identity)
+            .build();
+    TermScopedOperator operators =
+        new TermScopedOperator(
+            client,
+            leaseDuration.minus(renewDeadline).dividedBy(2),
+            (operator, term) ->
+                operator.register(
+                    new GreetingReconciler(identity, term::isActive, term::fencingToken, events),
+                    c -> c.settingNamespace(namespace)),
+            events);
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(lock)
+                .leaseDuration(leaseDuration)
+                .renewDeadline(renewDeadline)
+                .retryPeriod(retryPeriod)
+                .callbacks(operators)
+                .build());
     CountDownLatch closed = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      elector.close(); // onStoppedLeading (the operator stops) first, then the release
-      closed.countDown();
-    }, "close-elector"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  elector.close(); // onStoppedLeading (the operator stops) first, then the release
+                  closed.countDown();
+                },
+                "close-elector"));
     events.print("STARTED", "elector", "elector");
     closed.await();
   }
 
   /** JOSDK's own leader election, as JOSDK documents it, with callbacks that print events. */
-  private static void runWithJosdkElection(KubernetesClient client, String namespace,
-      String identity, String lease, Duration leaseDuration, Duration renewDeadline,
-      Duration retryPeriod, boolean exitOnStop, Events events) throws InterruptedException {
-    Operator operator = new Operator(o -> o.withKubernetesClient(client)
-        .withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
-            .aLeaderElectionConfiguration(lease).withLeaseNamespace(namespace)
-            .withIdentity(identity).withLeaseDuration(leaseDuration)
-            .withRenewDeadline(renewDeadline).withRetryPeriod(retryPeriod)
-            .withExitOnStopLeading(exitOnStop)
-            .withLeaderCallbacks(new LeaderCallbacks(
-                () -> events.print("LEADING"),
-                () -> events.print("STOPPED"),
-                leader -> events.print("NEW_LEADER", "leader", leader)))
-            .build()));
-    operator.register(new GreetingReconciler(identity, () -> true, () -> 0, events),
+  private static void runWithJosdkElection(
+      KubernetesClient client,
+      String namespace,
+      String identity,
+      String lease,
+      Duration leaseDuration,
+      Duration renewDeadline,
+      Duration retryPeriod,
+      boolean exitOnStop,
+      Events events)
+      throws InterruptedException {
+    Operator operator =
+        new Operator(
+            o ->
+                o.withKubernetesClient(client)
+                    .withLeaderElectionConfiguration(
+                        LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(lease)
+                            .withLeaseNamespace(namespace)
+                            .withIdentity(identity)
+                            .withLeaseDuration(leaseDuration)
+                            .withRenewDeadline(renewDeadline)
+                            .withRetryPeriod(retryPeriod)
+                            .withExitOnStopLeading(exitOnStop)
+                            .withLeaderCallbacks(
+                                new LeaderCallbacks(
+                                    () -> events.print("LEADING"),
+                                    () -> events.print("STOPPED"),
+                                    leader -> events.print("NEW_LEADER", "leader", leader)))
+                            .build()));
+    operator.register(
+        new GreetingReconciler(identity, () -> true, () -> 0, events),
         c -> c.settingNamespace(namespace));
     operator.start();
     events.print("STARTED", "elector", "josdk");
@@ -118,7 +160,8 @@ public final class OperatorMain {
     if (text.endsWith("s")) {
       return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
     }
-    throw new IllegalArgumentException("duration " + text + " needs a unit; write e.g. 15s or 500ms");
+    throw new IllegalArgumentException(
+        "duration " + text + " needs a unit; write e.g. 15s or 500ms");
   }
 
   private static Map<String, String> parse(String[] args) {
@@ -127,8 +170,8 @@ public final class OperatorMain {
     while (!rest.isEmpty()) {
       String flag = rest.remove(0);
       if (!flag.startsWith("--") || rest.isEmpty()) {
-        throw new IllegalArgumentException("expected --flag value, got " + flag
-            + "; see the usage in OperatorMain's Javadoc");
+        throw new IllegalArgumentException(
+            "expected --flag value, got " + flag + "; see the usage in OperatorMain's Javadoc");
       }
       flags.put(flag.substring(2), rest.remove(0));
     }

@@ -15,11 +15,11 @@ import java.util.function.BiConsumer;
  * {@code LeaderElectionConfiguration}), and the shared client is never closed by the operator.
  *
  * <p>Elector calls the callbacks one at a time, in order, so a stop always follows the start of its
- * term. {@link Operator#stop()} stops the informers and event processing, waits up to
- * {@code reconcileStopTimeout} for reconciles in flight, then interrupts them; keep it below
- * {@code leaseDuration - renewDeadline}, the time between this term's deadline and the earliest
- * moment another replica may lead. Reconcilers should also check {@code term.isActive()} right
- * before they write, which covers a start that is still syncing caches when the term ends.
+ * term. {@link Operator#stop()} stops the informers and event processing, waits up to {@code
+ * reconcileStopTimeout} for reconciles in flight, then interrupts them; keep it below {@code
+ * leaseDuration - renewDeadline}, the time between this term's deadline and the earliest moment
+ * another replica may lead. Reconcilers should also check {@code term.isActive()} right before they
+ * write, which covers a start that is still syncing caches when the term ends.
  */
 public final class TermScopedOperator implements LeaderCallbacks {
   private final KubernetesClient client;
@@ -29,19 +29,22 @@ public final class TermScopedOperator implements LeaderCallbacks {
   private volatile Operator operator; // set and cleared by the callbacks, which run one at a time
 
   /**
-   * Callbacks that start an operator on {@code client} per term, with the reconcilers that
-   * {@code register} adds for that term.
+   * Callbacks that start an operator on {@code client} per term, with the reconcilers that {@code
+   * register} adds for that term.
    */
-  public TermScopedOperator(KubernetesClient client, Duration reconcileStopTimeout,
-      BiConsumer<Operator, Term> register) {
+  public TermScopedOperator(
+      KubernetesClient client, Duration reconcileStopTimeout, BiConsumer<Operator, Term> register) {
     this(client, reconcileStopTimeout, register, null);
   }
 
-  TermScopedOperator(KubernetesClient client, Duration reconcileStopTimeout,
-      BiConsumer<Operator, Term> register, Events events) {
+  TermScopedOperator(
+      KubernetesClient client,
+      Duration reconcileStopTimeout,
+      BiConsumer<Operator, Term> register,
+      Events events) {
     this.client = Objects.requireNonNull(client, "client");
-    this.reconcileStopTimeout = Objects.requireNonNull(reconcileStopTimeout,
-        "reconcileStopTimeout");
+    this.reconcileStopTimeout =
+        Objects.requireNonNull(reconcileStopTimeout, "reconcileStopTimeout");
     this.register = Objects.requireNonNull(register, "register");
     this.events = events;
   }
@@ -49,11 +52,13 @@ public final class TermScopedOperator implements LeaderCallbacks {
   @Override
   public void onStartedLeading(Term term) {
     print("LEADING", "token", term.fencingToken(), "activeUntil", term.activeUntilNanos());
-    Operator next = new Operator(o -> o
-        .withKubernetesClient(client)
-        .withCloseClientOnStop(false)                 // the lock and the next term use it too
-        .withReconciliationTerminationTimeout(reconcileStopTimeout)
-        .withStopOnInformerErrorDuringStartup(false)); // no System.exit on a slow start
+    Operator next =
+        new Operator(
+            o ->
+                o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false) // the lock and the next term use it too
+                    .withReconciliationTerminationTimeout(reconcileStopTimeout)
+                    .withStopOnInformerErrorDuringStartup(false)); // no System.exit on a slow start
     register.accept(next, term);
     operator = next;
     if (term.isActive()) {
@@ -71,7 +76,13 @@ public final class TermScopedOperator implements LeaderCallbacks {
 
   @Override
   public void onStoppedLeading(Term term, TermEnd reason) {
-    print("TERM_ENDED", "token", term.fencingToken(), "reason", reason, "activeUntil",
+    print(
+        "TERM_ENDED",
+        "token",
+        term.fencingToken(),
+        "reason",
+        reason,
+        "activeUntil",
         term.activeUntilNanos());
     Operator current = operator;
     operator = null;

@@ -21,30 +21,44 @@ final class Cluster implements AutoCloseable {
   final KubernetesClient admin;
 
   Cluster(KubeCluster cluster) throws Exception {
-    admin = new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(cluster.adminKubeconfigYaml())).build();
+    admin =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(cluster.adminKubeconfigYaml()))
+            .build();
     try (InputStream in = Files.newInputStream(CRD)) {
       admin.apiextensions().v1().customResourceDefinitions().load(in).serverSideApply();
     }
-    Await.until("the Greeting CRD is established", Duration.ofSeconds(30), () -> {
-      CustomResourceDefinition crd = admin.apiextensions().v1().customResourceDefinitions()
-          .withName("greetings.examples.elector.dev").get();
-      return crd.getStatus() != null && crd.getStatus().getConditions().stream()
-          .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
-    });
+    Await.until(
+        "the Greeting CRD is established",
+        Duration.ofSeconds(30),
+        () -> {
+          CustomResourceDefinition crd =
+              admin
+                  .apiextensions()
+                  .v1()
+                  .customResourceDefinitions()
+                  .withName("greetings.examples.elector.dev")
+                  .get();
+          return crd.getStatus() != null
+              && crd.getStatus().getConditions().stream()
+                  .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+        });
   }
 
   void create(String namespace, String name, long resyncMillis) {
-    admin.resources(Greeting.class).inNamespace(namespace)
-        .resource(Greeting.of(namespace, name, name, resyncMillis)).create();
+    admin
+        .resources(Greeting.class)
+        .inNamespace(namespace)
+        .resource(Greeting.of(namespace, name, name, resyncMillis))
+        .create();
   }
 
   /** Who wrote the greeting's ConfigMap, if it exists yet. */
   Optional<String> writer(String namespace, String greeting) {
-    ConfigMap map = admin.configMaps().inNamespace(namespace).withName(greeting + "-greeting")
-        .get();
-    return Optional.ofNullable(map).map(m -> m.getMetadata().getAnnotations()
-        .get(GreetingReconciler.RECONCILED_BY));
+    ConfigMap map =
+        admin.configMaps().inNamespace(namespace).withName(greeting + "-greeting").get();
+    return Optional.ofNullable(map)
+        .map(m -> m.getMetadata().getAnnotations().get(GreetingReconciler.RECONCILED_BY));
   }
 
   @Override

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The two failures reported against JOSDK's leader election, reproduced on the real API server,
  * side by side: a pair of replicas on JOSDK's built-in election (fabric8's LeaderElector, JOSDK's
- * default exit on stop), a pair with JOSDK's exit on stop turned off, and a pair on Elector
- * ({@link TermScopedOperator}), each pair on its own
- * Lease and namespace, each replica a process behind a {@code FaultProxy} of its own. The leader
- * of each pair reconciles a Greeting every 250 ms, so a second leader would show as writes.
+ * default exit on stop), a pair with JOSDK's exit on stop turned off, and a pair on Elector ({@link
+ * TermScopedOperator}), each pair on its own Lease and namespace, each replica a process behind a
+ * {@code FaultProxy} of its own. The leader of each pair reconciles a Greeting every 250 ms, so a
+ * second leader would show as writes.
  *
  * <ul>
  *   <li>API calls of the leader slowed past the renew deadline (java-operator-sdk#2056, fabric8
@@ -35,26 +35,28 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Figures are printed as {@code FIGURE} lines and appended to target/josdk-figures.txt. The
  * assertions hold Elector to no overlap, no write by a non-leader and a leader back after the
- * outage. For JOSDK the outcome is recorded, not asserted; the slow scenario waits until the
- * other replica of every pair leads, so the fault took effect. {@code -Delector.josdk.scenarios}
- * chooses the variant: {@code elector} (the default, in CI: the Elector pair alone, short faults),
- * {@code both} (the two JOSDK pairs beside it, short faults: about two minutes per scenario) or
- * {@code long} (all pairs, 30 s slow, 60 s down).
+ * outage. For JOSDK the outcome is recorded, not asserted; the slow scenario waits until the other
+ * replica of every pair leads, so the fault took effect. {@code -Delector.josdk.scenarios} chooses
+ * the variant: {@code elector} (the default, in CI: the Elector pair alone, short faults), {@code
+ * both} (the two JOSDK pairs beside it, short faults: about two minutes per scenario) or {@code
+ * long} (all pairs, 30 s slow, 60 s down).
  */
 @KubeTest
 class JosdkFailureScenariosIT {
   private static final String VARIANT = System.getProperty("elector.josdk.scenarios", "elector");
   private static final boolean LONG = VARIANT.equals("long");
+
   /** The pairs: JOSDK's election as shipped, the same with exit-on-stop off, and Elector (last). */
-  private static final List<String> ELECTORS = VARIANT.equals("elector") ? List.of("elector")
-      : List.of("josdk", "josdk-noexit", "elector");
+  private static final List<String> ELECTORS =
+      VARIANT.equals("elector") ? List.of("elector") : List.of("josdk", "josdk-noexit", "elector");
+
   private static final Duration OBSERVE = Duration.ofSeconds(5); // after the fault, before judging
   private static final Duration LATENCY = Duration.ofMillis(1500); // per chunk and direction
   private static final Duration SLOW_FOR = LONG ? Duration.ofSeconds(30) : Duration.ofSeconds(8);
   private static final Duration DOWN_FOR = LONG ? Duration.ofSeconds(60) : Duration.ofSeconds(7);
   private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(LONG ? 60 : 15);
-  private static final List<String> TIMINGS = List.of("--lease-duration", "3s",
-      "--renew-deadline", "2s", "--retry-period", "500ms");
+  private static final List<String> TIMINGS =
+      List.of("--lease-duration", "3s", "--renew-deadline", "2s", "--retry-period", "500ms");
   private static final Path FIGURES = Path.of("target", "josdk-figures.txt");
 
   /** Two replicas of one kind on one Lease, in a namespace of their own. */
@@ -84,8 +86,11 @@ class JosdkFailureScenariosIT {
         }
         long slow = System.nanoTime();
         slowed.forEach(r -> r.proxy.latency(LATENCY, Duration.ZERO));
-        Await.until("the other replica of each pair leads", SLOW_FOR.plusSeconds(20),
-            () -> pairs.stream().allMatch(p -> p.other(slowed.get(pairs.indexOf(p))).has("LEADING")));
+        Await.until(
+            "the other replica of each pair leads",
+            SLOW_FOR.plusSeconds(20),
+            () ->
+                pairs.stream().allMatch(p -> p.other(slowed.get(pairs.indexOf(p))).has("LEADING")));
         sleepUntil(slow + SLOW_FOR.toNanos());
         long healed = System.nanoTime();
         slowed.forEach(r -> r.proxy.heal());
@@ -100,28 +105,44 @@ class JosdkFailureScenariosIT {
           long nextLeading = next.events("LEADING").get(0).nanos();
           figure(s, "slowed-for", ms(healed - slow));
           figure(s, "slow-to-new-leader", ms(nextLeading - slow));
-          figure(s, "old-leader-stop", old.has("STOPPED")
-              ? ms(old.events("STOPPED").get(0).nanos() - slow) + " after the slowdown"
-              : "none (no stop callback ran)");
-          figure(s, "old-leader-process", old.process.isAlive() ? "running"
-              : "exited with " + old.process.exitValue());
+          figure(
+              s,
+              "old-leader-stop",
+              old.has("STOPPED")
+                  ? ms(old.events("STOPPED").get(0).nanos() - slow) + " after the slowdown"
+                  : "none (no stop callback ran)");
+          figure(
+              s,
+              "old-leader-process",
+              old.process.isAlive() ? "running" : "exited with " + old.process.exitValue());
           figure(s, "overlap-of-leading-flags", ms(Leadership.overlapNanos(p.both(), end)));
           List<String> wrong = Leadership.writesByNonLeaders(p.both());
-          figure(s, "writes-decided-while-two-led", wrong.size() + (wrong.isEmpty() ? ""
-              : " (" + wrong.get(0) + ", ...)"));
-          figure(s, "old-leader-writes-decided-after-new-leader-started", old.events("RECONCILED")
-              .stream().filter(e -> e.nanosField("checked") >= nextLeading).count());
-          figure(s, "old-leader-writes-landed-after-new-leader-started", old.events("RECONCILED")
-              .stream().filter(e -> e.nanos() >= nextLeading).count());
+          figure(
+              s,
+              "writes-decided-while-two-led",
+              wrong.size() + (wrong.isEmpty() ? "" : " (" + wrong.get(0) + ", ...)"));
+          figure(
+              s,
+              "old-leader-writes-decided-after-new-leader-started",
+              old.events("RECONCILED").stream()
+                  .filter(e -> e.nanosField("checked") >= nextLeading)
+                  .count());
+          figure(
+              s,
+              "old-leader-writes-landed-after-new-leader-started",
+              old.events("RECONCILED").stream().filter(e -> e.nanos() >= nextLeading).count());
           figure(s, "old-leader-writes-after-its-stop", writesAfterStop(old));
         }
         Pair elector = pairs.get(pairs.size() - 1);
-        assertEquals(List.of(), Leadership.overlaps(elector.both(), end),
-            "Elector: no two leaders at once");
-        assertEquals(List.of(), Leadership.writesByNonLeaders(elector.both()),
+        assertEquals(
+            List.of(), Leadership.overlaps(elector.both(), end), "Elector: no two leaders at once");
+        assertEquals(
+            List.of(),
+            Leadership.writesByNonLeaders(elector.both()),
             "Elector: no write by a non-leader");
         Replica old = slowed.get(pairs.size() - 1);
-        assertTrue(old.has("STOPPED") && old.process.isAlive(),
+        assertTrue(
+            old.has("STOPPED") && old.process.isAlive(),
             "Elector: the slowed leader stopped its operator and kept running as a candidate");
       } finally {
         pairs.forEach(p -> p.both().forEach(Replica::close));
@@ -146,7 +167,9 @@ class JosdkFailureScenariosIT {
         long back = System.nanoTime();
         all.forEach(r -> r.proxy.heal());
         try {
-          Await.until("a leader in each pair after the server returns", RECOVERY_LIMIT,
+          Await.until(
+              "a leader in each pair after the server returns",
+              RECOVERY_LIMIT,
               () -> pairs.stream().allMatch(p -> leaderSince(p, back).isPresent()));
         } catch (AssertionError e) {
           // recorded below: a pair without a leader is the failure being measured
@@ -159,34 +182,53 @@ class JosdkFailureScenariosIT {
           Replica old = leaders.get(i);
           String s = "outage " + p.elector();
           figure(s, "down-for", ms(back - down));
-          figure(s, "old-leader-stop", old.has("STOPPED")
-              ? ms(old.events("STOPPED").get(0).nanos() - down) + " after the server went away"
-              : "none");
+          figure(
+              s,
+              "old-leader-stop",
+              old.has("STOPPED")
+                  ? ms(old.events("STOPPED").get(0).nanos() - down) + " after the server went away"
+                  : "none");
           for (Replica r : p.both()) {
-            figure(s, r.name + "-process", r.process.isAlive() ? "running"
-                : "exited with " + r.process.exitValue());
+            figure(
+                s,
+                r.name + "-process",
+                r.process.isAlive() ? "running" : "exited with " + r.process.exitValue());
           }
           Optional<Replica.Event> next = leaderSince(p, back);
-          figure(s, "server-back-to-leader", next.map(e -> ms(e.nanos() - back))
-              .orElse("no leader within " + RECOVERY_LIMIT.toSeconds() + " s"));
-          figure(s, "overlap-of-leading-flags", ms(Leadership.overlapNanos(p.both(), end))
-              + " (until " + OBSERVE.toSeconds() + " s after the recovery)");
+          figure(
+              s,
+              "server-back-to-leader",
+              next.map(e -> ms(e.nanos() - back))
+                  .orElse("no leader within " + RECOVERY_LIMIT.toSeconds() + " s"));
+          figure(
+              s,
+              "overlap-of-leading-flags",
+              ms(Leadership.overlapNanos(p.both(), end))
+                  + " (until "
+                  + OBSERVE.toSeconds()
+                  + " s after the recovery)");
           figure(s, "first-leader-leads-at-the-end", old.leading());
           figure(s, "old-leader-writes-after-its-stop", writesAfterStop(old));
           for (Replica r : p.both()) {
-            figure(s, r.name + "-writes-after-the-server-returned", r.events("RECONCILED")
-                .stream().filter(e -> e.nanos() >= back).count());
+            figure(
+                s,
+                r.name + "-writes-after-the-server-returned",
+                r.events("RECONCILED").stream().filter(e -> e.nanos() >= back).count());
           }
         }
         Pair elector = pairs.get(pairs.size() - 1);
-        assertTrue(leaderSince(elector, back).isPresent(),
-            "Elector: a leader is back without a restart");
-        assertTrue(elector.both().stream().allMatch(r -> r.process.isAlive()),
+        assertTrue(
+            leaderSince(elector, back).isPresent(), "Elector: a leader is back without a restart");
+        assertTrue(
+            elector.both().stream().allMatch(r -> r.process.isAlive()),
             "Elector: no replica exited");
-        assertTrue(leaders.get(pairs.size() - 1).has("STOPPED"),
+        assertTrue(
+            leaders.get(pairs.size() - 1).has("STOPPED"),
             "Elector: the leader stopped its operator");
-        assertTrue(elector.both().stream().anyMatch(r -> r.events("RECONCILED").stream()
-            .anyMatch(e -> e.nanos() >= back)), "Elector: the new leader reconciles");
+        assertTrue(
+            elector.both().stream()
+                .anyMatch(r -> r.events("RECONCILED").stream().anyMatch(e -> e.nanos() >= back)),
+            "Elector: the new leader reconciles");
         assertEquals(List.of(), Leadership.overlaps(elector.both(), end));
         assertEquals(List.of(), Leadership.writesByNonLeaders(elector.both()));
       } finally {
@@ -201,16 +243,23 @@ class JosdkFailureScenariosIT {
    */
   private static long writesAfterStop(Replica r) {
     List<Leadership.Interval> own = Leadership.of(r);
-    return r.events("STOPPED").stream().findFirst().map(stop -> r.events("RECONCILED").stream()
-        .filter(e -> e.nanosField("checked") > stop.nanos())
-        .filter(e -> own.stream().noneMatch(i -> i.contains(e.nanosField("checked"))))
-        .count()).orElse(0L);
+    return r.events("STOPPED").stream()
+        .findFirst()
+        .map(
+            stop ->
+                r.events("RECONCILED").stream()
+                    .filter(e -> e.nanosField("checked") > stop.nanos())
+                    .filter(e -> own.stream().noneMatch(i -> i.contains(e.nanosField("checked"))))
+                    .count())
+        .orElse(0L);
   }
 
   /** The first LEADING event of the pair at or after {@code since}. */
   private static Optional<Replica.Event> leaderSince(Pair p, long since) {
-    return p.both().stream().flatMap(r -> r.events("LEADING").stream())
-        .filter(e -> e.nanos() >= since).findFirst();
+    return p.both().stream()
+        .flatMap(r -> r.events("LEADING").stream())
+        .filter(e -> e.nanos() >= since)
+        .findFirst();
   }
 
   /** A JOSDK pair and an Elector pair, each leading and reconciling its ticking Greeting. */
@@ -219,22 +268,37 @@ class JosdkFailureScenariosIT {
     List<Pair> pairs = new ArrayList<>();
     for (String elector : ELECTORS) {
       String ns = cluster.createNamespace("josdk-" + elector).name();
-      List<String> flags = new ArrayList<>(List.of("--namespace", ns, "--elector",
-          elector.startsWith("josdk") ? "josdk" : "elector", "--lease", "greeting-operator"));
+      List<String> flags =
+          new ArrayList<>(
+              List.of(
+                  "--namespace",
+                  ns,
+                  "--elector",
+                  elector.startsWith("josdk") ? "josdk" : "elector",
+                  "--lease",
+                  "greeting-operator"));
       if (elector.equals("josdk-noexit")) {
         flags.addAll(List.of("--josdk-exit-on-stop", "false"));
       }
       flags.addAll(TIMINGS);
-      Replica first = Replica.start(elector + "-1", cluster.server(),
-          cluster.adminKubeconfigYaml(), dir, flags);
-      Replica second = Replica.start(elector + "-2", cluster.server(),
-          cluster.adminKubeconfigYaml(), dir, flags);
+      Replica first =
+          Replica.start(
+              elector + "-1", cluster.server(), cluster.adminKubeconfigYaml(), dir, flags);
+      Replica second =
+          Replica.start(
+              elector + "-2", cluster.server(), cluster.adminKubeconfigYaml(), dir, flags);
       pairs.add(new Pair(elector, ns, first, second));
       api.create(ns, "tick", 250);
     }
-    Await.until("each pair leads and reconciles", Duration.ofSeconds(90),
-        () -> pairs.stream().allMatch(p -> p.both().stream().allMatch(r -> r.has("STARTED"))
-            && p.leader().map(r -> r.reconciled("tick")).orElse(false)));
+    Await.until(
+        "each pair leads and reconciles",
+        Duration.ofSeconds(90),
+        () ->
+            pairs.stream()
+                .allMatch(
+                    p ->
+                        p.both().stream().allMatch(r -> r.has("STARTED"))
+                            && p.leader().map(r -> r.reconciled("tick")).orElse(false)));
     return pairs;
   }
 
@@ -254,7 +318,11 @@ class JosdkFailureScenariosIT {
     System.out.println(line);
     try {
       Files.createDirectories(FIGURES.getParent());
-      Files.writeString(FIGURES, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+      Files.writeString(
+          FIGURES,
+          line + "\n",
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
     } catch (IOException e) {
       System.out.println("could not write " + FIGURES + ": " + e);

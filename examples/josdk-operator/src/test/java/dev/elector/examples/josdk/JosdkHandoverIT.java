@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 @KubeTest
 class JosdkHandoverIT {
-  private static final List<String> TIMINGS = List.of("--lease-duration", "3s",
-      "--renew-deadline", "2s", "--retry-period", "500ms");
+  private static final List<String> TIMINGS =
+      List.of("--lease-duration", "3s", "--renew-deadline", "2s", "--retry-period", "500ms");
 
   @Test
-  void onlyTheLeaderReconcilesAndTheNextLeaderTakesOverAfterAKillAndATerm(KubeCluster cluster,
-      KubeNamespace namespace) throws Exception {
+  void onlyTheLeaderReconcilesAndTheNextLeaderTakesOverAfterAKillAndATerm(
+      KubeCluster cluster, KubeNamespace namespace) throws Exception {
     String ns = namespace.name();
     Path dir = Replica.workDir("handover");
     KubeIdentity pod = cluster.newIdentity(namespace, "greeting-operator");
@@ -40,19 +40,25 @@ class JosdkHandoverIT {
     flags.addAll(TIMINGS);
     try (Cluster api = new Cluster(cluster);
         Replica a = Replica.start("replica-a", cluster.server(), kubeconfig, dir, flags)) {
-      Await.until("replica-a leads and its operator runs", Duration.ofSeconds(60),
+      Await.until(
+          "replica-a leads and its operator runs",
+          Duration.ofSeconds(60),
           () -> a.has("OPERATOR_STARTED"));
       try (Replica b = Replica.start("replica-b", cluster.server(), kubeconfig, dir, flags);
           Replica c = Replica.start("replica-c", cluster.server(), kubeconfig, dir, flags)) {
         List<Replica> all = List.of(a, b, c);
-        Await.until("replicas b and c run", Duration.ofSeconds(60),
+        Await.until(
+            "replicas b and c run",
+            Duration.ofSeconds(60),
             () -> b.has("STARTED") && c.has("STARTED"));
         for (int i = 1; i <= 3; i++) {
           api.create(ns, "before-kill-" + i, 0);
         }
         for (int i = 1; i <= 3; i++) {
           String name = "before-kill-" + i;
-          Await.until(name + " is reconciled", Duration.ofSeconds(30),
+          Await.until(
+              name + " is reconciled",
+              Duration.ofSeconds(30),
               () -> api.writer(ns, name).isPresent());
           assertEquals(Optional.of("replica-a"), api.writer(ns, name));
         }
@@ -61,9 +67,16 @@ class JosdkHandoverIT {
         for (int i = 1; i <= 3; i++) {
           api.create(ns, "after-kill-" + i, 0);
         }
-        Await.until("the next leader reconciles the Greetings created after the kill",
-            Duration.ofSeconds(30), () -> List.of(b, c).stream().anyMatch(r -> r.reconciled(
-                "after-kill-1") && r.reconciled("after-kill-2") && r.reconciled("after-kill-3")));
+        Await.until(
+            "the next leader reconciles the Greetings created after the kill",
+            Duration.ofSeconds(30),
+            () ->
+                List.of(b, c).stream()
+                    .anyMatch(
+                        r ->
+                            r.reconciled("after-kill-1")
+                                && r.reconciled("after-kill-2")
+                                && r.reconciled("after-kill-3")));
         Replica second = b.has("LEADING") ? b : c;
         Replica third = second == b ? c : b;
         assertFalse(third.has("LEADING"), "one of b and c took over, the other follows");
@@ -71,27 +84,34 @@ class JosdkHandoverIT {
           assertEquals(Optional.of(second.name), api.writer(ns, "after-kill-" + i));
         }
         long takeover = second.events("LEADING").get(0).nanos() - killed;
-        System.out.printf("FIGURE josdk-handover kill-to-new-leader %d ms (lease 3 s)%n",
-            takeover / 1_000_000);
+        System.out.printf(
+            "FIGURE josdk-handover kill-to-new-leader %d ms (lease 3 s)%n", takeover / 1_000_000);
 
         second.terminate(); // close the elector: stop the operator, then release the Lease
         long termed = System.nanoTime();
         api.create(ns, "after-term", 0);
-        Await.until("after-term is reconciled", Duration.ofSeconds(30),
+        Await.until(
+            "after-term is reconciled",
+            Duration.ofSeconds(30),
             () -> third.reconciled("after-term"));
-        Await.until("the terminated replica exits", Duration.ofSeconds(10),
+        Await.until(
+            "the terminated replica exits",
+            Duration.ofSeconds(10),
             () -> second.has("EXIT") && !second.process.isAlive());
         assertEquals(Optional.of(third.name), api.writer(ns, "after-term"));
         long handover = third.events("LEADING").get(0).nanos() - termed;
-        System.out.printf("FIGURE josdk-handover term-to-new-leader %d ms%n",
-            handover / 1_000_000);
+        System.out.printf("FIGURE josdk-handover term-to-new-leader %d ms%n", handover / 1_000_000);
         Replica.Event stopped = second.events("STOPPED").get(0);
-        assertTrue(stopped.nanos() < third.events("LEADING").get(0).nanos(),
+        assertTrue(
+            stopped.nanos() < third.events("LEADING").get(0).nanos(),
             "the terminated leader's operator stopped before the next leader started");
-        assertTrue(handover < Duration.ofSeconds(3).toNanos(),
+        assertTrue(
+            handover < Duration.ofSeconds(3).toNanos(),
             "a SIGTERM hands over before the Lease would expire: " + handover / 1_000_000 + " ms");
 
-        assertEquals(List.of(), Leadership.writesByNonLeaders(all),
+        assertEquals(
+            List.of(),
+            Leadership.writesByNonLeaders(all),
             "every write was decided by the replica that led at that moment");
         assertEquals(List.of(), Leadership.overlaps(all, System.nanoTime()));
       }

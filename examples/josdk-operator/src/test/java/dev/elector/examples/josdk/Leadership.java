@@ -22,8 +22,12 @@ final class Leadership {
   record Overlap(Interval first, Interval second, long nanos) {
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "%s and %s led at once for %d ms", first.replica(),
-          second.replica(), nanos / 1_000_000);
+      return String.format(
+          Locale.ROOT,
+          "%s and %s led at once for %d ms",
+          first.replica(),
+          second.replica(),
+          nanos / 1_000_000);
     }
   }
 
@@ -35,10 +39,14 @@ final class Leadership {
     for (Replica.Event e : replica.events()) {
       if (e.kind().equals("LEADING") && start < 0) {
         start = e.nanos();
-      } else if (start >= 0 && (e.kind().equals("TERM_ENDED") || e.kind().equals("STOPPED")
-          || e.kind().equals("EXIT"))) {
-        long end = e.fields().containsKey("activeUntil")
-            ? Math.min(e.nanos(), e.nanosField("activeUntil")) : e.nanos();
+      } else if (start >= 0
+          && (e.kind().equals("TERM_ENDED")
+              || e.kind().equals("STOPPED")
+              || e.kind().equals("EXIT"))) {
+        long end =
+            e.fields().containsKey("activeUntil")
+                ? Math.min(e.nanos(), e.nanosField("activeUntil"))
+                : e.nanos();
         terms.add(new Interval(replica, start, end));
         start = -1;
       }
@@ -88,11 +96,18 @@ final class Leadership {
       for (Replica.Event e : r.events("RECONCILED")) {
         long at = e.nanosField("checked");
         boolean own = all.stream().anyMatch(i -> i.replica() == r && i.contains(at));
-        List<String> others = all.stream().filter(i -> i.replica() != r && i.contains(at))
-            .map(i -> i.replica().name).toList();
+        List<String> others =
+            all.stream()
+                .filter(i -> i.replica() != r && i.contains(at))
+                .map(i -> i.replica().name)
+                .toList();
         if (!own || !others.isEmpty()) {
-          wrong.add(r.name + " wrote " + e.fields().get("object") + (own ? "" : " outside its terms")
-              + (others.isEmpty() ? "" : " while " + others + " led"));
+          wrong.add(
+              r.name
+                  + " wrote "
+                  + e.fields().get("object")
+                  + (own ? "" : " outside its terms")
+                  + (others.isEmpty() ? "" : " while " + others + " led"));
         }
       }
     }

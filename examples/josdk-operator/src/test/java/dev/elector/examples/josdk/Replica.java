@@ -47,23 +47,38 @@ final class Replica implements AutoCloseable {
    * Starts a replica named {@code name} with the admin or pod kubeconfig {@code kubeconfigYaml},
    * whose server is replaced by a fault proxy in front of it.
    */
-  static Replica start(String name, String server, String kubeconfigYaml, Path dir,
-      List<String> flags) throws Exception {
+  static Replica start(
+      String name, String server, String kubeconfigYaml, Path dir, List<String> flags)
+      throws Exception {
     URI uri = URI.create(server);
-    FaultProxy proxy = FaultProxy.newBuilder().name(name)
-        .target(new InetSocketAddress(uri.getHost(), uri.getPort())).start();
+    FaultProxy proxy =
+        FaultProxy.newBuilder()
+            .name(name)
+            .target(new InetSocketAddress(uri.getHost(), uri.getPort()))
+            .start();
     Path kubeconfig = dir.resolve(name + ".kubeconfig");
-    Files.writeString(kubeconfig, kubeconfigYaml.replace(server, "https://" + proxy.hostPort()),
+    Files.writeString(
+        kubeconfig,
+        kubeconfigYaml.replace(server, "https://" + proxy.hostPort()),
         StandardCharsets.UTF_8);
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx160m",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        "-Dorg.slf4j.simpleLogger.logFile=System.err",
-        "-Dorg.slf4j.simpleLogger.showDateTime=true",
-        OperatorMain.class.getName(), "--kubeconfig", kubeconfig.toString(), "--identity", name));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx160m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.logFile=System.err",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                OperatorMain.class.getName(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--identity",
+                name));
     command.addAll(flags);
-    Process process = new ProcessBuilder(command)
-        .redirectError(dir.resolve(name + ".log").toFile()).start();
+    Process process =
+        new ProcessBuilder(command).redirectError(dir.resolve(name + ".log").toFile()).start();
     Path eventsFile = dir.resolve(name + ".events");
     process.getOutputStream().close();
     Replica replica = new Replica(name, proxy, process, eventsFile);
@@ -81,14 +96,19 @@ final class Replica implements AutoCloseable {
   }
 
   private void read() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = in.readLine()) != null; ) {
         if (!line.startsWith("EVENT ")) {
           continue;
         }
-        Files.writeString(eventsFile, line + "\n", StandardCharsets.UTF_8,
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(
+            eventsFile,
+            line + "\n",
+            StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.APPEND);
         String[] words = line.split(" ");
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 3; i < words.length; i++) {
@@ -128,7 +148,8 @@ final class Replica implements AutoCloseable {
 
   /** SIGTERM, as Kubernetes stops a pod; the output stays readable (Process.destroy closes it). */
   void terminate() throws Exception {
-    new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start()
+    new ProcessBuilder("kill", "-TERM", Long.toString(process.pid()))
+        .start()
         .waitFor(10, TimeUnit.SECONDS);
   }
 

@@ -126,11 +126,8 @@ final class Fabric8SharedWatch extends ListWatchLoop {
     }
     String name = member.lock.name();
     subscribers.computeIfAbsent(name, n -> new ArrayList<>()).add(member);
-    // A joining member hears the object if the watch has it. That it is absent here is no news:
-    // the watch may not have seen a create yet, and the member finds out by its own look.
-    Map<String, Object> known = objects.get(name);
-    if (listed && known != null) {
-      tell(member, known);
+    if (listed) {
+      tell(member, objects.get(name));
     }
     return true;
   }

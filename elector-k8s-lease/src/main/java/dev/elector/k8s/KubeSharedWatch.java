@@ -127,11 +127,8 @@ final class KubeSharedWatch extends KubeListWatch {
     }
     String name = member.lock.name();
     subscribers.computeIfAbsent(name, n -> new ArrayList<>()).add(member);
-    // A joining member hears the object if the watch has it. That it is absent here is no news:
-    // the watch may not have seen a create yet, and the member finds out by its own look.
-    JsonObject known = objects.get(name);
-    if (listed && known != null) {
-      tell(member, known);
+    if (listed) {
+      tell(member, objects.get(name));
     }
     return true;
   }

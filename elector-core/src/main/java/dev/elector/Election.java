@@ -31,9 +31,6 @@ final class Election extends ElectionLoop {
   /** Watch events taken in while following; a read answered after one of them may be older. */
   private long watchEventsSeen;
 
-  /** Whether the create without a read (see createUnseen) was tried. */
-  private boolean createTried;
-
   Election(ElectorConfig config) {
     super(config);
   }
@@ -81,38 +78,10 @@ final class Election extends ElectionLoop {
     Observation seen = view.current();
     if (watching.current() && seen != null && rule.mayTake(seen, now)) {
       acquire(seen);
-    } else if (seen == null && !createTried) {
-      createUnseen();
     } else {
       long eventsBefore = watchEventsSeen;
       read((result, start) -> onFollowerRead(result, eventsBefore));
     }
-  }
-
-  /**
-   * Nothing seen yet: a create succeeds only where the lock is absent, and a read showing it absent
-   * would let this candidate create at once, so the read is skipped. Anything but success reads at
-   * once, and the read decides as if no create had been tried.
-   */
-  private void createUnseen() {
-    createTried = true;
-    Instant at = wall.instant();
-    LeaderRecord record =
-        new LeaderRecord(
-            identity, config.leaseDuration(), at, at, Math.max(view.highestToken(), -1) + 1);
-    log.debug("{}: nothing seen of the lock yet, creating it", subject);
-    write(
-        LockCall.CREATE,
-        record,
-        () -> lock.create(record),
-        (result, start) -> {
-          if (result instanceof LockWrite.Written) {
-            onAcquireWrite(result, start, record, at);
-          } else {
-            long eventsBefore = watchEventsSeen;
-            read((answer, readStart) -> onFollowerRead(answer, eventsBefore));
-          }
-        });
   }
 
   private void onFollowerRead(LockRead result, long eventsBefore) {

@@ -90,7 +90,8 @@ final class LockView {
           subject,
           leaseDuration);
     }
-    String before = previous == null ? null : previous.holder();
+    // Before the first look no leader is known: a first look that finds none is no news.
+    String before = previous == null ? "" : previous.holder();
     String holder = seen.holder();
     if (!Objects.equals(before, holder)) {
       leader = holder.isEmpty() ? null : holder;

@@ -31,6 +31,12 @@ final class Election extends ElectionLoop {
   /** Watch events taken in while following; a read answered after one of them may be older. */
   private long watchEventsSeen;
 
+  /**
+   * Watch events in the order the watch delivered them: the scheduler may run two tasks on two
+   * threads, and an older event taken in after a newer one would turn the view back.
+   */
+  private final SerialExecutor watchEvents = new SerialExecutor(this::execute);
+
   Election(ElectorConfig config) {
     super(config);
   }
@@ -69,7 +75,8 @@ final class Election extends ElectionLoop {
   /** Follows the lock, keeping {@code claim} for close, and takes the next look after a delay. */
   private void follow(Phase.@Nullable Claim claim, long delay) {
     phase = new Phase.Following(claim);
-    watching.open(lock, config.watchWhenFollowing(), event -> execute(() -> onWatchEvent(event)));
+    watching.open(
+        lock, config.watchWhenFollowing(), event -> watchEvents.execute(() -> onWatchEvent(event)));
     scheduleStep(delay);
   }
 

@@ -83,7 +83,7 @@ final class Election extends ElectionLoop {
   private void followStep() {
     long now = clock.nanos();
     Observation seen = view.current();
-    if (watching.current() && seen != null && rule.mayTake(seen, now)) {
+    if (watching.current() && seen != null && view.mayTake(seen, now)) {
       acquire(seen);
     } else {
       long eventsBefore = watchEventsSeen;
@@ -104,7 +104,7 @@ final class Election extends ElectionLoop {
     if (watchEventsSeen == eventsBefore || seen == null) {
       seen = view.see(result, now);
     }
-    if (rule.mayTake(seen, now)) {
+    if (view.mayTake(seen, now)) {
       // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
       // failing after good reads (an identity that may read but not write) back off all the same.
       acquire(seen);
@@ -130,7 +130,7 @@ final class Election extends ElectionLoop {
       watchEventsSeen++;
       Observation seen = view.see(event, now);
       watching.markCurrent();
-      if (!caller.inFlight() && rule.mayTake(seen, now)) {
+      if (!caller.inFlight() && view.mayTake(seen, now)) {
         cancel(nextStep); // act on the event now, not one scheduler hop later
         nextStep = null;
         followStep();
@@ -156,7 +156,7 @@ final class Election extends ElectionLoop {
 
   /** Until the observed lease expires, or the next poll if no watch keeps the view current. */
   private long untilNextLook(Observation seen, long now) {
-    long untilExpiry = Math.max(0, rule.expiresAt(seen) - now);
+    long untilExpiry = Math.max(0, view.expiresAt(seen) - now);
     long poll = watching.current() ? Long.MAX_VALUE : retryDelay();
     return Math.min(untilExpiry, poll);
   }
@@ -171,11 +171,12 @@ final class Election extends ElectionLoop {
     String version = seen.version();
     if (version == null) {
       log.debug("{}: lock is absent, creating it", subject);
+      long othersBefore = view.othersSeen();
       write(
           LockCall.CREATE,
           record,
           () -> lock.create(record),
-          (result, start) -> onAcquireWrite(result, start, record, at));
+          (result, start) -> onCreateWrite(result, start, record, at, othersBefore));
     } else {
       log.debug("{}: trying to acquire (holder was {})", subject, seen.describeHolder());
       write(
@@ -184,6 +185,33 @@ final class Election extends ElectionLoop {
           () -> lock.update(version, record),
           (result, start) -> onAcquireWrite(result, start, record, at));
     }
+  }
+
+  /**
+   * A refused create shows that the lock exists. A create written after the view showed someone
+   * else's lock landed on a lock that was created and deleted while it was on its way: that other
+   * candidate may still be leading until its next renewal fails, so this one holds the lock without
+   * leading for a lease, and takes it with a new token after.
+   */
+  private void onCreateWrite(
+      LockWrite result, long start, LeaderRecord record, Instant at, long othersBefore) {
+    long now = clock.nanos();
+    if (result instanceof LockWrite.Conflict) {
+      view.createRefused(now);
+    } else if (result instanceof LockWrite.Written written && view.othersSeen() != othersBefore) {
+      failureLog.success("acquire");
+      consecutiveFailures = 0;
+      view.see(new LockRead.Found(written.version(), record), now);
+      view.holdOff(now + timings.lease());
+      log.warn(
+          "{}: created the lock after another candidate's copy of it was deleted; holding it"
+              + " without leading for leaseDuration {}, since that candidate may still lead",
+          subject,
+          config.leaseDuration());
+      scheduleStep(timings.lease());
+      return;
+    }
+    onAcquireWrite(result, start, record, at);
   }
 
   private void onAcquireWrite(LockWrite result, long start, LeaderRecord record, Instant at) {

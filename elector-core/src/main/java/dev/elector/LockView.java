@@ -24,6 +24,9 @@ final class LockView {
   private final Logger log;
   private @Nullable Observation current;
   private long highestToken = -1;
+  private long othersSeen;
+  private boolean holdingOff;
+  private long holdOffUntil;
   private volatile @Nullable String leader;
 
   LockView(
@@ -52,6 +55,43 @@ final class LockView {
     return highestToken;
   }
 
+  /**
+   * How many times the view changed to something other than this candidate's own record: a
+   * different count after a create shows that someone else created the lock while it was on its
+   * way.
+   */
+  long othersSeen() {
+    return othersSeen;
+  }
+
+  /**
+   * A create was refused at {@code now}: the lock exists. Unless something newer has been seen
+   * since the create was decided, the view becomes a lock held by a holder not read yet.
+   */
+  void createRefused(long now) {
+    if (current == null || current.absent()) {
+      current = rule.refused(now);
+      othersSeen++;
+    }
+  }
+
+  /** No term may start before {@code until} (monotonic), whatever the lock shows. */
+  void holdOff(long until) {
+    holdingOff = true;
+    holdOffUntil = until;
+  }
+
+  /** Whether this candidate may write the lock as {@code seen} at {@code now}. */
+  boolean mayTake(Observation seen, long now) {
+    return rule.mayTake(seen, now) && (!holdingOff || now - holdOffUntil >= 0);
+  }
+
+  /** When {@code seen} stops protecting its holder, or the hold-off ends if that is later. */
+  long expiresAt(Observation seen) {
+    long expires = rule.expiresAt(seen);
+    return holdingOff && holdOffUntil - expires > 0 ? holdOffUntil : expires;
+  }
+
   void noteToken(long token) {
     highestToken = Math.max(highestToken, token);
   }
@@ -72,6 +112,9 @@ final class LockView {
     current = seen;
     if (!changed) {
       return seen;
+    }
+    if (!(read instanceof LockRead.Found own && own.record().isHeldBy(identity))) {
+      othersSeen++;
     }
     if (read instanceof LockRead.Found found) {
       noteToken(found.record().leaderTransitions());

@@ -6,20 +6,21 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a candidate last saw in the lock, and when it first saw that content (monotonic). Exactly
- * one of three shapes: a record ({@code version} and {@code record} set), an unreadable record
- * ({@code version} and {@code malformed} set) or an absence (all three null). An absence is {@code
- * guarded} when the candidate has seen the lock exist before: someone deleted it, and a holder the
- * candidate never saw may still be leading, so it counts as taken for a lease.
+ * one of four shapes: a record ({@code version} and {@code record} set), an unreadable record
+ * ({@code version} and {@code unknownHolder} set), a lock known to exist but not read yet (only
+ * {@code unknownHolder} set: a create of it was refused) or an absence (all three null). An absence
+ * is {@code guarded} when the candidate has seen the lock exist before: someone deleted it, and a
+ * holder the candidate never saw may still be leading, so it counts as taken for a lease.
  */
 record Observation(
     @Nullable String version,
     @Nullable LeaderRecord record,
-    @Nullable String malformed,
+    @Nullable String unknownHolder,
     long seenAt,
     boolean guarded) {
 
   boolean absent() {
-    return version == null;
+    return version == null && unknownHolder == null;
   }
 
   /** Whether the candidate has seen the lock exist, now or before. */
@@ -35,7 +36,7 @@ record Observation(
     if (read instanceof LockRead.Malformed bad) {
       return record == null && bad.version().equals(version);
     }
-    return absent();
+    return absent(); // a lock known to exist but not read yet is never what a read shows
   }
 
   /** The holder's identity, or "" when the record is absent or unreadable. */
@@ -43,10 +44,10 @@ record Observation(
     return record == null ? "" : record.holderIdentity();
   }
 
-  /** The holder for messages: its identity, "nobody" or "unreadable". */
+  /** The holder for messages: its identity, "nobody", "unreadable" or "not read yet". */
   String describeHolder() {
-    if (malformed != null) {
-      return "unreadable";
+    if (unknownHolder != null) {
+      return version == null ? "not read yet" : "unreadable";
     }
     return holder().isEmpty() ? "nobody" : holder();
   }

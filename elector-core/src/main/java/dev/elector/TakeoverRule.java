@@ -41,6 +41,15 @@ final class TakeoverRule {
     return new Observation(null, null, null, now, previous != null && previous.lockSeen());
   }
 
+  /**
+   * What a candidate knows once its create was refused at {@code now}: the lock exists, held by a
+   * holder it has not read, for a lease unless a read shows more. An absence read after it is a
+   * deletion, and guarded from when it is seen.
+   */
+  Observation refused(long now) {
+    return new Observation(null, null, "a create was refused", now, true);
+  }
+
   /** Whether the lock as observed may be written by this candidate at {@code now}. */
   boolean mayTake(Observation seen, long now) {
     LeaderRecord record = seen.record();

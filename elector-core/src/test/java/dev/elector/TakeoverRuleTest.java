@@ -87,6 +87,23 @@ class TakeoverRuleTest {
   }
 
   @Test
+  void aRefusedCreateCountsAsAnUnreadHolderAndAnAbsenceReadAfterItIsADeletion() {
+    Observation refused = rule.refused(10 * S);
+    assertEquals("not read yet", refused.describeHolder());
+    assertTrue(refused.lockSeen(), "the lock exists");
+    assertFalse(rule.mayTake(refused, 10 * S + LEASE - 1));
+    assertTrue(rule.mayTake(refused, 10 * S + LEASE));
+
+    Observation gone = rule.observe(refused, new LockRead.Absent(), 12 * S);
+    assertTrue(gone.guarded(), "the holder that refused the create may still lead");
+    assertEquals(12 * S + LEASE, rule.expiresAt(gone), "guarded from when the absence was read");
+
+    Observation read = rule.observe(refused, other("4"), 12 * S);
+    assertEquals("other", read.holder());
+    assertEquals(12 * S, read.seenAt());
+  }
+
+  @Test
   void anUnreadableRecordCountsAsHeldByAnUnknownHolderForOurLease() {
     Observation seen = rule.observe(null, new LockRead.Malformed("7", "garbled"), 0);
     assertEquals("unreadable", seen.describeHolder());

@@ -12,13 +12,17 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Sits between one candidate and its lock, writes every call and its answer into a shared
- * transcript, and can script the next update: hold it back (it reaches the lock only when the test
- * lets it go, or never), or let an outside writer act just before it arrives.
+ * transcript, and can script the next call: hold back an update or a create (it reaches the lock
+ * only when the test lets it go, or never), or let an outside writer act just before an update or a
+ * read arrives.
  */
 final class ScriptedLock extends ForwardingWatchableLock {
   private final List<String> transcript;
   private CompletableFuture<Void> holdNextUpdate;
   private Runnable beforeNextUpdate;
+  private CompletableFuture<Void> holdNextCreate;
+  private boolean createHeld;
+  private Runnable beforeNextRead;
 
   ScriptedLock(WatchableLock delegate, List<String> transcript) {
     super(delegate);
@@ -36,8 +40,32 @@ final class ScriptedLock extends ForwardingWatchableLock {
     beforeNextUpdate = outsideWrite;
   }
 
+  /** The next create waits until the returned future completes. */
+  synchronized CompletableFuture<Void> holdNextCreate() {
+    holdNextCreate = new CompletableFuture<>();
+    return holdNextCreate;
+  }
+
+  /** Whether a create is held back now. */
+  synchronized boolean createHeld() {
+    return createHeld;
+  }
+
+  /** Runs {@code outsideWrite} just before the next read reaches the lock. */
+  synchronized void beforeNextRead(Runnable outsideWrite) {
+    beforeNextRead = outsideWrite;
+  }
+
   @Override
   public CompletionStage<LockRead> read() {
+    Runnable before;
+    synchronized (this) {
+      before = beforeNextRead;
+      beforeNextRead = null;
+    }
+    if (before != null) {
+      before.run();
+    }
     return delegate()
         .read()
         .thenApply(
@@ -49,6 +77,26 @@ final class ScriptedLock extends ForwardingWatchableLock {
 
   @Override
   public CompletionStage<LockWrite> create(LeaderRecord record) {
+    CompletableFuture<Void> hold;
+    synchronized (this) {
+      hold = holdNextCreate;
+      holdNextCreate = null;
+      createHeld = hold != null;
+    }
+    if (hold != null) {
+      log("create naming " + holder(record) + " held back");
+      return hold.thenCompose(
+          ignored -> {
+            synchronized (this) {
+              createHeld = false;
+            }
+            return forwardCreate(record);
+          });
+    }
+    return forwardCreate(record);
+  }
+
+  private CompletionStage<LockWrite> forwardCreate(LeaderRecord record) {
     return delegate()
         .create(record)
         .thenApply(

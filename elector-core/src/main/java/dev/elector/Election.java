@@ -31,6 +31,9 @@ final class Election extends ElectionLoop {
   /** Watch events taken in while following; a read answered after one of them may be older. */
   private long watchEventsSeen;
 
+  /** Whether the first look, a create without a read (see followStep), was taken. */
+  private boolean createTried;
+
   /**
    * Watch events in the order the watch delivered them: the scheduler may run two tasks on two
    * threads, and an older event taken in after a newer one would turn the view back.
@@ -85,6 +88,12 @@ final class Election extends ElectionLoop {
     Observation seen = view.current();
     if (watching.current() && seen != null && view.mayTake(seen, now)) {
       acquire(seen);
+    } else if (seen == null && !createTried) {
+      // Nothing seen yet: a create succeeds only where the lock is absent, where a read would
+      // only have let this candidate create it, so the first look is a create. A refusal counts
+      // as a holder seen, and anything but success reads at once.
+      createTried = true;
+      acquire(null);
     } else {
       long eventsBefore = watchEventsSeen;
       read((result, start) -> onFollowerRead(result, eventsBefore));
@@ -163,20 +172,24 @@ final class Election extends ElectionLoop {
 
   // ---------------------------------------------------------------- 3. acquire
 
-  /** Writes a record naming this candidate over {@code seen}, the current observation. */
-  private void acquire(Observation seen) {
-    long token = TakeoverRule.nextToken(view.highestToken(), seen);
+  /**
+   * Writes a record naming this candidate over {@code seen}, the current observation, or creates
+   * the lock when nothing has been seen of it yet ({@code seen} null).
+   */
+  private void acquire(@Nullable Observation seen) {
+    long token =
+        seen == null ? view.highestToken() + 1 : TakeoverRule.nextToken(view.highestToken(), seen);
     Instant at = wall.instant();
     LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), at, at, token);
-    String version = seen.version();
-    if (version == null) {
-      log.debug("{}: lock is absent, creating it", subject);
+    String version = seen == null ? null : seen.version();
+    if (seen == null || version == null) {
+      log.debug("{}: lock is absent or not seen yet, creating it", subject);
       long othersBefore = view.othersSeen();
       write(
           LockCall.CREATE,
           record,
           () -> lock.create(record),
-          (result, start) -> onCreateWrite(result, start, record, at, othersBefore));
+          (result, start) -> onCreateWrite(result, start, record, at, othersBefore, seen == null));
     } else {
       log.debug("{}: trying to acquire (holder was {})", subject, seen.describeHolder());
       write(
@@ -191,14 +204,26 @@ final class Election extends ElectionLoop {
    * A refused create shows that the lock exists. A create written after the view showed someone
    * else's lock landed on a lock that was created and deleted while it was on its way: that other
    * candidate may still be leading until its next renewal fails, so this one holds the lock without
-   * leading for a lease, and takes it with a new token after.
+   * leading for a lease, and takes it with a new token after. A first look that did not create the
+   * lock is no failure of its own: a read follows at once and decides.
    */
   private void onCreateWrite(
-      LockWrite result, long start, LeaderRecord record, Instant at, long othersBefore) {
+      LockWrite result,
+      long start,
+      LeaderRecord record,
+      Instant at,
+      long othersBefore,
+      boolean firstLook) {
     long now = clock.nanos();
     if (result instanceof LockWrite.Conflict) {
       view.createRefused(now);
-    } else if (result instanceof LockWrite.Written written && view.othersSeen() != othersBefore) {
+    }
+    if (firstLook && !(result instanceof LockWrite.Written)) {
+      long eventsBefore = watchEventsSeen;
+      read((answer, readStart) -> onFollowerRead(answer, eventsBefore));
+      return;
+    }
+    if (result instanceof LockWrite.Written written && view.othersSeen() != othersBefore) {
       failureLog.success("acquire");
       consecutiveFailures = 0;
       view.see(new LockRead.Found(written.version(), record), now);

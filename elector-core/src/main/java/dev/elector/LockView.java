@@ -56,9 +56,9 @@ final class LockView {
   }
 
   /**
-   * How many times the view changed to something other than this candidate's own record: a
-   * different count after a create shows that someone else created the lock while it was on its
-   * way.
+   * How many times the view changed to show that someone else's lock exists or existed (a record
+   * not naming this candidate, an unreadable one, a deletion): a different count after a create
+   * shows that someone else created the lock while it was on its way.
    */
   long othersSeen() {
     return othersSeen;
@@ -113,7 +113,8 @@ final class LockView {
     if (!changed) {
       return seen;
     }
-    if (!(read instanceof LockRead.Found own && own.record().isHeldBy(identity))) {
+    if (seen.lockSeen()
+        && !(read instanceof LockRead.Found own && own.record().isHeldBy(identity))) {
       othersSeen++;
     }
     if (read instanceof LockRead.Found found) {

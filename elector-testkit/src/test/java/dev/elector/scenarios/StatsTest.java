@@ -24,7 +24,8 @@ class StatsTest {
     a.start(b -> b.watchWhenFollowing(false));
     election.advanceUntil(a::leading, Duration.ofSeconds(5));
     ElectorStats stats = a.elector.stats();
-    assertEquals(new ElectorStats.CallTime(1, 40_000_000), stats.latency(CallPurpose.READ));
+    // a candidate that has seen nothing creates the free lock without reading it first
+    assertEquals(new ElectorStats.CallTime(0, 0), stats.latency(CallPurpose.READ));
     assertEquals(new ElectorStats.CallTime(1, 40_000_000), stats.latency(CallPurpose.ACQUIRE));
     assertEquals(0, stats.latency(CallPurpose.RENEW).count());
 

@@ -424,7 +424,12 @@ public final class ElectorConfig {
       return this;
     }
 
-    /** Executor for callbacks; default a shared pool of daemon threads. */
+    /**
+     * Executor for callbacks; default a shared pool of daemon threads that runs callbacks on one
+     * thread while they return quickly and adds a thread whenever the oldest waiting callback has
+     * waited 100 ms behind busy ones (a callback that blocks holds the others back by at most
+     * that).
+     */
     public Builder callbackExecutor(Executor callbackExecutor) {
       this.callbackExecutor = Objects.requireNonNull(callbackExecutor, "callbackExecutor");
       return this;

@@ -79,7 +79,10 @@ public final class ElectorConfig {
     retryPeriod = b.retryPeriod;
     jitter = b.jitter;
     callTimeout = b.callTimeout != null ? b.callTimeout : renewDeadline.dividedBy(2);
-    maxBackoff = b.maxBackoff;
+    maxBackoff =
+        b.maxBackoff != null
+            ? b.maxBackoff
+            : (retryPeriod.compareTo(DEFAULT_MAX_BACKOFF) > 0 ? retryPeriod : DEFAULT_MAX_BACKOFF);
     closeTimeout = b.closeTimeout != null ? b.closeTimeout : renewDeadline;
     healthTolerance = b.healthTolerance != null ? b.healthTolerance : retryPeriod;
     releaseOnClose = b.releaseOnClose;
@@ -319,7 +322,7 @@ public final class ElectorConfig {
     private Duration retryPeriod = DEFAULT_RETRY_PERIOD;
     private double jitter = DEFAULT_JITTER;
     private @Nullable Duration callTimeout;
-    private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
+    private @Nullable Duration maxBackoff;
     private @Nullable Duration closeTimeout;
     private @Nullable Duration healthTolerance;
     private boolean releaseOnClose = true;
@@ -376,7 +379,7 @@ public final class ElectorConfig {
       return this;
     }
 
-    /** Cap on the error back-off; default 16 s; at least retryPeriod. */
+    /** Cap on the error back-off; default 16 s or retryPeriod if longer; at least retryPeriod. */
     public Builder maxBackoff(Duration maxBackoff) {
       this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff");
       return this;
@@ -478,7 +481,7 @@ public final class ElectorConfig {
       boolean leaseOk = positive(problems, "leaseDuration", leaseDuration);
       boolean renewOk = positive(problems, "renewDeadline", renewDeadline);
       boolean retryOk = positive(problems, "retryPeriod", retryPeriod);
-      boolean backoffOk = positive(problems, "maxBackoff", maxBackoff);
+      boolean backoffOk = maxBackoff == null || positive(problems, "maxBackoff", maxBackoff);
       boolean callTimeoutOk = callTimeout == null || positive(problems, "callTimeout", callTimeout);
       if (closeTimeout != null) {
         positive(problems, "closeTimeout", closeTimeout);
@@ -522,7 +525,7 @@ public final class ElectorConfig {
                   + renewDeadline
                   + ", or a hung call could outlive a term; lower callTimeout");
         }
-        if (backoffOk && maxBackoff.compareTo(retryPeriod) < 0) {
+        if (backoffOk && maxBackoff != null && maxBackoff.compareTo(retryPeriod) < 0) {
           problems.add(
               "maxBackoff "
                   + maxBackoff

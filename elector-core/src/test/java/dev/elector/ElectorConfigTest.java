@@ -80,6 +80,18 @@ class ElectorConfigTest {
   }
 
   @Test
+  void theDefaultBackoffCapGrowsWithALongRetryPeriod() {
+    ElectorConfig slow =
+        valid()
+            .leaseDuration(Duration.ofSeconds(150))
+            .renewDeadline(Duration.ofSeconds(100))
+            .retryPeriod(Duration.ofSeconds(20))
+            .build();
+    assertEquals(Duration.ofSeconds(20), slow.maxBackoff(), "the default cap is the retryPeriod");
+    assertEquals(ElectorConfig.DEFAULT_MAX_BACKOFF, valid().build().maxBackoff());
+  }
+
+  @Test
   void toBuilderCopiesAndStaysEditable() {
     ElectorConfig base = valid().leaseDuration(Duration.ofSeconds(20)).build();
     ElectorConfig variant = base.toBuilder().renewDeadline(Duration.ofSeconds(15)).build();

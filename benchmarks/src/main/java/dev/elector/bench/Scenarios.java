@@ -481,6 +481,9 @@ final class Scenarios {
       if (stops > 0) {
         note = (note.isEmpty() ? "" : note + "; ") + stops + " terms lost in the window";
       }
+      if (!timings.equals(Timings.DEFAULT)) {
+        note = (note.isEmpty() ? "" : note + "; ") + "timings " + timings.values();
+      }
       note = (note.isEmpty() ? "" : note + "; ") + "threads added: " + added;
       Scale scale =
           new Scale(

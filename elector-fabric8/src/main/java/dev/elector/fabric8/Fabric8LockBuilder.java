@@ -4,6 +4,7 @@ import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.DaemonThreads;
 import dev.elector.kube.internal.LockOptions;
+import dev.elector.kube.internal.ObjectLock;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Objects;
@@ -142,18 +143,12 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
     return self();
   }
 
-  /** Settings after defaults and checks. */
-  record Resolved(
-      KubernetesClient client,
-      String namespace,
-      String name,
-      String identity,
-      Duration requestTimeout,
-      Executor executor,
-      WatchMode watchMode,
-      String eventComponent) {}
-
-  Resolved resolve(String kind) {
+  /**
+   * Settings after defaults and checks, with requests through the client.
+   *
+   * @throws IllegalStateException listing every missing or invalid option
+   */
+  ObjectLock.Settings resolve(String kind) {
     LockOptions.Resolved r =
         LockOptions.resolve(
             kind,
@@ -166,8 +161,9 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> {
             requestTimeout,
             environment,
             LockOptions.eventProblems(recordEvents, eventComponent));
-    return new Resolved(
+    return new ObjectLock.Settings(
         client,
+        new Fabric8Http(client, r.requestTimeout()),
         r.namespace(),
         r.name(),
         r.identity(),

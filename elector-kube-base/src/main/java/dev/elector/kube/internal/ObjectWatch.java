@@ -1,11 +1,12 @@
-package dev.elector.fabric8;
+package dev.elector.kube.internal;
 
-import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,15 +16,22 @@ import org.slf4j.LoggerFactory;
  * state after every (re)list, then each change, and {@link LockRead.Failed} on a break. Needs only
  * list and watch on that one name. Bounded by the shared {@link ListWatchLoop}.
  */
-final class Fabric8Watch extends ListWatchLoop implements WatchableLock.Subscription {
-  private static final Logger log = LoggerFactory.getLogger(Fabric8Watch.class);
-  private final Fabric8ObjectLock lock;
+public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Subscription {
+  private static final Logger log = LoggerFactory.getLogger(ObjectWatch.class);
+
+  /** From this many watches at once on, the process is told once about sharing. */
+  public static final int MANY = 64;
+
+  private static final AtomicInteger OPEN = new AtomicInteger();
+  private static final AtomicBoolean TOLD = new AtomicBoolean();
+  private final AtomicBoolean counted = new AtomicBoolean();
+  private final ObjectLock lock;
   private final Consumer<LockRead> listener;
   private boolean warned; // only the watch's thread
 
-  Fabric8Watch(Fabric8ObjectLock lock, Consumer<LockRead> listener) {
+  ObjectWatch(ObjectLock lock, Consumer<LockRead> listener) {
     super(
-        new Fabric8Transport(lock.http(), lock.collectionPath(), lock.name()),
+        new CollectionTransport(lock.http(), lock.collectionPath(), lock.name()),
         lock.failures(),
         lock.requestTimeout());
     this.lock = lock;
@@ -31,11 +39,23 @@ final class Fabric8Watch extends ListWatchLoop implements WatchableLock.Subscrip
   }
 
   void start() {
+    counted.set(true);
+    if (OPEN.incrementAndGet() >= MANY && TOLD.compareAndSet(false, true)) {
+      log.info(
+          "{} locks in this process each watch on a thread of their own; with list and"
+              + " watch on the namespace's {} (deploy/lease/rbac-shared-watch.yaml), locks built with"
+              + " the default watchMode AUTO share one watch per namespace instead",
+          MANY,
+          lock.failures().qualifiedResource());
+    }
     start("elector-watch-" + lock.name() + "-");
   }
 
   @Override
   public void close() {
+    if (counted.compareAndSet(true, false)) {
+      OPEN.decrementAndGet();
+    }
     stop();
   }
 

@@ -1,12 +1,9 @@
-package dev.elector.fabric8;
+package dev.elector.kube.internal;
 
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.ListWatchLoop;
-import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,24 +15,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One watch of a whole collection in one namespace (such as every Lease in it), shared by all the
- * locks on that collection built on the same {@link KubernetesClient} in {@link WatchMode#SHARED}
- * or {@link WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of
- * the watch refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own
- * objects, and the watch ends when no member is left. Each subscriber hears only about its own
- * object: its state after every (re)list, or at once when it joins a watch that is up, then each
- * change; and every break. The watch starts with its first subscriber and ends with its last.
+ * locks on that collection built on the same client object in {@link WatchMode#SHARED} or {@link
+ * WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of the watch
+ * refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own objects,
+ * and the watch ends when no member is left. Each subscriber hears only about its own object: its
+ * state after every (re)list, or at once when it joins a watch that is up, then each change; and
+ * every break. The watch starts with its first subscriber and ends with its last.
  *
  * <p>Deliveries happen under this watch's monitor, so a subscriber never sees an older state after
  * a newer one; listeners must hand over and return (the elector's do).
  */
-final class Fabric8SharedWatch extends ListWatchLoop {
-  private static final Logger log = LoggerFactory.getLogger(Fabric8SharedWatch.class);
+public final class SharedWatch extends ListWatchLoop {
+  private static final Logger log = LoggerFactory.getLogger(SharedWatch.class);
 
   /** Which watch a lock joins: the same client (by identity) and the same collection. */
   private record Key(ClientRef client, String collectionPath) {}
 
   /** Compares a client by identity. */
-  private record ClientRef(KubernetesClient client) {
+  private record ClientRef(Object client) {
     @Override
     public boolean equals(Object other) {
       return other instanceof ClientRef ref && ref.client == client;
@@ -47,7 +44,7 @@ final class Fabric8SharedWatch extends ListWatchLoop {
     }
   }
 
-  private static final Map<Key, Fabric8SharedWatch> RUNNING = new HashMap<>(); // guarded by itself
+  private static final Map<Key, SharedWatch> RUNNING = new HashMap<>(); // guarded by itself
 
   /** What a lock needs to watch its own object, for the log line of a refusal. */
   static final String PER_LOCK_RULE = "list and watch on each lock's own name";
@@ -65,9 +62,9 @@ final class Fabric8SharedWatch extends ListWatchLoop {
   private boolean listed;
   private boolean warned;
 
-  private Fabric8SharedWatch(Key key, Fabric8ObjectLock first) {
+  private SharedWatch(Key key, ObjectLock first) {
     super(
-        new Fabric8Transport(first.http(), first.collectionPath(), null),
+        new CollectionTransport(first.http(), first.collectionPath(), null),
         first.failures().forCollection(),
         first.requestTimeout());
     this.key = key;
@@ -80,15 +77,15 @@ final class Fabric8SharedWatch extends ListWatchLoop {
    * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
   static WatchableLock.Subscription subscribe(
-      Fabric8ObjectLock lock, KubernetesClient client, Consumer<LockRead> listener, boolean auto) {
+      ObjectLock lock, Object client, Consumer<LockRead> listener, boolean auto) {
     Key key = new Key(new ClientRef(client), lock.collectionPath());
-    Fabric8SharedWatch watch;
+    SharedWatch watch;
     Member member;
     boolean created = false;
     synchronized (RUNNING) {
       watch = RUNNING.get(key);
       if (watch == null) {
-        watch = new Fabric8SharedWatch(key, lock);
+        watch = new SharedWatch(key, lock);
         RUNNING.put(key, watch);
         created = true;
       }
@@ -111,7 +108,7 @@ final class Fabric8SharedWatch extends ListWatchLoop {
   }
 
   /** How many shared watches run now (for tests). */
-  static int running() {
+  public static int running() {
     synchronized (RUNNING) {
       return RUNNING.size();
     }
@@ -239,13 +236,13 @@ final class Fabric8SharedWatch extends ListWatchLoop {
    * refused, in a watch of its own.
    */
   private final class Member implements WatchableLock.Subscription {
-    final Fabric8ObjectLock lock;
+    final ObjectLock lock;
     final Consumer<LockRead> listener;
     final boolean auto;
     private WatchableLock.Subscription own; // guarded by this
     private boolean closed; // guarded by this
 
-    Member(Fabric8ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
+    Member(ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
       this.lock = lock;
       this.listener = listener;
       this.auto = auto;
@@ -272,7 +269,7 @@ final class Fabric8SharedWatch extends ListWatchLoop {
         mine.close();
         return;
       }
-      Fabric8SharedWatch joined = Fabric8SharedWatch.this;
+      SharedWatch joined = SharedWatch.this;
       synchronized (RUNNING) {
         if (joined.remove(this)) {
           RUNNING.remove(joined.key, joined);

@@ -2,6 +2,7 @@ package dev.elector.k8s;
 
 import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.LockOptions;
+import dev.elector.kube.internal.ObjectLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.List;
@@ -158,18 +159,12 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
     return self();
   }
 
-  /** Settings after defaults and checks. */
-  record Resolved(
-      ApiClient apiClient,
-      String namespace,
-      String name,
-      String identity,
-      Duration requestTimeout,
-      Executor executor,
-      WatchMode watchMode,
-      String eventComponent) {}
-
-  Resolved resolve(String kind) {
+  /**
+   * Settings after defaults and checks, with requests through the client.
+   *
+   * @throws IllegalStateException listing every missing or invalid option
+   */
+  ObjectLock.Settings resolve(String kind) {
     List<String> more = LockOptions.eventProblems(recordEvents, eventComponent);
     LockOptions.Resolved r =
         LockOptions.resolve(
@@ -183,8 +178,9 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> {
             requestTimeout,
             environment.pod(),
             more);
-    return new Resolved(
+    return new ObjectLock.Settings(
         apiClient,
+        new KubeHttp(apiClient, r.requestTimeout()),
         r.namespace(),
         r.name(),
         r.identity(),

@@ -34,7 +34,7 @@ public final class Fabric8ConfigMapLock extends ObjectLock {
     private Builder() {}
 
     @Override
-    Builder self() {
+    protected Builder self() {
       return this;
     }
 

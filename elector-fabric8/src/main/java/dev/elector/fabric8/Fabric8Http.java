@@ -199,15 +199,7 @@ final class Fabric8Http implements ApiTransport {
 
     @Override
     public Map<String, Object> next() throws Exception {
-      String line;
-      do {
-        line = reader.readLine();
-        if (line == null) {
-          return null;
-        }
-      } while (line.isBlank());
-      Map<String, Object> event = parseObject(line);
-      return event == null ? Map.of() : event;
+      return ListWatchLoop.nextEvent(reader::readLine, Fabric8Http.this::parseObject);
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class Fabric8LeaseLock extends ObjectLock {
     private Builder() {}
 
     @Override
-    Builder self() {
+    protected Builder self() {
       return this;
     }
 

@@ -196,16 +196,8 @@ final class KubeHttp implements ApiTransport {
     }
 
     @Override
-    public Map<String, Object> next() throws IOException {
-      String line;
-      do {
-        line = source.readUtf8Line();
-        if (line == null) {
-          return null;
-        }
-      } while (line.isBlank());
-      Map<String, Object> event = parseObject(line);
-      return event == null ? Map.of() : event;
+    public Map<String, Object> next() throws Exception {
+      return ListWatchLoop.nextEvent(source::readUtf8Line, KubeHttp::parseObject);
     }
 
     @Override

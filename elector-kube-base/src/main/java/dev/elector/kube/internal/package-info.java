@@ -5,7 +5,8 @@
  *
  * <p>Here: the leader record in client-go's field names on {@code Map} values ({@link
  * dev.elector.kube.internal.RecordFields}), Kubernetes timestamps ({@link
- * dev.elector.kube.internal.KubeTimes}), the checks and defaults of a lock's options ({@link
+ * dev.elector.kube.internal.KubeTimes}), the options every lock builder shares, their checks and
+ * defaults ({@link dev.elector.kube.internal.LockBuilder}, {@link
  * dev.elector.kube.internal.LockOptions}), failure messages that name the missing Role rule ({@link
  * dev.elector.kube.internal.FailureText}), and the list-then-watch loop ({@link
  * dev.elector.kube.internal.ListWatchLoop}) with its request bound ({@link

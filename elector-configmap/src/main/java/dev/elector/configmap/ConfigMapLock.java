@@ -2,6 +2,7 @@ package dev.elector.configmap;
 
 import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.KubeObjectLock;
+import dev.elector.kube.internal.ConfigMapShape;
 
 /**
  * A lock in a ConfigMap's annotation {@value #ANNOTATION}, holding the JSON client-go's
@@ -19,10 +20,10 @@ import dev.elector.k8s.KubeObjectLock;
  */
 public final class ConfigMapLock extends KubeObjectLock {
   /** The annotation holding the record. */
-  public static final String ANNOTATION = "control-plane.alpha.kubernetes.io/leader";
+  public static final String ANNOTATION = ConfigMapShape.ANNOTATION;
 
   private ConfigMapLock(Builder builder) {
-    super(builder, new ConfigMapFormat());
+    super(builder, "ConfigMap", transport -> new ConfigMapShape(transport::parseJson));
   }
 
   /** Returns a builder; {@code apiClient} and {@code name} are required. */

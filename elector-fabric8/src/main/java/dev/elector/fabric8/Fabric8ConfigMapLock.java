@@ -1,5 +1,8 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.internal.ConfigMapShape;
+import dev.elector.kube.internal.ObjectLock;
+
 /**
  * A lock in a ConfigMap's annotation {@value #ANNOTATION} through fabric8's {@code
  * KubernetesClient}, holding the JSON client-go's ConfigMapLock used ({@code holderIdentity,
@@ -13,12 +16,12 @@ package dev.elector.fabric8;
  * list, watch, patch} on {@code configmaps} restricted to the lock's name, and {@code create} on
  * {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. Thread-safe.
  */
-public final class Fabric8ConfigMapLock extends Fabric8ObjectLock {
+public final class Fabric8ConfigMapLock extends ObjectLock {
   /** The annotation holding the record. */
-  public static final String ANNOTATION = "control-plane.alpha.kubernetes.io/leader";
+  public static final String ANNOTATION = ConfigMapShape.ANNOTATION;
 
   private Fabric8ConfigMapLock(Builder builder) {
-    super(builder, "ConfigMap", http -> new ConfigMapShape(http::parseValue));
+    super(builder.resolve("ConfigMap"), t -> new ConfigMapShape(t::parseJson));
   }
 
   /** Returns a builder; {@code client} and {@code name} are required. */
@@ -31,7 +34,7 @@ public final class Fabric8ConfigMapLock extends Fabric8ObjectLock {
     private Builder() {}
 
     @Override
-    Builder self() {
+    protected Builder self() {
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.internal.ApiTransport;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.kube.internal.ListWatchLoop.Reply;
@@ -15,6 +16,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -29,8 +31,7 @@ import java.util.concurrent.TimeoutException;
  * to 10 on 5xx, 429 and I/O errors) are switched off for these requests: the elector decides when
  * to try again, a renewal is one write, and the watch keeps its request bound.
  */
-final class Fabric8Http {
-  static final String MERGE_PATCH = "application/merge-patch+json";
+final class Fabric8Http implements ApiTransport {
 
   private final HttpClient http;
   private final String base;
@@ -52,23 +53,19 @@ final class Fabric8Http {
     this.timeoutMillis = timeout.toMillis();
   }
 
-  long timeoutMillis() {
-    return timeoutMillis;
-  }
-
   /**
    * Sends one request and reads the whole answer within the timeout.
    *
-   * @param query the query string without {@code ?}, or empty
-   * @param body the body as plain values, or null
-   * @throws IOException when there was no answer; a {@link TimeoutException} cause means none
-   *     within the timeout
+   * @throws IOException when there was no answer; a {@link TimeoutException} means none within the
+   *     timeout
    */
-  Reply send(String method, String path, String query, Object body, String contentType)
+  @Override
+  public Reply send(
+      String method, String path, Map<String, String> query, Object body, String contentType)
       throws Exception {
     HttpRequest.Builder request =
         http.newHttpRequestBuilder()
-            .uri(base + path + (query.isEmpty() ? "" : "?" + query))
+            .uri(base + path + queryString(query))
             .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
             .header("Accept", "application/json");
     if (body != null) {
@@ -87,9 +84,21 @@ final class Fabric8Http {
         WatchPacer.retryAfter(response.header("Retry-After")));
   }
 
-  /** Prepares a watch request; nothing is sent before {@link WatchStream#open()}. */
-  ListWatchLoop.WatchStream stream(String path, String query, Duration total) {
-    return new Stream(base + path + "?" + query, total);
+  @Override
+  public ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total) {
+    return new Stream(base + path + queryString(query), total);
+  }
+
+  /** {@code ?} and the encoded parameters, or empty for none. */
+  private static String queryString(Map<String, String> query) {
+    StringBuilder out = new StringBuilder();
+    query.forEach(
+        (key, value) ->
+            out.append(out.length() == 0 ? '?' : '&')
+                .append(URLEncoder.encode(key, StandardCharsets.UTF_8))
+                .append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+    return out.toString();
   }
 
   /** The body as a JSON object, or null when it is none. */
@@ -104,8 +113,8 @@ final class Fabric8Http {
     }
   }
 
-  /** Parses any JSON value; throws on text that is not JSON. */
-  Object parseValue(String text) {
+  @Override
+  public Object parseJson(String text) {
     return serialization.unmarshal(text, Object.class);
   }
 
@@ -190,15 +199,7 @@ final class Fabric8Http {
 
     @Override
     public Map<String, Object> next() throws Exception {
-      String line;
-      do {
-        line = reader.readLine();
-        if (line == null) {
-          return null;
-        }
-      } while (line.isBlank());
-      Map<String, Object> event = parseObject(line);
-      return event == null ? Map.of() : event;
+      return ListWatchLoop.nextEvent(reader::readLine, Fabric8Http.this::parseObject);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.internal.LeaseShape;
+import dev.elector.kube.internal.ObjectLock;
+
 /**
  * A lock in a {@code coordination.k8s.io/v1} Lease through fabric8's {@code KubernetesClient},
  * compatible with client-go's LeaseLock and with Elector's client-java {@code LeaseLock}: Go,
@@ -18,10 +21,10 @@ package dev.elector.fabric8;
  * {@code get, list, watch, patch} on {@code leases} restricted to the lock's name, and {@code
  * create} on {@code leases}; see {@code deploy/lease/rbac.yaml}. Thread-safe.
  */
-public final class Fabric8LeaseLock extends Fabric8ObjectLock {
+public final class Fabric8LeaseLock extends ObjectLock {
 
   private Fabric8LeaseLock(Builder builder) {
-    super(builder, "Lease", http -> new LeaseShape());
+    super(builder.resolve("Lease"), t -> new LeaseShape());
   }
 
   /** Returns a builder; {@code client} and {@code name} are required. */
@@ -34,7 +37,7 @@ public final class Fabric8LeaseLock extends Fabric8ObjectLock {
     private Builder() {}
 
     @Override
-    Builder self() {
+    protected Builder self() {
       return this;
     }
 

@@ -1,56 +1,48 @@
 package dev.elector.k8s;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import com.google.gson.JsonSyntaxException;
+import dev.elector.kube.internal.ApiTransport;
+import dev.elector.kube.internal.JsonText;
+import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.WatchPacer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
+import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
  * Raw JSON requests through a user's {@link ApiClient}, so its authentication and TLS apply, with a
- * timeout over each whole call. Working on raw JSON keeps fields this library does not know.
+ * timeout over each whole call: the client-java {@link ApiTransport}. Working on raw JSON keeps
+ * fields this library does not know. Bodies are written with {@link JsonText}, so the nulls of a
+ * merge patch are sent; answers are read with Gson into plain values (numbers as {@link
+ * BigDecimal}).
  */
-final class KubeHttp {
-  static final String MERGE_PATCH = "application/merge-patch+json";
+final class KubeHttp implements ApiTransport {
   private static final String[] AUTH = {"BearerToken"};
-
-  /**
-   * An answer: status code, the body as JSON (null when it was not a JSON object), and the server's
-   * {@code Retry-After} (zero when it sent none).
-   */
-  record Reply(int code, JsonObject body, String text, Duration retryAfter) {
-    Reply(int code, JsonObject body, String text) {
-      this(code, body, text, Duration.ZERO);
-    }
-
-    boolean ok() {
-      return code >= 200 && code < 300;
-    }
-
-    /** The message of a Kubernetes Status body, else the raw text. */
-    String statusMessage() {
-      if (body != null && body.has("message") && body.get("message").isJsonPrimitive()) {
-        return body.get("message").getAsString();
-      }
-      return text == null || text.isBlank() ? "HTTP " + code : text.strip();
-    }
-  }
 
   /** The watch client of each user client, kept while the user client lives. */
   private static final Map<OkHttpClient, OkHttpClient> WATCH_CLIENTS =
@@ -65,25 +57,15 @@ final class KubeHttp {
     this.timeoutMillis = timeout.toMillis();
   }
 
-  /** Sends one request and reads the whole answer within the timeout. */
-  Reply send(String method, String path, List<Pair> query, JsonObject body, String contentType)
+  @Override
+  public ListWatchLoop.Reply send(
+      String method, String path, Map<String, String> query, Object body, String contentType)
       throws IOException {
     Call call = client.getHttpClient().newCall(request(method, path, query, body, contentType));
     call.timeout().timeout(timeoutMillis, TimeUnit.MILLISECONDS);
     try (Response response = call.execute()) {
-      ResponseBody responseBody = response.body();
-      String text = responseBody == null ? "" : responseBody.string();
-      return new Reply(
-          response.code(), parseObject(text), text, retryAfter(response.header("Retry-After")));
+      return reply(response);
     }
-  }
-
-  /**
-   * A {@code Retry-After} header in seconds, as the API server sends it; zero when absent or not a
-   * number of seconds (the HTTP-date form is not used by Kubernetes).
-   */
-  static Duration retryAfter(String header) {
-    return dev.elector.kube.internal.WatchPacer.retryAfter(header);
   }
 
   /**
@@ -91,7 +73,18 @@ final class KubeHttp {
    * one user client share a connection pool of their own: ending a watch stream stalls the next
    * requests on its HTTP/2 connection by about 40 ms, which must not hit a release or an acquire.
    */
-  Call stream(String path, List<Pair> query, Duration total) throws IOException {
+  @Override
+  public ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total) {
+    return new Stream(path, query, total);
+  }
+
+  @Override
+  public Object parseJson(String text) {
+    return plainValue(JsonParser.parseString(text));
+  }
+
+  private Call streamCall(String path, Map<String, String> query, Duration total)
+      throws IOException {
     OkHttpClient http = streaming;
     if (http == null) {
       http =
@@ -109,44 +102,179 @@ final class KubeHttp {
     return call;
   }
 
-  static JsonObject parseObject(String text) {
+  private static ListWatchLoop.Reply reply(Response response) throws IOException {
+    ResponseBody responseBody = response.body();
+    String text = responseBody == null ? "" : responseBody.string();
+    return new ListWatchLoop.Reply(
+        response.code(),
+        parseObject(text),
+        text,
+        WatchPacer.retryAfter(response.header("Retry-After")));
+  }
+
+  /** The text as a JSON object in plain values, or null when it is none. */
+  static Map<String, Object> parseObject(String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
     try {
       JsonElement element = JsonParser.parseString(text);
-      return element.isJsonObject() ? element.getAsJsonObject() : null;
+      return element.isJsonObject() ? toPlain(element.getAsJsonObject()) : null;
     } catch (JsonSyntaxException | IllegalStateException e) {
       return null;
     }
   }
 
   private Request request(
-      String method, String path, List<Pair> query, JsonObject body, String contentType)
+      String method, String path, Map<String, String> query, Object body, String contentType)
       throws IOException {
     Map<String, String> headers = new HashMap<>();
     headers.put("Accept", "application/json");
-    if (body != null) {
-      headers.put("Content-Type", contentType == null ? "application/json" : contentType);
-    }
+    List<Pair> pairs = new ArrayList<>();
+    query.forEach((key, value) -> pairs.add(new Pair(key, value)));
+    Request request;
     try {
-      return client
-          .buildCall(
-              null,
-              path,
-              method,
-              query,
-              List.of(),
-              body,
-              headers,
-              new HashMap<>(),
-              new HashMap<>(),
-              AUTH,
-              null)
-          .request();
+      request =
+          client
+              .buildCall(
+                  null,
+                  path,
+                  method,
+                  pairs,
+                  List.of(),
+                  null,
+                  headers,
+                  new HashMap<>(),
+                  new HashMap<>(),
+                  AUTH,
+                  null)
+              .request();
     } catch (ApiException e) {
       throw new IOException(
           "could not build the request " + method + " " + path + ": " + e.getMessage(), e);
     }
+    if (body == null) {
+      return request;
+    }
+    MediaType type = MediaType.get(contentType == null ? "application/json" : contentType);
+    return request
+        .newBuilder()
+        .method(method, RequestBody.create(JsonText.write(body), type))
+        .build();
+  }
+
+  /** One watch request on OkHttp. */
+  private final class Stream implements ListWatchLoop.WatchStream {
+    private final String path;
+    private final Map<String, String> query;
+    private final Duration total;
+    private volatile Call call;
+    private volatile boolean cancelled;
+    private Response response;
+    private okio.BufferedSource source;
+
+    Stream(String path, Map<String, String> query, Duration total) {
+      this.path = path;
+      this.query = query;
+      this.total = total;
+    }
+
+    @Override
+    public ListWatchLoop.Reply open() throws IOException {
+      Call started = streamCall(path, query, total);
+      call = started;
+      if (cancelled) {
+        started.cancel();
+      }
+      response = started.execute();
+      ResponseBody body = response.body();
+      if (!response.isSuccessful() || body == null) {
+        return reply(response);
+      }
+      source = body.source();
+      return null;
+    }
+
+    @Override
+    public Map<String, Object> next() throws Exception {
+      return ListWatchLoop.nextEvent(source::readUtf8Line, KubeHttp::parseObject);
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+      Call started = call;
+      if (started != null) {
+        started.cancel();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (response != null) {
+        response.close();
+      }
+    }
+  }
+
+  /** A Gson object as plain values: maps, lists, strings, BigDecimal numbers, booleans, null. */
+  static Map<String, Object> toPlain(JsonObject object) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> entry : object.entrySet()) {
+      map.put(entry.getKey(), plainValue(entry.getValue()));
+    }
+    return map;
+  }
+
+  private static Object plainValue(JsonElement element) {
+    if (element == null || element.isJsonNull()) {
+      return null;
+    }
+    if (element.isJsonObject()) {
+      return toPlain(element.getAsJsonObject());
+    }
+    if (element.isJsonArray()) {
+      List<Object> list = new ArrayList<>();
+      for (JsonElement item : element.getAsJsonArray()) {
+        list.add(plainValue(item));
+      }
+      return list;
+    }
+    JsonPrimitive primitive = element.getAsJsonPrimitive();
+    if (primitive.isBoolean()) {
+      return primitive.getAsBoolean();
+    }
+    if (primitive.isNumber()) {
+      try {
+        return new BigDecimal(primitive.getAsString());
+      } catch (NumberFormatException e) {
+        return primitive.getAsString();
+      }
+    }
+    return primitive.getAsString();
+  }
+
+  /** Plain values back as a Gson tree. */
+  static JsonElement toTree(Object value) {
+    if (value == null) {
+      return JsonNull.INSTANCE;
+    }
+    if (value instanceof Map<?, ?> map) {
+      JsonObject object = new JsonObject();
+      map.forEach((key, item) -> object.add(String.valueOf(key), toTree(item)));
+      return object;
+    }
+    if (value instanceof List<?> list) {
+      JsonArray array = new JsonArray();
+      list.forEach(item -> array.add(toTree(item)));
+      return array;
+    }
+    if (value instanceof Boolean b) {
+      return new JsonPrimitive(b);
+    }
+    if (value instanceof Number n) {
+      return new JsonPrimitive(n);
+    }
+    return new JsonPrimitive(String.valueOf(value));
   }
 }

@@ -1,12 +1,15 @@
 package dev.elector.k8s;
 
 import com.google.gson.JsonObject;
+import dev.elector.kube.internal.CollectionTransport;
+import dev.elector.kube.internal.FailureText;
+import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.lock.LockFailure;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.Pair;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -93,10 +96,11 @@ public final class KubeObjectWatch implements AutoCloseable {
     this.description = qualified + " " + b.namespace + "/" + b.name;
     this.loop =
         new Loop(
-            new KubeHttp(b.apiClient, b.requestTimeout),
-            root + "/namespaces/" + b.namespace + "/" + b.resource,
-            b.name,
-            new KubeFailures(b.resource, b.group, b.resource, b.namespace, b.name, b.identity),
+            new CollectionTransport(
+                new KubeHttp(b.apiClient, b.requestTimeout),
+                root + "/namespaces/" + b.namespace + "/" + b.resource,
+                b.name),
+            new FailureText(b.resource, b.group, b.resource, b.namespace, b.name, b.identity),
             b.requestTimeout,
             b.listener,
             description);
@@ -135,45 +139,43 @@ public final class KubeObjectWatch implements AutoCloseable {
     return "watch of " + description;
   }
 
-  private static final class Loop extends KubeListWatch {
+  /** The shared loop, handing the object to the listener as a Gson tree. */
+  private static final class Loop extends ListWatchLoop {
     private final Listener listener;
     private final String description;
 
     Loop(
-        KubeHttp http,
-        String collectionPath,
-        String name,
-        KubeFailures failures,
+        CollectionTransport transport,
+        FailureText failures,
         Duration requestTimeout,
         Listener listener,
         String description) {
-      super(
-          http,
-          collectionPath,
-          List.of(new Pair("fieldSelector", "metadata.name=" + name)),
-          failures,
-          requestTimeout);
+      super(transport, failures, requestTimeout);
       this.listener = listener;
       this.description = description;
     }
 
     @Override
-    String describe() {
+    protected String describe() {
       return description;
     }
 
     @Override
-    void listed(List<JsonObject> objects) {
-      listener.state(objects.stream().findFirst());
+    protected void listed(List<Map<String, Object>> objects) {
+      listener.state(objects.stream().findFirst().map(Loop::tree));
     }
 
     @Override
-    void changed(String type, JsonObject object) {
-      listener.state(type.equals("DELETED") ? Optional.empty() : Optional.of(object));
+    protected void changed(String type, Map<String, Object> object) {
+      listener.state(type.equals("DELETED") ? Optional.empty() : Optional.of(tree(object)));
+    }
+
+    private static JsonObject tree(Map<String, Object> object) {
+      return KubeHttp.toTree(object).getAsJsonObject();
     }
 
     @Override
-    void broke(LockFailure failure, boolean firstInARow) {
+    protected void broke(LockFailure failure, boolean firstInARow) {
       listener.failed(failure, firstInARow);
     }
   }

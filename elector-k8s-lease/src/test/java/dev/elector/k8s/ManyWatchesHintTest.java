@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.kube.WatchMode;
+import dev.elector.kube.internal.ObjectWatch;
 import dev.elector.lock.WatchableLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
@@ -29,7 +30,7 @@ class ManyWatchesHintTest {
     List<WatchableLock.Subscription> watches = new ArrayList<>();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      for (int i = 0; i < KubeWatch.MANY + 10; i++) {
+      for (int i = 0; i < ObjectWatch.MANY + 10; i++) {
         LeaseLock lock =
             LeaseLock.newBuilder()
                 .apiClient(nowhere)
@@ -52,7 +53,7 @@ class ManyWatchesHintTest {
     assertEquals(1, hints.size(), "one hint: " + hints);
     assertTrue(
         hints.get(0).contains("INFO")
-            && hints.get(0).contains(KubeWatch.MANY + " locks")
+            && hints.get(0).contains(ObjectWatch.MANY + " locks")
             && hints.get(0).contains("leases.coordination.k8s.io"),
         hints.get(0));
   }

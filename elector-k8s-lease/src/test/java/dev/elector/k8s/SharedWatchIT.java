@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.internal.SharedWatch;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -141,7 +142,7 @@ class SharedWatchIT {
         "the shared thread ends with its last subscriber",
         Duration.ofSeconds(5),
         () -> sharedWatchThreads() == threadsBefore);
-    assertEquals(0, KubeSharedWatch.running());
+    assertEquals(0, SharedWatch.running());
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +72,32 @@ public abstract class ListWatchLoop implements Runnable {
 
     @Override
     void close();
+  }
+
+  /** Reads a watch response line by line; null at the end. */
+  @FunctionalInterface
+  public interface LineReader {
+    /** The next line without its end, or null at the end of the stream. */
+    String readLine() throws Exception;
+  }
+
+  /**
+   * The next event of a watch response, one JSON object a line: blank lines are skipped, an
+   * unreadable line is an empty map, null is the end of the stream.
+   *
+   * @param parse the text as a JSON object, or null when it is none
+   */
+  public static Map<String, Object> nextEvent(
+      LineReader lines, Function<String, Map<String, Object>> parse) throws Exception {
+    String line;
+    do {
+      line = lines.readLine();
+      if (line == null) {
+        return null;
+      }
+    } while (line.isBlank());
+    Map<String, Object> event = parse.apply(line);
+    return event == null ? Map.of() : event;
   }
 
   /** The watch broke; carries the failure to hand over and the server's Retry-After. */

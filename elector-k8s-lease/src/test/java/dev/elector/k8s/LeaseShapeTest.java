@@ -4,51 +4,59 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.gson.JsonObject;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
+import dev.elector.kube.internal.LeaseShape;
+import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The Lease body as client-go writes and reads it. */
-class LeaseFormatTest {
-  private final LeaseFormat format = new LeaseFormat();
+class LeaseShapeTest {
+  private final LeaseShape format = new LeaseShape();
   private static final Instant T = Instant.parse("2026-12-02T12:00:00.5Z");
 
-  private static JsonObject json(String text) {
-    return JsonParser.parseString(text).getAsJsonObject();
+  /** An object as client-java's transport reads it. */
+  private static Map<String, Object> json(String text) {
+    return KubeHttp.parseObject(text);
+  }
+
+  private static JsonElement tree(String text) {
+    return JsonParser.parseString(text);
   }
 
   @Test
   void createBodyHasKindApiVersionAndClientGoFields() {
-    JsonObject body =
+    Map<String, Object> body =
         format.createBody("ns", "lock", new LeaderRecord("me", Duration.ofMillis(2500), T, T, 3));
 
     assertEquals(
-        json(
+        tree(
             "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
                 + "\"metadata\":{\"name\":\"lock\",\"namespace\":\"ns\"},\"spec\":{\"holderIdentity\":"
                 + "\"me\",\"leaseDurationSeconds\":3,\"acquireTime\":\"2026-12-02T12:00:00.500000Z\","
                 + "\"renewTime\":\"2026-12-02T12:00:00.500000Z\",\"leaseTransitions\":3}}"),
-        body);
+        KubeHttp.toTree(body));
   }
 
   @Test
   void patchRemovesFieldsTheRecordLacks() {
-    JsonObject patch = format.patchBody(new LeaderRecord("", null, null, T, 1));
+    Map<String, Object> patch = format.patchBody(new LeaderRecord("", null, null, T, 1));
 
     assertEquals(
-        json(
+        tree(
             "{\"spec\":{\"holderIdentity\":\"\",\"leaseDurationSeconds\":null,"
                 + "\"acquireTime\":null,\"renewTime\":\"2026-12-02T12:00:00.500000Z\","
                 + "\"leaseTransitions\":1}}"),
-        patch);
+        KubeHttp.toTree(patch));
   }
 
   @Test
   void readsAClientGoLease() {
-    KubeObjectFormat.Parsed parsed =
+    RecordFields.Parsed parsed =
         format.parse(
             json(
                 "{\"spec\":{\"holderIdentity\":\"go\","

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import dev.elector.ElectorListener;
 import dev.elector.TermEnd;
+import dev.elector.kube.internal.EventRecorder;
+import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.testkit.FakeClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 
 /** The Events of recordEvents(true): content, never on the caller's thread, rate limit, 403. */
-class KubeEventRecorderTest {
+class EventRecorderTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
   private final FakeClock clock = new FakeClock();
@@ -36,17 +38,19 @@ class KubeEventRecorderTest {
   private int answer = 201;
   private final String namespace = "ns-" + NAMESPACES.incrementAndGet();
 
-  private KubeEventRecorder recorder(String identity) {
-    return new KubeEventRecorder(
-        new LeaseFormat(),
+  private EventRecorder recorder(String identity) {
+    return new EventRecorder(
+        "coordination.k8s.io/v1",
+        "Lease",
         namespace,
         "orders",
         identity,
         "my-operator",
         () -> "uid-1",
         event -> {
-          posted.add(event.deepCopy());
-          return new KubeHttp.Reply(answer, null, answer == 403 ? "events is forbidden" : "");
+          posted.add(KubeHttp.toTree(event).getAsJsonObject());
+          return new ListWatchLoop.Reply(
+              answer, null, answer == 403 ? "events is forbidden" : "", Duration.ZERO);
         },
         executor::add,
         clock,
@@ -70,7 +74,7 @@ class KubeEventRecorderTest {
 
   @Test
   void becameAndStoppedLeadingAreCoreV1EventsOnTheLockLikeClientGos() {
-    KubeEventRecorder events = recorder("pod-a");
+    EventRecorder events = recorder("pod-a");
     events.started("pod-a");
     events.ended("pod-a", TermEnd.CLOSED);
     events.started("pod-a");
@@ -107,7 +111,7 @@ class KubeEventRecorderTest {
 
   @Test
   void nothingIsSentOnTheElectorsThread() {
-    KubeEventRecorder events = recorder("pod-a");
+    EventRecorder events = recorder("pod-a");
     events.started("pod-a");
     events.ended("pod-a", TermEnd.RENEW_DEADLINE_EXCEEDED);
     assertEquals(List.of(), posted, "the elector's thread only queues");
@@ -121,23 +125,23 @@ class KubeEventRecorderTest {
 
   @Test
   void aFlappingLeaderIsRateLimitedAndTheNextEventCountsWhatWasHeldBack() {
-    KubeEventRecorder events = recorder("pod-a");
+    EventRecorder events = recorder("pod-a");
     for (int i = 0; i < 5; i++) { // ten events at once
       events.started("pod-a");
       events.ended("pod-a", TermEnd.LOCK_LOST);
     }
     runQueued();
-    assertEquals(KubeEventRecorder.BURST, posted.size());
+    assertEquals(EventRecorder.BURST, posted.size());
 
     clock.advance(Duration.ofSeconds(59));
     events.started("pod-a");
     runQueued();
-    assertEquals(KubeEventRecorder.BURST, posted.size(), "no token within the minute");
+    assertEquals(EventRecorder.BURST, posted.size(), "no token within the minute");
 
     clock.advance(Duration.ofSeconds(1));
     events.ended("pod-a", TermEnd.CLOSED);
     runQueued();
-    assertEquals(KubeEventRecorder.BURST + 1, posted.size());
+    assertEquals(EventRecorder.BURST + 1, posted.size());
     assertEquals(
         "pod-a stopped leading (closed) (5 earlier leader election events were not"
             + " recorded: at most 6 at once, then one a minute)",
@@ -148,14 +152,14 @@ class KubeEventRecorderTest {
       events.started("pod-a");
     }
     runQueued();
-    assertEquals(2 * KubeEventRecorder.BURST + 1, posted.size());
+    assertEquals(2 * EventRecorder.BURST + 1, posted.size());
   }
 
   @Test
   void withoutThePermissionOneWarnNamesTheRuleForEveryLockOfThatIdentity() {
     answer = 403;
-    KubeEventRecorder first = recorder("pod-a");
-    KubeEventRecorder second = recorder("pod-a"); // another lock, same identity and namespace
+    EventRecorder first = recorder("pod-a");
+    EventRecorder second = recorder("pod-a"); // another lock, same identity and namespace
     for (int i = 0; i < 3; i++) {
       first.started("pod-a");
       second.started("pod-a");
@@ -178,20 +182,21 @@ class KubeEventRecorderTest {
 
   @Test
   void otherFailuresWarnOnceUntilAnEventGoesThroughAgain() {
-    KubeEventRecorder events =
-        new KubeEventRecorder(
-            new LeaseFormat(),
+    EventRecorder events =
+        new EventRecorder(
+            "coordination.k8s.io/v1",
+            "Lease",
             namespace,
             "orders",
             "pod-a",
             "elector",
             () -> null,
             event -> {
-              posted.add(event);
+              posted.add(KubeHttp.toTree(event).getAsJsonObject());
               if (answer == 0) {
                 throw new IOException("connection refused");
               }
-              return new KubeHttp.Reply(answer, null, "");
+              return new ListWatchLoop.Reply(answer, null, "", Duration.ZERO);
             },
             executor::add,
             clock,
@@ -233,7 +238,7 @@ class KubeEventRecorderTest {
             .recordEvents(true)
             .eventComponent("example.com/my-operator")
             .build();
-    assertTrue(recording.electorListener() instanceof KubeEventRecorder);
+    assertTrue(recording.electorListener() instanceof EventRecorder);
 
     IllegalStateException bad =
         assertThrows(

@@ -4,25 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.internal.FailureText;
+import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockFailure.Kind;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** HTTP answers and I/O errors become failure kinds with messages a user can act on. */
-class KubeFailuresTest {
-  private final KubeFailures failures = new KubeFailures(new LeaseFormat(), "ns", "lock", "me_1");
+class FailureTextTest {
+  private final FailureText failures =
+      new FailureText("Lease", "coordination.k8s.io", "leases", "ns", "lock", "me_1");
 
   private LockFailure reply(String verb, int code) {
-    return failures.fromReply(
-        verb,
-        new KubeHttp.Reply(
+    ListWatchLoop.Reply answer =
+        new ListWatchLoop.Reply(
             code,
             KubeHttp.parseObject("{\"kind\":\"Status\",\"message\":\"server says " + code + "\"}"),
-            ""));
+            "",
+            Duration.ZERO);
+    return failures.fromStatus(verb, answer.code(), answer.statusMessage());
   }
 
   @Test
@@ -58,8 +63,8 @@ class KubeFailuresTest {
 
   @Test
   void aForbiddenSharedWatchAsksForListAndWatchOnTheWholeCollectionOrNoSharing() {
-    KubeFailures collection = new KubeFailures(new LeaseFormat(), "ns", null, "me_1");
-    String message = collection.fromReply("list", new KubeHttp.Reply(403, null, "no")).message();
+    FailureText collection = failures.forCollection();
+    String message = collection.fromStatus("list", 403, "no").message();
 
     for (String part :
         new String[] {
@@ -80,10 +85,13 @@ class KubeFailuresTest {
   @Test
   void timeoutsAndConnectionErrors() {
     assertEquals(
-        Kind.TIMEOUT, failures.fromIo("get", new InterruptedIOException("timeout"), 5).kind());
-    assertEquals(Kind.TIMEOUT, failures.fromIo("get", new SocketTimeoutException(), 5).kind());
+        Kind.TIMEOUT,
+        failures.fromTransport("get", new InterruptedIOException("timeout"), 5).kind());
     assertEquals(
-        Kind.UNAVAILABLE, failures.fromIo("get", new ConnectException("refused"), 5).kind());
-    assertEquals(Kind.UNAVAILABLE, failures.fromIo("get", new IOException("reset"), 5).kind());
+        Kind.TIMEOUT, failures.fromTransport("get", new SocketTimeoutException(), 5).kind());
+    assertEquals(
+        Kind.UNAVAILABLE, failures.fromTransport("get", new ConnectException("refused"), 5).kind());
+    assertEquals(
+        Kind.UNAVAILABLE, failures.fromTransport("get", new IOException("reset"), 5).kind());
   }
 }

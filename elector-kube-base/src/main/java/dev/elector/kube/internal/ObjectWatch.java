@@ -1,11 +1,10 @@
-package dev.elector.k8s;
+package dev.elector.kube.internal;
 
-import com.google.gson.JsonObject;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
-import io.kubernetes.client.openapi.Pair;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -15,26 +14,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches exactly one lock object (field selector on its name), on a thread of its own: the current
  * state after every (re)list, then each change, and {@link LockRead.Failed} on a break. Needs only
- * list and watch on that one name.
+ * list and watch on that one name. Bounded by the shared {@link ListWatchLoop}.
  */
-final class KubeWatch extends KubeListWatch implements WatchableLock.Subscription {
-  private static final Logger log = LoggerFactory.getLogger(KubeWatch.class);
+public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Subscription {
+  private static final Logger log = LoggerFactory.getLogger(ObjectWatch.class);
 
   /** From this many watches at once on, the process is told once about sharing. */
-  static final int MANY = 64;
+  public static final int MANY = 64;
 
   private static final AtomicInteger OPEN = new AtomicInteger();
   private static final AtomicBoolean TOLD = new AtomicBoolean();
-  private final KubeObjectLock lock;
+  private final AtomicBoolean counted = new AtomicBoolean();
+  private final ObjectLock lock;
   private final Consumer<LockRead> listener;
   private boolean warned; // only the watch's thread
-  private final AtomicBoolean counted = new AtomicBoolean();
 
-  KubeWatch(KubeObjectLock lock, Consumer<LockRead> listener) {
+  ObjectWatch(ObjectLock lock, Consumer<LockRead> listener) {
     super(
-        lock.http(),
-        lock.collectionPath(),
-        List.of(new Pair("fieldSelector", "metadata.name=" + lock.name())),
+        new CollectionTransport(lock.http(), lock.collectionPath(), lock.name()),
         lock.failures(),
         lock.requestTimeout());
     this.lock = lock;
@@ -63,23 +60,23 @@ final class KubeWatch extends KubeListWatch implements WatchableLock.Subscriptio
   }
 
   @Override
-  String describe() {
+  protected String describe() {
     return lock.describe();
   }
 
   @Override
-  void listed(List<JsonObject> objects) {
+  protected void listed(List<Map<String, Object>> objects) {
     warned = false;
     listener.accept(objects.isEmpty() ? new LockRead.Absent() : lock.toRead(objects.get(0)));
   }
 
   @Override
-  void changed(String type, JsonObject object) {
+  protected void changed(String type, Map<String, Object> object) {
     listener.accept(type.equals("DELETED") ? new LockRead.Absent() : lock.toRead(object));
   }
 
   @Override
-  void broke(LockFailure failure, boolean firstInARow) {
+  protected void broke(LockFailure failure, boolean firstInARow) {
     if (!warned && failure.kind().isConfigurationProblem()) {
       warned = true; // once until the next successful list; polling goes on meanwhile
       log.warn(

@@ -1,8 +1,5 @@
-package dev.elector.fabric8;
+package dev.elector.kube.internal;
 
-import dev.elector.kube.internal.JsonText;
-import dev.elector.kube.internal.ListWatchLoop;
-import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,13 +9,16 @@ import java.util.function.Function;
  * A record kept as JSON in one annotation of a ConfigMap, as client-go's ConfigMapLock wrote it.
  * Only that annotation is ever written; data, labels and other annotations stay as they are.
  */
-final class ConfigMapShape implements ObjectShape {
+public final class ConfigMapShape implements ObjectShape {
+  /** The annotation holding the record. */
+  public static final String ANNOTATION = "control-plane.alpha.kubernetes.io/leader";
+
   private final Function<String, Object> parser;
 
   /**
    * @param parser parses JSON text into plain values, throwing on text that is not JSON
    */
-  ConfigMapShape(Function<String, Object> parser) {
+  public ConfigMapShape(Function<String, Object> parser) {
     this.parser = parser;
   }
 
@@ -63,7 +63,7 @@ final class ConfigMapShape implements ObjectShape {
     Map<String, Object> metadata = ListWatchLoop.asObject(object.get("metadata"));
     Map<String, Object> annotations =
         metadata == null ? null : ListWatchLoop.asObject(metadata.get("annotations"));
-    Object value = annotations == null ? null : annotations.get(Fabric8ConfigMapLock.ANNOTATION);
+    Object value = annotations == null ? null : annotations.get(ANNOTATION);
     if (value == null) {
       // client-go reads a ConfigMap without the annotation as an empty record: free to take
       return RecordFields.Parsed.empty();
@@ -74,27 +74,20 @@ final class ConfigMapShape implements ObjectShape {
       json = parser.apply(text);
     } catch (RuntimeException e) {
       return RecordFields.Parsed.malformed(
-          "annotation "
-              + Fabric8ConfigMapLock.ANNOTATION
-              + " is not valid JSON: "
-              + abbreviate(text));
+          "annotation " + ANNOTATION + " is not valid JSON: " + abbreviate(text));
     }
     Map<String, Object> fields = ListWatchLoop.asObject(json);
     if (fields == null) {
       return RecordFields.Parsed.malformed(
-          "annotation "
-              + Fabric8ConfigMapLock.ANNOTATION
-              + " is not a JSON object: "
-              + abbreviate(text));
+          "annotation " + ANNOTATION + " is not a JSON object: " + abbreviate(text));
     }
-    return RecordFields.read(
-        fields, RecordFields.LEADER_TRANSITIONS, "annotation " + Fabric8ConfigMapLock.ANNOTATION);
+    return RecordFields.read(fields, RecordFields.LEADER_TRANSITIONS, "annotation " + ANNOTATION);
   }
 
   private static Map<String, Object> annotations(LeaderRecord record) {
     Map<String, Object> annotations = new LinkedHashMap<>();
     annotations.put(
-        Fabric8ConfigMapLock.ANNOTATION,
+        ANNOTATION,
         JsonText.write(RecordFields.write(record, RecordFields.LEADER_TRANSITIONS, false)));
     return annotations;
   }

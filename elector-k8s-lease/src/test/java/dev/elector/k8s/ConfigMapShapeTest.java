@@ -1,27 +1,26 @@
-package dev.elector.configmap;
+package dev.elector.k8s;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.elector.kube.internal.ConfigMapShape;
 import dev.elector.lock.LeaderRecord;
+import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The annotation's JSON as client-go's ConfigMapLock wrote it. */
-class ConfigMapFormatTest {
-  private final ConfigMapFormat format = new ConfigMapFormat();
+class ConfigMapShapeTest {
+  private static final String ANNOTATION = ConfigMapShape.ANNOTATION;
+  private final ConfigMapShape format =
+      new ConfigMapShape(new KubeHttp(new ApiClient(), Duration.ofSeconds(1))::parseJson);
 
-  private static JsonObject withAnnotation(String value) {
-    JsonObject annotations = new JsonObject();
-    annotations.addProperty(ConfigMapLock.ANNOTATION, value);
-    JsonObject metadata = new JsonObject();
-    metadata.add("annotations", annotations);
-    JsonObject object = new JsonObject();
-    object.add("metadata", metadata);
-    return object;
+  private static Map<String, Object> withAnnotation(String value) {
+    return Map.of("metadata", Map.of("annotations", Map.of(ANNOTATION, value)));
   }
 
   @Test
@@ -48,7 +47,9 @@ class ConfigMapFormatTest {
   @Test
   void patchTouchesOnlyTheAnnotation() {
     JsonObject patch =
-        format.patchBody(new LeaderRecord("me", Duration.ofSeconds(3), null, null, 1));
+        KubeHttp.toTree(
+                format.patchBody(new LeaderRecord("me", Duration.ofSeconds(3), null, null, 1)))
+            .getAsJsonObject();
 
     assertEquals(1, patch.size());
     JsonObject metadata = patch.getAsJsonObject("metadata");
@@ -58,18 +59,14 @@ class ConfigMapFormatTest {
     assertEquals(
         JsonParser.parseString(
             "{\"holderIdentity\":\"me\",\"leaseDurationSeconds\":3," + "\"leaderTransitions\":1}"),
-        JsonParser.parseString(annotations.get(ConfigMapLock.ANNOTATION).getAsString()));
+        JsonParser.parseString(annotations.get(ANNOTATION).getAsString()));
   }
 
   @Test
   void configMapWithoutTheAnnotationIsFree() {
     assertEquals(
         new LeaderRecord("", null, null, null, 0),
-        format
-            .parse(
-                JsonParser.parseString("{\"metadata\":{\"name\":\"x\"},\"data\":{}}")
-                    .getAsJsonObject())
-            .record());
+        format.parse(KubeHttp.parseObject("{\"metadata\":{\"name\":\"x\"},\"data\":{}}")).record());
   }
 
   @Test

@@ -1,22 +1,16 @@
-package dev.elector.fabric8;
+package dev.elector.kube.internal;
 
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.EventRecorder;
-import dev.elector.kube.internal.FailureText;
-import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.kube.internal.ListWatchLoop.Reply;
-import dev.elector.kube.internal.RecordFields;
-import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import dev.elector.lock.WatchableLock;
 import dev.elector.time.MonotonicClock;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -33,14 +27,41 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A lock stored in one Kubernetes object through fabric8, with optimistic concurrency by {@code
- * metadata.resourceVersion}: the same requests as the client-java locks. Reads GET the object;
- * creates POST it whole (409 is a conflict); an update is one JSON merge patch of only the record's
- * fields carrying {@code metadata.resourceVersion} as precondition (409 or a deleted object is a
- * conflict), so a renewal is one request and nothing else in the object changes.
+ * A lock stored in one Kubernetes object, with optimistic concurrency by {@code
+ * metadata.resourceVersion}, which is the elector's version; the same for every client, which
+ * supplies only its {@link ApiTransport}.
+ *
+ * <p>Reads GET the object. Creates POST the whole object ({@code kind} and {@code apiVersion}
+ * included); 409 is a conflict. Updates are a single JSON merge patch of only the record's fields,
+ * with {@code metadata.resourceVersion} as precondition, so a leader renews with one request and
+ * nothing else in the object is touched; 409 or a deleted object is a conflict. API errors become
+ * {@link LockFailure}s naming the missing permission. Watching joins the watch of the whole
+ * collection that the locks on the same client and namespace share ({@link SharedWatch}), or opens
+ * a watch on exactly this object ({@link ObjectWatch}, one thread per watching lock), as the {@link
+ * WatchMode} decides; both reconnect with back-off.
+ *
+ * <p>Every request is bounded by the requestTimeout. Thread-safe.
  */
-abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
-  private static final Logger log = LoggerFactory.getLogger(Fabric8ObjectLock.class);
+public abstract class ObjectLock implements KubeLock, ListeningLock {
+  private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
+
+  /**
+   * A lock's resolved options and its client.
+   *
+   * @param client the user's client object, by identity the key of shared watches
+   * @param transport requests through that client, bounded by {@code requestTimeout}
+   * @param eventComponent the Events' reporting component, or null to record none
+   */
+  public record Settings(
+      Object client,
+      ApiTransport transport,
+      String namespace,
+      String name,
+      String identity,
+      Duration requestTimeout,
+      Executor executor,
+      WatchMode watchMode,
+      String eventComponent) {}
 
   private final ObjectShape shape;
   private final String namespace;
@@ -48,9 +69,9 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private final String identity;
   private final Duration requestTimeout;
   private final Executor executor;
-  private final Fabric8Http http;
+  private final ApiTransport http;
   private final FailureText failures;
-  private final KubernetesClient client;
+  private final Object client;
   private final WatchMode watchMode;
   private final String collectionPath;
   private final String objectPath;
@@ -60,20 +81,16 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private volatile String objectUid;
 
   /**
-   * @param kind the object's kind, for messages about the options
-   * @param shape the object's shape, given the lock's requests (for their JSON parser)
-   * @throws IllegalStateException listing every problem with the options
+   * @param shape the object's shape, given the lock's transport (for its JSON parser)
    */
-  Fabric8ObjectLock(
-      Fabric8LockBuilder<?> builder, String kind, Function<Fabric8Http, ObjectShape> shape) {
-    Fabric8LockBuilder.Resolved s = builder.resolve(kind);
+  protected ObjectLock(Settings s, Function<ApiTransport, ObjectShape> shape) {
     this.client = s.client();
     this.namespace = s.namespace();
     this.name = s.name();
     this.identity = s.identity();
     this.requestTimeout = s.requestTimeout();
     this.executor = s.executor();
-    this.http = new Fabric8Http(client, requestTimeout);
+    this.http = s.transport();
     this.shape = shape.apply(http);
     this.failures =
         new FailureText(
@@ -103,7 +120,11 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
                 () -> objectUid,
                 event ->
                     http.send(
-                        "POST", "/api/v1/namespaces/" + namespace + "/events", "", event, null),
+                        "POST",
+                        "/api/v1/namespaces/" + namespace + "/events",
+                        Map.of(),
+                        event,
+                        null),
                 executor,
                 MonotonicClock.system(),
                 Clock.systemUTC(),
@@ -111,8 +132,8 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   }
 
   /**
-   * Records the Events of {@link Fabric8LockBuilder#recordEvents} when they were asked for;
-   * otherwise {@link ElectorListener#NONE}. The elector notifies it by itself.
+   * Records client-go's leader election Events when the builder asked for them; otherwise {@link
+   * ElectorListener#NONE}. The elector notifies it by itself.
    */
   @Override
   public final ElectorListener electorListener() {
@@ -171,15 +192,24 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
     return switch (WatchSharing.PROCESS.choose(watchMode, client, collectionPath)) {
-      case SHARED ->
-          Fabric8SharedWatch.subscribe(this, client, listener, watchMode == WatchMode.AUTO);
+      case SHARED -> SharedWatch.subscribe(this, client, listener, watchMode == WatchMode.AUTO);
       case PER_LOCK -> perLockWatch(listener);
     };
   }
 
+  /** The watch mode this lock was built with. */
+  public final WatchMode watchMode() {
+    return watchMode;
+  }
+
+  /** The event recorder, or null when no Events are recorded; for tests. */
+  public final EventRecorder eventRecorder() {
+    return events;
+  }
+
   /** A watch of this lock's object alone, on a thread of its own. */
-  WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
-    Fabric8Watch watch = new Fabric8Watch(this, listener);
+  public final WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
+    ObjectWatch watch = new ObjectWatch(this, listener);
     watch.start();
     return watch;
   }
@@ -194,7 +224,7 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
   private LockRead readNow() {
     Reply reply;
     try {
-      reply = http.send("GET", objectPath, "", null, null);
+      reply = http.send("GET", objectPath, Map.of(), null, null);
     } catch (Exception e) {
       return new LockRead.Failed(transportFailure("get", e));
     }
@@ -211,7 +241,8 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     Reply reply;
     try {
       reply =
-          http.send("POST", collectionPath, "", shape.createBody(namespace, name, record), null);
+          http.send(
+              "POST", collectionPath, Map.of(), shape.createBody(namespace, name, record), null);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("create", e));
     }
@@ -229,7 +260,7 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
     patch.put("metadata", metadata);
     Reply reply;
     try {
-      reply = http.send("PATCH", objectPath, "", patch, Fabric8Http.MERGE_PATCH);
+      reply = http.send("PATCH", objectPath, Map.of(), patch, ApiTransport.MERGE_PATCH);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("patch", e));
     }
@@ -266,7 +297,7 @@ abstract class Fabric8ObjectLock implements KubeLock, ListeningLock {
 
   // ---------------------------------------------------------------- shared with the watches
 
-  Fabric8Http http() {
+  ApiTransport http() {
     return http;
   }
 

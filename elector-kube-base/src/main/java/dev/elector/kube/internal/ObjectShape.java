@@ -1,12 +1,11 @@
-package dev.elector.fabric8;
+package dev.elector.kube.internal;
 
-import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** How a kind of Kubernetes object stores a {@link LeaderRecord}, on plain JSON values. */
-interface ObjectShape {
+public interface ObjectShape {
 
   /** The object's kind, such as {@code Lease}. */
   String kind();

@@ -1,15 +1,12 @@
-package dev.elector.k8s;
+package dev.elector.kube.internal;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.WatchSharing;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.WatchableLock;
-import io.kubernetes.client.openapi.ApiClient;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -18,24 +15,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One watch of a whole collection in one namespace (such as every Lease in it), shared by all the
- * locks on that collection built on the same {@link ApiClient} in {@link WatchMode#SHARED} or
- * {@link WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of the
- * watch refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own
- * objects, and the watch ends when no member is left. Each subscriber hears only about its own
- * object: its state after every (re)list, or at once when it joins a watch that is up, then each
- * change; and every break. The watch starts with its first subscriber and ends with its last.
+ * locks on that collection built on the same client object in {@link WatchMode#SHARED} or {@link
+ * WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of the watch
+ * refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own objects,
+ * and the watch ends when no member is left. Each subscriber hears only about its own object: its
+ * state after every (re)list, or at once when it joins a watch that is up, then each change; and
+ * every break. The watch starts with its first subscriber and ends with its last.
  *
  * <p>Deliveries happen under this watch's monitor, so a subscriber never sees an older state after
  * a newer one; listeners must hand over and return (the elector's do).
  */
-final class KubeSharedWatch extends KubeListWatch {
-  private static final Logger log = LoggerFactory.getLogger(KubeSharedWatch.class);
+public final class SharedWatch extends ListWatchLoop {
+  private static final Logger log = LoggerFactory.getLogger(SharedWatch.class);
 
   /** Which watch a lock joins: the same client (by identity) and the same collection. */
   private record Key(ClientRef client, String collectionPath) {}
 
-  /** Compares an {@link ApiClient} by identity. */
-  private record ClientRef(ApiClient client) {
+  /** Compares a client by identity. */
+  private record ClientRef(Object client) {
     @Override
     public boolean equals(Object other) {
       return other instanceof ClientRef ref && ref.client == client;
@@ -47,7 +44,7 @@ final class KubeSharedWatch extends KubeListWatch {
     }
   }
 
-  private static final Map<Key, KubeSharedWatch> RUNNING = new HashMap<>(); // guarded by itself
+  private static final Map<Key, SharedWatch> RUNNING = new HashMap<>(); // guarded by itself
 
   /** What a lock needs to watch its own object, for the log line of a refusal. */
   static final String PER_LOCK_RULE = "list and watch on each lock's own name";
@@ -60,15 +57,18 @@ final class KubeSharedWatch extends KubeListWatch {
   private final Map<String, List<Member>> subscribers = new HashMap<>();
 
   /** The last known object of every name in the collection, trimmed; valid once listed. */
-  private final Map<String, JsonObject> objects = new HashMap<>();
+  private final Map<String, Map<String, Object>> objects = new HashMap<>();
 
   private boolean listed;
   private boolean warned;
 
-  private KubeSharedWatch(Key key, KubeObjectLock first, KubeFailures failures) {
-    super(first.http(), first.collectionPath(), List.of(), failures, first.requestTimeout());
+  private SharedWatch(Key key, ObjectLock first) {
+    super(
+        new CollectionTransport(first.http(), first.collectionPath(), null),
+        first.failures().forCollection(),
+        first.requestTimeout());
     this.key = key;
-    this.collection = failures.qualifiedResource() + " in namespace " + first.namespace();
+    this.collection = first.failures().qualifiedResource() + " in namespace " + first.namespace();
     this.description = "shared watch of " + collection;
   }
 
@@ -77,19 +77,15 @@ final class KubeSharedWatch extends KubeListWatch {
    * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
   static WatchableLock.Subscription subscribe(
-      KubeObjectLock lock,
-      ApiClient client,
-      KubeFailures collectionFailures,
-      Consumer<LockRead> listener,
-      boolean auto) {
+      ObjectLock lock, Object client, Consumer<LockRead> listener, boolean auto) {
     Key key = new Key(new ClientRef(client), lock.collectionPath());
-    KubeSharedWatch watch;
+    SharedWatch watch;
     Member member;
     boolean created = false;
     synchronized (RUNNING) {
       watch = RUNNING.get(key);
       if (watch == null) {
-        watch = new KubeSharedWatch(key, lock, collectionFailures);
+        watch = new SharedWatch(key, lock);
         RUNNING.put(key, watch);
         created = true;
       }
@@ -112,7 +108,7 @@ final class KubeSharedWatch extends KubeListWatch {
   }
 
   /** How many shared watches run now (for tests). */
-  static int running() {
+  public static int running() {
     synchronized (RUNNING) {
       return RUNNING.size();
     }
@@ -164,16 +160,16 @@ final class KubeSharedWatch extends KubeListWatch {
   }
 
   @Override
-  String describe() {
+  protected String describe() {
     return description;
   }
 
   @Override
-  synchronized void listed(List<JsonObject> all) {
+  protected synchronized void listed(List<Map<String, Object>> all) {
     warned = false;
     objects.clear();
-    for (JsonObject object : all) {
-      String name = nameOf(object);
+    for (Map<String, Object> object : all) {
+      String name = ListWatchLoop.name(object);
       if (name != null) {
         objects.put(name, trimmed(object));
       }
@@ -184,12 +180,12 @@ final class KubeSharedWatch extends KubeListWatch {
   }
 
   @Override
-  synchronized void changed(String type, JsonObject object) {
-    String name = nameOf(object);
+  protected synchronized void changed(String type, Map<String, Object> object) {
+    String name = ListWatchLoop.name(object);
     if (name == null) {
       return;
     }
-    JsonObject now = type.equals("DELETED") ? null : trimmed(object);
+    Map<String, Object> now = type.equals("DELETED") ? null : trimmed(object);
     if (now == null) {
       objects.remove(name);
     } else {
@@ -201,7 +197,7 @@ final class KubeSharedWatch extends KubeListWatch {
   }
 
   @Override
-  void broke(LockFailure failure, boolean firstInARow) {
+  protected void broke(LockFailure failure, boolean firstInARow) {
     List<Member> moving = List.of();
     synchronized (this) {
       if (WatchSharing.PROCESS.refused(
@@ -222,7 +218,7 @@ final class KubeSharedWatch extends KubeListWatch {
     }
   }
 
-  private static void tell(Member member, JsonObject object) {
+  private static void tell(Member member, Map<String, Object> object) {
     safely(member, object == null ? new LockRead.Absent() : member.lock.toRead(object));
   }
 
@@ -240,13 +236,13 @@ final class KubeSharedWatch extends KubeListWatch {
    * refused, in a watch of its own.
    */
   private final class Member implements WatchableLock.Subscription {
-    final KubeObjectLock lock;
+    final ObjectLock lock;
     final Consumer<LockRead> listener;
     final boolean auto;
     private WatchableLock.Subscription own; // guarded by this
     private boolean closed; // guarded by this
 
-    Member(KubeObjectLock lock, Consumer<LockRead> listener, boolean auto) {
+    Member(ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
       this.lock = lock;
       this.listener = listener;
       this.auto = auto;
@@ -273,7 +269,7 @@ final class KubeSharedWatch extends KubeListWatch {
         mine.close();
         return;
       }
-      KubeSharedWatch joined = KubeSharedWatch.this;
+      SharedWatch joined = SharedWatch.this;
       synchronized (RUNNING) {
         if (joined.remove(this)) {
           RUNNING.remove(joined.key, joined);
@@ -283,24 +279,19 @@ final class KubeSharedWatch extends KubeListWatch {
     }
   }
 
-  private static String nameOf(JsonObject object) {
-    if (!(object.get("metadata") instanceof JsonObject metadata)) {
-      return null;
-    }
-    JsonElement name = metadata.get("name");
-    return name != null && name.isJsonPrimitive() ? name.getAsString() : null;
-  }
-
   /**
    * What is kept of an object: everything but its data and managed fields, which no lock record
    * lives in and which make up most of a ConfigMap.
    */
-  private static JsonObject trimmed(JsonObject object) {
-    JsonObject copy = object.deepCopy();
+  private static Map<String, Object> trimmed(Map<String, Object> object) {
+    Map<String, Object> copy = new LinkedHashMap<>(object);
     copy.remove("data");
     copy.remove("binaryData");
-    if (copy.get("metadata") instanceof JsonObject metadata) {
-      metadata.remove("managedFields");
+    Map<String, Object> metadata = ListWatchLoop.asObject(copy.get("metadata"));
+    if (metadata != null) {
+      Map<String, Object> trimmedMetadata = new LinkedHashMap<>(metadata);
+      trimmedMetadata.remove("managedFields");
+      copy.put("metadata", trimmedMetadata);
     }
     return copy;
   }

@@ -1,12 +1,12 @@
-package dev.elector.fabric8;
+package dev.elector.kube.internal;
 
-import dev.elector.kube.internal.ListWatchLoop;
-import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;
 import java.util.Map;
 
 /** A record in a coordination.k8s.io/v1 Lease's spec, as client-go's LeaseLock writes it. */
-final class LeaseShape implements ObjectShape {
+public final class LeaseShape implements ObjectShape {
+  /** Makes the shape; it holds no state. */
+  public LeaseShape() {}
 
   @Override
   public String kind() {

@@ -1,0 +1,40 @@
+package dev.elector.kube.internal;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * How a lock reaches the API server through one client: raw JSON requests on plain values, with the
+ * client's own authentication and TLS. The only part of a lock that depends on the client library;
+ * everything above it (which requests, their bodies, what answers mean) is {@link ObjectLock}'s,
+ * the same for every client.
+ */
+public interface ApiTransport {
+  /** The content type of a JSON merge patch. */
+  String MERGE_PATCH = "application/merge-patch+json";
+
+  /**
+   * Sends one request and reads the whole answer within the request timeout.
+   *
+   * @param path the absolute path, such as {@code
+   *     /apis/coordination.k8s.io/v1/namespaces/ns/leases}
+   * @param query query parameters, not yet encoded; empty for none
+   * @param body the body as plain values (maps, lists, strings, numbers, booleans, null), written
+   *     with {@link JsonText} so that nulls stay in a merge patch; or null for none
+   * @param contentType the body's content type; null for {@code application/json}
+   * @throws Exception when there was no answer, such as an I/O error or the timeout
+   */
+  ListWatchLoop.Reply send(
+      String method, String path, Map<String, String> query, Object body, String contentType)
+      throws Exception;
+
+  /**
+   * Prepares a long-running GET (a watch): headers within the request timeout, no read timeout,
+   * ended after {@code total} at the latest. Sends nothing before {@link
+   * ListWatchLoop.WatchStream#open()}.
+   */
+  ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total);
+
+  /** Parses any JSON value into plain values; throws on text that is not JSON. */
+  Object parseJson(String text);
+}

@@ -1,0 +1,37 @@
+package dev.elector.kube.internal;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Lists and watches one collection path through an {@link ApiTransport}, optionally one name. */
+public final class CollectionTransport implements ListWatchLoop.Transport {
+  private final ApiTransport http;
+  private final String collectionPath;
+  private final Map<String, String> selector;
+
+  /**
+   * @param nameSelector the one object's name to select, or null for the whole collection
+   */
+  public CollectionTransport(ApiTransport http, String collectionPath, String nameSelector) {
+    this.http = http;
+    this.collectionPath = collectionPath;
+    this.selector =
+        nameSelector == null ? Map.of() : Map.of("fieldSelector", "metadata.name=" + nameSelector);
+  }
+
+  @Override
+  public ListWatchLoop.Reply list() throws Exception {
+    return http.send("GET", collectionPath, selector, null, null);
+  }
+
+  @Override
+  public ListWatchLoop.WatchStream watch(String resourceVersion, long timeoutSeconds) {
+    Map<String, String> query = new LinkedHashMap<>(selector);
+    query.put("watch", "true");
+    query.put("resourceVersion", resourceVersion);
+    query.put("allowWatchBookmarks", "true");
+    query.put("timeoutSeconds", Long.toString(timeoutSeconds));
+    return http.stream(collectionPath, query, Duration.ofSeconds(timeoutSeconds + 30));
+  }
+}

@@ -1,0 +1,178 @@
+package dev.elector.kube.internal;
+
+import dev.elector.kube.PodEnvironment;
+import dev.elector.kube.WatchMode;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * The options every Kubernetes lock shares, whichever client it uses: the builders of each backend
+ * add only their client and where the pod's environment comes from. Setters reject null at once;
+ * {@link #settings} resolves namespace and identity and reports every problem in one {@link
+ * IllegalStateException}.
+ *
+ * @param <B> the concrete builder
+ */
+public abstract class LockBuilder<B extends LockBuilder<B>> {
+  private String namespace;
+  private String name;
+  private String identity;
+  private Duration requestTimeout = LockOptions.DEFAULT_REQUEST_TIMEOUT;
+  private Executor executor;
+  private WatchMode watchMode = WatchMode.AUTO;
+  private boolean recordEvents;
+  private String eventComponent;
+  private PodEnvironment environment = PodEnvironment.system();
+
+  /** For the lock builders of the backends. */
+  protected LockBuilder() {}
+
+  /** The subclass itself, for chaining. */
+  protected abstract B self();
+
+  /**
+   * The namespace of the lock object; default the pod's own (see {@link PodEnvironment}). There is
+   * no fallback to {@code default}.
+   */
+  public B namespace(String namespace) {
+    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    return self();
+  }
+
+  /** The name of the lock object (required), shared by all candidates of one election. */
+  public B name(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+    return self();
+  }
+
+  /**
+   * This candidate's identity, written as holder; default {@link PodEnvironment#defaultIdentity()}.
+   * Must be unique among the candidates.
+   */
+  public B identity(String identity) {
+    this.identity = Objects.requireNonNull(identity, "identity");
+    return self();
+  }
+
+  /** Timeout over one whole API request; default {@link LockOptions#DEFAULT_REQUEST_TIMEOUT}. */
+  public B requestTimeout(Duration requestTimeout) {
+    this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+    return self();
+  }
+
+  /**
+   * Runs the blocking API requests; default a pool of up to 8 daemon threads shared by every
+   * Kubernetes lock of the process, each ending after 5 s idle (further requests wait in its
+   * queue). Pass an executor of your own to give a lock more threads or threads of its own. Watches
+   * run on daemon threads of their own, which end when the watch is closed (see {@link
+   * #watchMode}).
+   */
+  public B executor(Executor executor) {
+    this.executor = Objects.requireNonNull(executor, "executor");
+    return self();
+  }
+
+  /**
+   * How this lock watches its object while following; default {@link WatchMode#AUTO}.
+   *
+   * <p>AUTO joins one watch of the whole collection (every Lease, or every ConfigMap, in the
+   * namespace) shared by all locks of that collection built on the same client object: a thousand
+   * watching locks cost one thread and one connection instead of a thousand. Sharing needs {@code
+   * list} and {@code watch} on the whole collection in the namespace (a Role rule without
+   * resourceNames, {@code deploy/lease/rbac-shared-watch.yaml}). Without them the shared watch's
+   * first list is refused with one 403, and from then on the locks of that client and collection
+   * each watch their own object on a thread of their own, which needs {@code list} and {@code
+   * watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which mode is
+   * used and why.
+   *
+   * <p>{@link WatchMode#SHARED} always shares (a 403 is then reported once with the rule to add,
+   * and followers poll meanwhile); {@link WatchMode#PER_LOCK} never does. A shared watch receives
+   * every change in the collection, so it suits Leases better than ConfigMaps that change often.
+   * Its list requests use the requestTimeout of the lock that started it.
+   */
+  public B watchMode(WatchMode watchMode) {
+    this.watchMode = Objects.requireNonNull(watchMode, "watchMode");
+    return self();
+  }
+
+  /**
+   * Shorthand for {@link #watchMode}: true forces {@link WatchMode#SHARED}, false forces {@link
+   * WatchMode#PER_LOCK}. Without either, the lock uses {@link WatchMode#AUTO}.
+   */
+  public B sharedWatch(boolean sharedWatch) {
+    return watchMode(sharedWatch ? WatchMode.SHARED : WatchMode.PER_LOCK);
+  }
+
+  /**
+   * Whether to record client-go's leader election Events on the lock object: {@code <identity>
+   * became leader} and {@code <identity> stopped leading}, reason {@code LeaderElection}, so that
+   * {@code kubectl describe lease <name>} shows who led when; default false.
+   *
+   * <p>They are core/v1 Events, like those of client-go's elector, so {@code kubectl describe},
+   * {@code kubectl get events} and event exporters show them exactly as they show a Go
+   * controller's; they also carry {@code reportingComponent} ({@link #eventComponent}) and {@code
+   * reportingInstance} (this candidate's identity). They are sent on the lock's {@link #executor},
+   * never on the elector's thread, one at a time per lock: at most 6 at once, then one a minute,
+   * and the next event counts what the limit held back.
+   *
+   * <p>The identity needs {@code create} on {@code events} in the lock's namespace ({@code
+   * deploy/lease/rbac-events.yaml}). Without it, one WARN per namespace and identity names the rule
+   * to add, and the election carries on unaffected.
+   */
+  public B recordEvents(boolean recordEvents) {
+    this.recordEvents = recordEvents;
+    return self();
+  }
+
+  /**
+   * The component the Events name as their source ({@code source.component} and {@code
+   * reportingComponent}), such as your operator's name; default {@value
+   * LockOptions#DEFAULT_EVENT_COMPONENT}. A Kubernetes qualified name: letters, digits, '-', '_'
+   * and '.', at most 63 characters, with an optional DNS prefix and '/'. Needs {@link #recordEvents
+   * recordEvents(true)}.
+   */
+  public B eventComponent(String eventComponent) {
+    this.eventComponent = Objects.requireNonNull(eventComponent, "eventComponent");
+    return self();
+  }
+
+  /** Sets where the default namespace and identity come from. */
+  protected final void podEnvironment(PodEnvironment environment) {
+    this.environment = Objects.requireNonNull(environment, "environment");
+  }
+
+  /**
+   * The settings after defaults and checks, with requests through {@code client}.
+   *
+   * @param kind the lock object's kind, for messages about the options
+   * @param client the backend's client, or null when it was not given
+   * @param missingClient what to say when it was not given, naming how to make one
+   * @param transport the backend's requests through the client, given the request timeout
+   * @throws IllegalStateException listing every missing or invalid option
+   */
+  protected final <C> ObjectLock.Settings settings(
+      String kind, C client, String missingClient, Function<Duration, ApiTransport> transport) {
+    LockOptions.Resolved r =
+        LockOptions.resolve(
+            kind,
+            client == null ? missingClient : null,
+            name,
+            namespace,
+            identity,
+            requestTimeout,
+            environment,
+            LockOptions.eventProblems(recordEvents, eventComponent));
+    return new ObjectLock.Settings(
+        client,
+        transport.apply(r.requestTimeout()),
+        r.namespace(),
+        r.name(),
+        r.identity(),
+        r.requestTimeout(),
+        executor != null ? executor : DaemonThreads.shared(),
+        watchMode,
+        LockOptions.eventComponent(recordEvents, eventComponent));
+  }
+}

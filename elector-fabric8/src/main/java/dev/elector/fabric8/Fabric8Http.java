@@ -3,6 +3,7 @@ package dev.elector.fabric8;
 import dev.elector.kube.internal.ApiTransport;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.ObjectFields;
 import dev.elector.kube.internal.ListWatchLoop.Reply;
 import dev.elector.kube.internal.WatchPacer;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -107,7 +108,7 @@ final class Fabric8Http implements ApiTransport {
       return null;
     }
     try {
-      return ListWatchLoop.asObject(serialization.unmarshal(text, Map.class));
+      return ObjectFields.asObject(serialization.unmarshal(text, Map.class));
     } catch (RuntimeException e) {
       return null;
     }

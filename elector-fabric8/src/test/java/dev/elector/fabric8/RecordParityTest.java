@@ -11,6 +11,7 @@ import dev.elector.kube.internal.ConfigMapShape;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.LeaseShape;
 import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.ObjectFields;
 import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -154,7 +155,7 @@ class RecordParityTest {
 
   /** As client-java's lock parses: Gson, numbers as BigDecimal. */
   private static Map<String, Object> gson(String json) {
-    return ListWatchLoop.asObject(gsonValue(json));
+    return ObjectFields.asObject(gsonValue(json));
   }
 
   private static Object gsonValue(String json) {
@@ -184,7 +185,7 @@ class RecordParityTest {
   }
 
   private static Map<String, Object> object(String json) {
-    return ListWatchLoop.asObject(JACKSON.unmarshal(json, Map.class));
+    return ObjectFields.asObject(JACKSON.unmarshal(json, Map.class));
   }
 
   private static Map<String, Object> annotated(String value) {

@@ -60,9 +60,9 @@ public final class ConfigMapShape implements ObjectShape {
 
   @Override
   public RecordFields.Parsed parse(Map<String, Object> object) {
-    Map<String, Object> metadata = ListWatchLoop.asObject(object.get("metadata"));
+    Map<String, Object> metadata = ObjectFields.asObject(object.get("metadata"));
     Map<String, Object> annotations =
-        metadata == null ? null : ListWatchLoop.asObject(metadata.get("annotations"));
+        metadata == null ? null : ObjectFields.asObject(metadata.get("annotations"));
     Object value = annotations == null ? null : annotations.get(ANNOTATION);
     if (value == null) {
       // client-go reads a ConfigMap without the annotation as an empty record: free to take
@@ -76,7 +76,7 @@ public final class ConfigMapShape implements ObjectShape {
       return RecordFields.Parsed.malformed(
           "annotation " + ANNOTATION + " is not valid JSON: " + abbreviate(text));
     }
-    Map<String, Object> fields = ListWatchLoop.asObject(json);
+    Map<String, Object> fields = ObjectFields.asObject(json);
     if (fields == null) {
       return RecordFields.Parsed.malformed(
           "annotation " + ANNOTATION + " is not a JSON object: " + abbreviate(text));

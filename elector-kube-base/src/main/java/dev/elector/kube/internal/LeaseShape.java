@@ -46,7 +46,7 @@ public final class LeaseShape implements ObjectShape {
     if (spec == null) {
       return RecordFields.Parsed.empty();
     }
-    Map<String, Object> fields = ListWatchLoop.asObject(spec);
+    Map<String, Object> fields = ObjectFields.asObject(spec);
     if (fields == null) {
       return RecordFields.Parsed.malformed("the Lease's spec is not an object: " + spec);
     }

@@ -251,7 +251,7 @@ public abstract class ListWatchLoop implements Runnable {
       throw new Broken(
           failures.fromStatus("list", reply.code(), reply.statusMessage()), reply.retryAfter());
     }
-    String version = resourceVersion(reply.body());
+    String version = ObjectFields.resourceVersion(reply.body());
     Object items = reply.body() == null ? null : reply.body().get("items");
     if (version == null || !(items == null || items instanceof List)) {
       throw new Broken(
@@ -262,7 +262,7 @@ public abstract class ListWatchLoop implements Runnable {
     List<Map<String, Object>> objects = new ArrayList<>();
     if (items instanceof List<?> found) {
       for (Object item : found) {
-        Map<String, Object> object = asObject(item);
+        Map<String, Object> object = ObjectFields.asObject(item);
         if (object != null) {
           objects.add(object);
         }
@@ -359,7 +359,7 @@ public abstract class ListWatchLoop implements Runnable {
   }
 
   private String onEvent(Map<String, Object> event, String last) throws Broken {
-    Map<String, Object> object = asObject(event.get("object"));
+    Map<String, Object> object = ObjectFields.asObject(event.get("object"));
     if (object == null || !(event.get("type") instanceof String type)) {
       throw new Broken(
           LockFailure.of(LockFailure.Kind.UNEXPECTED, "unreadable watch event on " + describe()));
@@ -372,7 +372,7 @@ public abstract class ListWatchLoop implements Runnable {
       String message = object.get("message") instanceof String m ? m : String.valueOf(object);
       throw new Broken(failures.fromStatus("watch", status, message));
     }
-    String version = resourceVersion(object);
+    String version = ObjectFields.resourceVersion(object);
     switch (type) {
       case "ADDED", "MODIFIED", "DELETED" -> hand(() -> changed(type, object));
       default -> {} // BOOKMARK: only moves the resourceVersion on
@@ -389,36 +389,5 @@ public abstract class ListWatchLoop implements Runnable {
     } catch (RuntimeException e) {
       log.warn("{}: watch listener failed: {}", describe(), e.toString());
     }
-  }
-
-  /** {@code metadata.resourceVersion} of an object, or null when it has none. */
-  public static String resourceVersion(Map<String, Object> object) {
-    Map<String, Object> metadata = object == null ? null : asObject(object.get("metadata"));
-    if (metadata == null
-        || !(metadata.get("resourceVersion") instanceof String version)
-        || version.isEmpty()) {
-      return null;
-    }
-    return version;
-  }
-
-  /** {@code metadata.name} of an object, or null when it has none. */
-  public static String name(Map<String, Object> object) {
-    Map<String, Object> metadata = object == null ? null : asObject(object.get("metadata"));
-    return metadata != null && metadata.get("name") instanceof String name ? name : null;
-  }
-
-  /** A JSON object as a map with string keys, or null when {@code value} is not one. */
-  @SuppressWarnings("unchecked")
-  public static Map<String, Object> asObject(Object value) {
-    if (!(value instanceof Map<?, ?> map)) {
-      return null;
-    }
-    for (Object key : map.keySet()) {
-      if (!(key instanceof String)) {
-        return null;
-      }
-    }
-    return (Map<String, Object>) map;
   }
 }

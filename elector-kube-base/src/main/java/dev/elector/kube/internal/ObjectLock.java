@@ -254,7 +254,7 @@ public abstract class ObjectLock implements KubeLock, ListeningLock {
 
   private LockWrite updateNow(String expectedVersion, LeaderRecord record) {
     Map<String, Object> patch = new LinkedHashMap<>(shape.patchBody(record));
-    Map<String, Object> metadata = ListWatchLoop.asObject(patch.get("metadata"));
+    Map<String, Object> metadata = ObjectFields.asObject(patch.get("metadata"));
     metadata = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(metadata);
     metadata.put("resourceVersion", expectedVersion);
     patch.put("metadata", metadata);
@@ -278,7 +278,7 @@ public abstract class ObjectLock implements KubeLock, ListeningLock {
       return new LockWrite.Failed(failures.fromStatus(verb, reply.code(), reply.statusMessage()));
     }
     rememberUid(reply.body());
-    String version = ListWatchLoop.resourceVersion(reply.body());
+    String version = ObjectFields.resourceVersion(reply.body());
     if (version == null) {
       return new LockWrite.Failed(
           LockFailure.of(
@@ -312,7 +312,7 @@ public abstract class ObjectLock implements KubeLock, ListeningLock {
   /** The state an object read from the API server stands for. */
   LockRead toRead(Map<String, Object> object) {
     rememberUid(object);
-    String version = ListWatchLoop.resourceVersion(object);
+    String version = ObjectFields.resourceVersion(object);
     if (version == null) {
       return new LockRead.Failed(
           LockFailure.of(
@@ -333,7 +333,7 @@ public abstract class ObjectLock implements KubeLock, ListeningLock {
 
   private void rememberUid(Map<String, Object> object) {
     Map<String, Object> metadata =
-        ListWatchLoop.asObject(object == null ? null : object.get("metadata"));
+        ObjectFields.asObject(object == null ? null : object.get("metadata"));
     if (events != null && metadata != null && metadata.get("uid") instanceof String uid) {
       objectUid = uid;
     }

@@ -169,7 +169,7 @@ public final class SharedWatch extends ListWatchLoop {
     warned = false;
     objects.clear();
     for (Map<String, Object> object : all) {
-      String name = ListWatchLoop.name(object);
+      String name = ObjectFields.name(object);
       if (name != null) {
         objects.put(name, trimmed(object));
       }
@@ -181,7 +181,7 @@ public final class SharedWatch extends ListWatchLoop {
 
   @Override
   protected synchronized void changed(String type, Map<String, Object> object) {
-    String name = ListWatchLoop.name(object);
+    String name = ObjectFields.name(object);
     if (name == null) {
       return;
     }
@@ -287,7 +287,7 @@ public final class SharedWatch extends ListWatchLoop {
     Map<String, Object> copy = new LinkedHashMap<>(object);
     copy.remove("data");
     copy.remove("binaryData");
-    Map<String, Object> metadata = ListWatchLoop.asObject(copy.get("metadata"));
+    Map<String, Object> metadata = ObjectFields.asObject(copy.get("metadata"));
     if (metadata != null) {
       Map<String, Object> trimmedMetadata = new LinkedHashMap<>(metadata);
       trimmedMetadata.remove("managedFields");

@@ -10,7 +10,6 @@ import dev.elector.configmap.ConfigMapLock;
 import dev.elector.kube.internal.ConfigMapShape;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.LeaseShape;
-import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.kube.internal.ObjectFields;
 import dev.elector.kube.internal.RecordFields;
 import dev.elector.lock.LeaderRecord;

@@ -23,7 +23,7 @@ public final class ConfigMapLock extends KubeObjectLock {
   public static final String ANNOTATION = ConfigMapShape.ANNOTATION;
 
   private ConfigMapLock(Builder builder) {
-    super(builder, "ConfigMap", transport -> new ConfigMapShape(transport::parseJson));
+    super(builder, "ConfigMap");
   }
 
   /** Returns a builder; {@code apiClient} and {@code name} are required. */

@@ -1,5 +1,6 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.ForwardingKubeLock;
 import dev.elector.kube.internal.ConfigMapShape;
 import dev.elector.kube.internal.ObjectLock;
 
@@ -16,12 +17,12 @@ import dev.elector.kube.internal.ObjectLock;
  * list, watch, patch} on {@code configmaps} restricted to the lock's name, and {@code create} on
  * {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. Thread-safe.
  */
-public final class Fabric8ConfigMapLock extends ObjectLock {
+public final class Fabric8ConfigMapLock extends ForwardingKubeLock {
   /** The annotation holding the record. */
   public static final String ANNOTATION = ConfigMapShape.ANNOTATION;
 
   private Fabric8ConfigMapLock(Builder builder) {
-    super(builder.resolve("ConfigMap"), t -> new ConfigMapShape(t::parseJson));
+    super(new ObjectLock(builder.resolve("ConfigMap"), "ConfigMap"));
   }
 
   /** Returns a builder; {@code client} and {@code name} are required. */

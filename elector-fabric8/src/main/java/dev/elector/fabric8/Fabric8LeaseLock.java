@@ -1,6 +1,6 @@
 package dev.elector.fabric8;
 
-import dev.elector.kube.internal.LeaseShape;
+import dev.elector.kube.ForwardingKubeLock;
 import dev.elector.kube.internal.ObjectLock;
 
 /**
@@ -21,10 +21,10 @@ import dev.elector.kube.internal.ObjectLock;
  * {@code get, list, watch, patch} on {@code leases} restricted to the lock's name, and {@code
  * create} on {@code leases}; see {@code deploy/lease/rbac.yaml}. Thread-safe.
  */
-public final class Fabric8LeaseLock extends ObjectLock {
+public final class Fabric8LeaseLock extends ForwardingKubeLock {
 
   private Fabric8LeaseLock(Builder builder) {
-    super(builder.resolve("Lease"), t -> new LeaseShape());
+    super(new ObjectLock(builder.resolve("Lease"), "Lease"));
   }
 
   /** Returns a builder; {@code client} and {@code name} are required. */

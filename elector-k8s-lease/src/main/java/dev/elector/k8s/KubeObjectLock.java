@@ -1,11 +1,10 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.ForwardingKubeLock;
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.ApiTransport;
+import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.ObjectLock;
-import dev.elector.kube.internal.ObjectShape;
 import dev.elector.lock.LockFailure;
-import java.util.function.Function;
 
 /**
  * A lock stored in one Kubernetes object through client-java, with optimistic concurrency by {@code
@@ -23,17 +22,26 @@ import java.util.function.Function;
  *
  * <p>Every request is bounded by the builder's requestTimeout. Thread-safe.
  */
-public abstract class KubeObjectLock extends ObjectLock {
+public abstract class KubeObjectLock extends ForwardingKubeLock {
+  private final ObjectLock lock;
 
   /**
    * Builds the lock from the shared options.
    *
-   * @param kind the object's kind, for messages about the options
-   * @param shape how the object holds the record, given the lock's requests
+   * @param kind the object's kind: {@code Lease} or {@code ConfigMap}
    * @throws IllegalStateException listing every problem with the options
    */
-  protected KubeObjectLock(
-      KubeLockBuilder<?> builder, String kind, Function<ApiTransport, ObjectShape> shape) {
-    super(builder.resolve(kind), shape);
+  protected KubeObjectLock(KubeLockBuilder<?> builder, String kind) {
+    this(new ObjectLock(builder.resolve(kind), kind));
+  }
+
+  private KubeObjectLock(ObjectLock lock) {
+    super(lock);
+    this.lock = lock;
+  }
+
+  /** The Events recorder of this lock (for tests). */
+  EventRecorder eventRecorder() {
+    return lock.eventRecorder();
   }
 }

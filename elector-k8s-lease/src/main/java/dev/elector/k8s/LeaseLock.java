@@ -1,7 +1,5 @@
 package dev.elector.k8s;
 
-import dev.elector.kube.internal.LeaseShape;
-
 /**
  * A lock in a {@code coordination.k8s.io/v1} Lease, compatible with client-go's LeaseLock: Go and
  * Java candidates can share one Lease.
@@ -22,7 +20,7 @@ import dev.elector.kube.internal.LeaseShape;
 public final class LeaseLock extends KubeObjectLock {
 
   private LeaseLock(Builder builder) {
-    super(builder, "Lease", transport -> new LeaseShape());
+    super(builder, "Lease");
   }
 
   /** Returns a builder; {@code apiClient} and {@code name} are required. */

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every request is bounded by the requestTimeout. Thread-safe.
  */
-public abstract class ObjectLock implements KubeLock, ListeningLock {
+public final class ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
 
   /**
@@ -80,10 +80,15 @@ public abstract class ObjectLock implements KubeLock, ListeningLock {
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile String objectUid;
 
+  /** A lock on an object of {@code kind}, Lease or ConfigMap, with the settings {@code s}. */
+  public ObjectLock(Settings s, String kind) {
+    this(s, transport -> ObjectShape.forKind(kind, transport));
+  }
+
   /**
    * @param shape the object's shape, given the lock's transport (for its JSON parser)
    */
-  protected ObjectLock(Settings s, Function<ApiTransport, ObjectShape> shape) {
+  ObjectLock(Settings s, Function<ApiTransport, ObjectShape> shape) {
     this.client = s.client();
     this.namespace = s.namespace();
     this.name = s.name();

@@ -7,6 +7,22 @@ import java.util.Map;
 /** How a kind of Kubernetes object stores a {@link LeaderRecord}, on plain JSON values. */
 public interface ObjectShape {
 
+  /**
+   * The shape of a {@code Lease} or a {@code ConfigMap}, the latter parsing its annotation with
+   * {@code transport}'s JSON parser.
+   *
+   * @throws IllegalArgumentException for any other kind
+   */
+  static ObjectShape forKind(String kind, ApiTransport transport) {
+    return switch (kind) {
+      case "Lease" -> new LeaseShape();
+      case "ConfigMap" -> new ConfigMapShape(transport::parseJson);
+      default ->
+          throw new IllegalArgumentException(
+              "no lock shape for kind " + kind + "; the kinds are Lease and ConfigMap");
+    };
+  }
+
   /** The object's kind, such as {@code Lease}. */
   String kind();
 

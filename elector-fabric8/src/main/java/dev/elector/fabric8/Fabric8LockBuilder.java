@@ -52,6 +52,6 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> extend
         kind,
         client,
         "client is missing; pass one, for example new KubernetesClientBuilder().build()",
-        timeout -> new Fabric8Http(client, timeout));
+        Fabric8Http::new);
   }
 }

@@ -50,6 +50,6 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> extends Lock
         kind,
         apiClient,
         "apiClient is missing; pass one, for example ClientBuilder.standard().build()",
-        timeout -> new KubeHttp(apiClient, timeout));
+        KubeHttp::new);
   }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Raw JSON requests through a user's fabric8 {@link KubernetesClient}, so its authentication, TLS
@@ -62,7 +63,11 @@ final class Fabric8Http implements ApiTransport {
    */
   @Override
   public Reply send(
-      String method, String path, Map<String, String> query, Object body, String contentType)
+      String method,
+      String path,
+      Map<String, String> query,
+      @Nullable Object body,
+      @Nullable String contentType)
       throws Exception {
     HttpRequest.Builder request =
         http.newHttpRequestBuilder()
@@ -103,7 +108,7 @@ final class Fabric8Http implements ApiTransport {
   }
 
   /** The body as a JSON object, or null when it is none. */
-  Map<String, Object> parseObject(String text) {
+  @Nullable Map<String, Object> parseObject(@Nullable String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
@@ -115,7 +120,7 @@ final class Fabric8Http implements ApiTransport {
   }
 
   @Override
-  public Object parseJson(String text) {
+  public @Nullable Object parseJson(String text) {
     return serialization.unmarshal(text, Object.class);
   }
 
@@ -146,10 +151,10 @@ final class Fabric8Http implements ApiTransport {
   private final class Stream implements ListWatchLoop.WatchStream {
     private final String uri;
     private final Duration total;
-    private volatile CompletableFuture<HttpResponse<InputStream>> future;
-    private volatile InputStream body;
+    private volatile @Nullable CompletableFuture<HttpResponse<InputStream>> future;
+    private volatile @Nullable InputStream body;
     private volatile boolean cancelled;
-    private BufferedReader reader;
+    private @Nullable BufferedReader reader;
 
     Stream(String uri, Duration total) {
       this.uri = uri;
@@ -157,7 +162,7 @@ final class Fabric8Http implements ApiTransport {
     }
 
     @Override
-    public Reply open() throws Exception {
+    public @Nullable Reply open() throws Exception {
       HttpRequest request =
           http.newHttpRequestBuilder()
               .uri(uri)
@@ -199,8 +204,12 @@ final class Fabric8Http implements ApiTransport {
     }
 
     @Override
-    public Map<String, Object> next() throws Exception {
-      return ListWatchLoop.nextEvent(reader::readLine, Fabric8Http.this::parseObject);
+    public @Nullable Map<String, Object> next() throws Exception {
+      BufferedReader lines = reader;
+      if (lines == null) {
+        throw new IllegalStateException("the watch was not opened");
+      }
+      return ListWatchLoop.nextEvent(lines::readLine, Fabric8Http.this::parseObject);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.elector.kube.internal.ObjectLock;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The options every fabric8 lock shares; the same options, defaults and checks as the client-java
@@ -22,7 +23,7 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> extend
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = LockOptions.DEFAULT_REQUEST_TIMEOUT;
 
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
 
   Fabric8LockBuilder() {}
 
@@ -52,6 +53,6 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> extend
         kind,
         client,
         "client is missing; pass one, for example new KubernetesClientBuilder().build()",
-        timeout -> new Fabric8Http(client, timeout));
+        Fabric8Http::new);
   }
 }

@@ -15,4 +15,7 @@
  * elsewhere (use the term's fencing token), or anything about clocks beyond what the elector
  * documents.
  */
+@NullMarked
 package dev.elector.fabric8;
+
+import org.jspecify.annotations.NullMarked;

@@ -33,6 +33,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Raw JSON requests through a user's {@link ApiClient}, so its authentication and TLS apply, with a
@@ -50,7 +51,7 @@ final class KubeHttp implements ApiTransport {
 
   private final ApiClient client;
   private final long timeoutMillis;
-  private volatile OkHttpClient streaming;
+  private volatile @Nullable OkHttpClient streaming;
 
   KubeHttp(ApiClient client, Duration timeout) {
     this.client = client;
@@ -59,7 +60,11 @@ final class KubeHttp implements ApiTransport {
 
   @Override
   public ListWatchLoop.Reply send(
-      String method, String path, Map<String, String> query, Object body, String contentType)
+      String method,
+      String path,
+      Map<String, String> query,
+      @Nullable Object body,
+      @Nullable String contentType)
       throws IOException {
     Call call = client.getHttpClient().newCall(request(method, path, query, body, contentType));
     call.timeout().timeout(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -79,7 +84,7 @@ final class KubeHttp implements ApiTransport {
   }
 
   @Override
-  public Object parseJson(String text) {
+  public @Nullable Object parseJson(String text) {
     return plainValue(JsonParser.parseString(text));
   }
 
@@ -113,7 +118,7 @@ final class KubeHttp implements ApiTransport {
   }
 
   /** The text as a JSON object in plain values, or null when it is none. */
-  static Map<String, Object> parseObject(String text) {
+  static @Nullable Map<String, Object> parseObject(@Nullable String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
@@ -126,7 +131,11 @@ final class KubeHttp implements ApiTransport {
   }
 
   private Request request(
-      String method, String path, Map<String, String> query, Object body, String contentType)
+      String method,
+      String path,
+      Map<String, String> query,
+      @Nullable Object body,
+      @Nullable String contentType)
       throws IOException {
     Map<String, String> headers = new HashMap<>();
     headers.put("Accept", "application/json");
@@ -168,10 +177,10 @@ final class KubeHttp implements ApiTransport {
     private final String path;
     private final Map<String, String> query;
     private final Duration total;
-    private volatile Call call;
+    private volatile @Nullable Call call;
     private volatile boolean cancelled;
-    private Response response;
-    private okio.BufferedSource source;
+    private @Nullable Response response;
+    private okio.@Nullable BufferedSource source;
 
     Stream(String path, Map<String, String> query, Duration total) {
       this.path = path;
@@ -180,7 +189,7 @@ final class KubeHttp implements ApiTransport {
     }
 
     @Override
-    public ListWatchLoop.Reply open() throws IOException {
+    public ListWatchLoop.@Nullable Reply open() throws IOException {
       Call started = streamCall(path, query, total);
       call = started;
       if (cancelled) {
@@ -196,8 +205,12 @@ final class KubeHttp implements ApiTransport {
     }
 
     @Override
-    public Map<String, Object> next() throws Exception {
-      return ListWatchLoop.nextEvent(source::readUtf8Line, KubeHttp::parseObject);
+    public @Nullable Map<String, Object> next() throws Exception {
+      okio.BufferedSource lines = source;
+      if (lines == null) {
+        throw new IllegalStateException("the watch was not opened");
+      }
+      return ListWatchLoop.nextEvent(lines::readUtf8Line, KubeHttp::parseObject);
     }
 
     @Override
@@ -226,7 +239,7 @@ final class KubeHttp implements ApiTransport {
     return map;
   }
 
-  private static Object plainValue(JsonElement element) {
+  private static @Nullable Object plainValue(@Nullable JsonElement element) {
     if (element == null || element.isJsonNull()) {
       return null;
     }
@@ -255,7 +268,7 @@ final class KubeHttp implements ApiTransport {
   }
 
   /** Plain values back as a Gson tree. */
-  static JsonElement toTree(Object value) {
+  static JsonElement toTree(@Nullable Object value) {
     if (value == null) {
       return JsonNull.INSTANCE;
     }

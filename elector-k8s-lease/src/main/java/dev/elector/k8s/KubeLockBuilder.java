@@ -6,6 +6,7 @@ import dev.elector.kube.internal.ObjectLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The options every Kubernetes lock shares. Setters reject null at once; {@code build()} resolves
@@ -23,7 +24,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> extends Lock
   /** The default reporting component of the lock's Events: {@value}. */
   public static final String DEFAULT_EVENT_COMPONENT = LockOptions.DEFAULT_EVENT_COMPONENT;
 
-  private ApiClient apiClient;
+  private @Nullable ApiClient apiClient;
 
   /** For the lock builders of this module and of elector-configmap. */
   protected KubeLockBuilder() {}
@@ -50,6 +51,6 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> extends Lock
         kind,
         apiClient,
         "apiClient is missing; pass one, for example ClientBuilder.standard().build()",
-        timeout -> new KubeHttp(apiClient, timeout));
+        KubeHttp::new);
   }
 }

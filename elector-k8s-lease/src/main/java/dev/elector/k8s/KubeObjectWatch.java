@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lists, then watches, exactly one named object of any namespaced resource, on a daemon thread of
@@ -88,21 +89,33 @@ public final class KubeObjectWatch implements AutoCloseable {
     if (b.requestTimeout.isZero() || b.requestTimeout.isNegative()) {
       problems.add("requestTimeout " + b.requestTimeout + " must be positive");
     }
-    if (!problems.isEmpty()) {
+    ApiClient apiClient = b.apiClient;
+    String version = b.version;
+    String resource = b.resource;
+    String namespace = b.namespace;
+    String name = b.name;
+    Listener listener = b.listener;
+    if (!problems.isEmpty()
+        || apiClient == null // each null is among the problems
+        || version == null
+        || resource == null
+        || namespace == null
+        || name == null
+        || listener == null) {
       throw new IllegalStateException("cannot build the watch: " + String.join("; ", problems));
     }
-    String root = b.group.isEmpty() ? "/api/" + b.version : "/apis/" + b.group + "/" + b.version;
-    String qualified = b.group.isEmpty() ? b.resource : b.resource + "." + b.group;
-    this.description = qualified + " " + b.namespace + "/" + b.name;
+    String root = b.group.isEmpty() ? "/api/" + version : "/apis/" + b.group + "/" + version;
+    String qualified = b.group.isEmpty() ? resource : resource + "." + b.group;
+    this.description = qualified + " " + namespace + "/" + name;
     this.loop =
         new Loop(
             new CollectionTransport(
-                new KubeHttp(b.apiClient, b.requestTimeout),
-                root + "/namespaces/" + b.namespace + "/" + b.resource,
-                b.name),
-            new FailureText(b.resource, b.group, b.resource, b.namespace, b.name, b.identity),
+                new KubeHttp(apiClient, b.requestTimeout),
+                root + "/namespaces/" + namespace + "/" + resource,
+                name),
+            new FailureText(resource, b.group, resource, namespace, name, b.identity),
             b.requestTimeout,
-            b.listener,
+            listener,
             description);
   }
 
@@ -182,13 +195,13 @@ public final class KubeObjectWatch implements AutoCloseable {
 
   /** Builds a {@link KubeObjectWatch}; setters reject null at once, {@code build()} checks all. */
   public static final class Builder {
-    private ApiClient apiClient;
+    private @Nullable ApiClient apiClient;
     private String group = "";
-    private String version;
-    private String resource;
-    private String namespace;
-    private String name;
-    private Listener listener;
+    private @Nullable String version;
+    private @Nullable String resource;
+    private @Nullable String namespace;
+    private @Nullable String name;
+    private @Nullable Listener listener;
     private String identity = "this client";
     private Duration requestTimeout = KubeLockBuilder.DEFAULT_REQUEST_TIMEOUT;
 

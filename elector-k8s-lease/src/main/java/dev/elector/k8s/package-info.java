@@ -11,4 +11,7 @@
  * Role rule. Not guaranteed: protection of the leader's own writes elsewhere (use the term's
  * fencing token), or anything about clocks beyond what the elector documents.
  */
+@NullMarked
 package dev.elector.k8s;
+
+import org.jspecify.annotations.NullMarked;

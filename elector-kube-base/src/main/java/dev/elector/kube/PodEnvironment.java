@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the Kubernetes lock backends (client-java and fabric8 alike) learn its namespace and
@@ -36,15 +37,15 @@ public final class PodEnvironment {
       new PodEnvironment(
           System::getenv, PodEnvironment::readFile, PodEnvironment::hostName, PROCESS_SUFFIX);
 
-  private final Function<String, String> env;
-  private final Function<Path, String> files;
-  private final Supplier<String> hostName;
+  private final Function<String, @Nullable String> env;
+  private final Function<Path, @Nullable String> files;
+  private final Supplier<@Nullable String> hostName;
   private final String suffix;
 
   private PodEnvironment(
-      Function<String, String> env,
-      Function<Path, String> files,
-      Supplier<String> hostName,
+      Function<String, @Nullable String> env,
+      Function<Path, @Nullable String> files,
+      Supplier<@Nullable String> hostName,
       String suffix) {
     this.env = env;
     this.files = files;
@@ -87,11 +88,11 @@ public final class PodEnvironment {
     return base + "_" + suffix;
   }
 
-  private static Optional<String> nonBlank(String value) {
+  private static Optional<String> nonBlank(@Nullable String value) {
     return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
   }
 
-  private static String readFile(Path path) {
+  private static @Nullable String readFile(Path path) {
     try {
       return Files.isReadable(path) ? Files.readString(path, StandardCharsets.UTF_8) : null;
     } catch (IOException e) {
@@ -99,7 +100,7 @@ public final class PodEnvironment {
     }
   }
 
-  private static String hostName() {
+  private static @Nullable String hostName() {
     String fromEnv = System.getenv("HOSTNAME");
     if (fromEnv != null && !fromEnv.isBlank()) {
       return fromEnv;

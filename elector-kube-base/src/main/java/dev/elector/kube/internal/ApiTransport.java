@@ -2,6 +2,7 @@ package dev.elector.kube.internal;
 
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a lock reaches the API server through one client: raw JSON requests on plain values, with the
@@ -25,7 +26,11 @@ public interface ApiTransport {
    * @throws Exception when there was no answer, such as an I/O error or the timeout
    */
   ListWatchLoop.Reply send(
-      String method, String path, Map<String, String> query, Object body, String contentType)
+      String method,
+      String path,
+      Map<String, String> query,
+      @Nullable Object body,
+      @Nullable String contentType)
       throws Exception;
 
   /**
@@ -36,5 +41,5 @@ public interface ApiTransport {
   ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total);
 
   /** Parses any JSON value into plain values; throws on text that is not JSON. */
-  Object parseJson(String text);
+  @Nullable Object parseJson(String text);
 }

@@ -3,6 +3,7 @@ package dev.elector.kube.internal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Lists and watches one collection path through an {@link ApiTransport}, optionally one name. */
 public final class CollectionTransport implements ListWatchLoop.Transport {
@@ -13,7 +14,8 @@ public final class CollectionTransport implements ListWatchLoop.Transport {
   /**
    * @param nameSelector the one object's name to select, or null for the whole collection
    */
-  public CollectionTransport(ApiTransport http, String collectionPath, String nameSelector) {
+  public CollectionTransport(
+      ApiTransport http, String collectionPath, @Nullable String nameSelector) {
     this.http = http;
     this.collectionPath = collectionPath;
     this.selector =

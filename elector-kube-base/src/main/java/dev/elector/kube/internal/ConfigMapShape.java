@@ -3,7 +3,9 @@ package dev.elector.kube.internal;
 import dev.elector.lock.LeaderRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A record kept as JSON in one annotation of a ConfigMap, as client-go's ConfigMapLock wrote it.
@@ -13,12 +15,12 @@ public final class ConfigMapShape implements ObjectShape {
   /** The annotation holding the record. */
   public static final String ANNOTATION = "control-plane.alpha.kubernetes.io/leader";
 
-  private final Function<String, Object> parser;
+  private final Function<String, @Nullable Object> parser;
 
   /**
    * @param parser parses JSON text into plain values, throwing on text that is not JSON
    */
-  public ConfigMapShape(Function<String, Object> parser) {
+  public ConfigMapShape(Function<String, @Nullable Object> parser) {
     this.parser = parser;
   }
 
@@ -46,7 +48,8 @@ public final class ConfigMapShape implements ObjectShape {
   public Map<String, Object> createBody(String namespace, String name, LeaderRecord record) {
     Map<String, Object> body = skeleton(namespace, name);
     @SuppressWarnings("unchecked")
-    Map<String, Object> metadata = (Map<String, Object>) body.get("metadata");
+    Map<String, Object> metadata =
+        (Map<String, Object>) Objects.requireNonNull(body.get("metadata"), "skeleton's metadata");
     metadata.put("annotations", annotations(record));
     return body;
   }

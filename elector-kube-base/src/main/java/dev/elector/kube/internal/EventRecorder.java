@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -60,7 +61,7 @@ public final class EventRecorder implements ElectorListener {
   private final String name;
   private final String identity;
   private final String component;
-  private final Supplier<String> uid;
+  private final Supplier<@Nullable String> uid;
   private final Sender sender;
   private final Executor executor;
   private final MonotonicClock clock;
@@ -90,7 +91,7 @@ public final class EventRecorder implements ElectorListener {
       String name,
       String identity,
       String component,
-      Supplier<String> uid,
+      Supplier<@Nullable String> uid,
       Sender sender,
       Executor executor,
       MonotonicClock clock,
@@ -283,7 +284,7 @@ public final class EventRecorder implements ElectorListener {
     }
   }
 
-  private void failed(String message, String why) {
+  private void failed(@Nullable String message, String why) {
     boolean report;
     synchronized (this) {
       failed++;

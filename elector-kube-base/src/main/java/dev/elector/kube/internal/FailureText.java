@@ -5,6 +5,7 @@ import dev.elector.lock.LockFailure.Kind;
 import java.io.InterruptedIOException;
 import java.net.http.HttpTimeoutException;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns API answers and transport errors into failures that say what to do, about one lock object
@@ -16,7 +17,7 @@ public final class FailureText {
   private final String group;
   private final String resource;
   private final String namespace;
-  private final String name;
+  private final @Nullable String name;
   private final String identity;
 
   /**
@@ -27,7 +28,12 @@ public final class FailureText {
    * @param identity who asks, as messages name it
    */
   public FailureText(
-      String kind, String group, String resource, String namespace, String name, String identity) {
+      String kind,
+      String group,
+      String resource,
+      String namespace,
+      @Nullable String name,
+      String identity) {
     this.kind = kind;
     this.group = group;
     this.resource = resource;

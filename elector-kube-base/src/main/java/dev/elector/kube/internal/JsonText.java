@@ -2,6 +2,7 @@ package dev.elector.kube.internal;
 
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes plain values as JSON text: maps with string keys, lists, strings, numbers, booleans and
@@ -16,13 +17,13 @@ public final class JsonText {
    *
    * @throws IllegalArgumentException for a value of another type, or a non-finite number
    */
-  public static String write(Object value) {
+  public static String write(@Nullable Object value) {
     StringBuilder out = new StringBuilder();
     append(out, value);
     return out.toString();
   }
 
-  private static void append(StringBuilder out, Object value) {
+  private static void append(StringBuilder out, @Nullable Object value) {
     if (value == null) {
       out.append("null");
     } else if (value instanceof String s) {

@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Timestamps as Kubernetes writes them: RFC 3339 in UTC. Parsing is lenient and never throws, so a
@@ -23,7 +24,7 @@ public final class KubeTimes {
    * instead of {@code T} or without a zone (taken as UTC). Returns null for null, blank or
    * unparseable text.
    */
-  public static Instant parse(String text) {
+  public static @Nullable Instant parse(@Nullable String text) {
     if (text == null || text.isBlank()) {
       return null;
     }
@@ -47,7 +48,7 @@ public final class KubeTimes {
   }
 
   /** Formats as a Kubernetes MicroTime: UTC, six fraction digits. Null stays null. */
-  public static String formatMicros(Instant time) {
+  public static @Nullable String formatMicros(@Nullable Instant time) {
     return time == null ? null : MICROS.format(time.truncatedTo(ChronoUnit.MICROS));
   }
 }

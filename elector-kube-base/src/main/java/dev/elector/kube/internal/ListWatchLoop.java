@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ public abstract class ListWatchLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ListWatchLoop.class);
 
   /** An HTTP answer read whole: status, the body as an object (null if it was none), raw text. */
-  public record Reply(int code, Map<String, Object> body, String text, Duration retryAfter) {
+  public record Reply(
+      int code, @Nullable Map<String, Object> body, @Nullable String text, Duration retryAfter) {
     /** Whether the status is 2xx. */
     public boolean ok() {
       return code >= 200 && code < 300;
@@ -60,12 +62,12 @@ public abstract class ListWatchLoop implements Runnable {
   /** One watch request and its stream of events. */
   public interface WatchStream extends AutoCloseable {
     /** Sends the request; null when the server answered 2xx, else its answer read whole. */
-    Reply open() throws Exception;
+    @Nullable Reply open() throws Exception;
 
     /**
      * The next event, parsed; null at the end of the stream. An unreadable line is an empty map.
      */
-    Map<String, Object> next() throws Exception;
+    @Nullable Map<String, Object> next() throws Exception;
 
     /** Aborts the request from any thread; {@link #open} and {@link #next} then fail or end. */
     void cancel();
@@ -78,7 +80,7 @@ public abstract class ListWatchLoop implements Runnable {
   @FunctionalInterface
   public interface LineReader {
     /** The next line without its end, or null at the end of the stream. */
-    String readLine() throws Exception;
+    @Nullable String readLine() throws Exception;
   }
 
   /**
@@ -87,8 +89,8 @@ public abstract class ListWatchLoop implements Runnable {
    *
    * @param parse the text as a JSON object, or null when it is none
    */
-  public static Map<String, Object> nextEvent(
-      LineReader lines, Function<String, Map<String, Object>> parse) throws Exception {
+  public static @Nullable Map<String, Object> nextEvent(
+      LineReader lines, Function<String, @Nullable Map<String, Object>> parse) throws Exception {
     String line;
     do {
       line = lines.readLine();
@@ -124,8 +126,8 @@ public abstract class ListWatchLoop implements Runnable {
   private final MonotonicClock clock = MonotonicClock.system();
   private final WatchPacer pacer = new WatchPacer(clock::nanos, new SplittableRandom());
   private volatile boolean closed;
-  private volatile WatchStream current;
-  private volatile Thread thread;
+  private volatile @Nullable WatchStream current;
+  private volatile @Nullable Thread thread;
 
   /**
    * @param transport how to list and watch
@@ -251,8 +253,9 @@ public abstract class ListWatchLoop implements Runnable {
       throw new Broken(
           failures.fromStatus("list", reply.code(), reply.statusMessage()), reply.retryAfter());
     }
-    String version = ObjectFields.resourceVersion(reply.body());
-    Object items = reply.body() == null ? null : reply.body().get("items");
+    Map<String, Object> body = reply.body();
+    String version = ObjectFields.resourceVersion(body);
+    Object items = body == null ? null : body.get("items");
     if (version == null || !(items == null || items instanceof List)) {
       throw new Broken(
           LockFailure.of(
@@ -276,7 +279,7 @@ public abstract class ListWatchLoop implements Runnable {
    * Watches from {@code version}; returns where to go on, or null to list again (410 Gone on a
    * watch that had been useful).
    */
-  private String watchFrom(String version, boolean afterList) throws Broken {
+  private @Nullable String watchFrom(String version, boolean afterList) throws Broken {
     long timeoutSeconds = 240 + ThreadLocalRandom.current().nextLong(60);
     String last = version;
     long opened = clock.nanos();
@@ -339,7 +342,7 @@ public abstract class ListWatchLoop implements Runnable {
    * 410 Gone: list again; at once when the watch resumed from an older watch, with back-off when
    * the version of a fresh list was gone at once.
    */
-  private String gone(long opened, boolean afterList) throws Broken {
+  private @Nullable String gone(long opened, boolean afterList) throws Broken {
     if (!closed && afterList && pacer.isShort(opened)) {
       throw new Broken(
           LockFailure.of(
@@ -358,7 +361,7 @@ public abstract class ListWatchLoop implements Runnable {
     return (clock.nanos() - nanos) / 1_000_000;
   }
 
-  private String onEvent(Map<String, Object> event, String last) throws Broken {
+  private @Nullable String onEvent(Map<String, Object> event, String last) throws Broken {
     Map<String, Object> object = ObjectFields.asObject(event.get("object"));
     if (object == null || !(event.get("type") instanceof String type)) {
       throw new Broken(

@@ -5,7 +5,8 @@ import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The options every Kubernetes lock shares, whichever client it uses: the builders of each backend
@@ -16,14 +17,14 @@ import java.util.function.Function;
  * @param <B> the concrete builder
  */
 public abstract class LockBuilder<B extends LockBuilder<B>> {
-  private String namespace;
-  private String name;
-  private String identity;
+  private @Nullable String namespace;
+  private @Nullable String name;
+  private @Nullable String identity;
   private Duration requestTimeout = LockOptions.DEFAULT_REQUEST_TIMEOUT;
-  private Executor executor;
+  private @Nullable Executor executor;
   private WatchMode watchMode = WatchMode.AUTO;
   private boolean recordEvents;
-  private String eventComponent;
+  private @Nullable String eventComponent;
   private PodEnvironment environment = PodEnvironment.system();
 
   /** For the lock builders of the backends. */
@@ -149,11 +150,15 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
    * @param kind the lock object's kind, for messages about the options
    * @param client the backend's client, or null when it was not given
    * @param missingClient what to say when it was not given, naming how to make one
-   * @param transport the backend's requests through the client, given the request timeout
+   * @param transport the backend's requests through the client, given the client and the request
+   *     timeout
    * @throws IllegalStateException listing every missing or invalid option
    */
   protected final <C> ObjectLock.Settings settings(
-      String kind, C client, String missingClient, Function<Duration, ApiTransport> transport) {
+      String kind,
+      @Nullable C client,
+      String missingClient,
+      BiFunction<C, Duration, ApiTransport> transport) {
     LockOptions.Resolved r =
         LockOptions.resolve(
             kind,
@@ -164,9 +169,10 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
             requestTimeout,
             environment,
             LockOptions.eventProblems(recordEvents, eventComponent));
+    C given = Objects.requireNonNull(client, "client"); // resolve has thrown if it is missing
     return new ObjectLock.Settings(
-        client,
-        transport.apply(r.requestTimeout()),
+        given,
+        transport.apply(given, r.requestTimeout()),
         r.namespace(),
         r.name(),
         r.identity(),

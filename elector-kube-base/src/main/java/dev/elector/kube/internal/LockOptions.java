@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The checks and defaults every Kubernetes lock builder applies, with the same messages whichever
@@ -33,7 +34,7 @@ public final class LockOptions {
   private LockOptions() {}
 
   /** What is wrong with the Events options: an eventComponent without events, or a bad name. */
-  public static List<String> eventProblems(boolean recordEvents, String eventComponent) {
+  public static List<String> eventProblems(boolean recordEvents, @Nullable String eventComponent) {
     List<String> problems = new ArrayList<>();
     if (eventComponent != null && !recordEvents) {
       problems.add(
@@ -53,7 +54,8 @@ public final class LockOptions {
   }
 
   /** The component events are recorded as, or null when none are recorded. */
-  public static String eventComponent(boolean recordEvents, String eventComponent) {
+  public static @Nullable String eventComponent(
+      boolean recordEvents, @Nullable String eventComponent) {
     return !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT;
   }
 
@@ -72,10 +74,10 @@ public final class LockOptions {
    */
   public static Resolved resolve(
       String kind,
-      String missingClient,
-      String name,
-      String namespace,
-      String identity,
+      @Nullable String missingClient,
+      @Nullable String name,
+      @Nullable String namespace,
+      @Nullable String identity,
       Duration requestTimeout,
       PodEnvironment environment,
       List<String> more) {
@@ -117,7 +119,7 @@ public final class LockOptions {
               + DEFAULT_REQUEST_TIMEOUT);
     }
     problems.addAll(more);
-    if (!problems.isEmpty()) {
+    if (!problems.isEmpty() || ns == null || name == null) { // a null is among the problems
       throw new IllegalStateException(
           "cannot build the " + kind + " lock: " + String.join("; ", problems));
     }

@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +62,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
       Duration requestTimeout,
       Executor executor,
       WatchMode watchMode,
-      String eventComponent) {}
+      @Nullable String eventComponent) {}
 
   private final ObjectShape shape;
   private final String namespace;
@@ -75,10 +76,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   private final WatchMode watchMode;
   private final String collectionPath;
   private final String objectPath;
-  private final EventRecorder events;
+  private final @Nullable EventRecorder events;
 
   /** The lock object's uid as last seen, for the Events' involvedObject. */
-  private volatile String objectUid;
+  private volatile @Nullable String objectUid;
 
   /** A lock on an object of {@code kind}, Lease or ConfigMap, with the settings {@code s}. */
   public ObjectLock(Settings s, String kind) {
@@ -112,8 +113,9 @@ public final class ObjectLock implements KubeLock, ListeningLock {
             : "/apis/" + this.shape.group() + "/" + this.shape.version();
     this.collectionPath = root + "/namespaces/" + namespace + "/" + this.shape.resource();
     this.objectPath = collectionPath + "/" + name;
+    String component = s.eventComponent();
     this.events =
-        s.eventComponent() == null
+        component == null
             ? null
             : new EventRecorder(
                 this.shape.apiVersion(),
@@ -121,7 +123,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                 namespace,
                 name,
                 identity,
-                s.eventComponent(),
+                component,
                 () -> objectUid,
                 event ->
                     http.send(
@@ -208,7 +210,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   }
 
   /** The event recorder, or null when no Events are recorded; for tests. */
-  public final EventRecorder eventRecorder() {
+  public final @Nullable EventRecorder eventRecorder() {
     return events;
   }
 
@@ -315,10 +317,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   }
 
   /** The state an object read from the API server stands for. */
-  LockRead toRead(Map<String, Object> object) {
+  LockRead toRead(@Nullable Map<String, Object> object) {
     rememberUid(object);
     String version = ObjectFields.resourceVersion(object);
-    if (version == null) {
+    if (version == null || object == null) { // no object has no version either
       return new LockRead.Failed(
           LockFailure.of(
               LockFailure.Kind.UNEXPECTED,
@@ -330,13 +332,15 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     } catch (RuntimeException e) {
       parsed = RecordFields.Parsed.malformed("cannot read the record: " + e);
     }
-    if (parsed.problem() != null) {
-      return new LockRead.Malformed(version, parsed.problem());
+    String problem = parsed.problem();
+    if (problem != null) {
+      return new LockRead.Malformed(version, problem);
     }
-    return new LockRead.Found(version, parsed.record());
+    // Parsed holds exactly one of record and problem
+    return new LockRead.Found(version, Objects.requireNonNull(parsed.record(), "record"));
   }
 
-  private void rememberUid(Map<String, Object> object) {
+  private void rememberUid(@Nullable Map<String, Object> object) {
     Map<String, Object> metadata =
         ObjectFields.asObject(object == null ? null : object.get("metadata"));
     if (events != null && metadata != null && metadata.get("uid") instanceof String uid) {

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A leader record in client-go's field names, on plain values: {@code holderIdentity}, {@code
@@ -30,7 +31,7 @@ public final class RecordFields {
   private RecordFields() {}
 
   /** A record read from an object, or what is wrong with it. Exactly one is non-null. */
-  public record Parsed(LeaderRecord record, String problem) {
+  public record Parsed(@Nullable LeaderRecord record, @Nullable String problem) {
     /** Checks that exactly one of the record and the problem is given. */
     public Parsed {
       if ((record == null) == (problem == null)) {
@@ -141,17 +142,17 @@ public final class RecordFields {
   }
 
   private static void put(
-      Map<String, Object> fields, String key, Object value, boolean explicitNulls) {
+      Map<String, Object> fields, String key, @Nullable Object value, boolean explicitNulls) {
     if (value != null || explicitNulls) {
       fields.put(key, value);
     }
   }
 
-  private static Instant readTime(Object value) {
+  private static @Nullable Instant readTime(@Nullable Object value) {
     return value instanceof String text ? KubeTimes.parse(text) : null;
   }
 
-  private static Long wholeNumber(Object value) {
+  private static @Nullable Long wholeNumber(Object value) {
     if (!(value instanceof Number)) {
       return null;
     }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ public final class SharedWatch extends ListWatchLoop {
   /** Compares a client by identity. */
   private record ClientRef(Object client) {
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
       return other instanceof ClientRef ref && ref.client == client;
     }
 
@@ -218,7 +219,7 @@ public final class SharedWatch extends ListWatchLoop {
     }
   }
 
-  private static void tell(Member member, Map<String, Object> object) {
+  private static void tell(Member member, @Nullable Map<String, Object> object) {
     safely(member, object == null ? new LockRead.Absent() : member.lock.toRead(object));
   }
 
@@ -239,7 +240,7 @@ public final class SharedWatch extends ListWatchLoop {
     final ObjectLock lock;
     final Consumer<LockRead> listener;
     final boolean auto;
-    private WatchableLock.Subscription own; // guarded by this
+    private WatchableLock.@Nullable Subscription own; // guarded by this
     private boolean closed; // guarded by this
 
     Member(ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
@@ -257,7 +258,7 @@ public final class SharedWatch extends ListWatchLoop {
 
     @Override
     public void close() {
-      WatchableLock.Subscription mine;
+      WatchableLock.@Nullable Subscription mine;
       synchronized (this) {
         if (closed) {
           return;

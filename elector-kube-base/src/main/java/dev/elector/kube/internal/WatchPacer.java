@@ -3,6 +3,7 @@ package dev.elector.kube.internal;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * When a list-then-watch loop may send its next request, whatever the server does. Pure: it reads
@@ -130,7 +131,7 @@ public final class WatchPacer {
    * A {@code Retry-After} header in seconds, as the API server sends it; zero when absent or not a
    * number of seconds (the HTTP-date form is not used by Kubernetes).
    */
-  public static Duration retryAfter(String header) {
+  public static Duration retryAfter(@Nullable String header) {
     if (header == null) {
       return Duration.ZERO;
     }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,12 +100,13 @@ public final class WatchSharing {
   }
 
   /** What is known about {@code collection} on {@code client}: true, false, or null. */
-  public synchronized Boolean lookup(Object client, String collection) {
+  public synchronized @Nullable Boolean lookup(Object client, String collection) {
     Map<String, Boolean> byCollection = known.get(client);
     return byCollection == null ? null : byCollection.get(collection);
   }
 
-  private synchronized Boolean remember(Object client, String collection, boolean shares) {
+  private synchronized @Nullable Boolean remember(
+      Object client, String collection, boolean shares) {
     return known.computeIfAbsent(client, c -> new HashMap<>()).put(collection, shares);
   }
 }

@@ -17,4 +17,7 @@
  * dev.elector.kube.internal.ObjectWatch}). Each backend supplies only the transport ({@link
  * dev.elector.kube.internal.ApiTransport}) and its public lock and builder classes.
  */
+@NullMarked
 package dev.elector.kube.internal;
+
+import org.jspecify.annotations.NullMarked;

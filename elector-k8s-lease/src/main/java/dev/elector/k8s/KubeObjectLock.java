@@ -5,6 +5,7 @@ import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.ObjectLock;
 import dev.elector.lock.LockFailure;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock stored in one Kubernetes object through client-java, with optimistic concurrency by {@code
@@ -40,8 +41,8 @@ public abstract class KubeObjectLock extends ForwardingKubeLock {
     this.lock = lock;
   }
 
-  /** The Events recorder of this lock (for tests). */
-  EventRecorder eventRecorder() {
+  /** The Events recorder of this lock, or null when it records none (for tests). */
+  @Nullable EventRecorder eventRecorder() {
     return lock.eventRecorder();
   }
 }

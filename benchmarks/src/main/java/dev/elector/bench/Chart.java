@@ -13,6 +13,8 @@ import java.util.Map;
 final class Chart {
   private static final int WIDTH = 960;
   private static final int BARS_HEIGHT = 380;
+  private static final int FLOORS_HEIGHT = 190;
+  private static final int SCALE_HEIGHT = 230;
   private static final String[] COLORS = {"#2b6cb0", "#63b3ed", "#dd6b20", "#38a169", "#805ad5"};
   private final Results r;
   private final StringBuilder svg = new StringBuilder();
@@ -79,7 +81,7 @@ final class Chart {
     Scenarios.Takeover sample = timelineSource();
     int timelineRows = sample == null ? 0 : 3 * sample.candidates();
     int timelineHeight = 70 + impls.size() * 20 + timelineRows * 16;
-    int height = BARS_HEIGHT + timelineHeight;
+    int height = BARS_HEIGHT + FLOORS_HEIGHT + SCALE_HEIGHT + timelineHeight;
     svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
         .append(WIDTH)
         .append("\" height=\"")
@@ -87,8 +89,10 @@ final class Chart {
         .append("\" font-family=\"sans-serif\">\n")
         .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     bars(impls);
+    acquires(impls, BARS_HEIGHT);
+    scale(BARS_HEIGHT + FLOORS_HEIGHT);
     if (sample != null) {
-      timelines(impls, BARS_HEIGHT, sample);
+      timelines(impls, BARS_HEIGHT + FLOORS_HEIGHT + SCALE_HEIGHT, sample);
     }
     svg.append("</svg>\n");
     return svg.toString();
@@ -180,6 +184,112 @@ final class Chart {
       rect(lx, BARS_HEIGHT - 34, 12, 12, COLORS[i]);
       text(lx + 16, BARS_HEIGHT - 24, "start", 10, impls.get(i).label);
       lx += (right - left) / impls.size();
+    }
+  }
+
+  /** Elector's acquire of a free Lease beside the bare create measured between its acquires. */
+  private void acquires(List<Impl> impls, double top) {
+    double left = 20;
+    double right = WIDTH / 2.0 - 20;
+    text(
+        (left + right) / 2,
+        top + 20,
+        "middle",
+        14,
+        "Acquire of a free Lease (median) vs a bare create");
+    List<Floors.Acquire> rows = r.acquireFloors;
+    if (rows.isEmpty()) {
+      text((left + right) / 2, top + 60, "middle", 11, "not measured");
+      return;
+    }
+    double max = 0;
+    for (Floors.Acquire a : rows) {
+      max = Math.max(max, Math.max(Stats.median(a.acquireMs()), Stats.median(a.createFloorMs())));
+    }
+    double labelRight = left + 280;
+    double barRight = right - 120;
+    double y = top + 40;
+    double rowHeight = Math.min(44, (FLOORS_HEIGHT - 60) / (double) rows.size());
+    for (Floors.Acquire a : rows) {
+      double acquire = Stats.median(a.acquireMs());
+      double floor = Stats.median(a.createFloorMs());
+      int color = Math.max(0, impls.indexOf(a.impl()));
+      text(labelRight - 6, y + 11, "end", 10, a.impl().label + ", " + a.timings().shortName());
+      double width = barRight - labelRight;
+      rect(labelRight, y, width * acquire / max, rowHeight * 0.38, COLORS[color]);
+      rect(labelRight, y + rowHeight * 0.42, width * floor / max, rowHeight * 0.3, "#a0aec0");
+      text(
+          labelRight + width * acquire / max + 4,
+          y + 10,
+          "start",
+          10,
+          n(acquire) + " ms (" + (acquire >= floor ? "+" : "") + n(acquire - floor) + ")");
+      y += rowHeight;
+    }
+    rect(labelRight, top + FLOORS_HEIGHT - 22, 12, 10, "#a0aec0");
+    text(labelRight + 16, top + FLOORS_HEIGHT - 13, "start", 10, "bare create (floor)");
+  }
+
+  /** Platform threads added at peak by n electors in one JVM, log scale, with the other figures. */
+  private void scale(double top) {
+    double left = 20;
+    double right = WIDTH - 20;
+    text(
+        (left + right) / 2,
+        top + 20,
+        "middle",
+        14,
+        "n electors in one JVM: platform threads added at peak (log)");
+    int largestCommon =
+        r.scales.stream()
+            .mapToInt(Scenarios.Scale::electors)
+            .filter(n -> n < ScaleSteps.LARGE)
+            .max()
+            .orElse(0);
+    List<Scenarios.Scale> rows =
+        r.scales.stream()
+            .filter(s -> s.electors() == largestCommon || s.electors() >= ScaleSteps.LARGE)
+            .toList();
+    if (rows.isEmpty()) {
+      text((left + right) / 2, top + 60, "middle", 11, "not measured");
+      return;
+    }
+    double labelRight = left + 280;
+    double barRight = right - 260;
+    double lo = 1;
+    double hi = 10_000;
+    double y = top + 36;
+    double rowHeight = Math.min(30, (SCALE_HEIGHT - 50) / (double) rows.size());
+    for (Scenarios.Scale s : rows) {
+      String label = s.impl().label.replace(" (watching followers)", ", default builders");
+      text(labelRight - 6, y + 10, "end", 9, label + ", n=" + s.electors());
+      double threads = Math.max(lo, s.peakAddedThreads());
+      double x =
+          labelRight
+              + (Math.log10(threads) - Math.log10(lo))
+                  / (Math.log10(hi) - Math.log10(lo))
+                  * (barRight - labelRight);
+      rect(
+          labelRight,
+          y,
+          x - labelRight,
+          rowHeight * 0.6,
+          s.impl().isElector() ? COLORS[0] : "#dd6b20");
+      text(
+          x + 4,
+          y + 10,
+          "start",
+          9,
+          s.peakAddedThreads()
+              + " threads, "
+              + s.onTime()
+              + "/"
+              + s.electors()
+              + " on time, "
+              + (s.leading() == s.electors()
+                  ? "all leading after " + n(s.acquireSeconds()) + " s"
+                  : s.leading() + " leading after " + n(s.acquireSeconds()) + " s"));
+      y += rowHeight;
     }
   }
 

@@ -83,13 +83,6 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   /** A lock on an object of {@code kind}, Lease or ConfigMap, with the settings {@code s}. */
   public ObjectLock(Settings s, String kind) {
-    this(s, transport -> ObjectShape.forKind(kind, transport));
-  }
-
-  /**
-   * @param shape the object's shape, given the lock's transport (for its JSON parser)
-   */
-  ObjectLock(Settings s, Function<ApiTransport, ObjectShape> shape) {
     this.client = s.client();
     this.namespace = s.namespace();
     this.name = s.name();
@@ -97,7 +90,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     this.requestTimeout = s.requestTimeout();
     this.executor = s.executor();
     this.http = s.transport();
-    this.shape = shape.apply(http);
+    this.shape = ObjectShape.forKind(kind, http);
     this.failures =
         new FailureText(
             this.shape.kind(),

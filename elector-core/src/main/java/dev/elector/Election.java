@@ -113,12 +113,17 @@ final class Election extends ElectionLoop {
     if (watchEventsSeen == eventsBefore || seen == null) {
       seen = view.see(result, now);
     }
+    decide(seen, now, "read");
+  }
+
+  /** Takes the lock as {@code seen} if it may, or waits for the next look after a good call. */
+  private void decide(Observation seen, long now, String call) {
     if (view.mayTake(seen, now)) {
       // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
       // failing after good reads (an identity that may read but not write) back off all the same.
       acquire(seen);
     } else {
-      failureLog.success("read");
+      failureLog.success(call);
       consecutiveFailures = 0;
       scheduleStep(untilNextLook(seen, now));
     }
@@ -217,6 +222,17 @@ final class Election extends ElectionLoop {
     long now = clock.nanos();
     if (result instanceof LockWrite.Conflict) {
       view.createRefused(now);
+    }
+    Observation shown = view.current();
+    if (firstLook
+        && result instanceof LockWrite.Conflict
+        && watching.current()
+        && shown != null
+        && shown.record() != null) {
+      // The watch has already shown the record that refused the create, and shows every change
+      // from here on: a read would add nothing.
+      decide(shown, now, "acquire");
+      return;
     }
     if (firstLook && !(result instanceof LockWrite.Written)) {
       long eventsBefore = watchEventsSeen;

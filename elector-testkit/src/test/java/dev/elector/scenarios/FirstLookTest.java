@@ -10,11 +10,13 @@ import dev.elector.LockCall;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
  * A new candidate's first look at the lock: it creates without reading, since a create succeeds
- * only where the lock is absent; anything else makes it read at once and decide on what it read.
+ * only where the lock is absent; anything else makes it read at once and decide on what it read,
+ * unless its watch has already shown the record that refused the create.
  */
 class FirstLookTest {
   private static final Duration LATENCY = Duration.ofMillis(40);
@@ -59,6 +61,31 @@ class FirstLookTest {
         1,
         a.elector.stats().calls(LockCall.CREATE, CallOutcome.CONFLICT),
         "the create without a read is tried once");
+    election.closeAll();
+  }
+
+  @Test
+  void aWatchThatAlreadyShowedTheHolderSavesTheReadAfterTheConflict() {
+    ElectionFixture election = new ElectionFixture(34);
+    ElectionFixture.Candidate b = election.start("b");
+    election.advanceUntil(b::leading, Duration.ofSeconds(5));
+    ElectionFixture.Candidate a = election.add("a");
+    // Slower than b's retry period: b's next renewal reaches a's watch while the create is on its
+    // way, so the watch has shown the holder by the time the conflict is back.
+    a.lock.latency(Duration.ofSeconds(3));
+    a.start(UnaryOperator.identity());
+
+    election.advanceUntil(
+        () -> a.elector.stats().calls(LockCall.CREATE, CallOutcome.CONFLICT) == 1,
+        Duration.ofSeconds(5));
+    election.advance(Duration.ofSeconds(30));
+
+    ElectorStats stats = a.elector.stats();
+    assertEquals(Optional.of("b"), a.elector.observedLeader());
+    assertEquals(ElectorStats.Following.WATCHING, stats.following());
+    assertEquals(1, stats.totalCalls(), "the refused create only, no read: " + stats);
+    assertFalse(a.leading(), "b renews, so a follows");
+    assertTrue(b.leading());
     election.closeAll();
   }
 

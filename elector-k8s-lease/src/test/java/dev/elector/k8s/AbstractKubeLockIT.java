@@ -186,6 +186,14 @@ public abstract class AbstractKubeLockIT {
         .until(() -> writesOk(leader) >= target);
   }
 
+  /** Each elector's calls by kind and outcome, and how it follows, for failure messages. */
+  private static String describeCalls(List<LeaderElector> electors) {
+    return electors.stream()
+        .map(e -> e.identity() + " " + e.stats().calls() + " " + e.stats().following())
+        .toList()
+        .toString();
+  }
+
   /** Lock reads made by {@code elector}, whatever their outcome. */
   protected static long reads(LeaderElector elector) {
     return elector.stats().calls().get(LockCall.READ).values().stream()
@@ -514,6 +522,13 @@ public abstract class AbstractKubeLockIT {
     candidate("a");
     candidate("b");
     LeaderElector leader = awaitOneLeader(Duration.ofSeconds(10));
+    // Both have seen the record, so whoever recreates the lock continues its tokens. A candidate
+    // that never saw the deleted record cannot (only its create was refused, say); it still waits
+    // a lease, but its token starts again from 0 (DeletedLockTest covers that case).
+    Await.until(
+        "both see the leader",
+        Duration.ofSeconds(5),
+        () -> electors.stream().allMatch(e -> e.observedLeader().isPresent()));
 
     deleteObject(namespace.name(), lockName);
 
@@ -618,8 +633,20 @@ public abstract class AbstractKubeLockIT {
       LeaderElector leader =
           group.stream().filter(LeaderElector::isLeader).findFirst().orElseThrow();
       List<LeaderElector> followers = group.stream().filter(e -> e != leader).toList();
+      // Steady state: past the start-up calls (a follower whose create was refused before its
+      // watch showed the holder reads once) and, when watching, with every watch delivering.
+      awaitRenewals(leader, 2, Duration.ofSeconds(10));
+      if (watch) {
+        Await.until(
+            "all followers watch in " + name,
+            Duration.ofSeconds(5),
+            () ->
+                followers.stream()
+                    .allMatch(e -> e.stats().following() == ElectorStats.Following.WATCHING));
+      }
       long before =
           followers.stream().map(LeaderElector::stats).mapToLong(ElectorStats::totalCalls).sum();
+      String callsBefore = describeCalls(followers);
       int renewals = 10;
       awaitRenewals(leader, renewals, Duration.ofSeconds(30));
       long followerCalls =
@@ -647,7 +674,10 @@ public abstract class AbstractKubeLockIT {
                 + followerCalls
                 + " times in "
                 + renewals
-                + " renewals");
+                + " renewals; calls before "
+                + callsBefore
+                + ", after "
+                + describeCalls(followers));
       } else {
         assertTrue(
             followerCalls >= renewals,

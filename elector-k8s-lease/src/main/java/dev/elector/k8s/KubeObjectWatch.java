@@ -58,7 +58,61 @@ public final class KubeObjectWatch implements AutoCloseable {
      * @param firstInARow whether this is the first failure since the start or since a watch stayed
      *     open for 30 s, so that a listener can log once per streak
      */
-    void failed(LockFailure failure, boolean firstInARow);
+    void failed(Failure failure, boolean firstInARow);
+  }
+
+  /**
+   * Why a list or watch of the object failed.
+   *
+   * @param kind the class of failure
+   * @param message what went wrong; a 403 names the Role rule to add
+   * @param cause the underlying exception, or null
+   */
+  public record Failure(Kind kind, String message, @Nullable Throwable cause) {
+    /** Classes of failure, by the answer of the API server (or its absence). */
+    public enum Kind {
+      /** The identity may not list or watch the object (HTTP 403). A configuration problem. */
+      FORBIDDEN(true),
+      /** The resource or its namespace does not exist (HTTP 404). A configuration problem. */
+      NOT_FOUND(true),
+      /** The request was refused as invalid (HTTP 400, 422). A configuration problem. */
+      INVALID(true),
+      /** Not authenticated (HTTP 401): credentials are missing or expired. */
+      UNAUTHORIZED(true),
+      /** The server is unavailable or overloaded (HTTP 5xx, 429, connection errors). Transient. */
+      UNAVAILABLE(false),
+      /** The list did not complete in time. Transient. */
+      TIMEOUT(false),
+      /** Anything else. */
+      UNEXPECTED(false);
+
+      private final boolean configurationProblem;
+
+      Kind(boolean configurationProblem) {
+        this.configurationProblem = configurationProblem;
+      }
+
+      /** True when retrying will not help until someone changes the configuration or RBAC. */
+      public boolean isConfigurationProblem() {
+        return configurationProblem;
+      }
+    }
+
+    /** Checks that the kind and the message are given. */
+    public Failure {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(message, "message");
+    }
+
+    /** The same failure as the list-watch loop reports it for a lock. */
+    static Failure of(LockFailure failure) {
+      return new Failure(Kind.valueOf(failure.kind().name()), failure.message(), failure.cause());
+    }
+
+    @Override
+    public String toString() {
+      return kind + ": " + message;
+    }
   }
 
   private final Loop loop;
@@ -189,7 +243,7 @@ public final class KubeObjectWatch implements AutoCloseable {
 
     @Override
     protected void broke(LockFailure failure, boolean firstInARow) {
-      listener.failed(failure, firstInARow);
+      listener.failed(Failure.of(failure), firstInARow);
     }
   }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import dev.elector.lock.LockFailure;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
@@ -29,7 +28,7 @@ class KubeObjectWatchIT {
   /** Records what the watch reports: a value of key "v", "absent", or "failed: message". */
   private static final class Recorder implements KubeObjectWatch.Listener {
     final List<String> seen = new CopyOnWriteArrayList<>();
-    final List<LockFailure> failures = new CopyOnWriteArrayList<>();
+    final List<KubeObjectWatch.Failure> failures = new CopyOnWriteArrayList<>();
 
     @Override
     public void state(Optional<JsonObject> object) {
@@ -37,7 +36,7 @@ class KubeObjectWatchIT {
     }
 
     @Override
-    public void failed(LockFailure failure, boolean firstInARow) {
+    public void failed(KubeObjectWatch.Failure failure, boolean firstInARow) {
       seen.add("failed" + (firstInARow ? " first" : ""));
       failures.add(failure);
     }
@@ -103,8 +102,8 @@ class KubeObjectWatchIT {
     try {
       Await.until("two failures", Duration.ofSeconds(10), () -> recorder.failures.size() >= 2);
       assertEquals(List.of("failed first", "failed"), recorder.seen.subList(0, 2));
-      LockFailure failure = recorder.failures.get(0);
-      assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind());
+      KubeObjectWatch.Failure failure = recorder.failures.get(0);
+      assertEquals(KubeObjectWatch.Failure.Kind.FORBIDDEN, failure.kind());
       assertTrue(
           failure
               .message()

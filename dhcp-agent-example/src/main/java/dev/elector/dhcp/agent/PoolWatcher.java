@@ -5,7 +5,6 @@ import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPPoolRef;
 import dev.elector.ippool.NetworkApis;
 import dev.elector.k8s.KubeObjectWatch;
-import dev.elector.lock.LockFailure;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.JSON;
 import java.time.Duration;
@@ -54,7 +53,7 @@ public final class PoolWatcher implements AutoCloseable {
                   }
 
                   @Override
-                  public void failed(LockFailure failure, boolean firstInARow) {
+                  public void failed(KubeObjectWatch.Failure failure, boolean firstInARow) {
                     onFailure(failure, firstInARow);
                   }
                 })
@@ -97,7 +96,7 @@ public final class PoolWatcher implements AutoCloseable {
     return failures.get();
   }
 
-  private void onFailure(LockFailure failure, boolean firstInARow) {
+  private void onFailure(KubeObjectWatch.Failure failure, boolean firstInARow) {
     failing = true;
     failures.incrementAndGet();
     if (!firstInARow) {

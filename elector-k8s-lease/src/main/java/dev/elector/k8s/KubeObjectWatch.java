@@ -64,40 +64,12 @@ public final class KubeObjectWatch implements AutoCloseable {
   /**
    * Why a list or watch of the object failed.
    *
-   * @param kind the class of failure
+   * @param kind the class of failure, the same classes as a failed lock call's (a 403 is {@code
+   *     FORBIDDEN}, a configuration problem; a 503 is {@code UNAVAILABLE}, transient)
    * @param message what went wrong; a 403 names the Role rule to add
    * @param cause the underlying exception, or null
    */
-  public record Failure(Kind kind, String message, @Nullable Throwable cause) {
-    /** Classes of failure, by the answer of the API server (or its absence). */
-    public enum Kind {
-      /** The identity may not list or watch the object (HTTP 403). A configuration problem. */
-      FORBIDDEN(true),
-      /** The resource or its namespace does not exist (HTTP 404). A configuration problem. */
-      NOT_FOUND(true),
-      /** The request was refused as invalid (HTTP 400, 422). A configuration problem. */
-      INVALID(true),
-      /** Not authenticated (HTTP 401): credentials are missing or expired. */
-      UNAUTHORIZED(true),
-      /** The server is unavailable or overloaded (HTTP 5xx, 429, connection errors). Transient. */
-      UNAVAILABLE(false),
-      /** The list did not complete in time. Transient. */
-      TIMEOUT(false),
-      /** Anything else. */
-      UNEXPECTED(false);
-
-      private final boolean configurationProblem;
-
-      Kind(boolean configurationProblem) {
-        this.configurationProblem = configurationProblem;
-      }
-
-      /** True when retrying will not help until someone changes the configuration or RBAC. */
-      public boolean isConfigurationProblem() {
-        return configurationProblem;
-      }
-    }
-
+  public record Failure(LockFailure.Kind kind, String message, @Nullable Throwable cause) {
     /** Checks that the kind and the message are given. */
     public Failure {
       Objects.requireNonNull(kind, "kind");
@@ -106,7 +78,7 @@ public final class KubeObjectWatch implements AutoCloseable {
 
     /** The same failure as the list-watch loop reports it for a lock. */
     static Failure of(LockFailure failure) {
-      return new Failure(Kind.valueOf(failure.kind().name()), failure.message(), failure.cause());
+      return new Failure(failure.kind(), failure.message(), failure.cause());
     }
 
     @Override

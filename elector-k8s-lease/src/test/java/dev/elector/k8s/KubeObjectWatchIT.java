@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import dev.elector.lock.LockFailure;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
@@ -103,7 +104,7 @@ class KubeObjectWatchIT {
       Await.until("two failures", Duration.ofSeconds(10), () -> recorder.failures.size() >= 2);
       assertEquals(List.of("failed first", "failed"), recorder.seen.subList(0, 2));
       KubeObjectWatch.Failure failure = recorder.failures.get(0);
-      assertEquals(KubeObjectWatch.Failure.Kind.FORBIDDEN, failure.kind());
+      assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind());
       assertTrue(
           failure
               .message()

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class KubeObjectWatchTest {
 
   @Test
-  void everyFailureOfTheSharedLoopIsReportedAsAWatchFailureOfTheSameClass() {
+  void everyFailureOfTheSharedLoopIsReportedAsAWatchFailureWithItsClassMessageAndCause() {
     IOException cause = new IOException("connection reset");
     for (LockFailure.Kind kind : LockFailure.Kind.values()) {
       KubeObjectWatch.Failure failure =
@@ -59,10 +59,9 @@ class KubeObjectWatchTest {
         NullPointerException.class, () -> new KubeObjectWatch.Failure(null, "list failed", null));
     assertThrows(
         NullPointerException.class,
-        () -> new KubeObjectWatch.Failure(KubeObjectWatch.Failure.Kind.TIMEOUT, null, null));
+        () -> new KubeObjectWatch.Failure(LockFailure.Kind.TIMEOUT, null, null));
     assertEquals(
         "TIMEOUT: list timed out",
-        new KubeObjectWatch.Failure(KubeObjectWatch.Failure.Kind.TIMEOUT, "list timed out", null)
-            .toString());
+        new KubeObjectWatch.Failure(LockFailure.Kind.TIMEOUT, "list timed out", null).toString());
   }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Namespace and identity resolution and the checks at build(), as the client-java locks do. */
+/** The fabric8 builder: its client, its environment and its messages, as the client-java one. */
 class Fabric8LockBuilderTest {
   private static final String FILE = PodEnvironment.NAMESPACE_FILE;
   private final KubernetesClient client =
@@ -38,16 +38,16 @@ class Fabric8LockBuilderTest {
   }
 
   @Test
-  void namespaceComesFromTheBuilderThenPodNamespaceThenTheServiceAccountFile() {
-    PodEnvironment both =
+  void theEnvironmentGivesTheNamespaceAndTheIdentity() {
+    // The rules themselves are LockBuilderTest's; this builder hands its environment to them.
+    PodEnvironment pod =
         PodEnvironment.of(
-            Map.of("POD_NAMESPACE", "from-env"), Map.of(FILE, "from-file\n"), "host", "x1");
-    PodEnvironment fileOnly =
-        PodEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host", "x1");
+            Map.of("POD_NAME", "web-7d9"), Map.of(FILE, "from-file\n"), "node-host", "ab12cd");
 
-    assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
-    assertEquals("from-env", builder(both).build().namespace());
-    assertEquals("from-file", builder(fileOnly).build().namespace());
+    Fabric8LeaseLock lock = builder(pod).build();
+
+    assertEquals("from-file", lock.namespace());
+    assertEquals("web-7d9_ab12cd", lock.identity());
   }
 
   @Test
@@ -79,19 +79,6 @@ class Fabric8LockBuilderTest {
                     .build());
 
     assertEquals(clientJava.getMessage(), fabric8.getMessage());
-  }
-
-  @Test
-  void identityIsExplicitElsePodNameElseHostNameWithTheProcessSuffix() {
-    PodEnvironment pod =
-        PodEnvironment.of(
-            Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
-    PodEnvironment host =
-        PodEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
-
-    assertEquals("me", builder(pod).identity("me").build().identity());
-    assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
-    assertEquals("node-host_ab12cd", builder(host).build().identity());
   }
 
   @Test

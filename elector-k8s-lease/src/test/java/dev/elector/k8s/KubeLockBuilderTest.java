@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Namespace and identity resolution, and the checks at build(). */
+/** The client-java builder: its client, its environment and its messages. */
 class KubeLockBuilderTest {
   private static final String FILE = KubeEnvironment.NAMESPACE_FILE;
   private final ApiClient client = new ApiClient();
@@ -19,16 +19,16 @@ class KubeLockBuilderTest {
   }
 
   @Test
-  void namespaceComesFromTheBuilderThenPodNamespaceThenTheServiceAccountFile() {
-    KubeEnvironment both =
+  void theEnvironmentGivesTheNamespaceAndTheIdentity() {
+    // The rules themselves are LockBuilderTest's; this builder hands its environment to them.
+    KubeEnvironment pod =
         KubeEnvironment.of(
-            Map.of("POD_NAMESPACE", "from-env"), Map.of(FILE, "from-file\n"), "host", "x1");
-    KubeEnvironment fileOnly =
-        KubeEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host", "x1");
+            Map.of("POD_NAME", "web-7d9"), Map.of(FILE, "from-file\n"), "node-host", "ab12cd");
 
-    assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
-    assertEquals("from-env", builder(both).build().namespace());
-    assertEquals("from-file", builder(fileOnly).build().namespace());
+    LeaseLock lock = builder(pod).build();
+
+    assertEquals("from-file", lock.namespace());
+    assertEquals("web-7d9_ab12cd", lock.identity());
   }
 
   @Test
@@ -43,20 +43,7 @@ class KubeLockBuilderTest {
   }
 
   @Test
-  void identityIsExplicitElsePodNameElseHostNameWithTheProcessSuffix() {
-    KubeEnvironment pod =
-        KubeEnvironment.of(
-            Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
-    KubeEnvironment host =
-        KubeEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
-
-    assertEquals("me", builder(pod).identity("me").build().identity());
-    assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
-    assertEquals("node-host_ab12cd", builder(host).build().identity());
-  }
-
-  @Test
-  void systemIdentityHasARandomSuffix() {
+  void theSystemEnvironmentsIdentityHasARandomSuffix() {
     assertTrue(KubeEnvironment.system().defaultIdentity().matches(".+_[a-z0-9]{6}"));
   }
 

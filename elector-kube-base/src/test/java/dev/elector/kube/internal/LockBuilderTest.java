@@ -1,0 +1,133 @@
+package dev.elector.kube.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.kube.PodEnvironment;
+import java.time.Duration;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The options every backend's lock builder shares: where the namespace and the identity come from,
+ * the defaults, and every problem reported at once by build().
+ */
+class LockBuilderTest {
+  private static final String FILE = PodEnvironment.NAMESPACE_FILE;
+  private static final Object CLIENT = new Object();
+
+  /** A backend's builder reduced to the shared part, with a client that is given or not. */
+  private static final class Builder extends LockBuilder<Builder> {
+    private @Nullable Object client = CLIENT;
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
+    Builder environment(PodEnvironment environment) {
+      podEnvironment(environment);
+      return this;
+    }
+
+    Builder withoutClient() {
+      client = null;
+      return this;
+    }
+
+    ObjectLock.Settings build() {
+      return settings("Lease", client, "client is missing; give it one", (c, timeout) -> null);
+    }
+  }
+
+  private static Builder builder(PodEnvironment environment) {
+    return new Builder().name("lock").environment(environment);
+  }
+
+  @Test
+  void namespaceComesFromTheBuilderThenPodNamespaceThenTheServiceAccountFile() {
+    PodEnvironment both =
+        PodEnvironment.of(
+            Map.of("POD_NAMESPACE", "from-env"), Map.of(FILE, "from-file\n"), "host", "x1");
+    PodEnvironment fileOnly =
+        PodEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host", "x1");
+
+    assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
+    assertEquals("from-env", builder(both).build().namespace());
+    assertEquals("from-file", builder(fileOnly).build().namespace());
+  }
+
+  @Test
+  void withoutANamespaceBuildFailsSayingWhereToSetIt() {
+    PodEnvironment nothing = PodEnvironment.of(Map.of(), Map.of(), "host", "x1");
+
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> builder(nothing).build());
+
+    assertTrue(e.getMessage().contains("POD_NAMESPACE"), e.getMessage());
+    assertTrue(e.getMessage().contains(FILE), e.getMessage());
+  }
+
+  @Test
+  void identityIsExplicitElsePodNameElseHostNameWithTheProcessSuffix() {
+    PodEnvironment pod =
+        PodEnvironment.of(
+            Map.of("POD_NAME", "web-7d9", "POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
+    PodEnvironment host =
+        PodEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
+
+    assertEquals("me", builder(pod).identity("me").build().identity());
+    assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
+    assertEquals("node-host_ab12cd", builder(host).build().identity());
+  }
+
+  @Test
+  void theSystemIdentityHasARandomSuffix() {
+    assertTrue(PodEnvironment.system().defaultIdentity().matches(".+_[a-z0-9]{6}"));
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnceNamingTheKind() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                new Builder()
+                    .withoutClient()
+                    .name("Not_Valid")
+                    .namespace("ns")
+                    .requestTimeout(Duration.ZERO)
+                    .eventComponent("ops")
+                    .build());
+
+    assertTrue(e.getMessage().startsWith("cannot build the Lease lock: "), e.getMessage());
+    assertTrue(e.getMessage().contains("client is missing; give it one"), e.getMessage());
+    assertTrue(e.getMessage().contains("\"Not_Valid\" is not a valid"), e.getMessage());
+    assertTrue(e.getMessage().contains("requestTimeout PT0S"), e.getMessage());
+    assertTrue(e.getMessage().contains("add recordEvents(true)"), e.getMessage());
+  }
+
+  @Test
+  void defaultsAreAFiveSecondRequestTimeoutTheSharedThreadsAndNoEvents() {
+    ObjectLock.Settings settings =
+        new Builder().name("lock").namespace("ns").identity("me").build();
+
+    assertSame(CLIENT, settings.client());
+    assertEquals(Duration.ofSeconds(5), settings.requestTimeout());
+    assertSame(DaemonThreads.shared(), settings.executor());
+    assertNull(settings.eventComponent());
+    assertEquals(
+        "elector",
+        new Builder()
+            .name("lock")
+            .namespace("ns")
+            .identity("me")
+            .recordEvents(true)
+            .build()
+            .eventComponent());
+  }
+}

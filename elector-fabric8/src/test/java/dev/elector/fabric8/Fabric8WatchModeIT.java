@@ -1,17 +1,9 @@
 package dev.elector.fabric8;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.elector.ElectorConfig;
-import dev.elector.LeaderCallbacks;
-import dev.elector.LeaderElector;
-import dev.elector.testkit.kube.Await;
+import dev.elector.k8s.AbstractWatchModeIT;
+import dev.elector.lock.LeaderLock;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
-import dev.elector.testkit.kube.KubeNamespace;
-import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -21,25 +13,14 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.kubernetes.client.openapi.auth.ApiKeyAuth;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.Test;
 
-/**
- * The default watch mode of the fabric8 locks on a real server, under exactly the shipped Roles:
- * with {@code rbac-shared-watch.yaml} the electors of default builders share one watch; with only
- * the by-name {@code rbac.yaml} the first list of the collection is refused once, and the electors
- * watch their own Lease and still elect.
- */
-@KubeTest
-class Fabric8WatchModeIT {
+/** The default watch mode of the fabric8 Lease lock (see {@link AbstractWatchModeIT}). */
+class Fabric8WatchModeIT extends AbstractWatchModeIT {
 
-  /** A fabric8 client of {@code who} that records "GET path?query 200" of every request. */
-  private static KubernetesClient recording(
-      KubeCluster cluster, KubeIdentity who, List<String> seen) {
+  @Override
+  protected Connection connect(KubeCluster cluster, KubeIdentity who, List<String> seen) {
     String token = ((ApiKeyAuth) who.client().getAuthentication("BearerToken")).getApiKey();
     Interceptor recorder =
         new Interceptor() {
@@ -58,154 +39,28 @@ class Fabric8WatchModeIT {
                     + response.code());
           }
         };
-    return new KubernetesClientBuilder()
-        .withConfig(Config.fromKubeconfig(cluster.kubeconfigYaml(token)))
-        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("record", recorder))
-        .build();
-  }
-
-  private static KubeIdentity identity(
-      KubeCluster cluster, KubeNamespace ns, String name, String rbac) throws Exception {
-    KubeIdentity who = cluster.newIdentity(ns, name);
-    cluster.grant(who, ns, RoleRules.fromYaml(Path.of("..", "deploy", "lease", rbac)));
-    return who;
-  }
-
-  private static LeaderElector elector(
-      KubernetesClient client, String namespace, String name, String identity) {
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
+    KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(cluster.kubeconfigYaml(token)))
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("record", recorder))
+            .build();
+    return new Connection() {
+      @Override
+      public LeaderLock lock(
+          String namespace, String name, String identity, Duration requestTimeout) {
+        return Fabric8LeaseLock.newBuilder()
             .client(client)
             .namespace(namespace)
             .name(name)
             .identity(identity)
-            .requestTimeout(Duration.ofSeconds(4))
+            .requestTimeout(requestTimeout)
             .build();
-    return LeaderElector.start(
-        ElectorConfig.newBuilder()
-            .lock(lock)
-            .callbacks(LeaderCallbacks.of(term -> {}, (term, why) -> {}))
-            .leaseDuration(Duration.ofSeconds(12))
-            .renewDeadline(Duration.ofSeconds(8))
-            .retryPeriod(Duration.ofSeconds(1))
-            .build()); // no list times out on a busy machine (it would be sent again)
-  }
-
-  private static long threads(String prefix) {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith(prefix))
-        .count();
-  }
-
-  private static boolean isWatch(String request) {
-    return request.contains("watch=true");
-  }
-
-  private static boolean isCollectionList(String request) {
-    return request.startsWith("GET /apis/coordination.k8s.io/v1/namespaces/")
-        && request.contains("/leases")
-        && !request.contains("/leases/")
-        && !isWatch(request);
-  }
-
-  @Test
-  void electorsOfDefaultBuildersShareOneWatchOfTheNamespacesLeases(KubeCluster cluster)
-      throws Exception {
-    KubeNamespace ns = cluster.createNamespace("f8-auto-shared");
-    List<String> seen = new CopyOnWriteArrayList<>();
-    long ownBefore = threads("elector-watch-");
-    long sharedBefore = threads("elector-shared-watch-");
-    List<LeaderElector> electors = new ArrayList<>();
-    int leases = 10;
-    try (KubernetesClient client =
-        recording(cluster, identity(cluster, ns, "sharer", "rbac-shared-watch.yaml"), seen)) {
-      try {
-        for (int i = 0; i < leases; i++) {
-          for (String id : List.of("a", "b")) {
-            electors.add(elector(client, ns.name(), "lock-" + i, id + i));
-          }
-        }
-        Await.until(
-            "one leader per Lease",
-            Duration.ofSeconds(20),
-            () -> electors.stream().filter(LeaderElector::isLeader).count() == leases);
-        Await.until(
-            "the followers watch",
-            Duration.ofSeconds(10),
-            () -> seen.stream().anyMatch(r -> isWatch(r) && r.endsWith(" 200")));
-
-        assertEquals(1, threads("elector-shared-watch-") - sharedBefore, "one shared thread");
-        assertEquals(0, threads("elector-watch-") - ownBefore, "no per-lock watch threads");
-        List<String> watches = seen.stream().filter(Fabric8WatchModeIT::isWatch).toList();
-        assertEquals(1, watches.size(), "one watch for " + leases * 2 + " electors: " + watches);
-        assertTrue(!watches.get(0).contains("fieldSelector"), watches.get(0));
-        assertEquals(
-            1,
-            seen.stream().filter(Fabric8WatchModeIT::isCollectionList).count(),
-            "one list of the collection: " + seen);
-        assertTrue(seen.stream().noneMatch(r -> r.endsWith(" 403")), "no 403: " + seen);
-      } finally {
-        electors.forEach(LeaderElector::close);
       }
-    }
-  }
 
-  @Test
-  void anIdentityWithoutListOnTheNamespaceFallsBackAfterOne403AndStillElects(KubeCluster cluster)
-      throws Exception {
-    KubeNamespace ns = cluster.createNamespace("f8-auto-by-name");
-    List<String> seen = new CopyOnWriteArrayList<>();
-    List<LeaderElector> electors = new ArrayList<>();
-    try (KubernetesClient client =
-        recording(
-            cluster,
-            identity(cluster, ns, "by-name", "rbac.yaml"),
-            seen)) { // lock "elector-leader"
-      try {
-        for (String id : List.of("a", "b", "c")) {
-          electors.add(elector(client, ns.name(), "elector-leader", id));
-        }
-        Await.until(
-            "one leader",
-            Duration.ofSeconds(15),
-            () -> electors.stream().filter(LeaderElector::isLeader).count() == 1);
-        Await.until(
-            "the followers watch the Lease by name",
-            Duration.ofSeconds(15),
-            () ->
-                seen.stream()
-                        .filter(
-                            r -> isWatch(r) && r.contains("fieldSelector") && r.endsWith(" 200"))
-                        .count()
-                    >= 2);
-        LeaderElector leader =
-            electors.stream().filter(LeaderElector::isLeader).findFirst().orElseThrow();
-
-        leader.close();
-        Await.until(
-            "a follower takes over",
-            Duration.ofSeconds(10),
-            () -> electors.stream().filter(e -> e != leader && e.isLeader()).count() == 1);
-        electors.add(elector(client, ns.name(), "elector-leader", "d"));
-        Await.until(
-            "the late elector follows by watch",
-            Duration.ofSeconds(15),
-            () ->
-                seen.stream()
-                        .filter(
-                            r -> isWatch(r) && r.contains("fieldSelector") && r.endsWith(" 200"))
-                        .count()
-                    >= 3);
-
-        List<String> refused = seen.stream().filter(r -> r.endsWith(" 403")).toList();
-        assertEquals(1, refused.size(), "exactly one 403: " + refused);
-        assertTrue(isCollectionList(refused.get(0)), refused.get(0));
-        assertTrue(
-            seen.stream().noneMatch(r -> isWatch(r) && !r.contains("fieldSelector")),
-            "no watch of the whole collection after the refusal");
-      } finally {
-        electors.forEach(LeaderElector::close);
+      @Override
+      public void close() {
+        client.close();
       }
-    }
+    };
   }
 }

@@ -53,25 +53,11 @@ class UpstreamManifestsIT {
   @Test
   void theUpstreamReadmeExamplesApplyAsTheyAreAndARealClientIsServed(
       KubeCluster cluster, KubeNamespace home) throws Exception {
-    if ("true".equals(System.getenv("ELECTOR_SKIP_NETNS_TESTS"))) {
-      Assumptions.abort("ELECTOR_SKIP_NETNS_TESTS=true: network namespace test skipped on request");
+    if (NetLab.skipRequested()) {
+      Assumptions.abort(NetLab.SKIP_VARIABLE + "=true: network namespace test skipped on request");
     }
-    NetLab.Result tools =
-        NetLab.run(
-            300,
-            "bash",
-            System.getenv()
-                .getOrDefault(
-                    "DHCP_CLIENT_INSTALL_SCRIPT",
-                    "../dhcp-agent-example/scripts/install-dhcp-client.sh"));
-    assertTrue(tools.ok(), "could not install the lab tools: " + tools.output());
-    NetLab.unavailableReason()
-        .ifPresent(
-            why ->
-                fail(
-                    "this test needs network namespaces: "
-                        + why
-                        + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly"));
+    NetLab.prepare("../dhcp-agent-example/scripts/install-dhcp-client.sh")
+        .ifPresent(why -> fail(why));
     NetworkCrds.install(cluster.admin(), WAIT);
     Manifests.apply(cluster.admin(), Path.of("..", "deploy", "controller", "rbac.yaml"));
 

@@ -54,6 +54,39 @@ public final class NetLab implements AutoCloseable {
     this.dir = dir;
   }
 
+  /**
+   * Set to {@code true} to skip the lab tests explicitly; without it they fail on a bare machine.
+   */
+  public static final String SKIP_VARIABLE = "ELECTOR_SKIP_NETNS_TESTS";
+
+  /** Whether {@value #SKIP_VARIABLE}=true asks to skip the lab tests. */
+  public static boolean skipRequested() {
+    return "true".equals(System.getenv(SKIP_VARIABLE));
+  }
+
+  /**
+   * Installs the lab tools with the script named by {@code DHCP_CLIENT_INSTALL_SCRIPT}, else {@code
+   * defaultScript} (a path relative to the working directory), and checks that a lab can be made.
+   *
+   * @return empty when a lab can be made, else why not and how to skip the lab tests explicitly
+   */
+  public static Optional<String> prepare(String defaultScript) {
+    String script = System.getenv().getOrDefault("DHCP_CLIENT_INSTALL_SCRIPT", defaultScript);
+    Result installed = run(300, "bash", script);
+    if (!installed.ok()) {
+      return Optional.of(
+          "could not install the lab tools with " + script + ": " + installed.output());
+    }
+    return unavailableReason()
+        .map(
+            why ->
+                "this test needs network namespaces: "
+                    + why
+                    + " - set "
+                    + SKIP_VARIABLE
+                    + "=true to skip it explicitly");
+  }
+
   /** Why a lab cannot be made on this machine (not root, a tool missing), or empty if it can. */
   public static Optional<String> unavailableReason() {
     if (!"root".equals(System.getProperty("user.name"))) {

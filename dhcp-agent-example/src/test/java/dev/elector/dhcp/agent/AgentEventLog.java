@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** The EVENT lines of one agent, read from a growing text source (a log file or a buffer). */
 final class AgentEventLog {
@@ -126,24 +128,17 @@ final class AgentEventLog {
   }
 
   /** Waits, on the real clock, for an event matching; fails with the log so far. */
-  Event await(Predicate<Event> match, Duration limit, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      Optional<Event> found = first(match);
-      if (found.isPresent()) {
-        return found.get();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            agent
-                + ": no event '"
-                + what
-                + "' within "
-                + limit
-                + "; output so far:\n"
-                + text.get());
-      }
-      Thread.sleep(20);
+  Event await(Predicate<Event> match, Duration limit, String what) {
+    try {
+      return Awaitility.await(agent + ": event '" + what + "'")
+          .atMost(limit)
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> first(match), Optional::isPresent)
+          .orElseThrow();
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          agent + ": no event '" + what + "' within " + limit + "; output so far:\n" + text.get(),
+          e);
     }
   }
 

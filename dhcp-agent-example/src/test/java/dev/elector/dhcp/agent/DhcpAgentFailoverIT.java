@@ -69,17 +69,10 @@ class DhcpAgentFailoverIT {
 
   @BeforeAll
   static void setUp(KubeCluster cluster, KubeNamespace ns) throws Exception {
-    if ("true".equals(System.getenv("ELECTOR_SKIP_NETNS_TESTS"))) {
-      Assumptions.abort("ELECTOR_SKIP_NETNS_TESTS=true: network namespace test skipped on request");
+    if (NetLab.skipRequested()) {
+      Assumptions.abort(NetLab.SKIP_VARIABLE + "=true: network namespace test skipped on request");
     }
-    installTools();
-    Optional<String> unavailable = NetLab.unavailableReason();
-    if (unavailable.isPresent()) {
-      fail(
-          "this test needs network namespaces: "
-              + unavailable.get()
-              + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly");
-    }
+    NetLab.prepare("scripts/install-dhcp-client.sh").ifPresent(why -> fail(why));
     namespace = ns.name();
     apiPort = URI.create(cluster.server()).getPort();
     NetworkCrds.install(cluster.admin(), Duration.ofSeconds(60));
@@ -100,16 +93,6 @@ class DhcpAgentFailoverIT {
       lab.close();
     }
     figures.forEach((k, v) -> System.out.println("FIGURE " + k + " " + v));
-  }
-
-  private static void installTools() throws Exception {
-    String script =
-        System.getenv()
-            .getOrDefault("DHCP_CLIENT_INSTALL_SCRIPT", "scripts/install-dhcp-client.sh");
-    NetLab.Result installed = NetLab.run(300, "bash", script);
-    if (!installed.ok()) {
-      fail("could not install the lab tools with " + script + ": " + installed.output());
-    }
   }
 
   private static AgentProcess startAgent(String name) throws Exception {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.elector.dhcp.lab.NetLab;
 import dev.elector.time.MonotonicClock;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -53,8 +54,8 @@ class DhcpRealClientIT {
 
   @BeforeAll
   static void setUp() throws Exception {
-    if ("true".equals(System.getenv("ELECTOR_SKIP_NETNS_TESTS"))) {
-      Assumptions.abort("ELECTOR_SKIP_NETNS_TESTS=true: network namespace test skipped on request");
+    if (NetLab.skipRequested()) {
+      Assumptions.abort(NetLab.SKIP_VARIABLE + "=true: network namespace test skipped on request");
     }
     installClient();
     cleanUp();
@@ -63,7 +64,9 @@ class DhcpRealClientIT {
       fail(
           "cannot create network namespaces (this test needs root and iproute2): "
               + made.output
-              + " - set ELECTOR_SKIP_NETNS_TESTS=true to skip it explicitly");
+              + " - set "
+              + NetLab.SKIP_VARIABLE
+              + "=true to skip it explicitly");
     }
     must("ip", "netns", "add", CLIENT_NS);
     must("ip", "link", "add", CLIENT_IF, "type", "veth", "peer", "name", SERVER_IF);

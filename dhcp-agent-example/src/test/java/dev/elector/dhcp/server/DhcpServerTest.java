@@ -16,6 +16,7 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -252,15 +254,11 @@ class DhcpServerTest {
             new InetSocketAddress(SERVER_IP.toInetAddress(), target.localPort())));
   }
 
-  private static void awaitStats(DhcpServer target, Predicate<DhcpServerStats> condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + 2_000_000_000L;
-    while (!condition.test(target.stats())) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("stats never matched: " + target.stats());
-      }
-      Thread.sleep(5);
-    }
+  private static void awaitStats(DhcpServer target, Predicate<DhcpServerStats> condition) {
+    Awaitility.await("the server's stats")
+        .atMost(Duration.ofSeconds(2))
+        .pollInterval(Duration.ofMillis(5))
+        .until(target::stats, condition);
   }
 
   @Test

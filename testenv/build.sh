@@ -11,7 +11,9 @@ cache="${ELECTOR_CACHE_DIR:-$HOME/.cache/elector}"
 bin_dir="$cache/bin"
 link="$bin_dir/elector-apiserver"
 
-command -v go >/dev/null || { echo "build.sh: 'go' not found on PATH; install Go 1.26 or newer" >&2; exit 1; }
+# The Go on PATH when it is new enough, else the pinned toolchain from the Go module proxy (go.sh).
+go_bin="$(bash "$here/go.sh" | tail -n 1)"
+export PATH="$(dirname "$go_bin"):$PATH" GOTOOLCHAIN=local
 
 # The key covers everything that changes the binary: sources, dependency
 # pins, this script (build flags) and the Go toolchain.

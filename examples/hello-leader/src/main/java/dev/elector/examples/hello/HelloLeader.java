@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * A leader-elected process: every replica is a candidate for the Lease "elector-leader" in its own
  * namespace, and the one that holds it does the work, one step a second, only while its term is
  * active. SIGTERM closes the elector: the work stops, then the Lease is released so that another
- * replica takes over at once. Run two or more; exactly one of them leads.
+ * replica takes over at once. Run two or more; exactly one of them leads. The kubelet's probes are
+ * served on HEALTH_PORT (default 8080): /healthz for liveness, /readyz for readiness.
  */
 public final class HelloLeader {
   private static final Logger log = LoggerFactory.getLogger(HelloLeader.class);
@@ -31,12 +32,13 @@ public final class HelloLeader {
   private HelloLeader() {}
 
   public static void main(String[] args) throws Exception {
+    int healthPort = Integer.parseInt(System.getenv().getOrDefault("HEALTH_PORT", "8080"));
     LeaseLock lock = LeaseLock.newBuilder()
         .apiClient(Config.defaultClient()) // the pod's ServiceAccount, or KUBECONFIG outside a pod
         .name(LOCK_NAME)                   // namespace: POD_NAMESPACE (Downward API)
         .build();                          // identity: POD_NAME plus a per-process suffix
     ExecutorService worker = Executors.newSingleThreadExecutor();
-    LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder()
+    LeaderElector elector = LeaderElector.create(ElectorConfig.newBuilder()
         .lock(lock)
         .callbacks(new LeaderCallbacks() {
           @Override
@@ -57,15 +59,19 @@ public final class HelloLeader {
           }
         })
         .build());
-    log.info("{} is a candidate for {}", elector.identity(), elector.describe());
+    Probes probes = Probes.start(healthPort, elector); // before candidacy: a taken port ends here
+    log.info("{} serves /healthz and /readyz on port {}", elector.identity(), probes.port());
 
     CountDownLatch closed = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       elector.close(); // ends the term (onStoppedLeading), then releases the Lease
       worker.shutdown();
+      probes.close(); // until here, /healthz answered 503 "closing"
       log.info("{} closed", elector.identity());
       closed.countDown();
     }, "hello-leader-shutdown"));
+    elector.start();
+    log.info("{} is a candidate for {}", elector.identity(), elector.describe());
     closed.await(); // the elector's threads are daemons: keep the process alive until SIGTERM
   }
 

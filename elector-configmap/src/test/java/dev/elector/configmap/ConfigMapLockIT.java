@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -41,8 +42,8 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
   }
 
   @Override
-  protected Path rbacManifest() {
-    return Path.of("..", "deploy", "configmap", "rbac.yaml");
+  protected List<Path> rbacManifests() {
+    return List.of(Path.of("..", "deploy", "configmap", "rbac.yaml"));
   }
 
   @Override

@@ -3,11 +3,12 @@ package dev.elector.fabric8;
 import dev.elector.kube.KubeLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The whole Lease lock contract again with every fabric8 lock built with {@code sharedWatch(true)}:
- * candidates on one client share one watch of the namespace's Leases, under the shipped RBAC for
- * sharing.
+ * candidates on one client share one watch of the namespace's Leases, under the shipped rbac.yaml
+ * with rbac-shared-watch.yaml next to it.
  */
 class Fabric8SharedWatchLeaseLockIT extends Fabric8LeaseLockIT {
 
@@ -24,7 +25,9 @@ class Fabric8SharedWatchLeaseLockIT extends Fabric8LeaseLockIT {
   }
 
   @Override
-  protected Path rbacManifest() {
-    return Path.of("..", "deploy", "lease", "rbac-shared-watch.yaml");
+  protected List<Path> rbacManifests() {
+    return List.of(
+        Path.of("..", "deploy", "lease", "rbac.yaml"),
+        Path.of("..", "deploy", "lease", "rbac-shared-watch.yaml"));
   }
 }

@@ -74,8 +74,11 @@ public abstract class AbstractKubeLockIT {
   protected abstract KubeLock newLock(
       ApiClient client, String namespace, String name, String identity);
 
-  /** The shipped RBAC manifest of this backend. */
-  protected abstract Path rbacManifest();
+  /**
+   * The shipped RBAC manifests of this backend that a candidate is told to apply together: {@code
+   * rbac.yaml} first, then any optional addition.
+   */
+  protected abstract List<Path> rbacManifests();
 
   /** Writes the object by hand in client-go's format, creating or replacing it. */
   protected abstract void writeForeignRecord(
@@ -208,7 +211,11 @@ public abstract class AbstractKubeLockIT {
   // ---------------------------------------------------------------- permissions
 
   private List<V1PolicyRule> shippedRules() throws Exception {
-    return RoleRules.fromYaml(rbacManifest());
+    List<V1PolicyRule> rules = new ArrayList<>();
+    for (Path manifest : rbacManifests()) {
+      rules.addAll(RoleRules.fromYaml(manifest));
+    }
+    return rules;
   }
 
   private String shippedLockName() throws Exception {

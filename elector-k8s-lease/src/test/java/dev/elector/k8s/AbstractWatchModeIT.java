@@ -13,6 +13,7 @@ import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
 import dev.elector.testkit.kube.RoleRules;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,14 +23,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The default watch mode of a backend's Lease locks on a real server, under exactly the shipped
- * Roles: with {@code rbac-shared-watch.yaml} the electors of default builders share one watch of
- * the namespace's Leases; with only the by-name {@code rbac.yaml} the first list of the collection
- * is refused once, and the electors watch their own Lease and still elect. A backend's subclass
- * says how it connects and builds a lock.
+ * Roles: with {@code rbac.yaml} and {@code rbac-shared-watch.yaml} next to it, the electors of
+ * default builders share one watch of the namespace's Leases; with only the by-name {@code
+ * rbac.yaml} the first list of the collection is refused once, and the electors watch their own
+ * Lease and still elect. A backend's subclass says how it connects and builds a lock.
  */
 @KubeTest
 public abstract class AbstractWatchModeIT {
   private static final String COLLECTION = "/apis/coordination.k8s.io/v1/namespaces/";
+  private static final String SHIPPED_LOCK = "elector-leader";
 
   /** One identity's client of a backend, recording every request it sends. */
   protected interface Connection extends AutoCloseable {
@@ -47,10 +49,25 @@ public abstract class AbstractWatchModeIT {
   protected abstract Connection connect(KubeCluster cluster, KubeIdentity who, List<String> seen)
       throws Exception;
 
+  /**
+   * A new identity holding the rules of the shipped Lease manifests {@code files}, applied
+   * together, with the lock name of {@code rbac.yaml} replaced by {@code locks} as its header says
+   * to.
+   */
   private static KubeIdentity identity(
-      KubeCluster cluster, KubeNamespace ns, String name, String rbac) throws Exception {
+      KubeCluster cluster, KubeNamespace ns, String name, List<String> locks, String... files)
+      throws Exception {
+    List<V1PolicyRule> rules = new ArrayList<>();
+    for (String file : files) {
+      rules.addAll(RoleRules.fromYaml(Path.of("..", "deploy", "lease", file)));
+    }
+    for (V1PolicyRule rule : rules) {
+      if (List.of(SHIPPED_LOCK).equals(rule.getResourceNames())) {
+        rule.setResourceNames(locks);
+      }
+    }
     KubeIdentity who = cluster.newIdentity(ns, name);
-    cluster.grant(who, ns, RoleRules.fromYaml(Path.of("..", "deploy", "lease", rbac)));
+    cluster.grant(who, ns, rules);
     return who;
   }
 
@@ -98,12 +115,17 @@ public abstract class AbstractWatchModeIT {
     long sharedBefore = threads("elector-shared-watch-");
     List<LeaderElector> electors = new ArrayList<>();
     int leases = 10;
-    try (Connection connection =
-        connect(cluster, identity(cluster, ns, "sharer", "rbac-shared-watch.yaml"), seen)) {
+    List<String> locks = new ArrayList<>();
+    for (int i = 0; i < leases; i++) {
+      locks.add("lock-" + i);
+    }
+    KubeIdentity sharer =
+        identity(cluster, ns, "sharer", locks, "rbac.yaml", "rbac-shared-watch.yaml");
+    try (Connection connection = connect(cluster, sharer, seen)) {
       try {
         for (int i = 0; i < leases; i++) {
           for (String id : List.of("a", "b")) {
-            electors.add(elector(connection, ns.name(), "lock-" + i, id + i));
+            electors.add(elector(connection, ns.name(), locks.get(i), id + i));
           }
         }
         Await.until(
@@ -139,11 +161,11 @@ public abstract class AbstractWatchModeIT {
     List<String> seen = new CopyOnWriteArrayList<>();
     List<LeaderElector> electors = new ArrayList<>();
     // rbac.yaml allows the lock "elector-leader" by name only
-    try (Connection connection =
-        connect(cluster, identity(cluster, ns, "by-name", "rbac.yaml"), seen)) {
+    KubeIdentity byName = identity(cluster, ns, "by-name", List.of(SHIPPED_LOCK), "rbac.yaml");
+    try (Connection connection = connect(cluster, byName, seen)) {
       try {
         for (String id : List.of("a", "b", "c")) {
-          electors.add(elector(connection, ns.name(), "elector-leader", id));
+          electors.add(elector(connection, ns.name(), SHIPPED_LOCK, id));
         }
         Await.until(
             "one leader",
@@ -163,7 +185,7 @@ public abstract class AbstractWatchModeIT {
             Duration.ofSeconds(10),
             () -> electors.stream().filter(e -> e != leader && e.isLeader()).count() == 1);
         // A lock built later goes to its own watch at once.
-        electors.add(elector(connection, ns.name(), "elector-leader", "d"));
+        electors.add(elector(connection, ns.name(), SHIPPED_LOCK, "d"));
         Await.until(
             "the late elector follows by watch",
             Duration.ofSeconds(15),

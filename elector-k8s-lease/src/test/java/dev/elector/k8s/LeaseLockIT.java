@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,8 +32,8 @@ public class LeaseLockIT extends AbstractKubeLockIT {
   }
 
   @Override
-  protected Path rbacManifest() {
-    return Path.of("..", "deploy", "lease", "rbac.yaml");
+  protected List<Path> rbacManifests() {
+    return List.of(Path.of("..", "deploy", "lease", "rbac.yaml"));
   }
 
   @Override

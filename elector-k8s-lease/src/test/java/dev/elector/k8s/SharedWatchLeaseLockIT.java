@@ -2,10 +2,12 @@ package dev.elector.k8s;
 
 import io.kubernetes.client.openapi.ApiClient;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The whole lock contract again, with every lock built with {@code sharedWatch(true)}: candidates
- * of one test share one watch of the namespace's Leases, under the shipped RBAC for sharing.
+ * of one test share one watch of the namespace's Leases, under the shipped rbac.yaml with
+ * rbac-shared-watch.yaml next to it.
  */
 class SharedWatchLeaseLockIT extends LeaseLockIT {
 
@@ -23,7 +25,9 @@ class SharedWatchLeaseLockIT extends LeaseLockIT {
   }
 
   @Override
-  protected Path rbacManifest() {
-    return Path.of("..", "deploy", "lease", "rbac-shared-watch.yaml");
+  protected List<Path> rbacManifests() {
+    return List.of(
+        Path.of("..", "deploy", "lease", "rbac.yaml"),
+        Path.of("..", "deploy", "lease", "rbac-shared-watch.yaml"));
   }
 }

@@ -6,7 +6,7 @@
 #   ./demo.sh --quick             the shortened mode CI runs
 # It runs the IPPool controller (2 replicas) and the DHCP agents it deploys as local processes, a
 # VM with a real DHCP client in a network namespace, kills the leading agent, and prints a live
-# timeline and a summary. The in-memory election demo of the first milestone is
+# timeline and a summary. The in-memory election demo (one JVM, no API server) is
 #   java -cp 'demo/target/classes:demo/target/lib/*' dev.elector.demo.InMemoryDemo
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -446,7 +446,7 @@ class MigrationIT {
     }
 
     /**
-     * The least each implementation needs, as the README's migration guide lists it: Elector the
+     * The least each implementation needs, as docs/migration.md lists it: Elector the
      * shipped Role; client-java-extended get, update and create; fabric8 get, patch and create.
      */
     private List<V1PolicyRule> rules(Impl impl) throws Exception {

@@ -69,7 +69,7 @@ class SoakIT {
     int goCount = Integer.getInteger("elector.soak.gocandidates", 0);
     // client-go's ReleaseOnCancel also releases after a failed renewal, trusting the record it
     // last observed: it can clear the Lease of a candidate that took over meanwhile, which is the
-    // outside release the README's Limits describe. Off unless asked for.
+    // outside release docs/guarantees.md describes. Off unless asked for.
     boolean goRelease = Boolean.getBoolean("elector.soak.gocandidates.release");
 
     try (Cohort cohort = new Cohort(cluster, namespace).start(CANDIDATES)) {
@@ -226,7 +226,7 @@ class SoakIT {
               assertTrue(
                   count <= perMemberBound,
                   member + " made " + count + " calls in " + window + ", bound " + perMemberBound));
-      // The watch bound of the README: at most 4 + T / 1 s list and watch requests per watch.
+      // The watch bound (docs/guarantees.md): at most 4 + T / 1 s list and watch requests per watch.
       watchLists.forEach(
           (member, count) ->
               assertTrue(
@@ -356,7 +356,7 @@ class SoakIT {
    * Fails on any overlap of two Elector candidates, and on an overlap with a client-go candidate
    * that lasts renewDeadline or longer; returns the shorter ones with a client-go candidate. Those
    * come from client-go itself: it recreates a deleted Lease at once, even under a live leader, the
-   * outside act the README's Limits bound by renewDeadline.
+   * outside act docs/guarantees.md bounds by renewDeadline.
    */
   private static List<String> overlapsWithClientGo(Cohort cohort) {
     Set<String> elector = cohort.members().stream().map(m -> m.name).collect(Collectors.toSet());

@@ -179,7 +179,7 @@ abstract class ElectionLoop {
     cancel(nextStep);
     cancel(closeTimer);
     cancel(deadlineTimer);
-    caller.cancelTimer();
+    caller.abandon(); // close waits no longer for a call in flight
     nextStep = null;
     // Only now: ending a watch stream stalls the next requests on its HTTP/2 connection (about
     // 40 ms with client-java's OkHttp), which must not delay the release.

@@ -157,7 +157,7 @@ public final class ElectorConfig {
     return jitter;
   }
 
-  /** How long one lock call may take before it counts as failed. */
+  /** How long one lock call may take before it counts as failed and is cancelled. */
   public Duration callTimeout() {
     return callTimeout;
   }
@@ -373,7 +373,18 @@ public final class ElectorConfig {
       return this;
     }
 
-    /** Timeout of one lock call; default renewDeadline / 2; at most renewDeadline. */
+    /**
+     * How long the elector waits for one lock call; default renewDeadline / 2 (5 s with the default
+     * renewDeadline); at most renewDeadline, so that a call that hangs cannot outlive a term.
+     *
+     * <p>A call without an answer by then counts as a failed call with a {@code TIMEOUT} failure,
+     * and the elector cancels it: a lock that honours cancellation (see {@link LeaderLock}) stops
+     * its I/O then. A lock may bound its calls by a timeout of its own too, such as the
+     * requestTimeout of the Kubernetes locks (default 5 s): each request then ends after the
+     * shorter of the two. No combination of the two is wrong. A requestTimeout longer than
+     * callTimeout is cut short by the cancellation; a shorter one makes a slow request fail, and
+     * the elector try again, sooner.
+     */
     public Builder callTimeout(Duration callTimeout) {
       this.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");
       return this;
@@ -385,7 +396,10 @@ public final class ElectorConfig {
       return this;
     }
 
-    /** How long close() waits for the stop callback and the release; default renewDeadline. */
+    /**
+     * How long close() waits for the stop callback and the release; default renewDeadline. A lock
+     * call still in flight when close() stops waiting is cancelled, as one past callTimeout is.
+     */
     public Builder closeTimeout(Duration closeTimeout) {
       this.closeTimeout = Objects.requireNonNull(closeTimeout, "closeTimeout");
       return this;

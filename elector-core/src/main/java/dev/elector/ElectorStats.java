@@ -10,7 +10,8 @@ import java.util.Optional;
  *
  * @param calls lock calls made, by kind and outcome
  * @param deferredCalls calls held back by the call budget
- * @param lateResults call results that arrived after their timeout and were ignored
+ * @param lateResults call results that arrived after the elector stopped waiting and were ignored;
+ *     rare from a lock that stops a call when the elector cancels it
  * @param termsStarted terms this candidate started
  * @param termsEnded terms this candidate ended
  * @param leading whether this candidate leads now

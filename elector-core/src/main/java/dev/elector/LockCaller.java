@@ -10,6 +10,7 @@ import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -22,8 +23,9 @@ import org.slf4j.Logger;
 /**
  * Makes the election's lock calls, one at a time: spends the {@link CallBudget}, bounds each call
  * by callTimeout, counts every outcome and hands the result back under the election's monitor with
- * the call it answers. A result for a call that timed out or was superseded is counted as late and
- * dropped. Guarded by the election's monitor.
+ * the call it answers. A call the election stops waiting for (timed out, or still in flight when
+ * the election finishes) is cancelled, which tells the lock to stop its I/O; a result that arrives
+ * all the same is counted as late and dropped. Guarded by the election's monitor.
  */
 final class LockCaller {
 
@@ -54,6 +56,15 @@ final class LockCaller {
 
   /** The call in flight, or null. */
   private @Nullable Call pending;
+
+  /** The stage of the call in flight, to cancel when the election stops waiting for it. */
+  private @Nullable CompletionStage<?> pendingStage;
+
+  /**
+   * The last call cancelled: its stage completing with the cancellation is no late result. Written
+   * under the monitor, read where the lock completes the stage.
+   */
+  private volatile long cancelledSeq;
 
   private @Nullable Cancellable timer;
 
@@ -92,10 +103,24 @@ final class LockCaller {
     return pending != null && pending.kind() != LockCall.READ;
   }
 
-  /** Stops the timeout of the call in flight; its result, if any, still counts. */
-  void cancelTimer() {
+  private void cancelTimer() {
     if (timer != null) {
       timer.cancel();
+    }
+  }
+
+  /**
+   * Stops waiting for the call in flight, if any, and cancels it: the election no longer takes its
+   * result, and the lock may stop its I/O.
+   */
+  void abandon() {
+    cancelTimer();
+    Call call = pending;
+    CompletionStage<?> stage = pendingStage;
+    pending = null;
+    pendingStage = null;
+    if (call != null && stage != null) {
+      cancel(call, stage);
     }
   }
 
@@ -156,8 +181,12 @@ final class LockCaller {
     } catch (RuntimeException e) {
       stage = CompletableFuture.completedFuture(failure.apply(unexpected(e)));
     }
+    pendingStage = stage;
     stage.whenComplete(
         (value, error) -> {
+          if (error instanceof CancellationException && call.seq() == cancelledSeq) {
+            return; // the election's own cancellation: it stopped waiting before
+          }
           T result =
               error != null
                   ? failure.apply(unexpected(error))
@@ -181,14 +210,33 @@ final class LockCaller {
         }
         return;
       }
+      CompletionStage<?> stage = pendingStage;
       pending = null;
+      pendingStage = null;
       cancelTimer();
+      if (timedOut && stage != null) {
+        cancel(call, stage);
+      }
       long now = clock.nanos();
       CallOutcome outcome = outcomeOf(result, timedOut);
       counters.call(call.kind(), outcome, purpose, now - start);
       Duration latency = Duration.ofNanos(now - start);
       dispatcher.listener(l -> l.onLockCall(call.kind(), outcome, latency));
       done.complete(call, result, start);
+    }
+  }
+
+  /**
+   * Cancels {@code stage}, the stage of {@code call}, so the lock learns that nobody waits for it.
+   * A stage that cannot be cancelled (a minimal stage, say) completes in its own time, as a late
+   * result.
+   */
+  private void cancel(Call call, CompletionStage<?> stage) {
+    cancelledSeq = call.seq();
+    try {
+      stage.toCompletableFuture().cancel(false);
+    } catch (UnsupportedOperationException e) {
+      log.debug("{}: the stage of {} cannot be cancelled", subject, call.kind());
     }
   }
 

@@ -9,9 +9,18 @@ import java.util.concurrent.CompletionStage;
  * <p>Every method returns at once with a stage that completes with an outcome; expected events
  * (absent, conflict, forbidden, unavailable) are outcome values, never exceptional completions. A
  * stage that completes exceptionally is treated as {@link LockFailure.Kind#UNEXPECTED}. The elector
- * makes at most one call at a time per lock, applies its own timeout to each call and ignores
- * results that arrive late; implementations should still bound their own I/O so abandoned calls
- * release their resources.
+ * makes at most one call at a time per lock and applies its own timeout to each call (its
+ * callTimeout).
+ *
+ * <p>Cancellation is how the elector tells a lock that it gave up on a call: when a call exceeds
+ * callTimeout, or is still in flight when close() stops waiting for it, the elector cancels the
+ * call's stage ({@code toCompletableFuture().cancel(false)}) and ignores whatever the call does
+ * after. A lock should then stop the call's I/O: not send a request that has not left yet, abort
+ * one in flight, and free any thread it holds. The cancellation arrives on the elector's thread, so
+ * a lock reacts without blocking. A request that has already reached the server may have taken
+ * effect all the same; the elector assumes nothing either way. A lock whose stages cannot be
+ * cancelled (a minimal stage, for example) is still correct, only its abandoned calls keep their
+ * resources until they end by themselves: bound its own I/O too.
  */
 public interface LeaderLock {
 

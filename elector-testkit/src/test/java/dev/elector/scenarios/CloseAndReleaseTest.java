@@ -182,6 +182,12 @@ class CloseAndReleaseTest {
 
     renewalArrives.complete(null); // the lost renewal reaches the lock after all, too late
     time.advance(Duration.ofMinutes(1));
+    assertEquals(
+        List.of(
+            "stop callback CLOSED",
+            "a: update naming nobody -> written",
+            "a: update naming a -> conflict"),
+        transcriptFrom(mark));
     assertTrue(
         store.current().orElseThrow().isReleased(),
         "a renewal sent before close cannot take the released lock back");

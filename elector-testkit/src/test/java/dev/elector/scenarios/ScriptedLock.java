@@ -14,7 +14,8 @@ import java.util.concurrent.CompletionStage;
  * Sits between one candidate and its lock, writes every call and its answer into a shared
  * transcript, and can script the next call: hold back an update or a create (it reaches the lock
  * only when the test lets it go, or never), or let an outside writer act just before an update or a
- * read arrives.
+ * read arrives. A held call is on its way: cancelling its stage, as the elector does when it stops
+ * waiting, does not stop it, just as aborting a request cannot recall one the server already has.
  */
 final class ScriptedLock extends ForwardingWatchableLock {
   private final List<String> transcript;
@@ -85,13 +86,14 @@ final class ScriptedLock extends ForwardingWatchableLock {
     }
     if (hold != null) {
       log("create naming " + holder(record) + " held back");
-      return hold.thenCompose(
-          ignored -> {
-            synchronized (this) {
-              createHeld = false;
-            }
-            return forwardCreate(record);
-          });
+      return onItsWay(
+          hold.thenCompose(
+              ignored -> {
+                synchronized (this) {
+                  createHeld = false;
+                }
+                return forwardCreate(record);
+              }));
     }
     return forwardCreate(record);
   }
@@ -118,7 +120,7 @@ final class ScriptedLock extends ForwardingWatchableLock {
     }
     if (hold != null) {
       log("update naming " + holder(record) + " held back");
-      return hold.thenCompose(ignored -> forwardUpdate(expectedVersion, record));
+      return onItsWay(hold.thenCompose(ignored -> forwardUpdate(expectedVersion, record)));
     }
     if (before != null) {
       before.run();
@@ -134,6 +136,11 @@ final class ScriptedLock extends ForwardingWatchableLock {
               log("update naming " + holder(record) + " -> " + describe(result));
               return result;
             });
+  }
+
+  /** A stage whose cancellation leaves {@code call} going. */
+  private static <T> CompletionStage<T> onItsWay(CompletableFuture<T> call) {
+    return call.copy();
   }
 
   private void log(String line) {

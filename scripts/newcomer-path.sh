@@ -7,7 +7,8 @@
 # A step named "background NAME" is a process the guide runs in a terminal of its own: it is
 # started in the background and keeps running. A step after a background step is retried until it
 # succeeds (at most 60 s), as a reader would run it again until the replicas are up. After the
-# last step the leader gets Ctrl-C (SIGINT), as the guide says, and the other must take over.
+# last step the leader is stopped as the guide's Ctrl-C stops it, and the other must take over: a
+# background job ignores SIGINT, so it gets SIGTERM, which the JVM's shutdown hooks handle alike.
 #
 #   scripts/newcomer-path.sh      prints one line a step with its time, then
 #                                 "newcomer-path: PASS ..." or "newcomer-path: FAIL ..."
@@ -106,16 +107,16 @@ holder="$(kubectl get lease elector-leader -n hello-leader -o jsonpath='{.spec.h
 grep -qF "$holder is a candidate for" "${logs[$leader]}" || fail "the Lease names '$holder', not the replica that logs that it leads"
 echo "   one replica leads: $holder"
 
-echo "== Ctrl-C to the leader, as the guide says"
+echo "== stop the leader as Ctrl-C does (SIGTERM: a background job ignores SIGINT)"
 t=$(now)
-kill -INT -- "-${background[$leader]}"
+kill -TERM -- "-${background[$leader]}"
 deadline=$((SECONDS + 30))
 until grep -q ' started leading ' "${logs[$other]}"; do
-  [[ $SECONDS -lt $deadline ]] || fail "the other replica did not take over within 30 s of Ctrl-C"
+  [[ $SECONDS -lt $deadline ]] || fail "the other replica did not take over within 30 s of the leader's stop"
   sleep 0.05
 done
 handover=$(since "$t")
-grep -q ' closed$' "${logs[$leader]}" || fail "the old leader did not close on Ctrl-C"
+grep -q ' closed$' "${logs[$leader]}" || fail "the old leader did not close"
 
 status=0
-echo "newcomer-path: PASS fresh clone to a leader-elected hello app in ${elected} s with the commands of $guide ($n steps); hand-over on Ctrl-C ${handover} s"
+echo "newcomer-path: PASS fresh clone to a leader-elected hello app in ${elected} s with the commands of $guide ($n steps); hand-over when the leader stops ${handover} s"

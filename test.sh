@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 if [ -x testenv/build.sh ]; then
+  echo "== the path of a machine without Go: testenv/go.sh fetches the pinned toolchain (cached)"
+  fetched_go="$(ELECTOR_GO_FETCH=1 bash testenv/go.sh | tail -n 1)"
+  "$fetched_go" version
   echo "== local control plane (built once, cached in ${ELECTOR_CACHE_DIR:-$HOME/.cache/elector})"
   ELECTOR_APISERVER_BIN="$(bash testenv/build.sh | tail -n 1)"
   export ELECTOR_APISERVER_BIN
@@ -28,5 +31,8 @@ echo "== release set: jar, sources, javadoc and pom of each published module, wi
 bash scripts/release-check.sh
 echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"
 bash examples/hello-leader/ci.sh
+echo "== the newcomer's path: docs/getting-started.md's commands on a fresh clone, timed"
+bash scripts/newcomer-path.sh
 
-bash scripts/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass
+bash scripts/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \
+  newcomer-path=pass

@@ -35,8 +35,8 @@ public final class HelloLeader {
     int healthPort = Integer.parseInt(System.getenv().getOrDefault("HEALTH_PORT", "8080"));
     LeaseLock lock = LeaseLock.newBuilder()
         .apiClient(Config.defaultClient()) // the pod's ServiceAccount, or KUBECONFIG outside a pod
-        .name(LOCK_NAME)                   // namespace: POD_NAMESPACE (Downward API)
-        .build();                          // identity: POD_NAME plus a per-process suffix
+        .name(LOCK_NAME)                   // namespace: POD_NAMESPACE (Downward API); outside a
+        .build();                          // pod set it too. Identity: POD_NAME plus a suffix
     ExecutorService worker = Executors.newSingleThreadExecutor();
     LeaderElector elector = LeaderElector.create(ElectorConfig.newBuilder()
         .lock(lock)

@@ -1,5 +1,6 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.ListWatchLoop;
@@ -21,6 +22,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -56,10 +58,11 @@ final class Fabric8Http implements ApiTransport {
   }
 
   /**
-   * Sends one request and reads the whole answer within the timeout.
+   * Sends one request and reads the whole answer within the timeout, unless {@code abort} stops
+   * waiting for it first.
    *
    * @throws IOException when there was no answer; a {@link TimeoutException} means none within the
-   *     timeout
+   *     timeout, a {@link CancellationException} that the request was aborted
    */
   @Override
   public Reply send(
@@ -67,8 +70,12 @@ final class Fabric8Http implements ApiTransport {
       String path,
       Map<String, String> query,
       @Nullable Object body,
-      @Nullable String contentType)
+      @Nullable String contentType,
+      Abort abort)
       throws Exception {
+    if (abort.aborted()) {
+      throw new CancellationException(method + " " + path + " was aborted before it was sent");
+    }
     HttpRequest.Builder request =
         http.newHttpRequestBuilder()
             .uri(base + path + queryString(query))
@@ -81,6 +88,10 @@ final class Fabric8Http implements ApiTransport {
       request.method(method, "application/json", "");
     }
     CompletableFuture<HttpResponse<String>> future = http.sendAsync(request.build(), String.class);
+    // Cancelling the answer's future makes await() throw at once, which frees this thread.
+    // fabric8's HttpClient has no way to end the exchange itself before the answer arrives: the
+    // answer is dropped when it comes, and the request's timeout bounds the wait for it.
+    abort.onAbort(() -> future.cancel(true));
     HttpResponse<String> response = await(future, timeoutMillis);
     String text = response.body() == null ? "" : response.body();
     return new Reply(

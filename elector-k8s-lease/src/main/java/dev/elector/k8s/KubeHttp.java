@@ -7,6 +7,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import com.google.gson.JsonSyntaxException;
+import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.ListWatchLoop;
@@ -37,10 +38,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Raw JSON requests through a user's {@link ApiClient}, so its authentication and TLS apply, with a
- * timeout over each whole call: the client-java {@link ApiTransport}. Working on raw JSON keeps
- * fields this library does not know. Bodies are written with {@link JsonText}, so the nulls of a
- * merge patch are sent; answers are read with Gson into plain values (numbers as {@link
- * BigDecimal}).
+ * timeout over each whole call, and {@link Call#cancel()} to abort one: the client-java {@link
+ * ApiTransport}. Working on raw JSON keeps fields this library does not know. Bodies are written
+ * with {@link JsonText}, so the nulls of a merge patch are sent; answers are read with Gson into
+ * plain values (numbers as {@link BigDecimal}).
  */
 final class KubeHttp implements ApiTransport {
   private static final String[] AUTH = {"BearerToken"};
@@ -64,10 +65,14 @@ final class KubeHttp implements ApiTransport {
       String path,
       Map<String, String> query,
       @Nullable Object body,
-      @Nullable String contentType)
+      @Nullable String contentType,
+      Abort abort)
       throws IOException {
     Call call = client.getHttpClient().newCall(request(method, path, query, body, contentType));
     call.timeout().timeout(timeoutMillis, TimeUnit.MILLISECONDS);
+    // Cancelling ends the exchange and makes execute() throw at once; before it, execute() throws
+    // without sending anything.
+    abort.onAbort(call::cancel);
     try (Response response = call.execute()) {
       return reply(response);
     }

@@ -16,7 +16,10 @@ public interface KubeLock extends WatchableLock {
   /** The name of the lock object. */
   String name();
 
-  /** The timeout of each API request. */
+  /**
+   * The lock's own timeout of each API request. A call the elector cancels (past its callTimeout)
+   * ends sooner: its request is not sent, or is aborted in flight.
+   */
   Duration requestTimeout();
 
   /**

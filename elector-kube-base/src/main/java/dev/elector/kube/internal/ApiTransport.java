@@ -15,7 +15,9 @@ public interface ApiTransport {
   String MERGE_PATCH = "application/merge-patch+json";
 
   /**
-   * Sends one request and reads the whole answer within the request timeout.
+   * Sends one request and reads the whole answer within the request timeout, unless {@code abort}
+   * stops it first: the transport registers with {@link Abort#onAbort} what ends its exchange at
+   * once and frees the calling thread, and sends nothing once it is aborted.
    *
    * @param path the absolute path, such as {@code
    *     /apis/coordination.k8s.io/v1/namespaces/ns/leases}
@@ -23,15 +25,30 @@ public interface ApiTransport {
    * @param body the body as plain values (maps, lists, strings, numbers, booleans, null), written
    *     with {@link JsonText} so that nulls stay in a merge patch; or null for none
    * @param contentType the body's content type; null for {@code application/json}
-   * @throws Exception when there was no answer, such as an I/O error or the timeout
+   * @throws Exception when there was no answer, such as an I/O error, the timeout or the abort
    */
   ListWatchLoop.Reply send(
       String method,
       String path,
       Map<String, String> query,
       @Nullable Object body,
-      @Nullable String contentType)
+      @Nullable String contentType,
+      Abort abort)
       throws Exception;
+
+  /**
+   * Sends one request that nobody aborts (a watch's list, an Event): as {@link #send(String,
+   * String, Map, Object, String, Abort)}, bounded by the request timeout alone.
+   */
+  default ListWatchLoop.Reply send(
+      String method,
+      String path,
+      Map<String, String> query,
+      @Nullable Object body,
+      @Nullable String contentType)
+      throws Exception {
+    return send(method, path, query, body, contentType, new Abort());
+  }
 
   /**
    * Prepares a long-running GET (a watch): headers within the request timeout, no read timeout,

@@ -57,7 +57,21 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
     return self();
   }
 
-  /** Timeout over one whole API request; default {@link LockOptions#DEFAULT_REQUEST_TIMEOUT}. */
+  /**
+   * The lock's own bound on each API request; default {@link LockOptions#DEFAULT_REQUEST_TIMEOUT}
+   * (5 s). A read or write that has waited this long for a thread of the {@link #executor} is not
+   * sent; a request sent ends after this long with a TIMEOUT failure. It also bounds the list
+   * requests of the lock's watch and the Events it records.
+   *
+   * <p>The elector bounds each lock call by its own callTimeout as well (default renewDeadline / 2,
+   * 5 s with the default renewDeadline of 10 s), and cancels a call it stops waiting for: the lock
+   * then does not send the request, or stops it in flight and frees its thread at once (the
+   * client-java locks cancel the OkHttp call; fabric8's HTTP client cannot end an exchange before
+   * its answer, which is then dropped). An elector's request therefore ends after the shorter of
+   * callTimeout and requestTimeout. No combination of the two is wrong: a longer requestTimeout is
+   * cut short for the elector's calls and still bounds the watch; a shorter one makes a slow call
+   * fail, and the elector retry, sooner.
+   */
   public B requestTimeout(Duration requestTimeout) {
     this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
     return self();

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LockOptions {
   /**
-   * Default timeout of one API request: 5 s, half the elector's default renewDeadline, so a hung
-   * request cannot outlive a term.
+   * Default timeout of one API request: 5 s, the elector's default callTimeout (half its default
+   * renewDeadline), after which the elector cancels the call in any case.
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
 

@@ -22,7 +22,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * a watch on exactly this object ({@link ObjectWatch}, one thread per watching lock), as the {@link
  * WatchMode} decides; both reconnect with back-off.
  *
- * <p>Every request is bounded by the requestTimeout. Thread-safe.
+ * <p>Every request is bounded by the requestTimeout: it is not sent after waiting that long for a
+ * thread of the executor, and its exchange ends after that long. A call whose stage is cancelled
+ * (the elector's callTimeout) is not sent, or is aborted in flight. Thread-safe.
  */
 public final class ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
@@ -178,14 +179,14 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   @Override
   public final CompletionStage<LockWrite> create(LeaderRecord record) {
     Objects.requireNonNull(record, "record");
-    return async(() -> createNow(record), LockWrite.Failed::new);
+    return async(abort -> createNow(record, abort), LockWrite.Failed::new);
   }
 
   @Override
   public final CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
     Objects.requireNonNull(expectedVersion, "expectedVersion");
     Objects.requireNonNull(record, "record");
-    return async(() -> updateNow(expectedVersion, record), LockWrite.Failed::new);
+    return async(abort -> updateNow(expectedVersion, record, abort), LockWrite.Failed::new);
   }
 
   @Override
@@ -221,10 +222,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   // ---------------------------------------------------------------- requests
 
-  private LockRead readNow() {
+  private LockRead readNow(Abort abort) {
     Reply reply;
     try {
-      reply = http.send("GET", objectPath, Map.of(), null, null);
+      reply = http.send("GET", objectPath, Map.of(), null, null, abort);
     } catch (Exception e) {
       return new LockRead.Failed(transportFailure("get", e));
     }
@@ -237,12 +238,17 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     return toRead(reply.body());
   }
 
-  private LockWrite createNow(LeaderRecord record) {
+  private LockWrite createNow(LeaderRecord record, Abort abort) {
     Reply reply;
     try {
       reply =
           http.send(
-              "POST", collectionPath, Map.of(), shape.createBody(namespace, name, record), null);
+              "POST",
+              collectionPath,
+              Map.of(),
+              shape.createBody(namespace, name, record),
+              null,
+              abort);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("create", e));
     }
@@ -252,7 +258,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     return written("create", reply);
   }
 
-  private LockWrite updateNow(String expectedVersion, LeaderRecord record) {
+  private LockWrite updateNow(String expectedVersion, LeaderRecord record, Abort abort) {
     Map<String, Object> patch = new LinkedHashMap<>(shape.patchBody(record));
     Map<String, Object> metadata = ObjectFields.asObject(patch.get("metadata"));
     metadata = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(metadata);
@@ -260,7 +266,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     patch.put("metadata", metadata);
     Reply reply;
     try {
-      reply = http.send("PATCH", objectPath, Map.of(), patch, ApiTransport.MERGE_PATCH);
+      reply = http.send("PATCH", objectPath, Map.of(), patch, ApiTransport.MERGE_PATCH, abort);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("patch", e));
     }
@@ -341,12 +347,29 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     }
   }
 
-  private <T> CompletionStage<T> async(Supplier<T> work, Function<LockFailure, T> failed) {
+  /**
+   * Runs {@code work} on the executor. Cancelling the returned stage, as the elector does with a
+   * call it stopped waiting for, aborts the request: one still waiting for a thread is never sent,
+   * and one in flight ends at once, which frees its thread.
+   */
+  private <T> CompletionStage<T> async(Function<Abort, T> work, Function<LockFailure, T> failed) {
     CompletableFuture<T> result = new CompletableFuture<>();
+    Abort abort = new Abort();
+    // Runs on the canceller's thread; aborting only signals the transport, it never blocks.
+    var unused =
+        result.whenComplete(
+            (value, error) -> {
+              if (result.isCancelled()) {
+                abort.abort();
+              }
+            });
     long queued = MonotonicClock.system().nanos();
     try {
       executor.execute(
           () -> {
+            if (abort.aborted()) {
+              return; // cancelled while it waited for a thread: nobody waits for it any more
+            }
             long waited = MonotonicClock.system().nanos() - queued;
             if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
               result.complete(
@@ -366,7 +389,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
               return;
             }
             try {
-              result.complete(work.get());
+              result.complete(work.apply(abort));
             } catch (RuntimeException e) {
               log.debug("{}: request failed unexpectedly", describe(), e);
               result.complete(

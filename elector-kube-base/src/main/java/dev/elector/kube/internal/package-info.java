@@ -15,7 +15,8 @@
  * dev.elector.kube.internal.LeaseShape}, {@link dev.elector.kube.internal.ConfigMapShape}) and the
  * shared and per-lock watches ({@link dev.elector.kube.internal.SharedWatch}, {@link
  * dev.elector.kube.internal.ObjectWatch}). Each backend supplies only the transport ({@link
- * dev.elector.kube.internal.ApiTransport}) and its public lock and builder classes.
+ * dev.elector.kube.internal.ApiTransport}, which ends a request when its {@link
+ * dev.elector.kube.internal.Abort} says so) and its public lock and builder classes.
  */
 @NullMarked
 package dev.elector.kube.internal;

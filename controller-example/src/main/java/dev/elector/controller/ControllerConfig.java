@@ -72,7 +72,7 @@ public final class ControllerConfig {
     return leaseName;
   }
 
-  /** Namespace of the Lease; empty means POD_NAMESPACE (see {@code KubeEnvironment}). */
+  /** Namespace of the Lease; empty means POD_NAMESPACE (see {@code PodEnvironment}). */
   public Optional<String> leaseNamespace() {
     return Optional.ofNullable(leaseNamespace);
   }

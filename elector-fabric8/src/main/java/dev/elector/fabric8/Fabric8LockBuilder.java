@@ -1,6 +1,5 @@
 package dev.elector.fabric8;
 
-import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.internal.LockBuilder;
 import dev.elector.kube.internal.LockOptions;
 import dev.elector.kube.internal.ObjectLock;
@@ -18,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> extends LockBuilder<B> {
   /**
-   * Default timeout of one API request: 5 s, half the elector's default renewDeadline, so a hung
-   * request cannot outlive a term. Keep it at most the elector's callTimeout.
+   * Default timeout of one API request: 5 s, the elector's default callTimeout (see {@link
+   * #requestTimeout}).
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = LockOptions.DEFAULT_REQUEST_TIMEOUT;
 
@@ -34,12 +33,6 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> extend
    */
   public B client(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
-    return self();
-  }
-
-  /** Where the default namespace and identity come from; default the real process environment. */
-  public B environment(PodEnvironment environment) {
-    podEnvironment(environment);
     return self();
   }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.k8s.KubeEnvironment;
 import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.PodEnvironment;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -75,7 +74,7 @@ class Fabric8LockBuilderTest {
                 LeaseLock.newBuilder()
                     .apiClient(new ApiClient())
                     .name("lock")
-                    .environment(KubeEnvironment.of(none, none, "host", "x1"))
+                    .environment(PodEnvironment.of(none, none, "host", "x1"))
                     .build());
 
     assertEquals(clientJava.getMessage(), fabric8.getMessage());

@@ -9,15 +9,17 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The options every Kubernetes lock shares. Setters reject null at once; {@code build()} resolves
- * namespace and identity and reports every problem in one {@link IllegalStateException}.
+ * The options of the client-java locks: those every Kubernetes lock shares, with the same defaults
+ * and checks as the fabric8 locks, and the {@link ApiClient}. Setters reject null at once; {@code
+ * build()} resolves namespace and identity and reports every problem in one {@link
+ * IllegalStateException}.
  *
  * @param <B> the concrete builder
  */
 public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> extends LockBuilder<B> {
   /**
-   * Default timeout of one API request: 5 s, half the elector's default renewDeadline, so a hung
-   * request cannot outlive a term. Keep it at most the elector's callTimeout.
+   * Default timeout of one API request: 5 s, the elector's default callTimeout (see {@link
+   * #requestTimeout}).
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = LockOptions.DEFAULT_REQUEST_TIMEOUT;
 
@@ -32,12 +34,6 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> extends Lock
   /** The client to talk to the API server with (required); its credentials are the lock's. */
   public B apiClient(ApiClient apiClient) {
     this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
-    return self();
-  }
-
-  /** Where the default namespace and identity come from; default the real process environment. */
-  public B environment(KubeEnvironment environment) {
-    podEnvironment(Objects.requireNonNull(environment, "environment").pod());
     return self();
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.PodEnvironment;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.Map;
@@ -11,18 +12,18 @@ import org.junit.jupiter.api.Test;
 
 /** The client-java builder: its client, its environment and its messages. */
 class KubeLockBuilderTest {
-  private static final String FILE = KubeEnvironment.NAMESPACE_FILE;
+  private static final String FILE = PodEnvironment.NAMESPACE_FILE;
   private final ApiClient client = new ApiClient();
 
-  private LeaseLock.Builder builder(KubeEnvironment environment) {
+  private LeaseLock.Builder builder(PodEnvironment environment) {
     return LeaseLock.newBuilder().apiClient(client).name("lock").environment(environment);
   }
 
   @Test
   void theEnvironmentGivesTheNamespaceAndTheIdentity() {
     // The rules themselves are LockBuilderTest's; this builder hands its environment to them.
-    KubeEnvironment pod =
-        KubeEnvironment.of(
+    PodEnvironment pod =
+        PodEnvironment.of(
             Map.of("POD_NAME", "web-7d9"), Map.of(FILE, "from-file\n"), "node-host", "ab12cd");
 
     LeaseLock lock = builder(pod).build();
@@ -33,18 +34,13 @@ class KubeLockBuilderTest {
 
   @Test
   void withoutANamespaceBuildFailsSayingWhereToSetIt() {
-    KubeEnvironment nothing = KubeEnvironment.of(Map.of(), Map.of(), "host", "x1");
+    PodEnvironment nothing = PodEnvironment.of(Map.of(), Map.of(), "host", "x1");
 
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> builder(nothing).build());
 
     assertTrue(e.getMessage().contains("POD_NAMESPACE"), e.getMessage());
     assertTrue(e.getMessage().contains(FILE), e.getMessage());
-  }
-
-  @Test
-  void theSystemEnvironmentsIdentityHasARandomSuffix() {
-    assertTrue(KubeEnvironment.system().defaultIdentity().matches(".+_[a-z0-9]{6}"));
   }
 
   @Test

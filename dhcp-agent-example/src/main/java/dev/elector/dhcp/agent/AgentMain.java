@@ -1,7 +1,7 @@
 package dev.elector.dhcp.agent;
 
 import dev.elector.examples.CommandLines;
-import dev.elector.k8s.KubeEnvironment;
+import dev.elector.kube.PodEnvironment;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
@@ -31,7 +31,7 @@ public final class AgentMain {
     DhcpAgent agent;
     try {
       AgentConfig config = withInterface(AgentConfig.parse(args, System.getenv()));
-      agent = DhcpAgent.start(config, client(config), KubeEnvironment.system(), out);
+      agent = DhcpAgent.start(config, client(config), PodEnvironment.system(), out);
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       // ElectorConfigException is an IllegalArgumentException: timings that break the rules
       System.err.println("dhcp-agent: " + e.getMessage());

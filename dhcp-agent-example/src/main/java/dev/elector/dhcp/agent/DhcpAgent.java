@@ -14,9 +14,9 @@ import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.server.DhcpEngine;
 import dev.elector.dhcp.server.DhcpServer;
 import dev.elector.dhcp.server.PoolOptions;
-import dev.elector.k8s.KubeEnvironment;
 import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.PodEnvironment;
 import dev.elector.micrometer.ElectorMetrics;
 import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
@@ -57,7 +57,7 @@ public final class DhcpAgent implements AutoCloseable {
   private DhcpAgent(
       AgentConfig config,
       ApiClient client,
-      KubeEnvironment environment,
+      PodEnvironment environment,
       AgentEvents events,
       MonotonicClock clock,
       ServerAddress.Commands commands)
@@ -167,7 +167,7 @@ public final class DhcpAgent implements AutoCloseable {
    * @throws dev.elector.ElectorConfigException if the timings break the elector's rules
    */
   public static DhcpAgent start(
-      AgentConfig config, ApiClient client, KubeEnvironment environment, PrintStream eventsOut)
+      AgentConfig config, ApiClient client, PodEnvironment environment, PrintStream eventsOut)
       throws IOException {
     return start(config, client, environment, eventsOut, ServerAddress.Commands.SYSTEM);
   }
@@ -175,7 +175,7 @@ public final class DhcpAgent implements AutoCloseable {
   static DhcpAgent start(
       AgentConfig config,
       ApiClient client,
-      KubeEnvironment environment,
+      PodEnvironment environment,
       PrintStream eventsOut,
       ServerAddress.Commands commands)
       throws IOException {

@@ -9,7 +9,7 @@ import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.codec.MacAddress;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkCrds;
-import dev.elector.k8s.KubeEnvironment;
+import dev.elector.kube.PodEnvironment;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
@@ -91,7 +91,7 @@ class DhcpAgentIT {
         DhcpAgent.start(
             config,
             identity.client(),
-            KubeEnvironment.of(
+            PodEnvironment.of(
                 Map.of("POD_NAMESPACE", fixture.namespace().name()), Map.of(), name, "x"),
             new PrintStream(log.sink(), true, StandardCharsets.UTF_8));
     agents.add(agent);

@@ -10,9 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The options every Kubernetes lock shares, whichever client it uses: the builders of each backend
- * add only their client and where the pod's environment comes from. Setters reject null at once;
- * {@link #settings} resolves namespace and identity and reports every problem in one {@link
- * IllegalStateException}.
+ * add only their client. Setters reject null at once; {@link #settings} resolves namespace and
+ * identity and reports every problem in one {@link IllegalStateException}.
  *
  * @param <B> the concrete builder
  */
@@ -153,9 +152,13 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
     return self();
   }
 
-  /** Sets where the default namespace and identity come from. */
-  protected final void podEnvironment(PodEnvironment environment) {
+  /**
+   * Where the default namespace and identity come from; default {@link PodEnvironment#system()},
+   * the process's real environment. {@link PodEnvironment#of} gives fixed values, for tests.
+   */
+  public B environment(PodEnvironment environment) {
     this.environment = Objects.requireNonNull(environment, "environment");
+    return self();
   }
 
   /**

@@ -29,11 +29,6 @@ class LockBuilderTest {
       return this;
     }
 
-    Builder environment(PodEnvironment environment) {
-      podEnvironment(environment);
-      return this;
-    }
-
     Builder withoutClient() {
       client = null;
       return this;

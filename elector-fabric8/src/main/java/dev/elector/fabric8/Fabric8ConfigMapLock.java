@@ -15,7 +15,9 @@ import dev.elector.kube.internal.ObjectLock;
  * the ConfigMap's data, labels and other annotations are never lost. An existing ConfigMap without
  * the annotation counts as free. The identity needs a Role in the lock's namespace with {@code get,
  * list, watch, patch} on {@code configmaps} restricted to the lock's name, and {@code create} on
- * {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. Thread-safe.
+ * {@code configmaps}; see {@code deploy/configmap/rbac.yaml}. With {@code recordEvents(true)} it
+ * also needs {@code create} on {@code events} ({@code deploy/configmap/rbac-events.yaml}).
+ * Thread-safe.
  */
 public final class Fabric8ConfigMapLock extends ForwardingKubeLock {
   /** The annotation holding the record. */

@@ -19,7 +19,8 @@ import dev.elector.kube.internal.ObjectLock;
  * <p>Reads GET the Lease; a renewal is one JSON merge patch of the spec with {@code
  * metadata.resourceVersion} as precondition. The identity needs a Role in the lock's namespace with
  * {@code get, list, watch, patch} on {@code leases} restricted to the lock's name, and {@code
- * create} on {@code leases}; see {@code deploy/lease/rbac.yaml}. Thread-safe.
+ * create} on {@code leases}; see {@code deploy/lease/rbac.yaml}. With {@code recordEvents(true)} it
+ * also needs {@code create} on {@code events} ({@code deploy/lease/rbac-events.yaml}). Thread-safe.
  */
 public final class Fabric8LeaseLock extends ForwardingKubeLock {
 

@@ -8,8 +8,10 @@ import dev.elector.lock.LockFailure;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A lock stored in one Kubernetes object through client-java, with optimistic concurrency by {@code
- * metadata.resourceVersion}, which is the elector's version.
+ * The client-java base of {@link LeaseLock} and elector-configmap's {@code ConfigMapLock}: a lock
+ * stored in one Kubernetes object, with optimistic concurrency by {@code metadata.resourceVersion},
+ * which is the elector's version. It forwards every call to the one lock implementation of
+ * elector-kube-base, which the fabric8 locks share.
  *
  * <p>Reads GET the object. Creates POST the whole object ({@code kind} and {@code apiVersion}
  * included); 409 is a conflict. Updates are a single JSON merge patch of only the record's fields,
@@ -21,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * reconnect with back-off. The requests and their meaning are those of every Elector backend
  * (elector-kube-base); this class sends them through the builder's {@code ApiClient}.
  *
- * <p>Every request is bounded by the builder's requestTimeout. Thread-safe.
+ * <p>Every request is bounded by the builder's requestTimeout; a call the elector cancels (past its
+ * callTimeout) is not sent, or its OkHttp call is cancelled in flight. Thread-safe.
  */
 public abstract class KubeObjectLock extends ForwardingKubeLock {
   private final ObjectLock lock;

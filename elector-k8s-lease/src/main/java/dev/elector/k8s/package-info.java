@@ -1,15 +1,22 @@
 /**
- * Kubernetes lock backends: {@link dev.elector.k8s.LeaseLock} and the shared machinery of locks
- * kept in one Kubernetes object ({@link dev.elector.k8s.KubeObjectLock}), with their watches (by
- * default one per namespace and client shared by many locks, or one per lock where the identity may
- * not list the namespace's locks), and {@link dev.elector.k8s.KubeObjectWatch}, the same
- * list-then-watch loop for any one object a leader depends on.
+ * The Kubernetes locks on client-java: {@link dev.elector.k8s.LeaseLock}, its builder base {@link
+ * dev.elector.k8s.KubeLockBuilder} (the options every Kubernetes lock shares, plus the {@code
+ * ApiClient}), and {@link dev.elector.k8s.KubeObjectLock}, the base that {@code LeaseLock} and
+ * elector-configmap's {@code ConfigMapLock} share. The lock itself is not here: these classes
+ * forward every call to the one implementation of elector-kube-base, which the fabric8 locks use
+ * too, and send its requests through the builder's {@code ApiClient} (OkHttp). Also here: {@link
+ * dev.elector.k8s.KubeObjectWatch}, the locks' list-then-watch loop for any one object a leader
+ * depends on.
  *
  * <p>Guarantees: writes are conditional on {@code metadata.resourceVersion}, so two candidates can
- * never both win the same version; a leader renews with one request; requests are bounded by
- * requestTimeout and run on daemon threads; API errors come back as failures naming the missing
- * Role rule. Not guaranteed: protection of the leader's own writes elsewhere (use the term's
- * fencing token), or anything about clocks beyond what the elector documents.
+ * never both win the same version; a leader renews with one request; each request is bounded by
+ * requestTimeout and runs on the lock's executor (by default a pool of up to 8 daemon threads
+ * shared by every Kubernetes lock of the process); a call the elector cancels (past its
+ * callTimeout) is not sent, or is aborted in flight, and frees its thread; API errors come back as
+ * failures naming the missing Role rule; watches (by default one per namespace and client shared by
+ * many locks, else one per lock) send at most 4 + T / 1 s list and watch requests in any interval
+ * T. Not guaranteed: protection of the leader's own writes elsewhere (use the term's fencing
+ * token), or anything about clocks beyond what the elector documents.
  */
 @NullMarked
 package dev.elector.k8s;

@@ -14,9 +14,10 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the Kubernetes lock backends (client-java and fabric8 alike) learn its namespace and
- * default identity: environment variables, the service account's namespace file and the host name.
- * {@link #system()} reads the real ones; {@link #of} supplies fixed values, for tests.
+ * Where a Kubernetes lock (client-java and fabric8 alike) learns its namespace and default
+ * identity: environment variables, the service account's namespace file and the host name. {@link
+ * #system()} reads the real ones; {@link #of} supplies fixed values, for tests; every lock builder
+ * takes one in {@code environment(...)}.
  *
  * <p>Namespace: {@code POD_NAMESPACE} (set it from the Downward API, {@code fieldRef:
  * metadata.namespace}), else the file {@value #NAMESPACE_FILE} that Kubernetes mounts with a

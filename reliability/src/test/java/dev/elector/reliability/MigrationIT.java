@@ -446,8 +446,8 @@ class MigrationIT {
     }
 
     /**
-     * The least each implementation needs, as docs/migration.md lists it: Elector the
-     * shipped Role; client-java-extended get, update and create; fabric8 get, patch and create.
+     * The least each implementation needs, as docs/migration.md lists it: Elector the shipped Role;
+     * client-java-extended get, update and create; fabric8 get, patch and create.
      */
     private List<V1PolicyRule> rules(Impl impl) throws Exception {
       String group = kind == Kind.LEASE ? "coordination.k8s.io" : "";

@@ -226,7 +226,8 @@ class SoakIT {
               assertTrue(
                   count <= perMemberBound,
                   member + " made " + count + " calls in " + window + ", bound " + perMemberBound));
-      // The watch bound (docs/guarantees.md): at most 4 + T / 1 s list and watch requests per watch.
+      // The watch bound (docs/guarantees.md): at most 4 + T / 1 s list and watch requests per
+      // watch.
       watchLists.forEach(
           (member, count) ->
               assertTrue(

@@ -61,11 +61,28 @@ final class AgentDeployment {
   /** Pod names add 17 characters ("-", a 10-character hash, "-", 5); hostnames allow 63. */
   private static final int MAX_NAME = 52;
 
+  /** Object names such as a Lease's are DNS subdomains of at most 253 characters. */
+  private static final int MAX_LEASE_NAME = 253;
+
   private AgentDeployment() {}
 
   /** The Deployment's name: "POOL-dhcp-agent", shortened with a hash when the pool name is long. */
   static String name(String poolName) {
     return shorten(poolName, "-dhcp-agent", MAX_NAME);
+  }
+
+  /**
+   * The agent's Lease: "dhcp-agent.NAMESPACE.POOL", cut to 253 characters without a trailing dot or
+   * dash. That is the agent's own default, so an agent run without {@code --lock-name} (as in
+   * deploy/dhcp-agent) uses the same Lease; the rendered agent is given it explicitly, and the
+   * agents' Role grants exactly it ({@link AgentRole}).
+   */
+  static String lockName(String namespace, String poolName) {
+    String name = "dhcp-agent." + namespace + "." + poolName;
+    if (name.length() <= MAX_LEASE_NAME) {
+      return name;
+    }
+    return name.substring(0, MAX_LEASE_NAME).replaceAll("[.-]+$", "");
   }
 
   /** The pool's label value (at most 63 characters). */
@@ -104,7 +121,9 @@ final class AgentDeployment {
                     "--server-ip",
                     serverIP,
                     "--cidr",
-                    cidr))
+                    cidr,
+                    "--lock-name",
+                    lockName(namespace, name)))
             .volumeMounts(
                 List.of(
                     new V1VolumeMount().name(PODINFO_VOLUME).mountPath(PODINFO_DIR).readOnly(true)))

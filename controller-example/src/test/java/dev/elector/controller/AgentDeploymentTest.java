@@ -64,7 +64,9 @@ class AgentDeploymentTest {
             "--server-ip",
             "192.168.0.2",
             "--cidr",
-            "192.168.0.0/24"),
+            "192.168.0.0/24",
+            "--lock-name",
+            "dhcp-agent.tenant-a.net-48"),
         c.getArgs());
     var volume = d.getSpec().getTemplate().getSpec().getVolumes().get(0);
     assertEquals(
@@ -129,6 +131,17 @@ class AgentDeploymentTest {
     assertTrue(AgentDeployment.onlyReplicasDiffer(scaled, rendered));
     assertFalse(
         AgentDeployment.onlyReplicasDiffer(AgentDeployment.render(moved, "img:1", 0), rendered));
+  }
+
+  @Test
+  void theLockIsTheAgentsDefaultLeaseCutToAnObjectName() {
+    assertEquals("dhcp-agent.tenant-a.net-48", AgentDeployment.lockName("tenant-a", "net-48"));
+    // "dhcp-agent." (11) + "ns" + "." = 14 characters, then the pool name: the 253rd character
+    // is the dot after "a" x 238, which is dropped with the rest.
+    String longPool = "a".repeat(238) + ".b".repeat(20);
+    String lock = AgentDeployment.lockName("ns", longPool);
+    assertEquals("dhcp-agent.ns." + "a".repeat(238), lock);
+    assertEquals(252, lock.length());
   }
 
   @Test

@@ -209,7 +209,9 @@ class IPPoolControllerIT {
             "--server-ip",
             "10.1.0.2",
             "--cidr",
-            "10.1.0.0/24"),
+            "10.1.0.0/24",
+            "--lock-name",
+            "dhcp-agent." + ns + ".create"),
         c.getArgs());
     assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
 

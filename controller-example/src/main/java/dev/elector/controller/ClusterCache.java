@@ -7,6 +7,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -240,6 +241,11 @@ final class ClusterCache implements AutoCloseable {
 
   List<IPPool> allPools() {
     return pools.getIndexer().list();
+  }
+
+  /** The pools of {@code namespace}. */
+  List<IPPool> poolsIn(String namespace) {
+    return pools.getIndexer().byIndex(Caches.NAMESPACE_INDEX, namespace);
   }
 
   /** The pools whose spec.networkName is {@code network}, in any namespace. */

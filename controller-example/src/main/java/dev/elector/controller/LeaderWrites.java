@@ -11,8 +11,10 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Preconditions;
+import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
@@ -140,27 +142,116 @@ final class LeaderWrites {
     return exists(() -> core.readNamespacedServiceAccount(name, namespace).execute());
   }
 
-  /** Whether the RoleBinding exists. */
-  boolean roleBindingExists(String namespace, String name) throws ApiException {
-    return exists(() -> rbac.readNamespacedRoleBinding(name, namespace).execute());
+  /** The RoleBinding, or null when there is none. */
+  V1RoleBinding readRoleBinding(String namespace, String name) throws ApiException {
+    return readOrNull(() -> rbac.readNamespacedRoleBinding(name, namespace).execute());
   }
 
-  /** Creates the ServiceAccount; one that exists already counts as created. */
-  void createServiceAccount(V1ServiceAccount account) throws ApiException {
+  /** The Role, or null when there is none. */
+  V1Role readRole(String namespace, String name) throws ApiException {
+    return readOrNull(() -> rbac.readNamespacedRole(name, namespace).execute());
+  }
+
+  /** Creates the Role; 409 when one of its name exists. */
+  V1Role createRole(V1Role role) throws ApiException {
+    String namespace = role.getMetadata().getNamespace();
+    check("creation of Role " + namespace + "/" + role.getMetadata().getName());
+    return rbac.createNamespacedRole(namespace, role).execute();
+  }
+
+  /** PUT of a Role, conditional on the resourceVersion it carries. */
+  V1Role replaceRole(V1Role role) throws ApiException {
+    String namespace = role.getMetadata().getNamespace();
+    String name = role.getMetadata().getName();
+    check("update of Role " + namespace + "/" + name);
+    return rbac.replaceNamespacedRole(name, namespace, role).execute();
+  }
+
+  /**
+   * Deletes a Role, on the precondition that it is the one read (same resourceVersion); an absent
+   * one counts as deleted.
+   */
+  void deleteRole(V1Role role) throws ApiException {
+    String namespace = role.getMetadata().getNamespace();
+    String name = role.getMetadata().getName();
+    check("deletion of Role " + namespace + "/" + name);
+    ignoreNotFound(
+        () ->
+            rbac.deleteNamespacedRole(name, namespace)
+                .body(
+                    new V1DeleteOptions()
+                        .preconditions(
+                            new V1Preconditions()
+                                .resourceVersion(role.getMetadata().getResourceVersion())))
+                .execute());
+  }
+
+  /**
+   * Deletes a RoleBinding, on the precondition that it is the one read (same uid); an absent one
+   * counts as deleted.
+   */
+  void deleteRoleBinding(V1RoleBinding binding) throws ApiException {
+    String namespace = binding.getMetadata().getNamespace();
+    String name = binding.getMetadata().getName();
+    check("deletion of RoleBinding " + namespace + "/" + name);
+    ignoreNotFound(
+        () ->
+            rbac.deleteNamespacedRoleBinding(name, namespace)
+                .body(
+                    new V1DeleteOptions()
+                        .preconditions(new V1Preconditions().uid(binding.getMetadata().getUid())))
+                .execute());
+  }
+
+  /**
+   * Creates the ServiceAccount; one that exists already counts as created.
+   *
+   * @return false when one existed already
+   */
+  boolean createServiceAccount(V1ServiceAccount account) throws ApiException {
     String namespace = account.getMetadata().getNamespace();
     check("creation of ServiceAccount " + namespace + "/" + account.getMetadata().getName());
-    ignoreConflict(() -> core.createNamespacedServiceAccount(namespace, account).execute());
+    return ignoreConflict(() -> core.createNamespacedServiceAccount(namespace, account).execute());
   }
 
-  /** Creates the RoleBinding; one that exists already counts as created. */
-  void createRoleBinding(V1RoleBinding binding) throws ApiException {
+  /**
+   * Creates the RoleBinding; one that exists already counts as created.
+   *
+   * @return false when one existed already
+   */
+  boolean createRoleBinding(V1RoleBinding binding) throws ApiException {
     String namespace = binding.getMetadata().getNamespace();
     check("creation of RoleBinding " + namespace + "/" + binding.getMetadata().getName());
-    ignoreConflict(() -> rbac.createNamespacedRoleBinding(namespace, binding).execute());
+    return ignoreConflict(() -> rbac.createNamespacedRoleBinding(namespace, binding).execute());
   }
 
   private interface Call {
     Object run() throws ApiException;
+  }
+
+  private interface TypedCall<T> {
+    T run() throws ApiException;
+  }
+
+  private static <T> T readOrNull(TypedCall<T> read) throws ApiException {
+    try {
+      return read.run();
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  private static void ignoreNotFound(Call delete) throws ApiException {
+    try {
+      delete.run();
+    } catch (ApiException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
   }
 
   private static boolean exists(Call read) throws ApiException {
@@ -175,13 +266,15 @@ final class LeaderWrites {
     }
   }
 
-  private static void ignoreConflict(Call create) throws ApiException {
+  private static boolean ignoreConflict(Call create) throws ApiException {
     try {
       create.run();
+      return true;
     } catch (ApiException e) {
       if (e.getCode() != 409) {
         throw e;
       }
+      return false;
     }
   }
 }

@@ -19,11 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one IPPool in step: its finalizer, its agent Deployment (created, updated only when an
- * owned field differs, scaled to zero while paused, deleted on pool deletion), the agent's
- * ServiceAccount and RoleBinding, the allocation table's markers and counts, and the conditions
- * Registered, CacheReady, NetworkReady (its NetworkAttachmentDefinition exists; looked at again
- * every 10 s while it does not), AgentReady and Stopped. An invalid spec is reported in Registered
- * and changes nothing else: an existing agent keeps serving the last valid configuration.
+ * owned field differs, scaled to zero while paused, deleted on pool deletion), the agents'
+ * ServiceAccount, Role (naming the pool's Lease; the pool taken out of it on deletion) and
+ * RoleBinding, the allocation table's markers and counts, and the conditions Registered,
+ * CacheReady, NetworkReady (its NetworkAttachmentDefinition exists; looked at again every 10 s
+ * while it does not), AgentReady and Stopped. An invalid spec is reported in Registered and changes
+ * nothing else: an existing agent keeps serving the last valid configuration.
  */
 final class PoolReconciler implements KeyReconciler {
   /** Finalizer that lets the controller delete the agent Deployment before the pool goes. */
@@ -442,6 +443,7 @@ final class PoolReconciler implements KeyReconciler {
           "deployment",
           namespace + "/" + deploymentName);
     }
+    access.release(namespace);
     writes.updatePool(KubeObjects.withoutFinalizer(pool, FINALIZER, IPPool.class));
     warnings.forget(key);
     log.info("IPPool {}: finalizer {} removed", key, FINALIZER);

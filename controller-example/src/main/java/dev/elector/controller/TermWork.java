@@ -77,7 +77,7 @@ final class TermWork {
             new PoolReconciler(
                 cache,
                 writes,
-                new AgentAccess(writes, events),
+                new AgentAccess(cache, writes, events),
                 new NetworkAttachments(client),
                 config,
                 events,

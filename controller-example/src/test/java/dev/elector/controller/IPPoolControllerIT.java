@@ -1,6 +1,7 @@
 package dev.elector.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +11,22 @@ import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
+import io.kubernetes.client.openapi.models.V1ResourceAttributes;
+import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1RoleRef;
+import io.kubernetes.client.openapi.models.V1SubjectAccessReview;
+import io.kubernetes.client.openapi.models.V1SubjectAccessReviewSpec;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -222,9 +233,18 @@ class IPPoolControllerIT {
             .readNamespacedRoleBinding("vm-dhcp-agent", ns)
             .execute();
     assertEquals(
-        "ClusterRole/vm-dhcp-agent",
+        "Role/vm-dhcp-agent",
         binding.getRoleRef().getKind() + "/" + binding.getRoleRef().getName());
     assertEquals("vm-dhcp-agent", binding.getSubjects().get(0).getName());
+    V1Role role =
+        new RbacAuthorizationV1Api(harness.admin).readNamespacedRole("vm-dhcp-agent", ns).execute();
+    assertTrue(
+        role.getRules().stream()
+            .anyMatch(
+                r ->
+                    r.getResources().contains("leases")
+                        && r.getResourceNames().contains("dhcp-agent." + ns + ".create")),
+        role.getRules().toString());
 
     harness.awaitIdle(WAIT);
     String deploymentVersion =
@@ -355,6 +375,166 @@ class IPPoolControllerIT {
     assertTrue(
         harness.absent(() -> harness.deployment(ns, "delete-dhcp-agent")),
         "the finalizer deleted the Deployment before letting the pool go");
+    assertFalse(
+        String.valueOf(agentRole(ns)).contains("dhcp-agent." + ns + ".delete"),
+        "the finalizer took the pool's Lease out of the agents' Role before letting the pool go");
+  }
+
+  @Test
+  void theAgentsMayUseTheirPoolsAndLeasesAndNoOtherLease() throws Exception {
+    String own = harness.cluster.createNamespace("agent-role").name();
+    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(harness.admin);
+    // A binding of the ClusterRole vm-dhcp-agent, and a Role of the agents' name whose rules
+    // reach every Lease: the controller replaces both.
+    rbac.createNamespacedRole(
+            own,
+            new V1Role()
+                .metadata(new V1ObjectMeta().name("vm-dhcp-agent"))
+                .rules(
+                    List.of(
+                        new V1PolicyRule()
+                            .apiGroups(List.of("coordination.k8s.io"))
+                            .resources(List.of("leases"))
+                            .verbs(List.of("get", "patch", "update")))))
+        .execute();
+    rbac.createNamespacedRoleBinding(
+            own,
+            new V1RoleBinding()
+                .metadata(new V1ObjectMeta().name("vm-dhcp-agent"))
+                .roleRef(
+                    new V1RoleRef()
+                        .apiGroup("rbac.authorization.k8s.io")
+                        .kind("ClusterRole")
+                        .name("vm-dhcp-agent"))
+                .subjects(
+                    List.of(
+                        new RbacV1Subject()
+                            .kind("ServiceAccount")
+                            .name("vm-dhcp-agent")
+                            .namespace(own))))
+        .execute();
+
+    harness.create(ControllerHarness.pool(own, "pool-a", 21));
+    harness.create(ControllerHarness.pool(own, "pool-b", 22));
+    V1Role both = AgentRole.render(own, List.of("pool-a", "pool-b"));
+    Await.until(
+        "the agents' Role names pool-a, pool-b and their Leases",
+        WAIT,
+        () -> agentRole(own) != null && AgentRole.sameRules(agentRole(own), both));
+    Await.until(
+        "the RoleBinding vm-dhcp-agent binds the Role",
+        WAIT,
+        () -> {
+          V1RoleRef ref =
+              rbac.readNamespacedRoleBinding("vm-dhcp-agent", own).execute().getRoleRef();
+          return "Role".equals(ref.getKind());
+        });
+
+    String lockA = "dhcp-agent." + own + ".pool-a";
+    String lockB = "dhcp-agent." + own + ".pool-b";
+    Await.until(
+        "the authorizer lets the agents patch " + lockA,
+        WAIT,
+        () -> agentMay(own, "patch", "leases", lockA));
+    List<String> wrong = new java.util.ArrayList<>();
+    for (String lock : List.of(lockA, lockB)) {
+      for (String verb : List.of("get", "list", "watch", "patch", "create")) {
+        expect(wrong, own, verb, "leases", lock, true);
+      }
+      expect(wrong, own, "update", "leases", lock, false);
+      expect(wrong, own, "delete", "leases", lock, false);
+    }
+    for (String verb : List.of("get", "patch", "update", "delete")) {
+      expect(wrong, own, verb, "leases", "other-app-leader", false);
+    }
+    expect(wrong, own, "list", "leases", null, false);
+    expect(wrong, own, "watch", "leases", null, false);
+    expect(wrong, own, "patch", "ippools", "pool-a", true);
+    expect(wrong, own, "watch", "ippools", "pool-b", true);
+    expect(wrong, own, "patch", "ippools", "other-pool", false);
+    expect(wrong, own, "list", "ippools", null, false);
+    expect(wrong, own, "create", "events", null, true);
+    assertEquals(List.of(), wrong);
+
+    harness.pools.delete(own, "pool-a").throwsApiException();
+    V1Role onlyB = AgentRole.render(own, List.of("pool-b"));
+    Await.until(
+        "the agents' Role names pool-b only",
+        WAIT,
+        () -> agentRole(own) != null && AgentRole.sameRules(agentRole(own), onlyB));
+    Await.until(
+        "the authorizer refuses the agents " + lockA,
+        WAIT,
+        () -> !agentMay(own, "patch", "leases", lockA));
+    assertTrue(agentMay(own, "patch", "leases", lockB));
+
+    harness.pools.delete(own, "pool-b").throwsApiException();
+    Await.until(
+        "the agents' Role is deleted with the namespace's last pool",
+        WAIT,
+        () -> agentRole(own) == null);
+  }
+
+  /** The agents' Role of {@code namespace}, or null when there is none. */
+  private static V1Role agentRole(String namespace) throws Exception {
+    try {
+      return new RbacAuthorizationV1Api(harness.admin)
+          .readNamespacedRole("vm-dhcp-agent", namespace)
+          .execute();
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  private static void expect(
+      List<String> wrong, String namespace, String verb, String resource, String name, boolean may)
+      throws Exception {
+    if (agentMay(namespace, verb, resource, name) != may) {
+      wrong.add(
+          "the agents "
+              + (may ? "may not " : "may ")
+              + verb
+              + " "
+              + resource
+              + (name == null ? "" : " " + name));
+    }
+  }
+
+  /** Asks the API server whether the agents' ServiceAccount of {@code namespace} may do it. */
+  private static boolean agentMay(String namespace, String verb, String resource, String name)
+      throws Exception {
+    String group =
+        switch (resource) {
+          case "leases" -> "coordination.k8s.io";
+          case "ippools" -> "network.harvesterhci.io";
+          default -> "";
+        };
+    V1SubjectAccessReview review =
+        new V1SubjectAccessReview()
+            .spec(
+                new V1SubjectAccessReviewSpec()
+                    .user("system:serviceaccount:" + namespace + ":vm-dhcp-agent")
+                    .groups(
+                        List.of(
+                            "system:serviceaccounts",
+                            "system:serviceaccounts:" + namespace,
+                            "system:authenticated"))
+                    .resourceAttributes(
+                        new V1ResourceAttributes()
+                            .namespace(namespace)
+                            .verb(verb)
+                            .group(group)
+                            .resource(resource)
+                            .name(name)));
+    return Boolean.TRUE.equals(
+        new AuthorizationV1Api(harness.admin)
+            .createSubjectAccessReview(review)
+            .execute()
+            .getStatus()
+            .getAllowed());
   }
 
   @Test
@@ -378,6 +558,7 @@ class IPPoolControllerIT {
                 "ALLOCATED",
                 "NIC",
                 "SERVICE_ACCOUNT",
+                "ROLE",
                 "ROLE_BINDING",
                 "FINALIZED")
             .contains(kind)) {

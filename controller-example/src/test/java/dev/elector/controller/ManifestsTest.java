@@ -1,6 +1,7 @@
 package dev.elector.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.kubernetes.client.openapi.models.V1ClusterRole;
@@ -11,6 +12,7 @@ import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.util.Yaml;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -56,17 +58,62 @@ class ManifestsTest {
   }
 
   @Test
-  void theControllerMayBindExactlyTheAgentClusterRole() throws Exception {
+  void theControllerHoldsEveryRuleOfTheAgentsRoleAndNeitherBindNorEscalate() throws Exception {
     List<V1ClusterRole> roles = documents(ControllerHarness.RBAC, V1ClusterRole.class);
     assertEquals(
-        List.of("ippool-controller", AgentAccess.NAME),
-        roles.stream().map(r -> r.getMetadata().getName()).toList());
-    V1PolicyRule bind =
-        roles.get(0).getRules().stream()
-            .filter(r -> r.getVerbs().contains("bind"))
-            .findFirst()
-            .orElseThrow();
-    assertEquals(List.of("clusterroles"), bind.getResources());
-    assertEquals(List.of(AgentAccess.NAME), bind.getResourceNames());
+        List.of("ippool-controller"), roles.stream().map(r -> r.getMetadata().getName()).toList());
+    List<V1PolicyRule> held = roles.get(0).getRules();
+    // The API server lets the controller write the agents' Role, and bind it, only when it holds
+    // every rule of that Role itself (or holds escalate and bind, which it must not).
+    V1Role agents = AgentRole.render("ns", List.of("pool-a", "pool-b"));
+    for (V1PolicyRule rule : agents.getRules()) {
+      for (String verb : rule.getVerbs()) {
+        for (String resource : rule.getResources()) {
+          List<String> names =
+              rule.getResourceNames() == null ? List.of() : rule.getResourceNames();
+          for (String name : names.isEmpty() ? Collections.<String>singletonList(null) : names) {
+            assertTrue(
+                held.stream()
+                    .anyMatch(h -> covers(h, rule.getApiGroups().get(0), resource, verb, name)),
+                "the controller's ClusterRole must hold " + verb + " " + resource + " " + name);
+          }
+        }
+      }
+    }
+    for (V1PolicyRule rule : held) {
+      assertFalse(rule.getVerbs().contains("bind"), rule.toString());
+      assertFalse(rule.getVerbs().contains("escalate"), rule.toString());
+      assertFalse(rule.getVerbs().contains("*"), rule.toString());
+    }
+  }
+
+  @Test
+  void theControllerChangesRolesAndBindingsOnlyByTheAgentsName() throws Exception {
+    List<V1PolicyRule> held =
+        documents(ControllerHarness.RBAC, V1ClusterRole.class).get(0).getRules();
+    for (V1PolicyRule rule : held) {
+      if (rule.getResources().contains("roles")
+          || rule.getResources().contains("rolebindings")
+          || rule.getResources().contains("serviceaccounts")) {
+        boolean createOnly = rule.getVerbs().equals(List.of("create"));
+        assertTrue(
+            createOnly || List.of(AgentAccess.NAME).equals(rule.getResourceNames()),
+            "only create may go without resourceNames [" + AgentAccess.NAME + "]: " + rule);
+      }
+      if (rule.getResources().contains("leases")) {
+        assertFalse(rule.getVerbs().contains("update"), "leases are renewed with patch: " + rule);
+        assertFalse(rule.getVerbs().contains("delete"), rule.toString());
+      }
+    }
+  }
+
+  /** Whether {@code rule} allows {@code verb} on the object {@code name} (null: no name). */
+  private static boolean covers(
+      V1PolicyRule rule, String group, String resource, String verb, String name) {
+    List<String> names = rule.getResourceNames();
+    return rule.getApiGroups().contains(group)
+        && rule.getResources().contains(resource)
+        && rule.getVerbs().contains(verb)
+        && (names == null || names.isEmpty() || (name != null && names.contains(name)));
   }
 }

@@ -88,8 +88,8 @@ final class ConflictReporter implements AutoCloseable {
           pool,
           response.getHttpStatusCode(),
           response.getHttpStatusCode() == 403
-              ? " (grant patch on ippools: see the ClusterRole"
-                  + " vm-dhcp-agent of deploy/controller/rbac.yaml)"
+              ? " (grant patch on this IPPool by name: the IPPool controller's Role"
+                  + " vm-dhcp-agent does, as does deploy/dhcp-agent/rbac.yaml)"
               : "");
     }
   }

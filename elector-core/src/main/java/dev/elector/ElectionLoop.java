@@ -92,7 +92,8 @@ abstract class ElectionLoop {
     this.rule = new TakeoverRule(identity, timings.lease());
     this.health = new Health(subject, timings, config.leaseDuration(), config.healthTolerance());
     this.failureLog = new FailureLog(log, subject);
-    this.dispatcher = new Dispatcher(this, callbackExecutor, config.listener(), subject, log);
+    this.dispatcher =
+        new Dispatcher(this, callbackExecutor, config.notifiedListener(), subject, log);
     this.view =
         new LockView(rule, identity, subject, config.leaseDuration(), dispatcher, callbacks, log);
     this.watching = new LockWatching(subject, log);

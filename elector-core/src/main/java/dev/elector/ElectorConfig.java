@@ -70,6 +70,12 @@ public final class ElectorConfig {
   private final ElectorListener notified;
   private final CompletionStage<?> readinessGate;
   private final @Nullable RandomGenerator random;
+  // What the caller set of the settings whose defaults derive from the timings, so that
+  // toBuilder() keeps "unset" unset and a variant with other timings derives them anew.
+  private final @Nullable Duration givenCallTimeout;
+  private final @Nullable Duration givenMaxBackoff;
+  private final @Nullable Duration givenCloseTimeout;
+  private final @Nullable Duration givenHealthTolerance;
 
   private ElectorConfig(Builder b, LeaderLock lock, LeaderCallbacks callbacks) {
     this.lock = lock;
@@ -95,6 +101,10 @@ public final class ElectorConfig {
     notified = withLockListener(listener, lock);
     readinessGate = b.readinessGate;
     random = b.random;
+    givenCallTimeout = b.callTimeout;
+    givenMaxBackoff = b.maxBackoff;
+    givenCloseTimeout = b.closeTimeout;
+    givenHealthTolerance = b.healthTolerance;
   }
 
   /** Returns a builder with the defaults. */
@@ -102,7 +112,11 @@ public final class ElectorConfig {
     return new Builder();
   }
 
-  /** Returns a builder holding this configuration's values. */
+  /**
+   * Returns a builder holding this configuration's values. Settings left to their defaults stay
+   * unset, so those derived from the timings (callTimeout, maxBackoff, closeTimeout,
+   * healthTolerance) are derived again from the timings the copy ends up with.
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.lock = lock;
@@ -111,10 +125,10 @@ public final class ElectorConfig {
     b.renewDeadline = renewDeadline;
     b.retryPeriod = retryPeriod;
     b.jitter = jitter;
-    b.callTimeout = callTimeout;
-    b.maxBackoff = maxBackoff;
-    b.closeTimeout = closeTimeout;
-    b.healthTolerance = healthTolerance;
+    b.callTimeout = givenCallTimeout;
+    b.maxBackoff = givenMaxBackoff;
+    b.closeTimeout = givenCloseTimeout;
+    b.healthTolerance = givenHealthTolerance;
     b.releaseOnClose = releaseOnClose;
     b.watchWhenFollowing = watchWhenFollowing;
     b.clock = clock;
@@ -208,10 +222,17 @@ public final class ElectorConfig {
   }
 
   /**
-   * The listener the elector notifies: the one configured, followed by the lock's own when the lock
-   * is a {@link ListeningLock} (a Kubernetes lock recording Events, for example).
+   * The listener set with {@link Builder#listener}, or {@link ElectorListener#NONE}. The elector
+   * also notifies the lock's own listener after it when the lock is a {@link ListeningLock} (a
+   * Kubernetes lock recording Events, for example); that one is not part of this value, so a copy
+   * made with {@code listener(config.listener())} does not notify it twice.
    */
   public ElectorListener listener() {
+    return listener;
+  }
+
+  /** The listener the elector notifies: the configured one, then the lock's own. */
+  ElectorListener notifiedListener() {
     return notified;
   }
 

@@ -101,6 +101,43 @@ class ElectorConfigTest {
   }
 
   @Test
+  void aCopyWithShorterTimingsDerivesItsDefaultsAnew() {
+    ElectorConfig base = valid().build();
+    ElectorConfig fast =
+        base.toBuilder()
+            .leaseDuration(Duration.ofSeconds(4))
+            .renewDeadline(Duration.ofSeconds(3))
+            .retryPeriod(Duration.ofSeconds(1))
+            .build();
+    assertEquals(Duration.ofMillis(1500), fast.callTimeout(), "renewDeadline / 2 of the copy");
+    assertEquals(Duration.ofSeconds(3), fast.closeTimeout(), "renewDeadline of the copy");
+    assertEquals(Duration.ofSeconds(1), fast.healthTolerance(), "retryPeriod of the copy");
+    assertEquals(ElectorConfig.DEFAULT_MAX_BACKOFF, fast.maxBackoff());
+  }
+
+  @Test
+  void aCopyWithLongerTimingsDoesNotKeepTheOldDerivedValues() {
+    ElectorConfig slow =
+        valid().build().toBuilder()
+            .leaseDuration(Duration.ofSeconds(90))
+            .renewDeadline(Duration.ofSeconds(60))
+            .retryPeriod(Duration.ofSeconds(20))
+            .build();
+    assertEquals(Duration.ofSeconds(30), slow.callTimeout());
+    assertEquals(Duration.ofSeconds(60), slow.closeTimeout());
+    assertEquals(Duration.ofSeconds(20), slow.maxBackoff(), "at least the retryPeriod");
+  }
+
+  @Test
+  void aCopyKeepsWhatTheCallerSet() {
+    ElectorConfig base =
+        valid().callTimeout(Duration.ofSeconds(2)).closeTimeout(Duration.ofSeconds(4)).build();
+    ElectorConfig copy = base.toBuilder().leaseDuration(Duration.ofSeconds(30)).build();
+    assertEquals(Duration.ofSeconds(2), copy.callTimeout());
+    assertEquals(Duration.ofSeconds(4), copy.closeTimeout());
+  }
+
+  @Test
   void nullIsRejectedAtTheCall() {
     NullPointerException e =
         assertThrows(

@@ -59,8 +59,8 @@ class ListeningLockTest {
             .build();
     ElectorConfig copy = config.toBuilder().build();
 
-    copy.listener().onTermStarted(term());
-    copy.listener().onTermEnded(term(), TermEnd.CLOSED);
+    copy.notifiedListener().onTermStarted(term());
+    copy.notifiedListener().onTermEnded(term(), TermEnd.CLOSED);
 
     assertEquals(
         List.of(
@@ -72,6 +72,27 @@ class ListeningLockTest {
   }
 
   @Test
+  void aCopyGivenTheConfiguredListenerNotifiesTheLockOnce() {
+    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"), recording("lock"));
+    ElectorConfig config =
+        ElectorConfig.newBuilder()
+            .lock(lock)
+            .callbacks(callbacks)
+            .listener(recording("configured"))
+            .build();
+    ElectorConfig copy =
+        ElectorConfig.newBuilder()
+            .lock(config.lock())
+            .callbacks(config.callbacks())
+            .listener(config.listener())
+            .build();
+
+    copy.notifiedListener().onTermStarted(term());
+
+    assertEquals(List.of("configured started 7", "lock started 7"), heard);
+  }
+
+  @Test
   void withoutAConfiguredListenerTheLocksOwnIsTheListener() {
     ElectorListener own = recording("lock");
     ElectorConfig config =
@@ -79,7 +100,7 @@ class ListeningLockTest {
             .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), own))
             .callbacks(callbacks)
             .build();
-    assertSame(own, config.listener());
+    assertSame(own, config.notifiedListener());
   }
 
   @Test
@@ -91,6 +112,6 @@ class ListeningLockTest {
             .callbacks(callbacks)
             .listener(configured)
             .build();
-    assertSame(configured, config.listener());
+    assertSame(configured, config.notifiedListener());
   }
 }

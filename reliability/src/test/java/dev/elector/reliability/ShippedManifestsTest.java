@@ -166,6 +166,43 @@ class ShippedManifestsTest {
   }
 
   @Test
+  void noShippedRuleUpdatesOrDeletesLeases() throws Exception {
+    // Elector renews and releases with patch: update and delete on leases are never needed, and
+    // update would let an identity overwrite any lock it reaches.
+    Set<String> never = Set.of("update", "delete", "deletecollection", "*");
+    List<String> problems = new ArrayList<>();
+    for (String file : ShippedManifests.RBAC_FILES) {
+      for (Document document : ShippedManifests.documents(file)) {
+        if (!document.kind().equals("Role") && !document.kind().equals("ClusterRole")) {
+          continue;
+        }
+        for (Map<String, Object> rule : document.list("rules")) {
+          List<?> groups = listOrEmpty(rule.get("apiGroups"));
+          List<?> resources = listOrEmpty(rule.get("resources"));
+          if (!(groups.contains("coordination.k8s.io") || groups.contains("*"))
+              || !(resources.contains("leases") || resources.contains("*"))) {
+            continue;
+          }
+          for (Object verb : listOrEmpty(rule.get("verbs"))) {
+            if (never.contains(String.valueOf(verb))) {
+              problems.add(
+                  file
+                      + ": "
+                      + document.kind()
+                      + " "
+                      + document.name()
+                      + " allows "
+                      + verb
+                      + " on leases");
+            }
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), problems, String.join("\n", problems));
+  }
+
+  @Test
   void everyShippedFileWithRbacObjectsIsCheckedOnTheServer() throws Exception {
     List<String> unchecked = new ArrayList<>();
     for (String file : ShippedManifests.yamlFiles()) {

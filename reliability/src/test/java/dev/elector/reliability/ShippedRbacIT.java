@@ -5,6 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.Gson;
 import dev.elector.controller.ControllerConfig;
+import dev.elector.controller.IPPoolController;
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPPoolSpec;
+import dev.elector.ippool.IPv4Config;
+import dev.elector.ippool.NetworkApis;
+import dev.elector.ippool.NetworkCrds;
+import dev.elector.ippool.Pool;
 import dev.elector.reliability.ShippedManifests.Document;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -12,10 +19,16 @@ import dev.elector.testkit.kube.KubeTest;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ResourceAttributes;
 import io.kubernetes.client.openapi.models.V1SubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SubjectAccessReviewSpec;
+import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.options.PatchOptions;
 import java.io.IOException;
@@ -30,7 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BiFunction;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,17 +57,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * What each shipped RBAC file grants, asked of a real API server. Every case applies its files as
  * their documentation says, in its order, into a fresh namespace (server-side apply, as {@code
  * kubectl apply --server-side} does: an object of a later file with the name of an earlier one
- * replaces what that one set, such as a Role's rules), then asks through SubjectAccessReviews, as
- * the ServiceAccount the files bind, for each verb on the lock by name, on the whole collection, on
- * another application's Lease and ConfigMap, and create on events. The answers must be exactly the
- * expected table: what the documentation says the files grant, and nothing more. Each answer is
- * printed, one line per case and check.
+ * replaces what that one set, such as a Role's rules), lets the component do what it does at run
+ * time (the IPPool controller writes the agents' Role and RoleBinding), then asks through
+ * SubjectAccessReviews, as the ServiceAccount the files bind, for each verb on the lock by name, on
+ * the whole collection, on another application's Lease and ConfigMap, and create on events. The
+ * answers must be exactly the expected table: what the documentation says the files grant, and
+ * nothing more. Each answer is printed, one line per case and check.
  */
 @KubeTest
 class ShippedRbacIT {
   private static final String OTHER_LEASE = "other-app-leader";
   private static final String OTHER_CONFIGMAP = "other-app-config";
   private static final String SENTINEL_USER = "elector-shipped-rbac-sentinel";
+  private static final AtomicInteger SENTINELS = new AtomicInteger();
+  private static final String POOL = "net-48";
   private static final Gson GSON = new Gson();
 
   /** What a check is about. */
@@ -86,6 +102,18 @@ class ShippedRbacIT {
           .flatMap(List::stream)
           .toList();
 
+  /**
+   * What the component does at run time, after its files are applied and in effect and before the
+   * checks: {@code checked} is the namespace of the checks, {@code aside} the other one, and {@code
+   * renamed} the new names of cluster-scoped objects.
+   */
+  interface Runtime {
+    Runtime NOTHING = (cluster, checked, aside, renamed) -> {};
+
+    void run(KubeCluster cluster, String checked, String aside, Map<String, String> renamed)
+        throws Exception;
+  }
+
   /** Where a namespace that a file names goes: the namespace of the checks, or another one. */
   enum Place {
     CHECKED,
@@ -102,8 +130,7 @@ class ShippedRbacIT {
    * @param accountHome the namespace the ServiceAccount lives in
    * @param lockResource {@code leases} or {@code configmaps}
    * @param lockName the lock's name, given the namespace of the checks
-   * @param runtime objects the component itself creates at run time, given the namespace of the
-   *     checks and the new names of cluster-scoped objects
+   * @param runtime what the component itself does at run time
    * @param allowed the checks expected to be allowed; every other is expected refused
    * @param note why the expected grant is what it is, where the file alone does not say
    */
@@ -115,7 +142,7 @@ class ShippedRbacIT {
       Place accountHome,
       String lockResource,
       UnaryOperator<String> lockName,
-      BiFunction<String, Map<String, String>, List<Map<String, Object>>> runtime,
+      Runtime runtime,
       Set<Check> allowed,
       String note) {
     @Override
@@ -152,7 +179,7 @@ class ShippedRbacIT {
                 Place.CHECKED,
                 kind + "s",
                 ns -> "elector-leader",
-                (ns, renamed) -> List.of(),
+                Runtime.NOTHING,
                 allowed,
                 ""));
       }
@@ -168,7 +195,7 @@ class ShippedRbacIT {
             Place.CHECKED,
             "leases",
             ns -> helloLeaderLockName(),
-            (ns, renamed) -> List.of(),
+            Runtime.NOTHING,
             byName("get", "list", "watch", "patch", "create"),
             "the Deployment's ServiceAccount and HelloLeader.LOCK_NAME"));
 
@@ -183,12 +210,16 @@ class ShippedRbacIT {
             Place.CHECKED,
             "leases",
             ns -> "greeting-operator",
-            (ns, renamed) -> List.of(),
+            Runtime.NOTHING,
             operator,
             "get and patch on every ConfigMap: the reconciler writes one per Greeting, named after"
                 + " it, by server-side apply"));
 
+    // The controller holds the verbs of the agents' Role on every Lease, so that the API server
+    // lets it write that Role (whose rules name Leases the controller learns from the pools).
     Set<Check> controller = byName("get", "list", "watch", "patch", "create");
+    controller.addAll(checks(Target.COLLECTION, "list", "watch"));
+    controller.addAll(checks(Target.OTHER_LEASE, "get", "patch"));
     controller.addAll(checks(Target.EVENTS, "create"));
     cases.add(
         new Case(
@@ -199,9 +230,10 @@ class ShippedRbacIT {
             Place.CHECKED,
             "leases",
             ns -> ControllerConfig.DEFAULT_LEASE_NAME,
-            (ns, renamed) -> List.of(),
+            Runtime.NOTHING,
             controller,
-            "the controller in its own namespace"));
+            "the controller in its own namespace; its ClusterRole holds the agents' lease verbs on"
+                + " every Lease, only to grant them by name; no update, no delete"));
     cases.add(
         new Case(
             "deploy/controller/rbac.yaml, the controller in a pool's namespace",
@@ -211,28 +243,28 @@ class ShippedRbacIT {
             Place.ASIDE,
             "leases",
             ns -> ControllerConfig.DEFAULT_LEASE_NAME,
-            (ns, renamed) -> List.of(),
-            new LinkedHashSet<>(checks(Target.EVENTS, "create")),
-            "events only, from its ClusterRole"));
+            Runtime.NOTHING,
+            controller,
+            "from its ClusterRole: the agents' lease verbs on every Lease, held to write their Role;"
+                + " events"));
 
-    Set<Check> agentRole = byName("get", "list", "watch", "patch", "create", "update");
-    agentRole.addAll(checks(Target.COLLECTION, "list", "watch"));
-    agentRole.addAll(checks(Target.OTHER_LEASE, "get", "patch", "update"));
+    Set<Check> agentRole = byName("get", "list", "watch", "patch", "create");
     agentRole.addAll(checks(Target.EVENTS, "create"));
     cases.add(
         new Case(
-            "deploy/controller/rbac.yaml, ClusterRole vm-dhcp-agent as the controller binds it",
+            "deploy/controller/rbac.yaml, the agents' Role as the controller writes it",
             List.of("deploy/controller/rbac.yaml"),
             Map.of("vm-dhcp-system", Place.ASIDE),
             "vm-dhcp-agent",
             Place.CHECKED,
             "leases",
-            ns -> "dhcp-agent." + ns + ".net-48",
-            ShippedRbacIT::agentBinding,
+            ns -> "dhcp-agent." + ns + "." + POOL,
+            ShippedRbacIT::controllerRendersAPool,
             agentRole,
-            "the agents' ClusterRole cannot name the agent's Lease (its name comes from the pool),"
-                + " so it reaches every Lease of the pool's namespace; update is more than Elector"
-                + " uses (it renews with patch)"));
+            "the Role and RoleBinding the controller wrote, running under this file, for the pool "
+                + POOL
+                + ": by name on the pool's Lease (the Deployment's --lock-name); create cannot be"
+                + " named"));
 
     Set<Check> agent = byName("get", "list", "watch", "patch", "create");
     agent.addAll(checks(Target.EVENTS, "create"));
@@ -245,7 +277,7 @@ class ShippedRbacIT {
             Place.CHECKED,
             "leases",
             ns -> "dhcp-agent.default.net-48",
-            (ns, renamed) -> List.of(),
+            Runtime.NOTHING,
             agent,
             "the lock name the file grants"));
     return cases.stream();
@@ -287,10 +319,11 @@ class ShippedRbacIT {
     for (Document document : documents) {
       apply(admin, placed(document, checked, namespaces, renamed));
     }
-    for (Map<String, Object> object : c.runtime().apply(checked, renamed)) {
-      apply(admin, object);
-    }
     awaitAuthorizerCaches(admin, checked, !renamed.isEmpty());
+    if (c.runtime() != Runtime.NOTHING) {
+      c.runtime().run(cluster, checked, aside, renamed);
+      awaitAuthorizerCaches(admin, checked, false);
+    }
 
     String accountNamespace = c.accountHome() == Place.CHECKED ? checked : aside;
     String lock = c.lockName().apply(checked);
@@ -384,26 +417,91 @@ class ShippedRbacIT {
     throw new IllegalStateException(source + " has no LOCK_NAME = \"...\"");
   }
 
-  /** The RoleBinding the controller creates in each pool's namespace (AgentAccess). */
-  private static List<Map<String, Object>> agentBinding(
-      String namespace, Map<String, String> renamed) {
-    Map<String, Object> binding = new LinkedHashMap<>();
-    binding.put("apiVersion", "rbac.authorization.k8s.io/v1");
-    binding.put("kind", "RoleBinding");
-    binding.put("metadata", Map.of("name", "vm-dhcp-agent", "namespace", namespace));
-    binding.put(
-        "roleRef",
-        Map.of(
-            "apiGroup",
-            "rbac.authorization.k8s.io",
-            "kind",
-            "ClusterRole",
-            "name",
-            renamed.getOrDefault("vm-dhcp-agent", "vm-dhcp-agent")));
-    binding.put(
-        "subjects",
-        List.of(Map.of("kind", "ServiceAccount", "name", "vm-dhcp-agent", "namespace", namespace)));
-    return List.of(binding);
+  /**
+   * Runs the IPPool controller as the ServiceAccount the file binds, with its Lease in {@code
+   * aside}, until it has rendered the agent of the pool {@value #POOL} in {@code checked}: the
+   * agent Deployment, and the agents' Role and RoleBinding, written by the controller's code under
+   * the shipped rules. The Deployment must give the agent the Lease the case checks.
+   */
+  private static void controllerRendersAPool(
+      KubeCluster cluster, String checked, String aside, Map<String, String> renamed)
+      throws Exception {
+    ApiClient admin = cluster.admin();
+    NetworkCrds.install(admin, Duration.ofSeconds(30));
+    String token =
+        new CoreV1Api(admin)
+            .createNamespacedServiceAccountToken(
+                "ippool-controller",
+                aside,
+                new AuthenticationV1TokenRequest()
+                    .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
+            .execute()
+            .getStatus()
+            .getToken();
+    NetworkApis.ipPools(admin)
+        .create(
+            new IPPool()
+                .metadata(new V1ObjectMeta().namespace(checked).name(POOL))
+                .spec(
+                    new IPPoolSpec()
+                        .networkName(checked + "/" + POOL)
+                        .ipv4Config(
+                            new IPv4Config()
+                                .cidr("192.168.48.0/24")
+                                .serverIP("192.168.48.2")
+                                .router("192.168.48.1")
+                                .pool(new Pool().start("192.168.48.10").end("192.168.48.250")))))
+        .throwsApiException();
+    AppsV1Api apps = new AppsV1Api(admin);
+    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
+    String deployment = POOL + "-dhcp-agent";
+    IPPoolController controller =
+        IPPoolController.start(
+            cluster.clientWithToken(token),
+            ControllerConfig.newBuilder()
+                .identity("shipped-rbac")
+                .leaseNamespace(aside)
+                .leaseDuration(Duration.ofSeconds(3))
+                .renewDeadline(Duration.ofSeconds(2))
+                .retryPeriod(Duration.ofMillis(500))
+                .events(line -> {})
+                .build());
+    try {
+      Await.until(
+          "the controller renders the agent of " + checked + "/" + POOL + " and binds its Role",
+          Duration.ofSeconds(60),
+          () -> {
+            try {
+              apps.readNamespacedDeployment(deployment, checked).execute();
+              rbac.readNamespacedRole("vm-dhcp-agent", checked).execute();
+              return "Role"
+                  .equals(
+                      rbac.readNamespacedRoleBinding("vm-dhcp-agent", checked)
+                          .execute()
+                          .getRoleRef()
+                          .getKind());
+            } catch (ApiException e) {
+              if (e.getCode() == 404) {
+                return false;
+              }
+              throw e;
+            }
+          });
+    } finally {
+      controller.close();
+    }
+    List<String> args =
+        apps.readNamespacedDeployment(deployment, checked)
+            .execute()
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getArgs();
+    int at = args.indexOf("--lock-name");
+    assertTrue(at >= 0, "the agent Deployment names no --lock-name: " + args);
+    assertEquals("dhcp-agent." + checked + "." + POOL, args.get(at + 1), "the agent's Lease");
   }
 
   private static String resourceOf(Target target, String lockResource) {
@@ -529,13 +627,13 @@ class ShippedRbacIT {
   }
 
   /**
-   * Waits until the authorizer has seen every object applied: it reads Roles, ClusterRoles and
-   * their bindings from caches that each follow one kind in order, so once a sentinel of each kind
-   * applied last takes effect, so has everything applied before it.
+   * Waits until the authorizer has seen every object applied or created: it reads Roles,
+   * ClusterRoles and their bindings from caches that each follow one kind in order, so once a new
+   * sentinel of each kind, made last, takes effect, so has everything made before it.
    */
   private static void awaitAuthorizerCaches(ApiClient admin, String namespace, boolean cluster)
       throws ApiException {
-    String sentinel = "elector-sentinel-" + namespace;
+    String sentinel = "elector-sentinel-" + namespace + "-" + SENTINELS.incrementAndGet();
     Map<String, Object> rule =
         Map.of(
             "apiGroups", List.of(""),

@@ -116,7 +116,11 @@ until grep -q ' started leading ' "${logs[$other]}"; do
   sleep 0.05
 done
 handover=$(since "$t")
-grep -q ' closed$' "${logs[$leader]}" || fail "the old leader did not close"
+deadline=$((SECONDS + 30))
+until grep -q ' closed$' "${logs[$leader]}"; do
+  [[ $SECONDS -lt $deadline ]] || fail "the old leader did not close within 30 s"
+  sleep 0.05
+done
 
 status=0
 echo "newcomer-path: PASS fresh clone to a leader-elected hello app in ${elected} s with the commands of $guide ($n steps); hand-over when the leader stops ${handover} s"

@@ -194,7 +194,7 @@ public final class Demo {
       progress.step(
           "RBAC applied from deploy/controller/rbac.yaml: "
               + applied.size()
-              + " objects (controller and agent roles)");
+              + " objects (the controller's; it writes each pool namespace's agent Role)");
       namespace =
           "elector-demo-"
               + Long.toString(

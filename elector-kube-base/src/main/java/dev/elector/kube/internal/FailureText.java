@@ -47,6 +47,16 @@ public final class FailureText {
     return new FailureText(kind, group, resource, namespace, null, identity);
   }
 
+  /** The API group of the lock's resource, empty for the core group. */
+  public String group() {
+    return group;
+  }
+
+  /** The lock's resource, such as {@code leases}. */
+  public String resource() {
+    return resource;
+  }
+
   /**
    * The resource as RBAC and error messages spell it, such as {@code leases.coordination.k8s.io}.
    */

@@ -95,11 +95,11 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
    * namespace) shared by all locks of that collection built on the same client object: a thousand
    * watching locks cost one thread and one connection instead of a thousand. Sharing needs {@code
    * list} and {@code watch} on the whole collection in the namespace (a Role rule without
-   * resourceNames, {@code deploy/lease/rbac-shared-watch.yaml}). Without them the shared watch's
-   * first list is refused with one 403, and from then on the locks of that client and collection
-   * each watch their own object on a thread of their own, which needs {@code list} and {@code
-   * watch} on that name only ({@code deploy/lease/rbac.yaml}); one INFO line says which mode is
-   * used and why.
+   * resourceNames, {@code deploy/lease/rbac-shared-watch.yaml}). Before its first list the shared
+   * watch asks the API server whether the identity may list (a SelfSubjectAccessReview); when it
+   * may not, no list is sent, and from then on the locks of that client and collection each watch
+   * their own object on a thread of their own, which needs {@code list} and {@code watch} on that
+   * name only ({@code deploy/lease/rbac.yaml}); one INFO line says which mode is used and why.
    *
    * <p>{@link WatchMode#SHARED} always shares (a 403 is then reported once with the rule to add,
    * and followers poll meanwhile); {@link WatchMode#PER_LOCK} never does. A shared watch receives

@@ -19,9 +19,11 @@ import org.slf4j.LoggerFactory;
  * locks on that collection built on the same client object in {@link WatchMode#SHARED} or {@link
  * WatchMode#AUTO}: one thread and one connection however many locks there are. A 403 of the watch
  * refuses sharing ({@link WatchSharing}): its AUTO members move to watches of their own objects,
- * and the watch ends when no member is left. Each subscriber hears only about its own object: its
- * state after every (re)list, or at once when it joins a watch that is up, then each change; and
- * every break. The watch starts with its first subscriber and ends with its last.
+ * and the watch ends when no member is left. Before its first list, while nothing is known about
+ * the collection, it asks the API server whether the identity may list it ({@code
+ * ListAccessCheck}), so that a refusal costs no refused request. Each subscriber hears only about
+ * its own object: its state after every (re)list, or at once when it joins a watch that is up, then
+ * each change; and every break. The watch starts with its first subscriber and ends with its last.
  *
  * <p>Deliveries happen under this watch's monitor, so a subscriber never sees an older state after
  * a newer one; listeners must hand over and return (the elector's do).
@@ -65,7 +67,13 @@ public final class SharedWatch extends ListWatchLoop {
 
   private SharedWatch(Key key, ObjectLock first) {
     super(
-        new CollectionTransport(first.http(), first.collectionPath(), null),
+        new ListAccessCheck(
+            new CollectionTransport(first.http(), first.collectionPath(), null),
+            first.http(),
+            first.namespace(),
+            first.failures().group(),
+            first.failures().resource(),
+            () -> WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()) == null),
         first.failures().forCollection(),
         first.requestTimeout());
     this.key = key;

@@ -14,9 +14,11 @@ import org.slf4j.LoggerFactory;
  * Which watch a lock joins under {@link WatchMode}, and what the process has found out about
  * sharing, per client and collection: a shared watch that listed the collection allows sharing, a
  * 403 from it refuses it. Under {@link WatchMode#AUTO} a lock shares until a refusal is known, and
- * watches its own object after; so an identity without {@code list} on the collection costs one 403
- * per client and collection, not one per lock. Each change of what is known is logged once at INFO,
- * naming the mode and why. Clients are held weakly and compared by identity. Thread-safe.
+ * watches its own object after; the shared watch asks an access review before its first list
+ * ({@code ListAccessCheck}), so an identity without {@code list} on the collection is found out
+ * without a refused request, once per client and collection, not once per lock. Each change of what
+ * is known is logged once at INFO, naming the mode and why. Clients are held weakly and compared by
+ * identity. Thread-safe.
  */
 public final class WatchSharing {
   private static final Logger LOG = LoggerFactory.getLogger(WatchSharing.class);

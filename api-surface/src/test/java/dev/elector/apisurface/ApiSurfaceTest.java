@@ -44,7 +44,8 @@ class ApiSurfaceTest {
           "elector-k8s-lease",
           "elector-configmap",
           "elector-fabric8",
-          "elector-micrometer");
+          "elector-micrometer",
+          "elector-josdk");
 
   private static final String ACCEPT =
       "./mvnw -o -pl api-surface -am verify -DskipITs -Dapi.surface.update=true";

@@ -38,7 +38,7 @@ fi
 library=(elector-core:dev.elector.core elector-testkit:dev.elector.testkit
   elector-kube-base:dev.elector.kube elector-k8s-lease:dev.elector.k8s.lease
   elector-configmap:dev.elector.configmap elector-fabric8:dev.elector.fabric8
-  elector-micrometer:dev.elector.micrometer)
+  elector-micrometer:dev.elector.micrometer elector-josdk:dev.elector.josdk)
 expected="$(mktemp)"
 actual="$(mktemp)"
 work="$(mktemp -d)"

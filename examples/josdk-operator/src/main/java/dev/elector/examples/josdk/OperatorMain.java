@@ -1,8 +1,9 @@
 package dev.elector.examples.josdk;
 
-import dev.elector.ElectorConfig;
-import dev.elector.LeaderElector;
+import dev.elector.Term;
+import dev.elector.TermEnd;
 import dev.elector.fabric8.Fabric8LeaseLock;
+import dev.elector.josdk.TermScopedOperator;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -22,7 +23,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * One replica of the Greeting operator. With {@code --elector elector} (the default) it leads on
- * Elector's fabric8 Lease lock and runs a fresh JOSDK operator per term ({@link
+ * Elector's fabric8 Lease lock and runs a fresh JOSDK operator per term (elector-josdk's {@link
  * TermScopedOperator}); with {@code --elector josdk} it uses JOSDK's built-in leader election
  * instead, for comparison. Prints {@code EVENT} lines (see {@link Events}) on standard output;
  * SIGTERM closes the elector, which stops the operator and releases the Lease.
@@ -76,35 +77,75 @@ public final class OperatorMain {
             .name(lease)
             .identity(identity)
             .build();
-    TermScopedOperator operators =
-        new TermScopedOperator(
-            client,
-            leaseDuration.minus(renewDeadline).dividedBy(2),
-            (operator, term) ->
-                operator.register(
-                    new GreetingReconciler(identity, term::isActive, term::fencingToken, events),
-                    c -> c.settingNamespace(namespace)),
-            events);
-    LeaderElector elector =
-        LeaderElector.start(
-            ElectorConfig.newBuilder()
-                .lock(lock)
-                .leaseDuration(leaseDuration)
-                .renewDeadline(renewDeadline)
-                .retryPeriod(retryPeriod)
-                .callbacks(operators)
-                .build());
+    TermScopedOperator operator =
+        TermScopedOperator.newBuilder()
+            .client(client)
+            .lock(lock)
+            .electorConfig(
+                c ->
+                    c.leaseDuration(leaseDuration)
+                        .renewDeadline(renewDeadline)
+                        .retryPeriod(retryPeriod))
+            .reconcilers(
+                (o, term) ->
+                    o.register(
+                        new GreetingReconciler(
+                            identity, term::isActive, term::fencingToken, events),
+                        c -> c.settingNamespace(namespace)))
+            .listener(new PrintingListener(events))
+            .start();
     CountDownLatch closed = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  elector.close(); // onStoppedLeading (the operator stops) first, then the release
+                  operator.close(); // the operator stops first, then the Lease is released
                   closed.countDown();
                 },
                 "close-elector"));
     events.print("STARTED", "elector", "elector");
     closed.await();
+  }
+
+  /** Prints the term's operator lifecycle as {@code EVENT} lines. */
+  private static final class PrintingListener implements TermScopedOperator.Listener {
+    private final Events events;
+
+    PrintingListener(Events events) {
+      this.events = events;
+    }
+
+    @Override
+    public void operatorStarting(Term term) {
+      events.print("LEADING", "token", term.fencingToken(), "activeUntil", term.activeUntilNanos());
+    }
+
+    @Override
+    public void operatorStarted(Term term) {
+      events.print("OPERATOR_STARTED", "token", term.fencingToken());
+    }
+
+    @Override
+    public void operatorStartFailed(Term term, RuntimeException failure) {
+      events.print("OPERATOR_START_FAILED", "token", term.fencingToken());
+    }
+
+    @Override
+    public void operatorStopping(Term term, TermEnd reason) {
+      events.print(
+          "TERM_ENDED",
+          "token",
+          term.fencingToken(),
+          "reason",
+          reason,
+          "activeUntil",
+          term.activeUntilNanos());
+    }
+
+    @Override
+    public void operatorStopped(Term term, TermEnd reason) {
+      events.print("STOPPED", "token", term.fencingToken(), "reason", reason);
+    }
   }
 
   /** JOSDK's own leader election, as JOSDK documents it, with callbacks that print events. */

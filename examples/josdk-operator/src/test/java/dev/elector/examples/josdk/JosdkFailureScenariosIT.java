@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
  * The two failures reported against JOSDK's leader election, reproduced on the real API server,
  * side by side: a pair of replicas on JOSDK's built-in election (fabric8's LeaderElector, JOSDK's
  * default exit on stop), a pair with JOSDK's exit on stop turned off, and a pair on Elector ({@link
- * TermScopedOperator}), each pair on its own Lease and namespace, each replica a process behind a
- * {@code FaultProxy} of its own. The leader of each pair reconciles a Greeting every 250 ms, so a
- * second leader would show as writes.
+ * dev.elector.josdk.TermScopedOperator}), each pair on its own Lease and namespace, each replica a
+ * process behind a {@code FaultProxy} of its own. The leader of each pair reconciles a Greeting
+ * every 250 ms, so a second leader would show as writes.
  *
  * <ul>
  *   <li>API calls of the leader slowed past the renew deadline (java-operator-sdk#2056, fabric8

@@ -30,7 +30,8 @@ final class ShippedManifests {
           "deploy/configmap/rbac-events.yaml",
           "deploy/controller/rbac.yaml",
           "deploy/dhcp-agent/rbac.yaml",
-          "examples/josdk-operator/deploy/rbac.yaml");
+          "examples/josdk-operator/deploy/rbac.yaml",
+          "examples/josdk-fabric8-7/rbac.yaml");
 
   /**
    * Files that users apply together, as their headers and READMEs say: each lock kind's rbac.yaml
@@ -58,7 +59,8 @@ final class ShippedManifests {
           List.of("deploy/dhcp-agent/rbac.yaml", "deploy/dhcp-agent/deployment.yaml"),
           List.of(
               "examples/josdk-operator/deploy/crd.yaml",
-              "examples/josdk-operator/deploy/rbac.yaml"));
+              "examples/josdk-operator/deploy/rbac.yaml"),
+          List.of("examples/josdk-fabric8-7/rbac.yaml"));
 
   private ShippedManifests() {}
 

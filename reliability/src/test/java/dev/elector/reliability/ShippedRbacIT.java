@@ -215,6 +215,21 @@ class ShippedRbacIT {
             "get and patch on every ConfigMap: the reconciler writes one per Greeting, named after"
                 + " it, by server-side apply"));
 
+    Set<Check> onFabric8Seven = byName("get", "list", "watch", "patch", "create");
+    onFabric8Seven.addAll(checks(Target.OTHER_CONFIGMAP, "get"));
+    cases.add(
+        new Case(
+            "examples/josdk-fabric8-7/rbac.yaml",
+            List.of("examples/josdk-fabric8-7/rbac.yaml"),
+            Map.of(),
+            "my-operator",
+            Place.CHECKED,
+            "leases",
+            ns -> "elector-leader",
+            Runtime.NOTHING,
+            onFabric8Seven,
+            "get on every ConfigMap: its operator watches them and writes one per term"));
+
     // The controller holds the verbs of the agents' Role on every Lease, so that the API server
     // lets it write that Role (whose rules name Leases the controller learns from the pools).
     Set<Check> controller = byName("get", "list", "watch", "patch", "create");

@@ -19,6 +19,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$root/examples/hello-leader"
 cd "$root"
+# step, await, field, start_control_plane, stop_control_plane, service_account
+source "$root/examples/ci-lib.sh"
 
 namespace=hello-leader
 work="$(mktemp -d "${TMPDIR:-/tmp}/hello-leader-ci.XXXXXX")"
@@ -28,16 +30,12 @@ status=1
 
 cleanup() {
   for i in "${!pid[@]}"; do kill -KILL "${pid[$i]}" 2>/dev/null || true; done
-  if [[ -n "$apiserver" ]]; then
-    exec 7>&- # stdin EOF: the control plane stops and deletes its data
-    wait "$apiserver" 2>/dev/null || true
-  fi
+  stop_control_plane
   if [[ $status == 0 ]]; then rm -rf "$work"; else echo "hello-leader-ci: logs kept in $work"; fi
 }
 trap cleanup EXIT
 trap 'fail "line $LINENO: $BASH_COMMAND exited with $?"' ERR
 
-step() { echo "== $*"; }
 fail() {
   echo "hello-leader-ci: FAIL $*"
   for log in "$work"/replica-*.log; do
@@ -45,20 +43,6 @@ fail() {
   done
   exit 1
 }
-# await FILE REGEX SECONDS [PID]: until a line of FILE matches REGEX; fails after SECONDS, or at
-# once when PID has exited.
-await() {
-  local file=$1 regex=$2 deadline=$((SECONDS + $3)) watched=${4:-}
-  until grep -qE "$regex" "$file" 2>/dev/null; do
-    [[ $SECONDS -lt $deadline ]] || return 1
-    if [[ -n "$watched" ]] && ! kill -0 "$watched" 2>/dev/null; then
-      grep -qE "$regex" "$file" 2>/dev/null && return 0
-      return 1
-    fi
-    sleep 0.1
-  done
-}
-field() { sed -n "s#.* - $2#\1#p" "$1" | head -n1; }
 # json FILE KEY...: the value at KEY... (object keys, list indices) of the JSON document FILE, as
 # compact JSON; null when absent. json_text: the same value as text, a list one element a line.
 json_program='
@@ -176,26 +160,8 @@ mapfile -t entrypoint < <(json_text "$config" config Entrypoint)
 echo "   hello-leader:1.0.0: ${#layers[@]} layers (1 base, $((${#layers[@]} - 1)) application), user 65532:65532, port 8080/tcp"
 echo "   /app/libs = target/lib ($(find "$rootfs/app/libs" -name '*.jar' | wc -l) jars; Elector: ${image_jars% }); /app/classes = target/classes ($(wc -l <"$work/classes.want") classes)"
 
-if [[ ! -f demo/target/classes/dev/elector/demo/LocalServiceAccount.class || ! -d demo/target/lib ]]; then
-  step "build the demo module (its LocalServiceAccount sets up the namespace)"
-  ./mvnw -B -ntp -q package -DskipTests -pl demo -am
-fi
-
-step "start the local control plane"
-bin="${ELECTOR_APISERVER_BIN:-$(bash testenv/build.sh | tail -n 1)}"
-mkfifo "$work/apiserver.stdin"
-"$bin" --exit-on-stdin-eof <"$work/apiserver.stdin" >"$work/apiserver.out" 2>"$work/apiserver.err" &
-apiserver=$!
-exec 7>"$work/apiserver.stdin"
-await "$work/apiserver.out" '^ELECTOR-APISERVER-READY ' 120 "$apiserver" \
-  || fail "the control plane is not ready: $(cat "$work/apiserver.err")"
-admin="$(sed -n 's/.*"kubeconfig":"\([^"]*\)".*/\1/p' "$work/apiserver.out")"
-
-step "namespace $namespace with deploy/lease/rbac.yaml; a kubeconfig for its ServiceAccount my-app"
-java -cp "demo/target/classes:demo/target/lib/*" dev.elector.demo.LocalServiceAccount \
-  --admin-kubeconfig "$admin" --namespace "$namespace" --rbac deploy/lease/rbac.yaml \
-  --service-account my-app --out "$work/my-app.kubeconfig" 2>"$work/setup.err" | sed 's/^/   /' \
-  || fail "could not set up namespace $namespace: $(tail -n 5 "$work/setup.err")"
+start_control_plane
+service_account "$namespace" deploy/lease/rbac.yaml my-app "$work/my-app.kubeconfig"
 
 # The image's entrypoint with its /app read from the unpacked layers; `java` is this JDK's, as it is
 # the base image's in a container. HEALTH_PORT=0: each replica binds a free port and logs it.

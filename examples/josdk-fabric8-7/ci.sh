@@ -15,6 +15,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$root/examples/josdk-fabric8-7"
 cd "$root"
+# step, await, field, start_control_plane, stop_control_plane, service_account
+source "$root/examples/ci-lib.sh"
 
 namespace=josdk-fabric8-7
 main_class=dev.elector.examples.josdk7.OperatorOnFabric8Seven
@@ -27,16 +29,12 @@ started=$SECONDS
 
 cleanup() {
   [[ -n "$operator" ]] && kill -KILL "$operator" 2>/dev/null || true
-  if [[ -n "$apiserver" ]]; then
-    exec 7>&- # stdin EOF: the control plane stops and deletes its data
-    wait "$apiserver" 2>/dev/null || true
-  fi
+  stop_control_plane
   if [[ $status == 0 ]]; then rm -rf "$work"; else echo "josdk-fabric8-7-ci: logs kept in $work"; fi
 }
 trap cleanup EXIT
 trap 'fail "line $LINENO: $BASH_COMMAND exited with $?"' ERR
 
-step() { echo "== $*"; }
 fail() {
   echo "josdk-fabric8-7-ci: FAIL $*"
   for problem in "${problems[@]}"; do echo "josdk-fabric8-7-ci: FAIL $problem"; done
@@ -47,20 +45,6 @@ fail() {
   fi
   exit 1
 }
-# await FILE REGEX SECONDS [PID]: until a line of FILE matches REGEX; fails after SECONDS, or at
-# once when PID has exited.
-await() {
-  local file=$1 regex=$2 deadline=$((SECONDS + $3)) watched=${4:-}
-  until grep -qE "$regex" "$file" 2>/dev/null; do
-    [[ $SECONDS -lt $deadline ]] || return 1
-    if [[ -n "$watched" ]] && ! kill -0 "$watched" 2>/dev/null; then
-      grep -qE "$regex" "$file" 2>/dev/null && return 0
-      return 1
-    fi
-    sleep 0.1
-  done
-}
-field() { sed -n "s#.* - $2#\1#p" "$1" | head -n1; }
 
 command -v java >/dev/null || fail "java is not on PATH"
 version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
@@ -94,26 +78,8 @@ lib_versions="$(cd "$here/target/lib" && ls kubernetes-*.jar zjsonpatch-*.jar | 
 elector_jars="$(cd "$here/target/lib" && ls elector-*.jar | tr '\n' ' ')"
 echo "   target/lib: fabric8 ${lib_versions% }; Elector: ${elector_jars% }"
 
-if [[ ! -f demo/target/classes/dev/elector/demo/LocalServiceAccount.class || ! -d demo/target/lib ]]; then
-  step "build the demo module (its LocalServiceAccount sets up the namespace)"
-  ./mvnw -B -ntp -q package -DskipTests -pl demo -am
-fi
-
-step "start the local control plane"
-bin="${ELECTOR_APISERVER_BIN:-$(bash testenv/build.sh | tail -n 1)}"
-mkfifo "$work/apiserver.stdin"
-"$bin" --exit-on-stdin-eof <"$work/apiserver.stdin" >"$work/apiserver.out" 2>"$work/apiserver.err" &
-apiserver=$!
-exec 7>"$work/apiserver.stdin"
-await "$work/apiserver.out" '^ELECTOR-APISERVER-READY ' 120 "$apiserver" \
-  || fail "the control plane is not ready: $(cat "$work/apiserver.err")"
-admin="$(sed -n 's/.*"kubeconfig":"\([^"]*\)".*/\1/p' "$work/apiserver.out")"
-
-step "namespace $namespace with examples/josdk-fabric8-7/rbac.yaml; a kubeconfig for its ServiceAccount my-operator"
-java -cp "demo/target/classes:demo/target/lib/*" dev.elector.demo.LocalServiceAccount \
-  --admin-kubeconfig "$admin" --namespace "$namespace" --rbac "$here/rbac.yaml" \
-  --service-account my-operator --out "$work/my-operator.kubeconfig" 2>"$work/setup.err" | sed 's/^/   /' \
-  || fail "could not set up namespace $namespace: $(tail -n 5 "$work/setup.err")"
+start_control_plane
+service_account "$namespace" "$here/rbac.yaml" my-operator "$work/my-operator.kubeconfig"
 
 step "run the operator: java -cp target/classes:target/lib/* $main_class"
 run_started=$SECONDS

@@ -1,0 +1,57 @@
+# What the examples' ci.sh scripts share: sourced, not run. Each script defines fail() and
+# cleanup() of its own, sets $work (a temporary folder) and runs from the repository root.
+#   start_control_plane            the local control plane; sets $apiserver (its pid) and $admin
+#                                  (its admin kubeconfig); stop it with stop_control_plane
+#   service_account NS RBAC SA OUT namespace NS with the manifest RBAC applied, and a kubeconfig for
+#                                  its ServiceAccount SA written to OUT
+#   await FILE REGEX SECONDS [PID] until a line of FILE matches REGEX; fails after SECONDS, or at
+#                                  once when PID has exited
+#   field FILE REGEX               the first group of the first log line "... - REGEX"
+
+step() { echo "== $*"; }
+
+await() {
+  local file=$1 regex=$2 deadline=$((SECONDS + $3)) watched=${4:-}
+  until grep -qE "$regex" "$file" 2>/dev/null; do
+    [[ $SECONDS -lt $deadline ]] || return 1
+    if [[ -n "$watched" ]] && ! kill -0 "$watched" 2>/dev/null; then
+      grep -qE "$regex" "$file" 2>/dev/null && return 0
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+field() { sed -n "s#.* - $2#\1#p" "$1" | head -n1; }
+
+start_control_plane() {
+  step "start the local control plane"
+  local bin="${ELECTOR_APISERVER_BIN:-$(bash testenv/build.sh | tail -n 1)}"
+  mkfifo "$work/apiserver.stdin"
+  "$bin" --exit-on-stdin-eof <"$work/apiserver.stdin" >"$work/apiserver.out" 2>"$work/apiserver.err" &
+  apiserver=$!
+  exec 7>"$work/apiserver.stdin"
+  await "$work/apiserver.out" '^ELECTOR-APISERVER-READY ' 120 "$apiserver" \
+    || fail "the control plane is not ready: $(cat "$work/apiserver.err")"
+  admin="$(sed -n 's/.*"kubeconfig":"\([^"]*\)".*/\1/p' "$work/apiserver.out")"
+}
+
+stop_control_plane() {
+  if [[ -n "${apiserver:-}" ]]; then
+    exec 7>&- # stdin EOF: the control plane stops and deletes its data
+    wait "$apiserver" 2>/dev/null || true
+  fi
+}
+
+service_account() {
+  local namespace=$1 rbac=$2 account=$3 out=$4
+  if [[ ! -f demo/target/classes/dev/elector/demo/LocalServiceAccount.class || ! -d demo/target/lib ]]; then
+    step "build the demo module (its LocalServiceAccount sets up the namespace)"
+    ./mvnw -B -ntp -q package -DskipTests -pl demo -am
+  fi
+  step "namespace $namespace with ${rbac#"$PWD"/}; a kubeconfig for its ServiceAccount $account"
+  java -cp "demo/target/classes:demo/target/lib/*" dev.elector.demo.LocalServiceAccount \
+    --admin-kubeconfig "$admin" --namespace "$namespace" --rbac "$rbac" \
+    --service-account "$account" --out "$out" 2>"$work/setup.err" | sed 's/^/   /' \
+    || fail "could not set up namespace $namespace: $(tail -n 5 "$work/setup.err")"
+}

@@ -1,5 +1,7 @@
 package dev.elector.time;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -8,19 +10,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link Scheduler} on real threads. Threads are daemons named {@code prefix-N}; {@link #close()}
- * stops them and waits briefly for them to end.
+ * stops them and waits briefly for them to end. Only the scheduler's own threads are waited for:
+ * threads that a task starts (an HTTP client's connection pool, say) live on their own.
  */
 public final class ThreadScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
-  private final ThreadGroup group;
+  private final Set<Thread> own = ConcurrentHashMap.newKeySet();
 
   ThreadScheduler(int threads, String prefix) {
     AtomicInteger counter = new AtomicInteger();
-    group = new ThreadGroup(prefix);
     ThreadFactory factory =
         runnable -> {
-          Thread thread = new Thread(group, runnable, prefix + "-" + counter.incrementAndGet());
+          Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
           thread.setDaemon(true);
+          own.add(thread);
           return thread;
         };
     executor = new ScheduledThreadPoolExecutor(threads, factory);
@@ -45,7 +48,7 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
-    if (Thread.currentThread().getThreadGroup() != group) {
+    if (!own.contains(Thread.currentThread())) {
       awaitTermination(5_000);
     }
   }
@@ -53,25 +56,24 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
   /** Waits up to {@code millis} for the threads to end after {@link #close()}. */
   public boolean awaitTermination(long millis) {
     try {
-      return executor.awaitTermination(millis, TimeUnit.MILLISECONDS) && joinAll(group, millis);
+      return executor.awaitTermination(millis, TimeUnit.MILLISECONDS) && joinOwn(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     }
   }
 
-  /** Joins every thread of {@code group}; true if all ended in time. */
-  private static boolean joinAll(ThreadGroup group, long millis) throws InterruptedException {
-    Thread[] threads = new Thread[group.activeCount() + 4];
-    int count = group.enumerate(threads, false);
+  /** Joins every thread this scheduler started; true if all ended in time. */
+  private boolean joinOwn(long millis) throws InterruptedException {
     long deadline = SystemTime.CLOCK.nanos() + TimeUnit.MILLISECONDS.toNanos(millis);
-    for (int i = 0; i < count; i++) {
+    for (Thread thread : own) {
       long left = TimeUnit.NANOSECONDS.toMillis(deadline - SystemTime.CLOCK.nanos());
-      if (threads[i] != Thread.currentThread()) {
-        threads[i].join(Math.max(1, left));
+      if (thread != Thread.currentThread()) {
+        thread.join(Math.max(1, left));
       }
     }
-    return group.activeCount() == 0;
+    own.removeIf(thread -> !thread.isAlive());
+    return own.isEmpty();
   }
 
   private static Runnable guard(Runnable task) {

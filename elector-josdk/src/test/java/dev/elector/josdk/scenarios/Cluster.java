@@ -1,4 +1,4 @@
-package dev.elector.examples.josdk;
+package dev.elector.josdk.scenarios;
 
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -11,12 +11,18 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /** The admin's fabric8 client on the test cluster, with the Greeting CRD installed. */
 final class Cluster implements AutoCloseable {
-  static final Path CRD = Path.of("deploy", "crd.yaml");
-  static final Path RBAC = Path.of("deploy", "rbac.yaml");
+  static final Path CRD = Path.of("src", "test", "resources", "greeting-crd.yaml");
+  static final Path RBAC = Path.of("src", "test", "resources", "greeting-rbac.yaml");
 
   final KubernetesClient admin;
 
@@ -51,6 +57,28 @@ final class Cluster implements AutoCloseable {
         .inNamespace(namespace)
         .resource(Greeting.of(namespace, name, name, resyncMillis))
         .create();
+  }
+
+  /**
+   * Creates {@code count} Greetings named {@code prefix} followed by 0, 1, ..., with no resync,
+   * eight requests at a time.
+   */
+  void createMany(String namespace, String prefix, int count) throws InterruptedException {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<?>> created = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        String name = prefix + i;
+        created.add(pool.submit(() -> create(namespace, name, 0)));
+      }
+      for (Future<?> f : created) {
+        f.get();
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("creating " + count + " Greetings failed", e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** Who wrote the greeting's ConfigMap, if it exists yet. */

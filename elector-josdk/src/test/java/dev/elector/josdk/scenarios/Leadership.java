@@ -1,4 +1,4 @@
-package dev.elector.examples.josdk;
+package dev.elector.josdk.scenarios;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.elector.examples.josdk;
+package dev.elector.josdk.scenarios;
 
 import dev.elector.testkit.net.FaultProxy;
 import java.io.BufferedReader;
@@ -16,7 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One operator replica as a separate process ({@link OperatorMain} on the test class path),
+ * One operator replica as a separate process ({@link ReplicaMain} on the test class path),
  * connected to the API server through a {@link FaultProxy} of its own, with its event lines
  * collected as they come.
  */
@@ -71,7 +71,7 @@ final class Replica implements AutoCloseable {
                 System.getProperty("java.class.path"),
                 "-Dorg.slf4j.simpleLogger.logFile=System.err",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                OperatorMain.class.getName(),
+                ReplicaMain.class.getName(),
                 "--kubeconfig",
                 kubeconfig.toString(),
                 "--identity",
@@ -109,7 +109,7 @@ final class Replica implements AutoCloseable {
             StandardCharsets.UTF_8,
             java.nio.file.StandardOpenOption.CREATE,
             java.nio.file.StandardOpenOption.APPEND);
-        String[] words = line.split(" ");
+        String[] words = line.split(" ", -1);
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 3; i < words.length; i++) {
           int eq = words[i].indexOf('=');

@@ -4,95 +4,52 @@ import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.josdk.TermScopedOperator;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One replica of the Greeting operator. With {@code --elector elector} (the default) it leads on
- * Elector's fabric8 Lease lock and runs a fresh JOSDK operator per term (elector-josdk's {@link
- * TermScopedOperator}); with {@code --elector josdk} it uses JOSDK's built-in leader election
- * instead, for comparison. Prints {@code EVENT} lines (see {@link Events}) on standard output;
- * SIGTERM closes the elector, which stops the operator and releases the Lease.
+ * One replica of the Greeting operator: the fabric8 client, Elector's Lease lock and a JOSDK
+ * operator per term ({@link TermScopedOperator}), whose reconcilers run only while this replica
+ * leads. SIGTERM closes it: the operator stops first, then the Lease is released, so the next
+ * replica leads at once.
  *
- * <pre>
- * java dev.elector.examples.josdk.OperatorMain [--kubeconfig FILE] [--namespace NS]
- *     [--identity ID] [--lease NAME] [--elector elector|josdk] [--josdk-exit-on-stop true|false]
- *     [--lease-duration 15s] [--renew-deadline 10s] [--retry-period 2s]
- * </pre>
- *
- * <p>The namespace is that of the Lease and of the watched Greetings: {@code --namespace}, else
- * {@code POD_NAMESPACE}; the identity {@code --identity}, else {@code POD_NAME}.
+ * <p>The namespace of the Lease and of the watched Greetings is {@code POD_NAMESPACE}, the identity
+ * {@code POD_NAME} (the Downward API); outside a pod, set both. The client uses the pod's
+ * ServiceAccount, or the current kubeconfig context.
  */
 public final class OperatorMain {
+  private static final Logger log = LoggerFactory.getLogger(OperatorMain.class);
+
   private OperatorMain() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> flags = parse(args);
-    String namespace = flags.getOrDefault("namespace", System.getenv("POD_NAMESPACE"));
-    String identity = flags.getOrDefault("identity", System.getenv("POD_NAME"));
-    if (namespace == null || identity == null) {
-      throw new IllegalArgumentException(
-          "the namespace and identity are unknown; pass"
-              + " --namespace and --identity, or set POD_NAMESPACE and POD_NAME");
-    }
-    String lease = flags.getOrDefault("lease", "greeting-operator");
-    Duration leaseDuration = duration(flags.getOrDefault("lease-duration", "15s"));
-    Duration renewDeadline = duration(flags.getOrDefault("renew-deadline", "10s"));
-    Duration retryPeriod = duration(flags.getOrDefault("retry-period", "2s"));
-    Events events = new Events(identity, System.out, System::nanoTime);
-    KubernetesClient client = client(flags.get("kubeconfig"));
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> events.print("EXIT"), "exit-event"));
-
-    if (flags.getOrDefault("elector", "elector").equals("josdk")) {
-      runWithJosdkElection(
-          client,
-          namespace,
-          identity,
-          lease,
-          leaseDuration,
-          renewDeadline,
-          retryPeriod,
-          Boolean.parseBoolean(flags.getOrDefault("josdk-exit-on-stop", "true")),
-          events);
-      return;
-    }
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(client)
-            .namespace(namespace)
-            .name(lease)
-            .identity(identity)
-            .build();
+  public static void main(String[] args) throws InterruptedException {
+    String namespace = required("POD_NAMESPACE");
+    String identity = required("POD_NAME");
+    KubernetesClient client = new KubernetesClientBuilder().build();
     TermScopedOperator operator =
         TermScopedOperator.newBuilder()
             .client(client)
-            .lock(lock)
+            .lock(
+                Fabric8LeaseLock.newBuilder()
+                    .client(client)
+                    .namespace(namespace)
+                    .name("greeting-operator")
+                    .identity(identity)
+                    .build())
             .electorConfig(
                 c ->
-                    c.leaseDuration(leaseDuration)
-                        .renewDeadline(renewDeadline)
-                        .retryPeriod(retryPeriod))
+                    c.leaseDuration(Duration.ofSeconds(15))
+                        .renewDeadline(Duration.ofSeconds(10))
+                        .retryPeriod(Duration.ofSeconds(2)))
             .reconcilers(
                 (o, term) ->
                     o.register(
-                        new GreetingReconciler(
-                            identity, term::isActive, term::fencingToken, events),
-                        c -> c.settingNamespace(namespace)))
-            .listener(new PrintingListener(events))
+                        new GreetingReconciler(identity, term), c -> c.settingNamespace(namespace)))
+            .listener(new LoggingListener())
             .start();
     CountDownLatch closed = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -103,119 +60,46 @@ public final class OperatorMain {
                   closed.countDown();
                 },
                 "close-elector"));
-    events.print("STARTED", "elector", "elector");
+    log.info("{} is a candidate for the Lease greeting-operator in {}", identity, namespace);
     closed.await();
   }
 
-  /** Prints the term's operator lifecycle as {@code EVENT} lines. */
-  private static final class PrintingListener implements TermScopedOperator.Listener {
-    private final Events events;
-
-    PrintingListener(Events events) {
-      this.events = events;
+  private static String required(String variable) {
+    String value = System.getenv(variable);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException(
+          variable
+              + " is not set; in a pod, set it from the Downward API (see"
+              + " the repository's deploy/deployment-snippet.yaml); outside one, export it");
     }
+    return value;
+  }
 
+  /** Logs each term's operator lifecycle. */
+  private static final class LoggingListener implements TermScopedOperator.Listener {
     @Override
     public void operatorStarting(Term term) {
-      events.print("LEADING", "token", term.fencingToken(), "activeUntil", term.activeUntilNanos());
+      log.info("leading in term {}: starting the operator", term.fencingToken());
     }
 
     @Override
     public void operatorStarted(Term term) {
-      events.print("OPERATOR_STARTED", "token", term.fencingToken());
+      log.info("the operator of term {} runs", term.fencingToken());
     }
 
     @Override
     public void operatorStartFailed(Term term, RuntimeException failure) {
-      events.print("OPERATOR_START_FAILED", "token", term.fencingToken());
+      log.error("the operator of term {} did not start", term.fencingToken(), failure);
     }
 
     @Override
     public void operatorStopping(Term term, TermEnd reason) {
-      events.print(
-          "TERM_ENDED",
-          "token",
-          term.fencingToken(),
-          "reason",
-          reason,
-          "activeUntil",
-          term.activeUntilNanos());
+      log.info("term {} ended ({}): stopping the operator", term.fencingToken(), reason);
     }
 
     @Override
     public void operatorStopped(Term term, TermEnd reason) {
-      events.print("STOPPED", "token", term.fencingToken(), "reason", reason);
+      log.info("the operator of term {} stopped", term.fencingToken());
     }
-  }
-
-  /** JOSDK's own leader election, as JOSDK documents it, with callbacks that print events. */
-  private static void runWithJosdkElection(
-      KubernetesClient client,
-      String namespace,
-      String identity,
-      String lease,
-      Duration leaseDuration,
-      Duration renewDeadline,
-      Duration retryPeriod,
-      boolean exitOnStop,
-      Events events)
-      throws InterruptedException {
-    Operator operator =
-        new Operator(
-            o ->
-                o.withKubernetesClient(client)
-                    .withLeaderElectionConfiguration(
-                        LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(lease)
-                            .withLeaseNamespace(namespace)
-                            .withIdentity(identity)
-                            .withLeaseDuration(leaseDuration)
-                            .withRenewDeadline(renewDeadline)
-                            .withRetryPeriod(retryPeriod)
-                            .withExitOnStopLeading(exitOnStop)
-                            .withLeaderCallbacks(
-                                new LeaderCallbacks(
-                                    () -> events.print("LEADING"),
-                                    () -> events.print("STOPPED"),
-                                    leader -> events.print("NEW_LEADER", "leader", leader)))
-                            .build()));
-    operator.register(
-        new GreetingReconciler(identity, () -> true, () -> 0, events),
-        c -> c.settingNamespace(namespace));
-    operator.start();
-    events.print("STARTED", "elector", "josdk");
-    new CountDownLatch(1).await();
-  }
-
-  private static KubernetesClient client(String kubeconfig) throws IOException {
-    if (kubeconfig == null) {
-      return new KubernetesClientBuilder().build();
-    }
-    String yaml = Files.readString(Path.of(kubeconfig), StandardCharsets.UTF_8);
-    return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(yaml)).build();
-  }
-
-  static Duration duration(String text) {
-    if (text.endsWith("ms")) {
-      return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-    }
-    if (text.endsWith("s")) {
-      return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
-    }
-    throw new IllegalArgumentException(
-        "duration " + text + " needs a unit; write e.g. 15s or 500ms");
-  }
-
-  private static Map<String, String> parse(String[] args) {
-    Map<String, String> flags = new HashMap<>();
-    List<String> rest = new ArrayList<>(List.of(args));
-    while (!rest.isEmpty()) {
-      String flag = rest.remove(0);
-      if (!flag.startsWith("--") || rest.isEmpty()) {
-        throw new IllegalArgumentException(
-            "expected --flag value, got " + flag + "; see the usage in OperatorMain's Javadoc");
-      }
-      flags.put(flag.substring(2), rest.remove(0));
-    }
-    return flags;
   }
 }

@@ -1,4 +1,4 @@
-package dev.elector.examples.josdk;
+package dev.elector.josdk.scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

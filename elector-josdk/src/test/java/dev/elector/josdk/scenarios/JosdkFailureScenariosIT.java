@@ -1,4 +1,4 @@
-package dev.elector.examples.josdk;
+package dev.elector.josdk.scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,15 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeTest;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +52,6 @@ class JosdkFailureScenariosIT {
   private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(LONG ? 60 : 15);
   private static final List<String> TIMINGS =
       List.of("--lease-duration", "3s", "--renew-deadline", "2s", "--retry-period", "500ms");
-  private static final Path FIGURES = Path.of("target", "josdk-figures.txt");
 
   /** Two replicas of one kind on one Lease, in a namespace of their own. */
   private record Pair(String elector, String namespace, Replica first, Replica second) {
@@ -103,35 +97,36 @@ class JosdkFailureScenariosIT {
           Replica next = p.other(old);
           String s = "slow " + p.elector();
           long nextLeading = next.events("LEADING").get(0).nanos();
-          figure(s, "slowed-for", ms(healed - slow));
-          figure(s, "slow-to-new-leader", ms(nextLeading - slow));
-          figure(
+          Figures.print(s, "slowed-for", Figures.ms(healed - slow));
+          Figures.print(s, "slow-to-new-leader", Figures.ms(nextLeading - slow));
+          Figures.print(
               s,
               "old-leader-stop",
               old.has("STOPPED")
-                  ? ms(old.events("STOPPED").get(0).nanos() - slow) + " after the slowdown"
+                  ? Figures.ms(old.events("STOPPED").get(0).nanos() - slow) + " after the slowdown"
                   : "none (no stop callback ran)");
-          figure(
+          Figures.print(
               s,
               "old-leader-process",
               old.process.isAlive() ? "running" : "exited with " + old.process.exitValue());
-          figure(s, "overlap-of-leading-flags", ms(Leadership.overlapNanos(p.both(), end)));
+          Figures.print(
+              s, "overlap-of-leading-flags", Figures.ms(Leadership.overlapNanos(p.both(), end)));
           List<String> wrong = Leadership.writesByNonLeaders(p.both());
-          figure(
+          Figures.print(
               s,
               "writes-decided-while-two-led",
               wrong.size() + (wrong.isEmpty() ? "" : " (" + wrong.get(0) + ", ...)"));
-          figure(
+          Figures.print(
               s,
               "old-leader-writes-decided-after-new-leader-started",
               old.events("RECONCILED").stream()
                   .filter(e -> e.nanosField("checked") >= nextLeading)
                   .count());
-          figure(
+          Figures.print(
               s,
               "old-leader-writes-landed-after-new-leader-started",
               old.events("RECONCILED").stream().filter(e -> e.nanos() >= nextLeading).count());
-          figure(s, "old-leader-writes-after-its-stop", writesAfterStop(old));
+          Figures.print(s, "old-leader-writes-after-its-stop", writesAfterStop(old));
         }
         Pair elector = pairs.get(pairs.size() - 1);
         assertEquals(
@@ -181,36 +176,37 @@ class JosdkFailureScenariosIT {
           Pair p = pairs.get(i);
           Replica old = leaders.get(i);
           String s = "outage " + p.elector();
-          figure(s, "down-for", ms(back - down));
-          figure(
+          Figures.print(s, "down-for", Figures.ms(back - down));
+          Figures.print(
               s,
               "old-leader-stop",
               old.has("STOPPED")
-                  ? ms(old.events("STOPPED").get(0).nanos() - down) + " after the server went away"
+                  ? Figures.ms(old.events("STOPPED").get(0).nanos() - down)
+                      + " after the server went away"
                   : "none");
           for (Replica r : p.both()) {
-            figure(
+            Figures.print(
                 s,
                 r.name + "-process",
                 r.process.isAlive() ? "running" : "exited with " + r.process.exitValue());
           }
           Optional<Replica.Event> next = leaderSince(p, back);
-          figure(
+          Figures.print(
               s,
               "server-back-to-leader",
-              next.map(e -> ms(e.nanos() - back))
+              next.map(e -> Figures.ms(e.nanos() - back))
                   .orElse("no leader within " + RECOVERY_LIMIT.toSeconds() + " s"));
-          figure(
+          Figures.print(
               s,
               "overlap-of-leading-flags",
-              ms(Leadership.overlapNanos(p.both(), end))
+              Figures.ms(Leadership.overlapNanos(p.both(), end))
                   + " (until "
                   + OBSERVE.toSeconds()
                   + " s after the recovery)");
-          figure(s, "first-leader-leads-at-the-end", old.leading());
-          figure(s, "old-leader-writes-after-its-stop", writesAfterStop(old));
+          Figures.print(s, "first-leader-leads-at-the-end", old.leading());
+          Figures.print(s, "old-leader-writes-after-its-stop", writesAfterStop(old));
           for (Replica r : p.both()) {
-            figure(
+            Figures.print(
                 s,
                 r.name + "-writes-after-the-server-returned",
                 r.events("RECONCILED").stream().filter(e -> e.nanos() >= back).count());
@@ -306,26 +302,6 @@ class JosdkFailureScenariosIT {
     long left = nanos - System.nanoTime();
     if (left > 0) {
       Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
-    }
-  }
-
-  private static String ms(long nanos) {
-    return nanos / 1_000_000 + " ms";
-  }
-
-  private static void figure(String scenario, String name, Object value) {
-    String line = String.format(Locale.ROOT, "FIGURE %s %s %s", scenario, name, value);
-    System.out.println(line);
-    try {
-      Files.createDirectories(FIGURES.getParent());
-      Files.writeString(
-          FIGURES,
-          line + "\n",
-          StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      System.out.println("could not write " + FIGURES + ": " + e);
     }
   }
 }

@@ -168,9 +168,11 @@ final class Election extends ElectionLoop {
     }
   }
 
-  /** Until the observed lease expires, or the next poll if no watch keeps the view current. */
+  /**
+   * Until this candidate may take the lock, or the next poll if no watch keeps the view current.
+   */
   private long untilNextLook(Observation seen, long now) {
-    long untilExpiry = Math.max(0, view.expiresAt(seen) - now);
+    long untilExpiry = Math.max(0, view.mayTakeFrom(seen) - now);
     long poll = watching.current() ? Long.MAX_VALUE : retryDelay();
     return Math.min(untilExpiry, poll);
   }
@@ -398,6 +400,73 @@ final class Election extends ElectionLoop {
         "onStoppedLeading", () -> callbacks.onStoppedLeading(ended, reason), afterStop);
   }
 
+  // ---------------------------------------------------------------- 5b. step down on request
+
+  /**
+   * Ends the term on request, releases the lock once the stop callback returned, and follows,
+   * holding back from the lock for {@code holdOffNanos}; false when not leading or closing.
+   */
+  synchronized boolean requestStepDown(long holdOffNanos) {
+    if (!(phase instanceof Phase.Leading leading) || closeRequested()) {
+      return false;
+    }
+    long until = clock.nanos() + holdOffNanos;
+    view.holdOff(until);
+    stepDown(
+        leading,
+        TermEnd.STEPPED_DOWN,
+        new Phase.SteppingDown(leading.claim(), true, until),
+        () -> execute(this::stepDownCallbackReturned));
+    return true;
+  }
+
+  private synchronized void stepDownCallbackReturned() {
+    if (phase instanceof Phase.SteppingDown steppingDown) {
+      phase = new Phase.SteppingDown(steppingDown.claim(), false, steppingDown.holdOffUntil());
+      releaseAfterStepDown();
+    } else if (phase instanceof Phase.Closing) {
+      stopCallbackReturned(); // close began while the stop callback ran
+    }
+  }
+
+  /** Writes a released record over the claim, as close does, but stays a candidate after it. */
+  private void releaseAfterStepDown() {
+    if (caller.inFlight()) {
+      return; // a renewal sent before the step-down; its answer comes back to step()
+    }
+    Phase.Claim claim = ((Phase.SteppingDown) phase).claim();
+    Observation seen = view.current();
+    LeaderRecord base =
+        claim.record() != null ? claim.record() : seen == null ? null : seen.record();
+    if (base == null) {
+      follow(claim, 0);
+      return;
+    }
+    LeaderRecord released = base.released(wall.instant());
+    write(
+        LockCall.UPDATE,
+        null,
+        () -> lock.update(claim.version(), released),
+        (result, start) -> onStepDownRelease(result, claim));
+  }
+
+  private void onStepDownRelease(LockWrite result, Phase.Claim claim) {
+    if (result instanceof LockWrite.Written) {
+      log.info("{}: released the lock after stepping down; still a candidate", subject);
+      follow(null, 0);
+    } else if (result instanceof LockWrite.Conflict) {
+      follow(null, 0); // someone else wrote it: not ours to release any more
+    } else {
+      LockFailure failure = ((LockWrite.Failed) result).failure();
+      failureLog.failure(
+          "release",
+          failure,
+          clock.nanos(),
+          "The lock will expire after its lease duration; following until then.");
+      follow(claim, 0);
+    }
+  }
+
   // ---------------------------------------------------------------- 6. release and close
 
   @Override
@@ -408,14 +477,18 @@ final class Election extends ElectionLoop {
     cancel(nextStep);
     nextStep = null;
     Phase.Closing closing = new Phase.Closing(Phase.claimOf(phase), true);
-    boolean wasLeading = phase instanceof Phase.Leading;
+    // A stop callback still running after a step-down comes back to stopCallbackReturned too.
+    boolean stopPending =
+        phase instanceof Phase.Leading
+            || (phase instanceof Phase.SteppingDown steppingDown
+                && steppingDown.stopCallbackPending());
     if (phase instanceof Phase.Leading leading) {
       stepDown(leading, TermEnd.CLOSED, closing, () -> execute(this::stopCallbackReturned));
     }
     phase = closing;
     epoch++;
     armCloseTimer();
-    if (!wasLeading) {
+    if (!stopPending) {
       execute(this::stopCallbackReturned);
     }
   }
@@ -515,6 +588,9 @@ final class Election extends ElectionLoop {
       renewStep(leading);
     } else if (phase instanceof Phase.Releasing) {
       release();
+    } else if (phase instanceof Phase.SteppingDown steppingDown
+        && !steppingDown.stopCallbackPending()) {
+      releaseAfterStepDown();
     }
   }
 
@@ -527,7 +603,8 @@ final class Election extends ElectionLoop {
     if (phase instanceof Phase.Closing || phase instanceof Phase.Releasing) {
       releaseOrFinish();
     } else if (nextStep == null) {
-      scheduleStep(phase instanceof Phase.Leading ? 0 : retryDelay());
+      boolean atOnce = phase instanceof Phase.Leading || phase instanceof Phase.SteppingDown;
+      scheduleStep(atOnce ? 0 : retryDelay());
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -168,6 +169,11 @@ abstract class ElectionLoop {
       }
     }
     return closed;
+  }
+
+  /** Whether close was asked for; read under this object's monitor. */
+  final boolean closeRequested() {
+    return closeRequested;
   }
 
   /** Stops everything and completes the close; idempotent. */
@@ -338,6 +344,10 @@ abstract class ElectionLoop {
 
   long closeTimeoutMillis() {
     return config.closeTimeout().toMillis();
+  }
+
+  Duration leaseDuration() {
+    return config.leaseDuration();
   }
 
   String describe() {

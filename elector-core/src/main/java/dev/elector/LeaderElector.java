@@ -1,5 +1,6 @@
 package dev.elector;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -93,6 +94,42 @@ public final class LeaderElector implements AutoCloseable {
   /** A snapshot of the counters. */
   public ElectorStats stats() {
     return election.stats();
+  }
+
+  /**
+   * Steps down and stays a candidate: if this candidate leads, the term ends (onStoppedLeading runs
+   * with {@link TermEnd#STEPPED_DOWN}), then the lock is released so that a watching follower takes
+   * over at once, and this candidate does not try to take the lock again for {@code holdOff}. The
+   * fencing token still only grows, and terms never overlap. Returns quickly.
+   *
+   * @param holdOff how long to hold back from the lock after stepping down; zero competes again at
+   *     once (and may lead again if no other candidate is faster)
+   * @return true if a term was ended; false if this candidate was not leading, not started, or
+   *     closing, in which case nothing changes
+   * @throws IllegalArgumentException if {@code holdOff} is negative
+   */
+  public boolean stepDown(Duration holdOff) {
+    Objects.requireNonNull(holdOff, "holdOff");
+    if (holdOff.isNegative()) {
+      throw new IllegalArgumentException(
+          "holdOff is " + holdOff + "; use zero or a positive duration, such as the leaseDuration");
+    }
+    return election.requestStepDown(saturatedNanos(holdOff));
+  }
+
+  /**
+   * Steps down and holds back from the lock for one leaseDuration; see {@link #stepDown(Duration)}.
+   */
+  public boolean stepDown() {
+    return stepDown(election.leaseDuration());
+  }
+
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE / 4; // centuries: far beyond any lease, and safe to add to a clock
+    }
   }
 
   /**

@@ -86,10 +86,13 @@ final class LockView {
     return rule.mayTake(seen, now) && (!holdingOff || now - holdOffUntil >= 0);
   }
 
-  /** When {@code seen} stops protecting its holder, or the hold-off ends if that is later. */
-  long expiresAt(Observation seen) {
-    long expires = rule.expiresAt(seen);
-    return holdingOff && holdOffUntil - expires > 0 ? holdOffUntil : expires;
+  /**
+   * When this candidate may take the lock as {@code seen}: at once if it is free or its own, else
+   * when it stops protecting its holder; never before the hold-off ends.
+   */
+  long mayTakeFrom(Observation seen) {
+    long from = rule.mayTake(seen, seen.seenAt()) ? seen.seenAt() : rule.expiresAt(seen);
+    return holdingOff && holdOffUntil - from > 0 ? holdOffUntil : from;
   }
 
   void noteToken(long token) {

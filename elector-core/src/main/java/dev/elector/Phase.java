@@ -35,6 +35,14 @@ sealed interface Phase {
     }
   }
 
+  /**
+   * Stepping down on request and staying a candidate: waiting for the stop callback, then writing a
+   * released record over {@code claim}, then following, holding back from the lock until {@code
+   * holdOffUntil} on the monotonic clock.
+   */
+  record SteppingDown(Claim claim, boolean stopCallbackPending, long holdOffUntil)
+      implements Phase {}
+
   /** Closing: waiting for the stop callback and for a write in flight, then release or finish. */
   record Closing(@Nullable Claim claim, boolean stopCallbackPending) implements Phase {}
 
@@ -55,6 +63,9 @@ sealed interface Phase {
     if (phase instanceof Closing closing) {
       return closing.claim();
     }
+    if (phase instanceof SteppingDown steppingDown) {
+      return steppingDown.claim();
+    }
     return phase instanceof Releasing releasing ? releasing.claim() : null;
   }
 
@@ -68,6 +79,10 @@ sealed interface Phase {
     }
     if (phase instanceof Closing closing) {
       return new Closing(claim, closing.stopCallbackPending());
+    }
+    if (phase instanceof SteppingDown steppingDown) {
+      return new SteppingDown(
+          claim, steppingDown.stopCallbackPending(), steppingDown.holdOffUntil());
     }
     return phase instanceof Releasing ? new Releasing(claim) : phase;
   }

@@ -13,5 +13,10 @@ public enum TermEnd {
    */
   LOCK_LOST,
   /** The elector was closed. */
-  CLOSED
+  CLOSED,
+  /**
+   * The leader stepped down on request ({@link LeaderElector#stepDown}): it released the lock and
+   * stays a candidate, holding back from the lock for the requested time.
+   */
+  STEPPED_DOWN
 }

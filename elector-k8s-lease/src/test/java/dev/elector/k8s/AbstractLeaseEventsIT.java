@@ -2,6 +2,7 @@ package dev.elector.k8s;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
@@ -111,6 +112,7 @@ public abstract class AbstractLeaseEventsIT {
         .until(() -> second.observedLeader().isPresent());
     first.close(); // steps down and releases: pod-b takes over
     await("pod-b takes over").atMost(Duration.ofSeconds(5)).until(second::isLeader);
+    assertTrue(second.stepDown(Duration.ofMinutes(1)), "pod-b steps down and stays a candidate");
 
     String uid =
         new CoordinationV1Api(cluster.admin())
@@ -127,8 +129,12 @@ public abstract class AbstractLeaseEventsIT {
             + ",involvedObject.uid="
             + uid;
     List<String> expected =
-        List.of("pod-a became leader", "pod-a stopped leading (closed)", "pod-b became leader");
-    await("the three events")
+        List.of(
+            "pod-a became leader",
+            "pod-a stopped leading (closed)",
+            "pod-b became leader",
+            "pod-b stopped leading (stepped down)");
+    await("the four events")
         .atMost(Duration.ofSeconds(10))
         .until(
             () ->
@@ -138,7 +144,7 @@ public abstract class AbstractLeaseEventsIT {
                     .containsAll(expected));
 
     List<CoreV1Event> events = eventsOn(cluster, namespace.name(), describeSelector);
-    assertEquals(3, events.size(), events.toString());
+    assertEquals(4, events.size(), events.toString());
     for (CoreV1Event event : events) {
       String instance = event.getMessage().startsWith("pod-a") ? "pod-a" : "pod-b";
       assertEquals("LeaderElection", event.getReason());

@@ -52,7 +52,7 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@value #TERMS_STARTED}</td><td>{@code elector_terms_started_total}</td>
  *       <td>terms this candidate started</td></tr>
  *   <tr><td>{@value #TERMS_ENDED}</td><td>{@code elector_terms_ended_total}</td>
- *       <td>terms ended, tagged {@code reason} (renew_deadline_exceeded, lock_lost, closed)</td></tr>
+ *       <td>terms ended, tagged {@code reason} (renew_deadline_exceeded, lock_lost, closed, stepped_down)</td></tr>
  *   <tr><td>{@value #FOLLOWING}</td><td>{@code elector_following}</td>
  *       <td>gauge tagged {@code mode} (watching, polling): 1 for how this candidate follows now,
  *       0 for the other; both 0 while it leads</td></tr>

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * close() on the paths where the release cannot simply be written: a renewal still in flight, a
- * lock changed by someone else, a hijack, an unreachable API server. In virtual time with default
- * timings (renewDeadline 10 s, so closeTimeout 10 s and callTimeout 5 s; retryPeriod 2 s).
+ * lock changed by someone else, a hijack, an unreachable API server; and stepDown() on the first of
+ * them, and with close() right behind it. In virtual time with default timings (renewDeadline 10 s,
+ * so closeTimeout 10 s and callTimeout 5 s; retryPeriod 2 s).
  */
 class CloseAndReleaseTest {
   private static final Duration LEASE = Duration.ofSeconds(15);
@@ -416,5 +417,66 @@ class CloseAndReleaseTest {
     assertEquals(
         callsBefore, faults.calls().size(), "no release while the stop callback has not returned");
     assertEquals("a", store.current().orElseThrow().holderIdentity());
+  }
+
+  @Test
+  void stepDownDuringARenewalReleasesTheRenewedRecordAfterTheStopCallbackAndStaysACandidate() {
+    startLeader(false);
+    CompletableFuture<Void> renewalArrives = lock.holdNextUpdate();
+    time.advance(Duration.ofMillis(2500)); // the renewal due at 2 s is on its way
+    callbackExecutor.hold();
+    int mark = transcript.size();
+
+    assertTrue(elector.stepDown(Duration.ofMinutes(1)));
+    assertFalse(elector.isLeader(), "the term ends the instant stepDown returns");
+    renewalArrives.complete(null);
+    time.advance(Duration.ofSeconds(1));
+    assertEquals(
+        List.of("a: update naming a -> written"),
+        transcriptFrom(mark),
+        "nothing is released while the stop callback has not run");
+
+    callbackExecutor.letGo();
+    time.advance(Duration.ofSeconds(1));
+
+    assertEquals(
+        List.of(
+            "a: update naming a -> written",
+            "stop callback STEPPED_DOWN",
+            "a: update naming nobody -> written"),
+        transcriptFrom(mark).subList(0, 3),
+        "the release follows the stop callback and uses the renewal's version: one write");
+    assertTrue(store.current().orElseThrow().isReleased());
+    time.advance(Duration.ofSeconds(50));
+    assertFalse(elector.isLeader(), "held back for the hold-off, though the lock is free");
+    assertEquals(
+        List.of(),
+        transcriptFrom(mark + 3).stream().filter(line -> !line.startsWith("a: read")).toList(),
+        "a candidate that follows by reading, and writes nothing during the hold-off");
+    time.scheduler().advanceUntil(elector::isLeader, Duration.ofSeconds(15));
+    assertEquals(2, terms.size(), "a candidate still: a new term after the hold-off");
+    assertEquals(1, stops);
+  }
+
+  @Test
+  void closeWhileTheStepDownsStopCallbackRunsReleasesOnceAfterIt() {
+    startLeader(false);
+    callbackExecutor.hold();
+    int mark = transcript.size();
+
+    assertTrue(elector.stepDown(Duration.ofMinutes(1)));
+    CompletableFuture<Void> closed = elector.closeAsync();
+    time.advance(Duration.ofSeconds(1));
+    assertFalse(closed.isDone(), "close waits for the stop callback");
+    assertEquals(List.of(), transcriptFrom(mark), "nothing written before the stop callback");
+
+    callbackExecutor.letGo();
+    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+
+    assertEquals(
+        List.of("stop callback STEPPED_DOWN", "a: update naming nobody -> written"),
+        transcriptFrom(mark));
+    assertEquals(1, stops, "one term, one stop callback");
+    assertTrue(store.current().orElseThrow().isReleased());
   }
 }

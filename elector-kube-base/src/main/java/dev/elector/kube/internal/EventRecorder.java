@@ -137,6 +137,9 @@ public final class EventRecorder implements ElectorListener {
       case LOCK_LOST:
         record("stopped leading: someone else wrote the lock", "Warning", "StoppedLeading", leader);
         break;
+      case STEPPED_DOWN:
+        record("stopped leading (stepped down)", "Normal", "StoppedLeading", leader);
+        break;
       default:
         record(
             "stopped leading: could not renew within renewDeadline",

@@ -7,12 +7,14 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * No two candidates ever lead at once, and fencing tokens only grow, across thousands of randomized
  * fault schedules on one virtual timeline: errors, hangs, latency, conflicts, wall-clock jumps,
- * hijacks by foreign holders and garbled records. A failure names the seed that reproduces it.
+ * hijacks by foreign holders, garbled records and step-downs on request. A failure names the seed
+ * that reproduces it.
  *
  * <p>An outside writer that deletes the lock under a live leader is the one fault no elector that
  * only reads the lock can fully mask (a candidate that never saw the new object cannot know it
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
 class SafetyPropertyTest {
   private static final long BASE_SEED = Long.getLong("elector.property.seed", 20261202L);
   private static final int SCHEDULES = Integer.getInteger("elector.property.schedules", 2000);
+  private static final AtomicInteger STEP_DOWNS = new AtomicInteger();
 
   @Test
   void noOverlapAcrossRandomizedFaultSchedules() {
@@ -41,6 +44,10 @@ class SafetyPropertyTest {
       }
     }
     assertTrue(leaderships > SCHEDULES, "the schedules exercised handovers: " + leaderships);
+    assertTrue(
+        STEP_DOWNS.get() > SCHEDULES / 10, "the schedules ended terms by step-down: " + STEP_DOWNS);
+    System.out.println(
+        "safety property: " + leaderships + " terms, " + STEP_DOWNS + " ended by step-down");
   }
 
   private static int runSchedule(long seed) {
@@ -55,7 +62,7 @@ class SafetyPropertyTest {
     boolean deleted = false;
     for (int step = 0; step < 60; step++) {
       ElectionFixture.Candidate victim = election.candidate("c" + random.nextInt(candidates));
-      switch (random.nextInt(12)) {
+      switch (random.nextInt(13)) {
         case 0 ->
             victim.lock.failAll(
                 random.nextBoolean() ? LockFailure.Kind.UNAVAILABLE : LockFailure.Kind.FORBIDDEN);
@@ -79,6 +86,12 @@ class SafetyPropertyTest {
         case 8 -> {
           election.store.corrupt("garbage");
           historyDestroyed = true;
+        }
+        case 9 -> {
+          boolean ended = victim.elector.stepDown(Duration.ofMillis(random.nextInt(20_000)));
+          if (ended) {
+            STEP_DOWNS.incrementAndGet();
+          }
         }
         default -> victim.lock.heal();
       }

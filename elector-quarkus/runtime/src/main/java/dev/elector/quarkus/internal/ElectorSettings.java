@@ -144,7 +144,16 @@ public final class ElectorSettings {
 
   /** A builder's message with each option it names replaced by its property. */
   static String property(String message) {
-    String text = replace(OPTION, message, m -> PREFIX + OPTIONS.get(m.group(1)));
+    String text =
+        replace(
+            OPTION,
+            message,
+            m ->
+                PREFIX
+                    + OPTIONS.get(m.group(1))
+                    + ("(true)".equals(m.group(2)) || "(false)".equals(m.group(2))
+                        ? "=" + m.group(2).substring(1, m.group(2).length() - 1)
+                        : ""));
     text =
         replace(
             SETTER,

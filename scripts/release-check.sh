@@ -38,7 +38,8 @@ fi
 library=(elector-core:dev.elector.core elector-testkit:dev.elector.testkit
   elector-kube-base:dev.elector.kube elector-k8s-lease:dev.elector.k8s.lease
   elector-configmap:dev.elector.configmap elector-fabric8:dev.elector.fabric8
-  elector-micrometer:dev.elector.micrometer elector-josdk:dev.elector.josdk)
+  elector-micrometer:dev.elector.micrometer elector-josdk:dev.elector.josdk
+  elector-quarkus:dev.elector.quarkus elector-quarkus-deployment:dev.elector.quarkus.deployment)
 expected="$(mktemp)"
 actual="$(mktemp)"
 work="$(mktemp -d)"

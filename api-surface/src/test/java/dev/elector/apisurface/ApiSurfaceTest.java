@@ -45,7 +45,9 @@ class ApiSurfaceTest {
           "elector-configmap",
           "elector-fabric8",
           "elector-micrometer",
-          "elector-josdk");
+          "elector-josdk",
+          "elector-quarkus",
+          "elector-quarkus-deployment");
 
   private static final String ACCEPT =
       "./mvnw -o -pl api-surface -am verify -DskipITs -Dapi.surface.update=true";
@@ -266,7 +268,7 @@ class ApiSurfaceTest {
                       && target.getFileName().toString().equals("target")
                       && moduleDir != null
                       && moduleDir.getFileName() != null
-                      && moduleDir.getFileName().toString().equals(module);
+                      && moduleDir.getFileName().toString().equals(directory(module));
                 })
             .distinct()
             .collect(Collectors.toList());
@@ -283,6 +285,18 @@ class ApiSurfaceTest {
               + " build it first (./mvnw -pl api-surface -am verify)");
     }
     return found.get(0);
+  }
+
+  /** The folder a module is built in: its artifactId, but for the Quarkus extension's two. */
+  private static String directory(String module) {
+    switch (module) {
+      case "elector-quarkus":
+        return "runtime";
+      case "elector-quarkus-deployment":
+        return "deployment";
+      default:
+        return module;
+    }
   }
 
   private static Path goldenDir() {

@@ -31,7 +31,8 @@ final class ShippedManifests {
           "deploy/controller/rbac.yaml",
           "deploy/dhcp-agent/rbac.yaml",
           "examples/josdk-operator/deploy/rbac.yaml",
-          "examples/josdk-fabric8-7/rbac.yaml");
+          "examples/josdk-fabric8-7/rbac.yaml",
+          "examples/quarkus-leader/rbac.yaml");
 
   /**
    * Files that users apply together, as their headers and READMEs say: each lock kind's rbac.yaml
@@ -60,7 +61,8 @@ final class ShippedManifests {
           List.of(
               "examples/josdk-operator/deploy/crd.yaml",
               "examples/josdk-operator/deploy/rbac.yaml"),
-          List.of("examples/josdk-fabric8-7/rbac.yaml"));
+          List.of("examples/josdk-fabric8-7/rbac.yaml"),
+          List.of("examples/quarkus-leader/rbac.yaml"));
 
   private ShippedManifests() {}
 

@@ -230,6 +230,19 @@ class ShippedRbacIT {
             onFabric8Seven,
             "get on every ConfigMap: its operator watches them and writes one per term"));
 
+    cases.add(
+        new Case(
+            "examples/quarkus-leader/rbac.yaml",
+            List.of("examples/quarkus-leader/rbac.yaml"),
+            Map.of(),
+            "quarkus-leader",
+            Place.CHECKED,
+            "leases",
+            ns -> "quarkus-leader",
+            Runtime.NOTHING,
+            byName("get", "list", "watch", "patch", "create"),
+            "its lock is quarkus.application.name"));
+
     // The controller holds the verbs of the agents' Role on every Lease, so that the API server
     // lets it write that Role (whose rules name Leases the controller learns from the pools).
     Set<Check> controller = byName("get", "list", "watch", "patch", "create");

@@ -1,0 +1,43 @@
+package dev.elector.quarkus.deployment;
+
+import io.quarkus.runtime.annotations.ConfigPhase;
+import io.quarkus.runtime.annotations.ConfigRoot;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** What the extension adds to the application, fixed when it is built. */
+@ConfigMapping(prefix = "quarkus.elector")
+@ConfigRoot(phase = ConfigPhase.BUILD_TIME)
+public interface ElectorBuildTimeConfig {
+  /**
+   * Whether the application takes part in the election: false registers no elector, no events, no
+   * health check and no meters (for a profile such as {@code %dev} or {@code %test}).
+   */
+  @WithDefault("true")
+  boolean enabled();
+
+  /** The liveness check. */
+  Health health();
+
+  /** The meters. */
+  Metrics metrics();
+
+  /** The liveness check. */
+  interface Health {
+    /**
+     * Whether the liveness check {@code elector} is added when quarkus-smallrye-health is there.
+     */
+    @WithDefault("true")
+    boolean enabled();
+  }
+
+  /** The meters. */
+  interface Metrics {
+    /**
+     * Whether the elector's meters ({@code leader_election_master_status} and {@code elector_*})
+     * are bound when quarkus-micrometer is there and enabled.
+     */
+    @WithDefault("true")
+    boolean enabled();
+  }
+}

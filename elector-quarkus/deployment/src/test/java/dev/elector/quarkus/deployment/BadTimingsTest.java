@@ -1,0 +1,49 @@
+package dev.elector.quarkus.deployment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.quarkus.runtime.configuration.ConfigurationException;
+import io.quarkus.test.QuarkusUnitTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Bad timings and a bad namespace fail the startup with one message that lists every problem, in
+ * the core builder's and the lock builder's words, each naming its quarkus.elector property.
+ */
+class BadTimingsTest {
+  @RegisterExtension
+  static final QuarkusUnitTest app =
+      new QuarkusUnitTest()
+          .withEmptyApplication()
+          .overrideConfigKey("quarkus.devservices.enabled", "false")
+          .overrideConfigKey("quarkus.elector.name", "bad-timings")
+          .overrideConfigKey("quarkus.elector.namespace", "Not_A_Namespace")
+          .overrideConfigKey("quarkus.elector.renew-deadline", "20s")
+          .overrideConfigKey("quarkus.elector.retry-period", "0s")
+          .overrideConfigKey("quarkus.elector.jitter", "0.5")
+          .assertException(BadTimingsTest::check);
+
+  private static void check(Throwable thrown) {
+    Throwable cause = ConfigErrors.cause(thrown);
+    assertInstanceOf(ConfigurationException.class, cause, () -> "not a configuration error");
+    assertEquals(
+        "Invalid quarkus.elector configuration (4 problems):\n"
+            + "  - cannot build the Lease lock: quarkus.elector.namespace \"Not_A_Namespace\" is"
+            + " not a valid namespace name\n"
+            + "  - quarkus.elector.retry-period PT0S must be positive; use a duration such as PT2S"
+            + " (the default)\n"
+            + "  - quarkus.elector.jitter 0.5 must be between 1.0 and 10.0; the default is 1.2\n"
+            + "  - quarkus.elector.renew-deadline PT20S must be shorter than"
+            + " quarkus.elector.lease-duration PT15S; raise quarkus.elector.lease-duration or lower"
+            + " quarkus.elector.renew-deadline",
+        cause.getMessage());
+  }
+
+  @Test
+  void theStartupFails() {
+    fail("the application started");
+  }
+}

@@ -23,7 +23,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @Singleton
 public class ElectorProducer {
-  private final ElectorThreads threads = new ElectorThreads();
 
   /** For CDI. */
   public ElectorProducer() {}
@@ -50,18 +49,10 @@ public class ElectorProducer {
         };
     return LeaderElector.create(
         ElectorSettings.electorConfig(
-                config, applicationName, client, PodEnvironment.system(), callbacks)
-            .toBuilder()
-            .scheduler(threads)
-            .callbackExecutor(threads.callbacks())
-            .build());
+            config, applicationName, client, PodEnvironment.system(), callbacks));
   }
 
   void close(@Disposes LeaderElector elector) {
-    try {
-      elector.close();
-    } finally {
-      threads.close();
-    }
+    elector.close();
   }
 }

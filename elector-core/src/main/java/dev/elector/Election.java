@@ -26,7 +26,6 @@ import org.jspecify.annotations.Nullable;
  * are pure functions ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the mechanism
  * (steps, calls, queries) is {@link ElectionLoop}'s.
  */
-// Over 400 lines: one term's whole life, read top to bottom; splitting it would split the story.
 final class Election extends ElectionLoop {
   /** Watch events taken in while following; a read answered after one of them may be older. */
   private long watchEventsSeen;

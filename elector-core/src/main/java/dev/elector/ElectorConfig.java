@@ -27,7 +27,6 @@ import org.jspecify.annotations.Nullable;
  * record change, so clocks may run at slightly different rates and the leader's work has time to
  * stop.
  */
-// Over 400 lines: the public nested Builder is API and cannot move to a file of its own.
 public final class ElectorConfig {
   /** Default lease duration: 15 s. */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);

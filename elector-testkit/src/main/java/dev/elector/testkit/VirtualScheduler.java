@@ -3,6 +3,7 @@ package dev.elector.testkit;
 import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
 import java.time.Duration;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
 
@@ -103,6 +104,27 @@ public final class VirtualScheduler implements Scheduler {
   /** Number of tasks waiting (cancelled ones excluded). */
   public synchronized int pendingTasks() {
     return (int) queue.stream().filter(task -> !task.cancelled).count();
+  }
+
+  /**
+   * Fails, naming each task still scheduled and when it is due, if anything is left to run: after
+   * every elector is closed, a task left behind is a leak (a timer not cancelled, a step that
+   * outlives its elector).
+   */
+  public synchronized void assertNoMoreTasks() {
+    List<String> left =
+        queue.stream()
+            .filter(task -> !task.cancelled)
+            .sorted()
+            .map(
+                task ->
+                    task.body
+                        + " due in "
+                        + Duration.ofNanos(Math.max(0, task.due - clock.nanos())))
+            .toList();
+    if (!left.isEmpty()) {
+      throw new AssertionError(left.size() + " task(s) still scheduled: " + left);
+    }
   }
 
   /** Number of tasks run so far. */

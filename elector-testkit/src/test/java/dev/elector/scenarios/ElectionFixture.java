@@ -130,11 +130,18 @@ class ElectionFixture {
     transcript.add(String.format("%10.3fs %s", time.elapsed().toNanos() / 1e9, line));
   }
 
+  /**
+   * Closes every started candidate, lets a minute of virtual time pass (answers the fault injection
+   * delayed arrive) and fails if anything is still scheduled: a timer or step that outlived its
+   * elector.
+   */
   void closeAll() {
     time.close(
         candidates.values().stream()
             .filter(c -> c.elector != null)
             .map(c -> c.elector)
             .toArray(LeaderElector[]::new));
+    time.advance(Duration.ofMinutes(1));
+    time.scheduler().assertNoMoreTasks();
   }
 }

@@ -28,8 +28,9 @@ class ElectionScenariosTest {
   private final ElectionFixture election = new ElectionFixture(7, b -> b.watchWhenFollowing(false));
 
   @AfterEach
-  void noTwoLeadersEver() {
+  void noTwoLeadersEverAndNothingLeftScheduled() {
     election.timeline.assertNoOverlap();
+    election.closeAll();
   }
 
   @Test

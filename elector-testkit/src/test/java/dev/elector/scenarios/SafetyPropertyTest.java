@@ -113,6 +113,8 @@ class SafetyPropertyTest {
       throw new AssertionError(
           "after healing for 2 minutes, leaders: " + election.leaders().size());
     }
-    return election.timeline.terms().size();
+    int terms = election.timeline.terms().size();
+    election.closeAll();
+    return terms;
   }
 }

@@ -26,8 +26,9 @@ class StepDownTest {
   private final ElectionFixture election = new ElectionFixture(23);
 
   @AfterEach
-  void noTwoLeadersEver() {
+  void noTwoLeadersEverAndNothingLeftScheduled() {
     election.timeline.assertNoOverlap();
+    election.closeAll();
   }
 
   @Test

@@ -32,8 +32,9 @@ bash scripts/release-check.sh
 echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"
 bash examples/hello-leader/ci.sh
 bash examples/josdk-fabric8-7/ci.sh
+bash examples/spring-boot-leader/ci.sh
 echo "== the newcomer's path: docs/getting-started.md's commands on a fresh clone, timed"
 bash scripts/newcomer-path.sh
 
 bash scripts/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \
-  josdk-fabric8-7=pass newcomer-path=pass
+  josdk-fabric8-7=pass spring-boot-leader=pass newcomer-path=pass

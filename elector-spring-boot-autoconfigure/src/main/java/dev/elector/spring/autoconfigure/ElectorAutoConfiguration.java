@@ -116,8 +116,8 @@ public final class ElectorAutoConfiguration {
     }
 
     @Bean
-    ElectorLifecycle electorLifecycle(LeaderElector leaderElector) {
-      return new ElectorLifecycle(leaderElector, ready, backend);
+    ElectorLifecycle electorLifecycle(LeaderElector leaderElector, ElectorProperties properties) {
+      return new ElectorLifecycle(leaderElector, ready, backend, properties.isStartWhenReady());
     }
 
     private static boolean present(@Nullable ClassLoader loader, String... classes) {

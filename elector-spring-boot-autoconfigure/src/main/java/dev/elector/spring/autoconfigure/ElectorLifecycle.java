@@ -24,13 +24,18 @@ final class ElectorLifecycle implements SmartLifecycle, ApplicationListener<Appl
   private final LeaderElector elector;
   private final CompletableFuture<Void> ready;
   private final ElectorProperties.Backend backend;
+  private final boolean waitsForReady;
   private volatile boolean running;
 
   ElectorLifecycle(
-      LeaderElector elector, CompletableFuture<Void> ready, ElectorProperties.Backend backend) {
+      LeaderElector elector,
+      CompletableFuture<Void> ready,
+      ElectorProperties.Backend backend,
+      boolean waitsForReady) {
     this.elector = elector;
     this.ready = ready;
     this.backend = backend;
+    this.waitsForReady = waitsForReady;
   }
 
   /** The client the lock uses. */
@@ -52,7 +57,7 @@ final class ElectorLifecycle implements SmartLifecycle, ApplicationListener<Appl
         elector.identity(),
         elector.describe(),
         backend == ElectorProperties.Backend.FABRIC8 ? "fabric8" : "client-java",
-        ready.isDone() ? "" : " once the application is ready");
+        ready.isDone() || !waitsForReady ? "" : " once the application is ready");
   }
 
   @Override

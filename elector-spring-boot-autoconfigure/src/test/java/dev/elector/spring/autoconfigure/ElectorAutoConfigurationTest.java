@@ -1,6 +1,7 @@
 package dev.elector.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
@@ -8,17 +9,21 @@ import dev.elector.LeaderElector;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.micrometer.ElectorMetrics;
+import dev.elector.spring.LeaderOnlyPostProcessor;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -59,9 +64,7 @@ class ElectorAutoConfigurationTest {
   static class Fabric8ClientBean {
     @Bean(destroyMethod = "close")
     KubernetesClient kubernetesClient() {
-      return new KubernetesClientBuilder()
-          .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build())
-          .build();
+      return fabric8Client();
     }
   }
 
@@ -431,6 +434,121 @@ class ElectorAutoConfigurationTest {
               assertThat(context).hasSingleBean(LeaderElector.class);
               assertThat(context).doesNotHaveBean(InfoContributor.class);
             });
+  }
+
+  @Test
+  void theCandidacyWaitsForTheApplicationToBeReady() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withBean(ApiClient.class, ElectorAutoConfigurationTest::unreachable)
+        .run(
+            context -> {
+              LeaderElector elector = context.getBean(LeaderElector.class);
+              assertThat(elector.stats().totalCalls()).isZero();
+              context.publishEvent(
+                  new ApplicationReadyEvent(
+                      new SpringApplication(),
+                      new String[0],
+                      context.getSourceApplicationContext(),
+                      Duration.ZERO));
+              await().atMost(Duration.ofSeconds(10)).until(() -> elector.stats().totalCalls() > 0);
+            });
+  }
+
+  @Test
+  void withoutStartWhenReadyTheCandidacyStartsWithTheContext() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withBean(ApiClient.class, ElectorAutoConfigurationTest::unreachable)
+        .withPropertyValues("elector.start-when-ready=false")
+        .run(
+            context -> {
+              LeaderElector elector = context.getBean(LeaderElector.class);
+              await().atMost(Duration.ofSeconds(10)).until(() -> elector.stats().totalCalls() > 0);
+            });
+  }
+
+  @Test
+  void closingTheContextClosesTheElector() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withUserConfiguration(ApiClientBean.class)
+        .run(
+            context -> {
+              LeaderElector elector = context.getBean(LeaderElector.class);
+              ElectorLifecycle lifecycle = context.getBean(ElectorLifecycle.class);
+              context.close();
+              assertThat(lifecycle.isRunning()).isFalse();
+              assertThat(elector.closeAsync()).isCompleted();
+            });
+  }
+
+  @Test
+  void theApplicationsOwnBeansWin() {
+    ElectorMetrics own =
+        ElectorMetrics.of(
+            LeaderElector.create(
+                ElectorConfig.newBuilder()
+                    .lock(InMemoryLockStore.create("own").lockFor("mine"))
+                    .callbacks(LeaderCallbacks.of(t -> {}, (t, e) -> {}))
+                    .build()));
+    InfoContributor ownInfo = builder -> {};
+    LeaderOnlyPostProcessor ownProcessor =
+        new LeaderOnlyPostProcessor(
+            () -> {
+              throw new IllegalStateException("not called");
+            });
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withBean(ElectorMetrics.class, () -> own)
+        .withBean("electorInfoContributor", InfoContributor.class, () -> ownInfo)
+        .withBean("myLeaderOnly", LeaderOnlyPostProcessor.class, () -> ownProcessor)
+        .run(
+            context -> {
+              assertThat(context.getBean(ElectorMetrics.class)).isSameAs(own);
+              assertThat(context.getBean(InfoContributor.class)).isSameAs(ownInfo);
+              assertThat(context.getBean(LeaderOnlyPostProcessor.class)).isSameAs(ownProcessor);
+            });
+  }
+
+  @Test
+  void twoKubernetesClientsWithoutAPrimary() {
+    RUNNER
+        .withClassLoader(NO_CLIENT_JAVA)
+        .withBean("one", KubernetesClient.class, ElectorAutoConfigurationTest::fabric8Client)
+        .withBean("two", KubernetesClient.class, ElectorAutoConfigurationTest::fabric8Client)
+        .run(context -> assertThat(failure(context)).contains("2 KubernetesClient beans"));
+  }
+
+  @Test
+  void fabric8ConfigMap() {
+    RUNNER
+        .withClassLoader(NO_CLIENT_JAVA)
+        .withUserConfiguration(Fabric8ClientBean.class)
+        .withPropertyValues("elector.lock=config-map", "elector.identity=me")
+        .run(
+            context -> {
+              LeaderElector elector = context.getBean(LeaderElector.class);
+              assertThat(elector.describe()).contains("ConfigMap apps/my-app");
+              assertThat(elector.identity()).isEqualTo("me");
+            });
+  }
+
+  /** A client of a port that nothing listens on: every request fails at once. */
+  static ApiClient unreachable() {
+    int port;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      port = socket.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return new ApiClient().setBasePath("http://127.0.0.1:" + port);
+  }
+
+  static KubernetesClient fabric8Client() {
+    return new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build())
+        .build();
   }
 
   @Test

@@ -35,6 +35,14 @@ class ElectorHealthTest {
   }
 
   @Test
+  void theApplicationsOwnIndicatorWins() {
+    HealthIndicator own = () -> Health.unknown().build();
+    runner
+        .withBean("electorHealthIndicator", HealthIndicator.class, () -> own)
+        .run(context -> assertThat(context.getBean(HealthIndicator.class)).isSameAs(own));
+  }
+
+  @Test
   void offByProperty() {
     runner
         .withPropertyValues("management.health.elector.enabled=false")

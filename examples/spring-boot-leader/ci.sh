@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Proves elector-spring-boot-starter as published, from outside Elector's build: installs the
-# library, builds examples/spring-boot-leader (Spring Boot 4.0.7, elector-bom, the starter) against
-# the version just installed, and runs two replicas as separate JVMs on the local control plane,
-# each as the ServiceAccount of the shipped deploy/lease/rbac.yaml. It checks that exactly one runs
+# library, builds examples/spring-boot-leader (Spring Boot 4.0.7, elector-bom, the starter) and its
+# image (Jib, on a stand-in base as hello-leader's ci.sh does) against the version just installed,
+# checks the image's configuration and class path, and runs two replicas of the image's entrypoint
+# from its layers as separate JVMs on the local control plane, each as the ServiceAccount of the
+# shipped deploy/lease/rbac.yaml. It checks that exactly one runs
 # the leader-only job, that /actuator/health and /actuator/prometheus say who leads, that a SIGKILL
 # of the leader hands over within the lease plus a margin, and that a SIGTERM hands over in under a
 # second (the elector closes before the web server's graceful shutdown). It prints both figures.
@@ -43,22 +45,54 @@ get() { curl -s -m 2 "http://127.0.0.1:$1$2" || true; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 
-for tool in java curl python3; do command -v "$tool" >/dev/null || fail "$tool is not on PATH"; done
+for tool in java curl python3 tar sha256sum; do command -v "$tool" >/dev/null || fail "$tool is not on PATH"; done
 version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
 
 step "install elector $version (elector-bom, elector-spring-boot-starter and what they need)"
 ./mvnw -B -ntp -q install -DskipTests -pl elector-bom,elector-spring-boot-starter -am
 
-step "build examples/spring-boot-leader against elector $version"
+# The pom's base image, eclipse-temurin:17-jre, is on a registry that CI cannot reach: the image is
+# built on a stand-in (one layer, no JRE); the rest is the pom's configuration.
+step "a stand-in base image for Jib: tar://$work/base.tar"
+mkdir -p "$work/base/root/etc"
+echo "stands in for eclipse-temurin:17-jre in spring-boot-leader's ci.sh" >"$work/base/root/etc/spring-boot-leader-ci-base"
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$work/base/root" -cf "$work/base/layer.tar" etc
+base_layer="sha256:$(sha256sum "$work/base/layer.tar" | cut -c1-64)"
+printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/usr/local/bin:/usr/bin:/bin"]},"rootfs":{"type":"layers","diff_ids":["%s"]}}\n' \
+  "$base_layer" >"$work/base/config.json"
+echo '[{"Config":"config.json","RepoTags":["spring-boot-leader-ci-base:local"],"Layers":["layer.tar"]}]' >"$work/base/manifest.json"
+tar -C "$work/base" -cf "$work/base.tar" manifest.json config.json layer.tar
+
+step "build examples/spring-boot-leader and its image against elector $version (mvn package jib:buildTar)"
+rm -rf "$here/target"
 build_started=$SECONDS
-./mvnw -B -ntp -q -f "$here/pom.xml" -Delector.version="$version" package
-jar="$here/target/spring-boot-leader-1.0.0.jar"
-[[ -f "$jar" ]] || fail "no $jar"
-echo "   built in $((SECONDS - build_started)) s"
-elector_jars="$(unzip -l "$jar" | grep -o 'elector-[a-z0-9-]*-'"$version"'\.jar' | sort | tr '\n' ' ')"
-echo "   Elector in the jar: $elector_jars"
+./mvnw -B -ntp -q -f "$here/pom.xml" -Delector.version="$version" package jib:buildTar \
+  -Djib.from.image="tar://$work/base.tar" -Djib.baseImageCache="$work/jib-base-cache" \
+  -Djib.disableUpdateChecks=true
+echo "   built in $((SECONDS - build_started)) s: target/jib-image.tar, $(du -m "$here/target/jib-image.tar" | cut -f1) MB"
+
+step "check the image: entrypoint, port, user; its class path holds the starter and no fabric8"
+image="$work/image"
+rootfs="$work/rootfs"
+mkdir -p "$image" "$rootfs"
+tar -xf "$here/target/jib-image.tar" -C "$image"
+config="$image/$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["Config"])' "$image/manifest.json")"
+read_config() { python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["config"]; print(json.dumps(c.get(sys.argv[2]), separators=(",", ":")))' "$config" "$1"; }
+[[ "$(read_config Entrypoint)" == '["java","-cp","/app/resources:/app/classes:/app/libs/*","dev.elector.examples.spring.SpringBootLeader"]' ]] \
+  || fail "the image's entrypoint is $(read_config Entrypoint)"
+[[ "$(read_config ExposedPorts)" == '{"8080/tcp":{}}' ]] || fail "the image exposes $(read_config ExposedPorts)"
+[[ "$(read_config User)" == '"65532:65532"' ]] || fail "the image's user is $(read_config User)"
+for layer in $(python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))[0]["Layers"][1:])' "$image/manifest.json"); do
+  tar --warning=no-unknown-keyword -xzf "$image/$layer" -C "$rootfs"
+done
+elector_jars="$(cd "$rootfs/app/libs" && ls elector-* | sort | tr '\n' ' ')"
+echo "   entrypoint java -cp /app/resources:/app/classes:/app/libs/* ...SpringBootLeader, port 8080, user 65532:65532"
+echo "   Elector in /app/libs: $elector_jars"
+[[ "$elector_jars" == *"elector-spring-boot-starter-$version.jar"* && "$elector_jars" == *"elector-k8s-lease-$version.jar"* ]] \
+  || fail "the image lacks the starter or elector-k8s-lease"
 [[ "$elector_jars" != *fabric8* ]] || fail "the starter brought elector-fabric8"
-unzip -l "$jar" | grep -q 'BOOT-INF/lib/kubernetes-client-[0-9]' && fail "the starter brought fabric8"
+ls "$rootfs/app/libs" | grep -q '^kubernetes-client' && fail "the starter brought fabric8"
+ls "$rootfs/app/libs" | grep -q '^spring-boot-4\.0\.7\.jar$' || fail "the image has no Spring Boot 4.0.7"
 
 start_control_plane
 service_account "$namespace" deploy/lease/rbac.yaml my-app "$work/my-app.kubeconfig"
@@ -67,7 +101,8 @@ start_replica() { # start_replica I
   local i=$1
   port[$i]="$(free_port)"
   env POD_NAME="replica-$i" POD_NAMESPACE="$namespace" KUBECONFIG="$work/my-app.kubeconfig" \
-    java -Xmx192m -XX:TieredStopAtLevel=1 -jar "$jar" --server.port="${port[$i]}" \
+    java -Xmx192m -XX:TieredStopAtLevel=1 -cp "$rootfs/app/resources:$rootfs/app/classes:$rootfs/app/libs/*" \
+    dev.elector.examples.spring.SpringBootLeader --server.port="${port[$i]}" \
     --elector.lease-duration=${lease_seconds}s --elector.renew-deadline=3s --elector.retry-period=500ms \
     >"$work/replica-$i.log" 2>&1 &
   pid[$i]=$!
@@ -79,7 +114,7 @@ leader_of() { # the replica (of those running) whose log says it leads now, by i
   done
 }
 
-step "two replicas: java -jar spring-boot-leader-1.0.0.jar"
+step "two replicas of the image's entrypoint, from its layers"
 start_replica 0
 start_replica 1
 for i in 0 1; do
@@ -146,4 +181,4 @@ wait "${pid[$follower]}" 2>/dev/null || true
 unset "pid[$follower]"
 
 status=0
-echo "spring-boot-leader-ci: PASS elector $version on Spring Boot 4.0.7; one leader of two runs the job; health and prometheus name the leader; takeover ${kill_handover} s after SIGKILL (lease ${lease_seconds} s), ${term_handover} s after SIGTERM"
+echo "spring-boot-leader-ci: PASS elector $version on Spring Boot 4.0.7; image spring-boot-leader:1.0.0 checked and run from its layers; one leader of two runs the job; health and prometheus name the leader; takeover ${kill_handover} s after SIGKILL (lease ${lease_seconds} s), ${term_handover} s after SIGTERM"

@@ -1,12 +1,15 @@
 package dev.elector.spring.autoconfigure;
 
-import dev.elector.ElectorConfig;
 import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** The {@code elector.*} properties: one leader elector for the application. */
+/**
+ * The {@code elector.*} properties: one leader elector for the application. The timings default to
+ * the core's ({@code ElectorConfig.DEFAULT_*}), written out so that the configuration metadata
+ * shows them.
+ */
 @ConfigurationProperties("elector")
 public class ElectorProperties {
 
@@ -59,13 +62,13 @@ public class ElectorProperties {
   private @Nullable String role;
 
   /** How long a lease lasts without renewal before another replica may take it. */
-  private Duration leaseDuration = ElectorConfig.DEFAULT_LEASE_DURATION;
+  private Duration leaseDuration = Duration.ofSeconds(15);
 
   /** How long the leader keeps trying to renew before it steps down; below lease-duration. */
-  private Duration renewDeadline = ElectorConfig.DEFAULT_RENEW_DEADLINE;
+  private Duration renewDeadline = Duration.ofSeconds(10);
 
   /** How often candidates try to acquire, and the leader to renew. */
-  private Duration retryPeriod = ElectorConfig.DEFAULT_RETRY_PERIOD;
+  private Duration retryPeriod = Duration.ofSeconds(2);
 
   /**
    * How long shutdown waits for the stop callbacks and the release of the lock. Default:

@@ -24,11 +24,13 @@ import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * Every condition of the auto-configuration and every property check, in an application context
@@ -356,6 +358,24 @@ class ElectorAutoConfigurationTest {
         .contains("- one")
         .contains("- two");
     assertThat(analysis.getAction()).contains("elector.*");
+  }
+
+  @Test
+  void theTimingDefaultsAreTheCores() {
+    ElectorProperties properties = new ElectorProperties();
+    assertThat(properties.getLeaseDuration()).isEqualTo(ElectorConfig.DEFAULT_LEASE_DURATION);
+    assertThat(properties.getRenewDeadline()).isEqualTo(ElectorConfig.DEFAULT_RENEW_DEADLINE);
+    assertThat(properties.getRetryPeriod()).isEqualTo(ElectorConfig.DEFAULT_RETRY_PERIOD);
+  }
+
+  @Test
+  void theFailureAnalyzerIsRegistered() {
+    // Boot's own analyzers take constructor arguments; only whether this one loads matters here.
+    SpringFactoriesLoader.FailureHandler ignore =
+        SpringFactoriesLoader.FailureHandler.handleMessage((message, failure) -> {});
+    assertThat(
+            SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class, ignore))
+        .anyMatch(ElectorFailureAnalyzer.class::isInstance);
   }
 
   @Test

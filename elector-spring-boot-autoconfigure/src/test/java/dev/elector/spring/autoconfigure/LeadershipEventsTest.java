@@ -25,9 +25,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.integration.leader.event.AbstractLeaderEvent;
 import org.springframework.integration.leader.event.OnGrantedEvent;
 import org.springframework.integration.leader.event.OnRevokedEvent;
+import org.springframework.integration.support.SmartLifecycleRoleController;
 
 /**
  * {@code @LeaderOnly} and the Spring Integration events, on an application's own elector over an
@@ -171,6 +173,53 @@ class LeadershipEventsTest {
               assertThat(seen).hasSize(2);
               assertThat(seen.get(1)).isInstanceOf(OnRevokedEvent.class);
               assertThat(granted.getContext().isLeader()).isFalse();
+            });
+  }
+
+  @Test
+  void smartLifecycleRoleControllerStartsAndStopsTheRolesEndpoints() {
+    AtomicInteger starts = new AtomicInteger();
+    AtomicInteger stops = new AtomicInteger();
+    SmartLifecycle endpoint =
+        new SmartLifecycle() {
+          private volatile boolean running;
+
+          @Override
+          public void start() {
+            running = true;
+            starts.incrementAndGet();
+          }
+
+          @Override
+          public void stop() {
+            running = false;
+            stops.incrementAndGet();
+          }
+
+          @Override
+          public boolean isRunning() {
+            return running;
+          }
+
+          @Override
+          public boolean isAutoStartup() {
+            return false;
+          }
+        };
+    runner
+        .withBean(
+            SmartLifecycleRoleController.class,
+            () -> new SmartLifecycleRoleController(List.of("cluster"), List.of(endpoint)))
+        .run(
+            context -> {
+              Term term = lead();
+              context.publishEvent(new LeadershipGrantedEvent(elector, term));
+              assertThat(endpoint.isRunning()).isTrue();
+              elector.close();
+              context.publishEvent(new LeadershipRevokedEvent(elector, term, TermEnd.CLOSED));
+              assertThat(endpoint.isRunning()).isFalse();
+              assertThat(starts).hasValue(1);
+              assertThat(stops).hasValue(1);
             });
   }
 

@@ -570,13 +570,4 @@ class ElectorAutoConfigurationTest {
         .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build())
         .build();
   }
-
-  @Test
-  void theElectorStopsBeforeTheWebServersGracefulShutdown() {
-    // Boot's WebServerGracefulShutdownLifecycle runs in phase DEFAULT_PHASE - 1024 (3.5 and 4.0);
-    // a higher phase stops earlier. The task scheduler (DEFAULT_PHASE) stops before the elector.
-    assertThat(ElectorLifecycle.PHASE)
-        .isGreaterThan(org.springframework.context.SmartLifecycle.DEFAULT_PHASE - 1024)
-        .isLessThan(org.springframework.context.SmartLifecycle.DEFAULT_PHASE);
-  }
 }

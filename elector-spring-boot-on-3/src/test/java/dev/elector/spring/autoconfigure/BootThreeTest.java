@@ -18,6 +18,14 @@ class BootThreeTest {
   }
 
   @Test
+  void theElectorStopsBeforeTheWebServerDrains() {
+    assertThat(ElectorLifecycle.PHASE)
+        .isGreaterThan(
+            org.springframework.boot.web.context.WebServerGracefulShutdownLifecycle
+                .SMART_LIFECYCLE_PHASE);
+  }
+
+  @Test
   void theHealthAutoConfigurationBacksOffAndTheRestWorks() {
     ElectorAutoConfigurationTest.RUNNER
         .withConfiguration(AutoConfigurations.of(ElectorHealthAutoConfiguration.class))

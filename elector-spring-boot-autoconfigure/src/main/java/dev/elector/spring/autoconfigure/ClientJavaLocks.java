@@ -33,8 +33,10 @@ final class ClientJavaLocks {
       return ClientBuilder.standard().build();
     } catch (IOException e) {
       throw new UncheckedIOException(
-          "Elector found no ApiClient bean and cannot make the standard one (in-cluster, else"
-              + " $KUBECONFIG or ~/.kube/config); define an ApiClient bean",
+          "the application has no ApiClient bean and the standard client (in-cluster, else"
+              + " $KUBECONFIG or ~/.kube/config) cannot be made ("
+              + e.getMessage()
+              + "); fix that configuration or define an ApiClient bean",
           e);
     }
   }

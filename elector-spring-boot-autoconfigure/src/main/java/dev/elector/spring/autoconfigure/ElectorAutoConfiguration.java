@@ -12,6 +12,7 @@ import dev.elector.spring.LeadershipEvent;
 import dev.elector.spring.LeadershipGrantedEvent;
 import dev.elector.spring.LeadershipRevokedEvent;
 import dev.elector.spring.autoconfigure.ElectorProperties.Backend;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -96,6 +97,8 @@ public final class ElectorAutoConfiguration {
                   : ClientJavaLocks.build(properties, name, pod, beans);
         } catch (IllegalStateException e) {
           problems.add("elector.name, elector.namespace or elector.identity: " + e.getMessage());
+        } catch (UncheckedIOException e) {
+          problems.add(String.valueOf(e.getMessage()));
         }
       }
       if (!problems.isEmpty() || lock == null) {

@@ -320,6 +320,20 @@ class ElectorAutoConfigurationTest {
   }
 
   @Test
+  void aValueThatDoesNotBindIsBootsFailureNamingTheProperty() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues("elector.lease-duration=soon")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("soon");
+              assertThat(context.getStartupFailure())
+                  .hasStackTraceContaining("elector.lease-duration");
+            });
+  }
+
+  @Test
   void aBadLockNameComesFromTheLockBuilder() {
     RUNNER
         .withClassLoader(NO_FABRIC8)

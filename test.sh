@@ -33,8 +33,9 @@ echo "== a consumer outside the build: examples/hello-leader on the installed ar
 bash examples/hello-leader/ci.sh
 bash examples/josdk-fabric8-7/ci.sh
 bash examples/quarkus-leader/ci.sh
+bash examples/spring-boot-leader/ci.sh
 echo "== the newcomer's path: docs/getting-started.md's commands on a fresh clone, timed"
 bash scripts/newcomer-path.sh
 
 bash scripts/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \
-  josdk-fabric8-7=pass quarkus-leader=pass newcomer-path=pass
+  josdk-fabric8-7=pass quarkus-leader=pass spring-boot-leader=pass newcomer-path=pass

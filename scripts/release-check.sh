@@ -39,7 +39,11 @@ library=(elector-core:dev.elector.core elector-testkit:dev.elector.testkit
   elector-kube-base:dev.elector.kube elector-k8s-lease:dev.elector.k8s.lease
   elector-configmap:dev.elector.configmap elector-fabric8:dev.elector.fabric8
   elector-micrometer:dev.elector.micrometer elector-josdk:dev.elector.josdk
-  elector-quarkus:dev.elector.quarkus elector-quarkus-deployment:dev.elector.quarkus.deployment)
+  elector-quarkus:dev.elector.quarkus elector-quarkus-deployment:dev.elector.quarkus.deployment
+  elector-spring-boot-autoconfigure:dev.elector.spring)
+# Starters: a pom and a jar without classes (their dependencies are the point), with a javadoc jar
+# whose index.html points to the auto-configuration's, and a sources jar with the licence only.
+starters=(elector-spring-boot-starter:dev.elector.spring.starter)
 expected="$(mktemp)"
 actual="$(mktemp)"
 work="$(mktemp -d)"
@@ -54,7 +58,7 @@ add() { # add FILE: the file, its checksums and, when signing, its signature
 }
 {
   for pom in elector-parent elector-bom; do add "$pom/$version/$pom-$version.pom"; done
-  for entry in "${library[@]}"; do
+  for entry in "${library[@]}" "${starters[@]}"; do
     a="${entry%%:*}"
     for suffix in .pom .jar -sources.jar -javadoc.jar; do add "$a/$version/$a-$version$suffix"; done
   done
@@ -105,6 +109,25 @@ for entry in "${library[@]}"; do
   done
 done
 
+for entry in "${starters[@]}"; do
+  a="${entry%%:*}"; module_name="${entry#*:}"
+  for suffix in .jar -sources.jar -javadoc.jar; do
+    jar_file="$(file "dev/elector/$a/$version/$a-$version$suffix")"
+    [[ -n "$jar_file" ]] || continue # reported as missing above
+    jar tf "$jar_file" >"$work/list"
+    for entry_name in META-INF/LICENSE META-INF/NOTICE; do
+      grep -qx "$entry_name" "$work/list" || fail "$a-$version$suffix has no $entry_name"
+    done
+    case "$suffix" in
+      .jar) grep -q '\.class$' "$work/list" && fail "$a-$version.jar, a starter, has classes"
+        (cd "$work" && rm -rf META-INF && jar xf "$OLDPWD/$jar_file" META-INF/MANIFEST.MF)
+        grep -q "^Automatic-Module-Name: $module_name" "$work/META-INF/MANIFEST.MF" \
+          || fail "$a-$version.jar: manifest has no Automatic-Module-Name: $module_name" ;;
+      -javadoc.jar) grep -qx 'index.html' "$work/list" || fail "$a-$version$suffix has no index.html" ;;
+    esac
+  done
+done
+
 # Maven Central wants name, description, url, licenses, developers and scm in every pom, inherited
 # or not: the library poms get them from elector-parent, so check the two poms that declare them.
 for pom in elector-parent elector-bom; do
@@ -115,7 +138,7 @@ for pom in elector-parent elector-bom; do
   done
   grep -q 'Apache License, Version 2.0' "$pom_file" || fail "$pom-$version.pom does not name the Apache License 2.0"
 done
-for entry in "${library[@]}"; do
+for entry in "${library[@]}" "${starters[@]}"; do
   a="${entry%%:*}"
   pom_file="$(file "dev/elector/$a/$version/$a-$version.pom")"
   [[ -n "$pom_file" ]] || continue
@@ -129,7 +152,7 @@ bom="$(file "dev/elector/elector-bom/$version/elector-bom-$version.pom")"
 if [[ -n "$bom" ]]; then
   grep -q '<parent>' "$bom" && fail "elector-bom-$version.pom has a parent"
   pinned="$(sed -n '/<dependencyManagement>/,/<\/dependencyManagement>/s#.*<artifactId>\(.*\)</artifactId>.*#\1#p' "$bom" | sort | tr '\n' ' ')"
-  want="$(for e in "${library[@]}"; do echo "${e%%:*}"; done | sort | tr '\n' ' ')"
+  want="$(for e in "${library[@]}" "${starters[@]}"; do echo "${e%%:*}"; done | sort | tr '\n' ' ')"
   [[ "$pinned" == "$want" ]] || fail "elector-bom pins '$pinned', want '$want'"
   other="$(sed -n '/<dependencyManagement>/,/<\/dependencyManagement>/s#.*<groupId>\(.*\)</groupId>.*#\1#p' "$bom" | grep -vx 'dev.elector' || true)"
   [[ -z "$other" ]] || fail "elector-bom pins artifacts of other groups: $other"

@@ -52,6 +52,7 @@ final class ShippedManifests {
               "deploy/configmap/rbac-events.yaml",
               "deploy/deployment-snippet.yaml"),
           List.of("deploy/lease/rbac.yaml", "examples/hello-leader/deployment.yaml"),
+          List.of("deploy/lease/rbac.yaml", "examples/spring-boot-leader/deployment.yaml"),
           List.of(
               "deploy/crds/ippools.network.harvesterhci.io.yaml",
               "deploy/crds/virtualmachinenetworkconfigs.network.harvesterhci.io.yaml",

@@ -199,6 +199,20 @@ class ShippedRbacIT {
             byName("get", "list", "watch", "patch", "create"),
             "the Deployment's ServiceAccount and HelloLeader.LOCK_NAME"));
 
+    String springDeployment = "examples/spring-boot-leader/deployment.yaml";
+    cases.add(
+        new Case(
+            "deploy/lease/rbac.yaml + " + springDeployment,
+            List.of("deploy/lease/rbac.yaml", springDeployment),
+            Map.of(),
+            serviceAccountOf(springDeployment),
+            Place.CHECKED,
+            "leases",
+            ns -> springBootLeaderLockName(),
+            Runtime.NOTHING,
+            byName("get", "list", "watch", "patch", "create"),
+            "the Deployment's ServiceAccount and elector.name of application.properties"));
+
     Set<Check> operator = byName("get", "list", "watch", "patch", "create");
     operator.addAll(checks(Target.OTHER_CONFIGMAP, "get", "patch"));
     cases.add(
@@ -427,6 +441,21 @@ class ShippedRbacIT {
       }
     }
     throw new IllegalStateException(deploymentFile + " names no serviceAccountName");
+  }
+
+  private static String springBootLeaderLockName() {
+    String properties = "examples/spring-boot-leader/src/main/resources/application.properties";
+    try {
+      Matcher m =
+          Pattern.compile("(?m)^elector\\.name=(\\S+)$")
+              .matcher(Files.readString(ShippedManifests.file(properties), StandardCharsets.UTF_8));
+      if (m.find()) {
+        return m.group(1);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + properties, e);
+    }
+    throw new IllegalStateException(properties + " has no elector.name=...");
   }
 
   private static String helloLeaderLockName() {

@@ -1,0 +1,111 @@
+package dev.elector.spring;
+
+import dev.elector.LeaderElector;
+import dev.elector.Term;
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.core.Ordered;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Proxies every bean that has a {@link LeaderOnly} method, so that the method runs only while the
+ * elector leads. The Spring Boot auto-configuration registers it; without Boot, declare it as a
+ * {@code static} bean.
+ *
+ * <p>It runs before Spring's {@code @Scheduled} and {@code @Async} post-processors (order {@value
+ * #ORDER}), so that scheduled calls go through the proxy.
+ */
+public final class LeaderOnlyPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+  private static final long serialVersionUID = 1L;
+  private static final Logger log = LoggerFactory.getLogger(LeaderOnlyPostProcessor.class);
+
+  /** The order of this post-processor: before the scheduling one (lowest precedence). */
+  public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+  /**
+   * A post-processor that asks {@code elector} for the current term at each call (a supplier, so
+   * that the elector bean is not created with the post-processors).
+   */
+  public LeaderOnlyPostProcessor(Supplier<LeaderElector> elector) {
+    DefaultPointcutAdvisor advisor =
+        new DefaultPointcutAdvisor(
+            new AnnotationMatchingPointcut(null, LeaderOnly.class, true), new Guard(elector));
+    this.advisor = advisor;
+    setBeforeExistingAdvisors(true);
+    setProxyTargetClass(true);
+    setOrder(ORDER);
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) {
+    Class<?> type = ClassUtils.getUserClass(bean);
+    ReflectionUtils.doWithMethods(
+        type,
+        method -> {
+          Class<?> returns = method.getReturnType();
+          if (returns.isPrimitive() && returns != void.class) {
+            throw new BeanInitializationException(
+                "@LeaderOnly method "
+                    + type.getName()
+                    + "."
+                    + method.getName()
+                    + " returns "
+                    + returns
+                    + ", which it cannot do when it is skipped on a follower; make it return void"
+                    + " or an object (null when skipped)");
+          }
+        },
+        method -> method.isAnnotationPresent(LeaderOnly.class));
+    return super.postProcessAfterInitialization(bean, beanName);
+  }
+
+  /** Runs the call only inside an active term, handing it the term. */
+  private static final class Guard implements MethodInterceptor {
+    private final Supplier<LeaderElector> elector;
+
+    Guard(Supplier<LeaderElector> elector) {
+      this.elector = elector;
+    }
+
+    @Override
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+      Method method = invocation.getMethod();
+      Optional<Term> current = elector.get().currentTerm().filter(Term::isActive);
+      if (current.isEmpty()) {
+        log.debug("{} skipped: this replica does not lead", method.getName());
+        return null;
+      }
+      Term term = current.get();
+      Object[] arguments = invocation.getArguments();
+      Class<?>[] types = method.getParameterTypes();
+      for (int i = 0; i < types.length; i++) {
+        if (types[i] == Term.class) {
+          arguments[i] = term;
+        }
+      }
+      try {
+        return CurrentTerm.with(term, invocation::proceed);
+      } finally {
+        if (!term.isActive()) {
+          log.warn(
+              "{}.{} returned after its term (fencing token {}) ended; check Term.isActive()"
+                  + " between steps",
+              method.getDeclaringClass().getSimpleName(),
+              method.getName(),
+              term.fencingToken());
+        }
+      }
+    }
+  }
+}

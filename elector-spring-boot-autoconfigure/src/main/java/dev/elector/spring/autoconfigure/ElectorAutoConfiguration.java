@@ -1,0 +1,196 @@
+package dev.elector.spring.autoconfigure;
+
+import dev.elector.ElectorConfig;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
+import dev.elector.Term;
+import dev.elector.TermEnd;
+import dev.elector.kube.KubeLock;
+import dev.elector.kube.PodEnvironment;
+import dev.elector.spring.LeaderOnlyPostProcessor;
+import dev.elector.spring.LeadershipEvent;
+import dev.elector.spring.LeadershipGrantedEvent;
+import dev.elector.spring.LeadershipRevokedEvent;
+import dev.elector.spring.autoconfigure.ElectorProperties.Backend;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * One leader elector from the {@code elector.*} properties, on the Kubernetes client that the
+ * application has (see {@link ElectorProperties.Backend}), run by a lifecycle that starts the
+ * candidacy once the application is ready and closes it before the web server's graceful shutdown;
+ * leadership events; and {@link dev.elector.spring.LeaderOnly} methods. An application that defines
+ * its own {@link LeaderElector} bean keeps it (and starts and closes it itself); the rest then
+ * works on it.
+ */
+@AutoConfiguration
+@ConditionalOnProperty(
+    prefix = "elector",
+    name = "enabled",
+    havingValue = "true",
+    matchIfMissing = true)
+@EnableConfigurationProperties(ElectorProperties.class)
+public final class ElectorAutoConfiguration {
+
+  /** For the auto-configuration mechanism. */
+  public ElectorAutoConfiguration() {}
+
+  /** Proxies the beans with {@code @LeaderOnly} methods. */
+  @Bean
+  @ConditionalOnMissingBean
+  static LeaderOnlyPostProcessor leaderOnlyPostProcessor(ObjectProvider<LeaderElector> elector) {
+    return new LeaderOnlyPostProcessor(elector::getObject);
+  }
+
+  /** The elector and its lifecycle, unless the application defines its own elector. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(LeaderElector.class)
+  static final class ElectorConfiguration {
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private volatile Backend backend = Backend.AUTO;
+
+    @Bean
+    LeaderElector leaderElector(
+        ElectorProperties properties,
+        Environment environment,
+        ConfigurableListableBeanFactory beans,
+        ApplicationEventPublisher publisher,
+        ObjectProvider<PodEnvironment> podEnvironment) {
+      PodEnvironment pod = podEnvironment.getIfAvailable(PodEnvironment::system);
+      ClassLoader loader = beans.getBeanClassLoader();
+      ElectorSettings.Classpath classpath =
+          new ElectorSettings.Classpath(
+              present(
+                  loader, ElectorSettings.CLIENT_JAVA_LEASE, ElectorSettings.CLIENT_JAVA_CLIENT),
+              present(loader, ElectorSettings.CLIENT_JAVA_CONFIG_MAP),
+              present(loader, ElectorSettings.FABRIC8_LOCK, ElectorSettings.FABRIC8_CLIENT),
+              beanCount(beans, loader, ElectorSettings.CLIENT_JAVA_CLIENT),
+              beanCount(beans, loader, ElectorSettings.FABRIC8_CLIENT));
+      ElectorSettings.Resolved resolved =
+          ElectorSettings.check(
+              properties, environment.getProperty("spring.application.name"), pod, classpath);
+      List<String> problems = new ArrayList<>(resolved.problems());
+      String name = resolved.name();
+      KubeLock lock = null;
+      if (resolved.lockBuildable() && name != null) {
+        try {
+          lock =
+              resolved.backend() == Backend.FABRIC8
+                  ? Fabric8Locks.build(properties, name, pod, beans)
+                  : ClientJavaLocks.build(properties, name, pod, beans);
+        } catch (IllegalStateException e) {
+          problems.add("elector.name, elector.namespace or elector.identity: " + e.getMessage());
+        } catch (UncheckedIOException e) {
+          problems.add(String.valueOf(e.getMessage()));
+        }
+      }
+      if (!problems.isEmpty() || lock == null) {
+        throw new ElectorPropertiesException(problems);
+      }
+      backend = resolved.backend();
+      Events events = new Events(publisher);
+      ElectorConfig config =
+          ElectorSettings.timings(ElectorConfig.newBuilder(), properties)
+              .lock(lock)
+              .callbacks(events)
+              .readinessGate(
+                  properties.isStartWhenReady() ? ready : CompletableFuture.completedFuture(null))
+              .build();
+      LeaderElector elector = LeaderElector.create(config);
+      events.elector = elector;
+      return elector;
+    }
+
+    @Bean
+    ElectorLifecycle electorLifecycle(LeaderElector leaderElector, ElectorProperties properties) {
+      return new ElectorLifecycle(leaderElector, ready, backend, properties.isStartWhenReady());
+    }
+
+    private static boolean present(@Nullable ClassLoader loader, String... classes) {
+      for (String name : classes) {
+        if (!ClassUtils.isPresent(name, loader)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static int beanCount(
+        ListableBeanFactory beans, @Nullable ClassLoader loader, String type) {
+      if (!ClassUtils.isPresent(type, loader)) {
+        return 0;
+      }
+      Class<?> c = ClassUtils.resolveClassName(type, loader);
+      int count = beans.getBeanNamesForType(c).length;
+      return count > 1 && beans.getBeanProvider(c).getIfUnique() != null ? 1 : count;
+    }
+  }
+
+  /** Spring Integration's leader events, when spring-integration-core is present. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.integration.leader.event.OnGrantedEvent")
+  @ConditionalOnProperty(
+      prefix = "elector",
+      name = "integration-events",
+      havingValue = "true",
+      matchIfMissing = true)
+  static final class IntegrationEventsConfiguration {
+    @Bean
+    ApplicationListener<LeadershipEvent> electorIntegrationEvents(
+        ElectorProperties properties,
+        Environment environment,
+        ApplicationEventPublisher publisher) {
+      String role = properties.getRole();
+      if (role == null) {
+        role = properties.getName();
+      }
+      if (role == null) {
+        role = environment.getProperty("spring.application.name", "leader");
+      }
+      return new IntegrationLeaderEvents(publisher, role);
+    }
+  }
+
+  /** Publishes a term's start and end as application events. */
+  static final class Events implements LeaderCallbacks {
+    private final ApplicationEventPublisher publisher;
+    volatile @Nullable LeaderElector elector;
+
+    Events(ApplicationEventPublisher publisher) {
+      this.publisher = publisher;
+    }
+
+    @Override
+    public void onStartedLeading(Term term) {
+      LeaderElector source = elector;
+      if (source != null) {
+        publisher.publishEvent(new LeadershipGrantedEvent(source, term));
+      }
+    }
+
+    @Override
+    public void onStoppedLeading(Term term, TermEnd reason) {
+      LeaderElector source = elector;
+      if (source != null) {
+        publisher.publishEvent(new LeadershipRevokedEvent(source, term, reason));
+      }
+    }
+  }
+}

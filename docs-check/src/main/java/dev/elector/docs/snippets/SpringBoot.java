@@ -45,6 +45,23 @@ final class SpringBoot {
   }
   // end::leader-only[]
 
+  static class Nightly {
+    private final ReportStore store;
+
+    Nightly(ReportStore store) {
+      this.store = store;
+    }
+
+    // tag::readme[]
+    @Scheduled(cron = "0 0 2 * * *")
+    @LeaderOnly                                    // runs only while this replica leads
+    public void compact() {
+      Term term = CurrentTerm.get().orElseThrow(); // its fencing token goes with each write
+      store.write("compacted", term.fencingToken());
+    }
+    // end::readme[]
+  }
+
   static class Index {
     private final ReportStore store;
 

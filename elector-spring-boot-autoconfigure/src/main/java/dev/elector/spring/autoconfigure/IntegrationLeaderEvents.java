@@ -1,5 +1,6 @@
 package dev.elector.spring.autoconfigure;
 
+import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.spring.LeadershipEvent;
 import dev.elector.spring.LeadershipGrantedEvent;
@@ -25,7 +26,7 @@ final class IntegrationLeaderEvents implements ApplicationListener<LeadershipEve
 
   @Override
   public void onApplicationEvent(LeadershipEvent event) {
-    TermContext context = new TermContext(event.getTerm(), role);
+    TermContext context = new TermContext(event.getElector(), event.getTerm(), role);
     if (event instanceof LeadershipGrantedEvent) {
       publisher.publishEvent(new OnGrantedEvent(event.getElector(), context, role));
     } else {
@@ -34,15 +35,18 @@ final class IntegrationLeaderEvents implements ApplicationListener<LeadershipEve
   }
 
   /**
-   * The {@link Context} of one term: leader while the term is active. {@link #yield()} cannot step
-   * down and stay a candidate, since Elector has no such operation yet; it throws {@link
-   * UnsupportedOperationException} saying so rather than do nothing.
+   * The {@link Context} of one term: leader while the term is active. {@link #yield()} steps down
+   * ({@link LeaderElector#stepDown()}): the term ends, the lock is released so that another replica
+   * leads at once, and this one stays a candidate that holds back for one lease duration. A term
+   * that has already ended is left as it is.
    */
   static final class TermContext implements Context {
+    private final LeaderElector elector;
     private final Term term;
     private final String role;
 
-    TermContext(Term term, String role) {
+    TermContext(LeaderElector elector, Term term, String role) {
+      this.elector = elector;
       this.term = term;
       this.role = role;
     }
@@ -59,13 +63,10 @@ final class IntegrationLeaderEvents implements ApplicationListener<LeadershipEve
 
     @Override
     public void yield() {
-      throw new UnsupportedOperationException(
-          "Elector cannot yet step down and stay a candidate (term "
-              + term.fencingToken()
-              + " of "
-              + term.lock()
-              + "); to give up leadership for good, close the LeaderElector bean, or stop the"
-              + " application so that its lock is released");
+      // Only this context's own term: a later term of the same elector is not this caller's.
+      if (elector.currentTerm().filter(current -> current == term).isPresent()) {
+        elector.stepDown();
+      }
     }
 
     @Override

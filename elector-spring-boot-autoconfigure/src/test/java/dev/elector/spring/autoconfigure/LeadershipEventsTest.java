@@ -1,7 +1,6 @@
 package dev.elector.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.elector.ElectorConfig;
@@ -164,15 +163,18 @@ class LeadershipEventsTest {
               assertThat(granted.getRole()).isEqualTo("cluster");
               assertThat(granted.getContext().isLeader()).isTrue();
               assertThat(granted.getContext().getRole()).isEqualTo("cluster");
-              assertThatThrownBy(() -> granted.getContext().yield())
-                  .isInstanceOf(UnsupportedOperationException.class)
-                  .hasMessageContaining("cannot yet step down");
 
-              elector.close();
-              context.publishEvent(new LeadershipRevokedEvent(elector, term, TermEnd.CLOSED));
+              granted.getContext().yield(); // steps down and stays a candidate
+              assertThat(granted.getContext().isLeader()).isFalse();
+              assertThat(term.endReason()).contains(TermEnd.STEPPED_DOWN);
+              assertThat(elector.health().healthy()).isTrue();
+              granted.getContext().yield(); // an ended term's context changes nothing
+              assertThat(elector.stats().termsEnded(TermEnd.STEPPED_DOWN)).isEqualTo(1);
+
+              context.publishEvent(new LeadershipRevokedEvent(elector, term, TermEnd.STEPPED_DOWN));
               assertThat(seen).hasSize(2);
               assertThat(seen.get(1)).isInstanceOf(OnRevokedEvent.class);
-              assertThat(granted.getContext().isLeader()).isFalse();
+              elector.close();
             });
   }
 

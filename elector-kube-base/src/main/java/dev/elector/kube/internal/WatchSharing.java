@@ -2,10 +2,12 @@ package dev.elector.kube.internal;
 
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +38,15 @@ public final class WatchSharing {
 
   private final Logger log;
 
-  /** Per client, per collection path: true when sharing was seen to work, false when refused. */
-  private final Map<Object, Map<String, Boolean>> known = new WeakHashMap<>(); // guarded by this
+  /**
+   * Per client, per collection path: true when sharing was seen to work, false when refused. Each
+   * client is held weakly and found by identity, never by {@code equals}: two clients that compare
+   * equal may still be two connections with two identities.
+   */
+  private final List<Known> known = new ArrayList<>(); // guarded by this
+
+  /** What is known for one client, while it lives. */
+  private record Known(WeakReference<Object> client, Map<String, Boolean> byCollection) {}
 
   /** A fresh memory logging to {@code log}; tests use their own. */
   public WatchSharing(Logger log) {
@@ -103,12 +112,28 @@ public final class WatchSharing {
 
   /** What is known about {@code collection} on {@code client}: true, false, or null. */
   public synchronized @Nullable Boolean lookup(Object client, String collection) {
-    Map<String, Boolean> byCollection = known.get(client);
+    Map<String, Boolean> byCollection = of(client, false);
     return byCollection == null ? null : byCollection.get(collection);
   }
 
   private synchronized @Nullable Boolean remember(
       Object client, String collection, boolean shares) {
-    return known.computeIfAbsent(client, c -> new HashMap<>()).put(collection, shares);
+    return Objects.requireNonNull(of(client, true)).put(collection, shares);
+  }
+
+  /** What is known for {@code client} (added if {@code add}); forgets collected clients. */
+  private @Nullable Map<String, Boolean> of(Object client, boolean add) {
+    known.removeIf(k -> k.client().get() == null);
+    for (Known k : known) {
+      if (k.client().get() == client) {
+        return k.byCollection();
+      }
+    }
+    if (!add) {
+      return null;
+    }
+    Known added = new Known(new WeakReference<>(client), new HashMap<>());
+    known.add(added);
+    return added.byCollection();
   }
 }

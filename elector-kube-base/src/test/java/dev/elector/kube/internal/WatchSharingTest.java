@@ -109,4 +109,30 @@ class WatchSharingTest {
     assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
     assertEquals(3, lines.size(), lines.toString());
   }
+
+  @Test
+  void clientsAreToldApartByIdentityEvenWhenTheyCompareEqual() {
+    Object first = new EqualToAll();
+    Object second = new EqualToAll();
+    assertTrue(sharing.refused(first, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, first, LEASES));
+    assertEquals(
+        Choice.SHARED,
+        sharing.choose(WatchMode.AUTO, second, LEASES),
+        "another client, though equal, has its own identity and may list");
+  }
+
+  /** A client whose equals says yes to every other, as a value-based client could. */
+  private static final class EqualToAll {
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof EqualToAll;
+    }
+
+    @Override
+    public int hashCode() {
+      return 1;
+    }
+  }
 }

@@ -117,6 +117,9 @@ final class Election extends ElectionLoop {
 
   /** Takes the lock as {@code seen} if it may, or waits for the next look after a good call. */
   private void decide(Observation seen, long now, String call) {
+    if (releaseOnRequest(seen, now)) {
+      return;
+    }
     if (view.mayTake(seen, now)) {
       // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
       // failing after good reads (an identity that may read but not write) back off all the same.
@@ -143,6 +146,11 @@ final class Election extends ElectionLoop {
       watchEventsSeen++;
       Observation seen = view.see(event, now);
       watching.markCurrent();
+      if (!caller.inFlight() && releaseOnRequest(seen, now)) {
+        cancel(nextStep);
+        nextStep = null;
+        return;
+      }
       if (!caller.inFlight() && view.mayTake(seen, now)) {
         cancel(nextStep); // act on the event now, not one scheduler hop later
         nextStep = null;
@@ -155,7 +163,10 @@ final class Election extends ElectionLoop {
         view.noteToken(found.record().leaderTransitions());
         if (found.record().isHeldBy(identity)
             && found.record().leaderTransitions() == leading.record().leaderTransitions()) {
-          return; // our own write
+          if (found.record().prefersOtherThan(identity)) {
+            handOverOnRequest(leading, found, now);
+          }
+          return; // our own write, or our record with a request that is handled now
         }
       }
       // The event may be stale (queued before our own write): renew at once and let the
@@ -416,6 +427,52 @@ final class Election extends ElectionLoop {
         TermEnd.STEPPED_DOWN,
         new Phase.SteppingDown(leading.claim(), true, until),
         () -> execute(this::stepDownCallbackReturned));
+    return true;
+  }
+
+  /**
+   * The lock, still naming this leader, asks that another identity lead next (an operator wrote
+   * {@value LeaderRecord#PREFERRED_HOLDER}): the term ends as by {@link #requestStepDown}, and the
+   * release, written over the version that carries the request, keeps it, so that the identity it
+   * names takes the lock and the other candidates, this one included, hold back meanwhile (for two
+   * leases at most, should that identity never take it).
+   */
+  private void handOverOnRequest(Phase.Leading leading, LockRead.Found found, long now) {
+    view.see(found, now); // the request now holds this candidate back, as any other
+    long until = now + view.requestTimeout();
+    log.info(
+        "{}: {} is asked to lead next; stepping down (term {})",
+        subject,
+        found.record().preferredHolder(),
+        leading.term().fencingToken());
+    stepDown(
+        leading,
+        TermEnd.STEPPED_DOWN,
+        new Phase.SteppingDown(new Phase.Claim(found.version(), found.record()), true, until),
+        () -> execute(this::stepDownCallbackReturned));
+  }
+
+  /**
+   * A follower that finds the lock still naming itself (its term already ended, say by a renewal
+   * that conflicted with the request's write) and asking for another identity releases it for that
+   * identity, rather than take it back or let it expire. True if it did.
+   */
+  private boolean releaseOnRequest(Observation seen, long now) {
+    LeaderRecord record = seen.record();
+    String version = seen.version();
+    if (record == null
+        || version == null
+        || !record.isHeldBy(identity)
+        || !view.heldBackByRequest(now)) {
+      return false;
+    }
+    long until = now + view.requestTimeout();
+    log.info(
+        "{}: the lock still names this candidate and asks that {} lead next; releasing it",
+        subject,
+        record.preferredHolder());
+    phase = new Phase.SteppingDown(new Phase.Claim(version, record), false, until);
+    releaseAfterStepDown();
     return true;
   }
 

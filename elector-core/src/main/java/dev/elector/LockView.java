@@ -29,6 +29,11 @@ final class LockView {
   private long holdOffUntil;
   private volatile @Nullable String leader;
 
+  /** The identity the lock asks to lead next, if any, and when this candidate first saw it. */
+  private @Nullable String request;
+
+  private long requestSeenAt;
+
   LockView(
       TakeoverRule rule,
       String identity,
@@ -83,7 +88,45 @@ final class LockView {
 
   /** Whether this candidate may write the lock as {@code seen} at {@code now}. */
   boolean mayTake(Observation seen, long now) {
-    return rule.mayTake(seen, now) && (!holdingOff || now - holdOffUntil >= 0);
+    return rule.mayTake(seen, now)
+        && (!holdingOff || now - holdOffUntil >= 0)
+        && !heldBackByRequest(now);
+  }
+
+  /**
+   * Whether the lock asks leadership to move to another identity, a request this candidate first
+   * saw less than {@link #requestTimeout()} ago. A request for an identity that never takes the
+   * lock holds nobody back for longer than that.
+   */
+  boolean heldBackByRequest(long now) {
+    return request != null && !request.equals(identity) && now - requestSeenAt < requestTimeout();
+  }
+
+  /** The identity the lock asks to lead next, as last seen, or null. */
+  @Nullable String request() {
+    return request;
+  }
+
+  /** How long a request to move leadership holds the other candidates back: two leases. */
+  long requestTimeout() {
+    return 2 * rule.leaseNanos();
+  }
+
+  private void noteRequest(@Nullable String wanted, long now) {
+    if (wanted == null) {
+      request = null;
+    } else if (!wanted.equals(request)) {
+      request = wanted;
+      requestSeenAt = now;
+      log.info(
+          "{}: the lock asks that {} lead next ({}); {}",
+          subject,
+          wanted,
+          LeaderRecord.PREFERRED_HOLDER,
+          wanted.equals(identity)
+              ? "this candidate takes it once it is released"
+              : "other candidates hold back for up to " + Duration.ofNanos(requestTimeout()));
+    }
   }
 
   /**
@@ -92,6 +135,10 @@ final class LockView {
    */
   long mayTakeFrom(Observation seen) {
     long from = rule.mayTake(seen, seen.seenAt()) ? seen.seenAt() : rule.expiresAt(seen);
+    if (request != null && !request.equals(identity)) {
+      long requestEnds = requestSeenAt + requestTimeout();
+      from = requestEnds - from > 0 ? requestEnds : from;
+    }
     return holdingOff && holdOffUntil - from > 0 ? holdOffUntil : from;
   }
 
@@ -116,6 +163,8 @@ final class LockView {
     if (!changed) {
       return seen;
     }
+    noteRequest(
+        read instanceof LockRead.Found found ? found.record().preferredHolder() : null, now);
     if (seen.lockSeen()
         && !(read instanceof LockRead.Found own && own.record().isHeldBy(identity))) {
       othersSeen++;

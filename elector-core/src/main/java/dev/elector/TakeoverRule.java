@@ -20,6 +20,10 @@ final class TakeoverRule {
     this.leaseNanos = leaseNanos;
   }
 
+  long leaseNanos() {
+    return leaseNanos;
+  }
+
   /**
    * What a candidate knows after {@code read} at {@code now}, having known {@code previous} (null
    * before its first look). Unchanged content keeps the instant it was first seen; a new version of

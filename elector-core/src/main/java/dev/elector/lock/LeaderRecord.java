@@ -20,17 +20,39 @@ import org.jspecify.annotations.Nullable;
  * @param renewTime wall-clock time of the last renewal; informational, may be null
  * @param leaderTransitions how many times leadership changed; Elector writes a strictly larger
  *     value for every new term and uses it as the term's fencing token
+ * @param preferredHolder the identity an operator asked to lead next (a request to move leadership,
+ *     which Kubernetes locks keep in the annotation {@value #PREFERRED_HOLDER}), or null;
+ *     client-go's record has no such field, and its candidates ignore it
  */
 public record LeaderRecord(
     String holderIdentity,
     @Nullable Duration leaseDuration,
     @Nullable Instant acquireTime,
     @Nullable Instant renewTime,
-    long leaderTransitions) {
+    long leaderTransitions,
+    @Nullable String preferredHolder) {
 
-  /** A null holder becomes the empty string, which means no holder. */
+  /** The annotation of a Kubernetes lock object that asks leadership to move to an identity. */
+  public static final String PREFERRED_HOLDER = "elector.dev/preferred-holder";
+
+  /**
+   * A null holder becomes the empty string, which means no holder; a blank preferred holder becomes
+   * null, which means no request.
+   */
   public LeaderRecord {
     holderIdentity = holderIdentity == null ? "" : holderIdentity;
+    preferredHolder =
+        preferredHolder == null || preferredHolder.isBlank() ? null : preferredHolder.strip();
+  }
+
+  /** A record without a request to move leadership. */
+  public LeaderRecord(
+      String holderIdentity,
+      @Nullable Duration leaseDuration,
+      @Nullable Instant acquireTime,
+      @Nullable Instant renewTime,
+      long leaderTransitions) {
+    this(holderIdentity, leaseDuration, acquireTime, renewTime, leaderTransitions, null);
   }
 
   /** True when nobody holds the lock: the holder identity is empty or blank. */
@@ -57,14 +79,30 @@ public record LeaderRecord(
     return Optional.empty();
   }
 
-  /** Returns a copy with a new renew time. */
-  public LeaderRecord withRenewTime(Instant time) {
-    return new LeaderRecord(holderIdentity, leaseDuration, acquireTime, time, leaderTransitions);
+  /** True when the record asks leadership to move to an identity other than {@code identity}. */
+  public boolean prefersOtherThan(String identity) {
+    return preferredHolder != null && !preferredHolder.equals(identity);
   }
 
-  /** Returns the record a holder writes to give the lock up: no holder, a one-second lease. */
+  /** Returns a copy with a new renew time. */
+  public LeaderRecord withRenewTime(Instant time) {
+    return new LeaderRecord(
+        holderIdentity, leaseDuration, acquireTime, time, leaderTransitions, preferredHolder);
+  }
+
+  /** Returns a copy that asks leadership to move to {@code identity}, or asks nothing if null. */
+  public LeaderRecord withPreferredHolder(@Nullable String identity) {
+    return new LeaderRecord(
+        holderIdentity, leaseDuration, acquireTime, renewTime, leaderTransitions, identity);
+  }
+
+  /**
+   * Returns the record a holder writes to give the lock up: no holder, a one-second lease; a
+   * request to move leadership stays, for the identity it names to take the lock.
+   */
   public LeaderRecord released(Instant now) {
-    return new LeaderRecord("", Duration.ofSeconds(1), now, now, leaderTransitions);
+    return new LeaderRecord(
+        "", Duration.ofSeconds(1), now, now, leaderTransitions, preferredHolder);
   }
 
   @Override
@@ -79,6 +117,7 @@ public record LeaderRecord(
         + renewTime
         + ", transitions="
         + leaderTransitions
+        + (preferredHolder == null ? "" : ", preferredHolder=" + preferredHolder)
         + '}';
   }
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * No two candidates ever lead at once, and fencing tokens only grow, across thousands of randomized
  * fault schedules on one virtual timeline: errors, hangs, latency, conflicts, wall-clock jumps,
- * hijacks by foreign holders, garbled records and step-downs on request. A failure names the seed
- * that reproduces it.
+ * hijacks by foreign holders, garbled records, step-downs and requests to move leadership to a
+ * named candidate (or to one that does not exist). A failure names the seed that reproduces it.
  *
  * <p>An outside writer that deletes the lock under a live leader is the one fault no elector that
  * only reads the lock can fully mask (a candidate that never saw the new object cannot know it
@@ -62,7 +62,7 @@ class SafetyPropertyTest {
     boolean deleted = false;
     for (int step = 0; step < 60; step++) {
       ElectionFixture.Candidate victim = election.candidate("c" + random.nextInt(candidates));
-      switch (random.nextInt(13)) {
+      switch (random.nextInt(14)) {
         case 0 ->
             victim.lock.failAll(
                 random.nextBoolean() ? LockFailure.Kind.UNAVAILABLE : LockFailure.Kind.FORBIDDEN);
@@ -86,6 +86,13 @@ class SafetyPropertyTest {
         case 8 -> {
           election.store.corrupt("garbage");
           historyDestroyed = true;
+        }
+        case 10 -> {
+          String wanted = random.nextInt(4) == 0 ? "ghost" : "c" + random.nextInt(candidates);
+          election
+              .store
+              .current()
+              .ifPresent(r -> election.store.overwrite(r.withPreferredHolder(wanted)));
         }
         case 9 -> {
           boolean ended = victim.elector.stepDown(Duration.ofMillis(random.nextInt(20_000)));

@@ -246,7 +246,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
               "POST",
               collectionPath,
               Map.of(),
-              shape.createBody(namespace, name, record),
+              withRequest(shape.createBody(namespace, name, record), record, false),
               null,
               abort);
     } catch (Exception e) {
@@ -259,9 +259,9 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   }
 
   private LockWrite updateNow(String expectedVersion, LeaderRecord record, Abort abort) {
-    Map<String, Object> patch = new LinkedHashMap<>(shape.patchBody(record));
-    Map<String, Object> metadata = ObjectFields.asObject(patch.get("metadata"));
-    metadata = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(metadata);
+    Map<String, Object> patch = withRequest(shape.patchBody(record), record, true);
+    Map<String, Object> metadata =
+        new LinkedHashMap<>(Objects.requireNonNull(ObjectFields.asObject(patch.get("metadata"))));
     metadata.put("resourceVersion", expectedVersion);
     patch.put("metadata", metadata);
     Reply reply;
@@ -336,7 +336,40 @@ public final class ObjectLock implements KubeLock, ListeningLock {
       return new LockRead.Malformed(version, problem);
     }
     // Parsed holds exactly one of record and problem
-    return new LockRead.Found(version, Objects.requireNonNull(parsed.record(), "record"));
+    LeaderRecord record = Objects.requireNonNull(parsed.record(), "record");
+    return new LockRead.Found(version, record.withPreferredHolder(request(object)));
+  }
+
+  /** The identity the object's annotation {@value LeaderRecord#PREFERRED_HOLDER} names, or null. */
+  private static @Nullable String request(Map<String, Object> object) {
+    Map<String, Object> metadata = ObjectFields.asObject(object.get("metadata"));
+    Map<String, Object> annotations =
+        metadata == null ? null : ObjectFields.asObject(metadata.get("annotations"));
+    return annotations != null && annotations.get(LeaderRecord.PREFERRED_HOLDER) instanceof String s
+        ? s
+        : null;
+  }
+
+  /**
+   * {@code body} with the record's request to move leadership as the annotation {@value
+   * LeaderRecord#PREFERRED_HOLDER}; a patch without a request removes the annotation (a new term's
+   * record has none: the request was for it, or has lapsed).
+   */
+  private static Map<String, Object> withRequest(
+      Map<String, Object> body, LeaderRecord record, boolean patch) {
+    String wanted = record.preferredHolder();
+    Map<String, Object> result = new LinkedHashMap<>(body);
+    if (wanted == null && !patch) {
+      return result;
+    }
+    Map<String, Object> metadata = ObjectFields.asObject(result.get("metadata"));
+    metadata = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(metadata);
+    Map<String, Object> annotations = ObjectFields.asObject(metadata.get("annotations"));
+    annotations = annotations == null ? new LinkedHashMap<>() : new LinkedHashMap<>(annotations);
+    annotations.put(LeaderRecord.PREFERRED_HOLDER, wanted); // null: a merge patch removes it
+    metadata.put("annotations", annotations);
+    result.put("metadata", metadata);
+    return result;
   }
 
   private void rememberUid(@Nullable Map<String, Object> object) {

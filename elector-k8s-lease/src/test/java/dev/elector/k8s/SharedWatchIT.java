@@ -64,9 +64,13 @@ class SharedWatchIT {
     return restricted;
   }
 
-  private static long sharedWatchThreads() {
+  /**
+   * The shared watch threads of {@code namespace}: threads of earlier tests in other namespaces may
+   * still be ending, since closing a lock does not wait for them.
+   */
+  private static long sharedWatchThreads(String namespace) {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("elector-shared-watch-"))
+        .filter(t -> t.getName().startsWith("elector-shared-watch-" + namespace + "-"))
         .count();
   }
 
@@ -77,7 +81,7 @@ class SharedWatchIT {
     List<LeaseLock> locks = new ArrayList<>();
     Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
     List<WatchableLock.Subscription> subscriptions = new ArrayList<>();
-    long threadsBefore = sharedWatchThreads();
+    long threadsBefore = sharedWatchThreads(namespace.name());
     for (int i = 0; i < count; i++) {
       LeaseLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
       List<LockRead> events = new CopyOnWriteArrayList<>();
@@ -86,7 +90,10 @@ class SharedWatchIT {
       subscriptions.add(lock.watch(events::add));
     }
     try {
-      assertEquals(1, sharedWatchThreads() - threadsBefore, "one thread for " + count + " locks");
+      assertEquals(
+          1,
+          sharedWatchThreads(namespace.name()) - threadsBefore,
+          "one thread for " + count + " locks");
       Await.until(
           "every lock hears that its object is absent",
           Duration.ofSeconds(5),
@@ -141,7 +148,7 @@ class SharedWatchIT {
     Await.until(
         "the shared thread ends with its last subscriber",
         Duration.ofSeconds(5),
-        () -> sharedWatchThreads() == threadsBefore);
+        () -> sharedWatchThreads(namespace.name()) == threadsBefore);
     assertEquals(0, SharedWatch.running());
   }
 

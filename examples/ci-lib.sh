@@ -1,5 +1,5 @@
-# What the examples' ci.sh scripts share: sourced, not run. Each script defines fail() and
-# cleanup() of its own, sets $work (a temporary folder) and runs from the repository root.
+# What the examples' ci.sh scripts share: sourced, not run. Each script sets $work (a temporary
+# folder), defines fail() and cleanup() or takes replica_traps', and runs from the repository root.
 #   start_control_plane            the local control plane; sets $apiserver (its pid) and $admin
 #                                  (its admin kubeconfig); stop it with stop_control_plane
 #   service_account NS RBAC SA OUT namespace NS with the manifest RBAC applied, and a kubeconfig for
@@ -7,6 +7,12 @@
 #   await FILE REGEX SECONDS [PID] until a line of FILE matches REGEX; fails after SECONDS, or at
 #                                  once when PID has exited
 #   field FILE REGEX               the first group of the first log line "... - REGEX"
+#   replica_traps NAME             cleanup() and fail() for a script that runs replicas (their pids
+#                                  in the array pid, their logs in $work/replica-*.log), and the
+#                                  EXIT and ERR traps; $status 0 at the end drops $work
+#   standin_base_image NAME        $work/base.tar, a `docker save` tarball (one layer, no JRE) that
+#                                  stands in for the pom's base image, which CI cannot reach; sets
+#                                  $base_layer (its layer's digest)
 
 step() { echo "== $*"; }
 
@@ -54,4 +60,37 @@ service_account() {
     --admin-kubeconfig "$admin" --namespace "$namespace" --rbac "$rbac" \
     --service-account "$account" --out "$out" 2>"$work/setup.err" | sed 's/^/   /' \
     || fail "could not set up namespace $namespace: $(tail -n 5 "$work/setup.err")"
+}
+
+replica_traps() {
+  ci_name=$1
+  cleanup() {
+    for i in "${!pid[@]}"; do kill -KILL "${pid[$i]}" 2>/dev/null || true; done
+    stop_control_plane
+    if [[ $status == 0 ]]; then rm -rf "$work"; else echo "$ci_name: logs kept in $work"; fi
+  }
+  fail() {
+    echo "$ci_name: FAIL $*"
+    for log in "$work"/replica-*.log; do
+      [[ -f "$log" ]] && { echo "--- last lines of $log"; tail -n 20 "$log"; }
+    done
+    exit 1
+  }
+  trap cleanup EXIT
+  trap 'fail "line $LINENO: $BASH_COMMAND exited with $?"' ERR
+}
+
+standin_base_image() {
+  local name=$1
+  step "a stand-in base image for Jib: tar://$work/base.tar"
+  mkdir -p "$work/base/root/etc"
+  echo "stands in for eclipse-temurin:17-jre in $name's ci.sh" >"$work/base/root/etc/$name-ci-base"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$work/base/root" \
+    -cf "$work/base/layer.tar" etc
+  base_layer="sha256:$(sha256sum "$work/base/layer.tar" | cut -c1-64)"
+  printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/usr/local/bin:/usr/bin:/bin"]},"rootfs":{"type":"layers","diff_ids":["%s"]}}\n' \
+    "$base_layer" >"$work/base/config.json"
+  echo "[{\"Config\":\"config.json\",\"RepoTags\":[\"$name-ci-base:local\"],\"Layers\":[\"layer.tar\"]}]" \
+    >"$work/base/manifest.json"
+  tar -C "$work/base" -cf "$work/base.tar" manifest.json config.json layer.tar
 }

@@ -28,21 +28,8 @@ declare -A pid=()
 apiserver=""
 status=1
 
-cleanup() {
-  for i in "${!pid[@]}"; do kill -KILL "${pid[$i]}" 2>/dev/null || true; done
-  stop_control_plane
-  if [[ $status == 0 ]]; then rm -rf "$work"; else echo "hello-leader-ci: logs kept in $work"; fi
-}
-trap cleanup EXIT
-trap 'fail "line $LINENO: $BASH_COMMAND exited with $?"' ERR
+replica_traps hello-leader-ci
 
-fail() {
-  echo "hello-leader-ci: FAIL $*"
-  for log in "$work"/replica-*.log; do
-    [[ -f "$log" ]] && { echo "--- last lines of $log"; tail -n 15 "$log"; }
-  done
-  exit 1
-}
 # json FILE KEY...: the value at KEY... (object keys, list indices) of the JSON document FILE, as
 # compact JSON; null when absent. json_text: the same value as text, a list one element a line.
 json_program='
@@ -98,15 +85,7 @@ step "install elector $version (elector-bom, elector-k8s-lease and what they nee
 # The pom's base image, eclipse-temurin:17-jre, is on a registry that CI cannot reach: the image
 # is built on a stand-in instead, a `docker save` tarball made here (one layer, no JRE). All the
 # rest (entrypoint, port, user, the application's layers) is the pom's configuration.
-step "a stand-in base image for Jib: tar://$work/base.tar"
-mkdir -p "$work/base/root/etc"
-echo "stands in for eclipse-temurin:17-jre in hello-leader's ci.sh" >"$work/base/root/etc/hello-leader-ci-base"
-tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$work/base/root" -cf "$work/base/layer.tar" etc
-base_layer="sha256:$(sha256sum "$work/base/layer.tar" | cut -c1-64)"
-printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/usr/local/bin:/usr/bin:/bin"]},"rootfs":{"type":"layers","diff_ids":["%s"]}}\n' \
-  "$base_layer" >"$work/base/config.json"
-echo '[{"Config":"config.json","RepoTags":["hello-leader-ci-base:local"],"Layers":["layer.tar"]}]' >"$work/base/manifest.json"
-tar -C "$work/base" -cf "$work/base.tar" manifest.json config.json layer.tar
+standin_base_image hello-leader
 
 step "build examples/hello-leader and its image against elector $version (mvn package jib:buildTar)"
 rm -rf "$here/target"

@@ -26,21 +26,7 @@ apiserver=""
 status=1
 started=$SECONDS
 
-cleanup() {
-  for i in "${!pid[@]}"; do kill -KILL "${pid[$i]}" 2>/dev/null || true; done
-  stop_control_plane
-  if [[ $status == 0 ]]; then rm -rf "$work"; else echo "quarkus-leader-ci: logs kept in $work"; fi
-}
-trap cleanup EXIT
-trap 'fail "line $LINENO: $BASH_COMMAND exited with $?"' ERR
-
-fail() {
-  echo "quarkus-leader-ci: FAIL $*"
-  for log in "$work"/replica-*.log; do
-    [[ -f "$log" ]] && { echo "--- last lines of $log"; tail -n 15 "$log"; }
-  done
-  exit 1
-}
+replica_traps quarkus-leader-ci
 
 # elector_check PORT KEY: the value of KEY in the data of the liveness check "elector" on PORT.
 elector_check() {

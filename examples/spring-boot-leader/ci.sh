@@ -25,21 +25,7 @@ status=1
 lease_seconds=4
 margin_seconds=3
 
-cleanup() {
-  for i in "${!pid[@]}"; do kill -KILL "${pid[$i]}" 2>/dev/null || true; done
-  stop_control_plane
-  if [[ $status == 0 ]]; then rm -rf "$work"; else echo "spring-boot-leader-ci: logs kept in $work"; fi
-}
-trap cleanup EXIT
-trap 'fail "line $LINENO: $BASH_COMMAND exited with $?"' ERR
-
-fail() {
-  echo "spring-boot-leader-ci: FAIL $*"
-  for log in "$work"/replica-*.log; do
-    [[ -f "$log" ]] && { echo "--- last lines of $log"; tail -n 20 "$log"; }
-  done
-  exit 1
-}
+replica_traps spring-boot-leader-ci
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 get() { curl -s -m 2 "http://127.0.0.1:$1$2" || true; }
 now() { date +%s.%N; }
@@ -53,15 +39,7 @@ step "install elector $version (elector-bom, elector-spring-boot-starter and wha
 
 # The pom's base image, eclipse-temurin:17-jre, is on a registry that CI cannot reach: the image is
 # built on a stand-in (one layer, no JRE); the rest is the pom's configuration.
-step "a stand-in base image for Jib: tar://$work/base.tar"
-mkdir -p "$work/base/root/etc"
-echo "stands in for eclipse-temurin:17-jre in spring-boot-leader's ci.sh" >"$work/base/root/etc/spring-boot-leader-ci-base"
-tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$work/base/root" -cf "$work/base/layer.tar" etc
-base_layer="sha256:$(sha256sum "$work/base/layer.tar" | cut -c1-64)"
-printf '{"architecture":"amd64","os":"linux","config":{"Env":["PATH=/usr/local/bin:/usr/bin:/bin"]},"rootfs":{"type":"layers","diff_ids":["%s"]}}\n' \
-  "$base_layer" >"$work/base/config.json"
-echo '[{"Config":"config.json","RepoTags":["spring-boot-leader-ci-base:local"],"Layers":["layer.tar"]}]' >"$work/base/manifest.json"
-tar -C "$work/base" -cf "$work/base.tar" manifest.json config.json layer.tar
+standin_base_image spring-boot-leader
 
 step "build examples/spring-boot-leader and its image against elector $version (mvn package jib:buildTar)"
 rm -rf "$here/target"

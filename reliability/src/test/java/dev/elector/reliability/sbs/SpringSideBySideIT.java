@@ -72,6 +72,10 @@ class SpringSideBySideIT {
   private static final String PASS = System.getProperty("elector.sbs.pass", "both");
   private static final Pattern REQUESTS =
       Pattern.compile("^apiserver_request_total\\{([^}]*)\\}\\s+([0-9.eE+]+)$");
+
+  /** When each replica's Pod was set not Ready after its process exited. */
+  private static final Map<String, Long> NOT_READY = new java.util.concurrent.ConcurrentHashMap<>();
+
   private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
   /** One pass's timings and fault sizes. */
@@ -211,7 +215,13 @@ class SpringSideBySideIT {
                 dir,
                 side.args(ns, pass));
         // the kubelet's part: the Pod turns not Ready once the container has exited
-        r.process.onExit().thenRun(() -> setReady(core, ns, name, false));
+        r.process
+            .onExit()
+            .thenRun(
+                () -> {
+                  setReady(core, ns, name, false);
+                  NOT_READY.put(ns + "/" + name, System.nanoTime());
+                });
         replicas.add(r);
       }
 
@@ -244,24 +254,7 @@ class SpringSideBySideIT {
           Duration.ofSeconds(60),
           () -> replicas.stream().allMatch(r -> r.has("STARTED")));
       Thread.sleep(2000); // start-up requests settle; the window is what is measured
-      Map<String, Double> before = requestCounts(admin);
-      long w0 = System.nanoTime();
-      Thread.sleep(pass.window().toMillis());
-      long w1 = System.nanoTime();
-      Map<String, Double> after = requestCounts(admin);
-      double seconds = (w1 - w0) / 1e9;
-      Map<String, Double> rates = new TreeMap<>();
-      after.forEach((k, v) -> rates.put(k, (v - before.getOrDefault(k, 0.0)) / seconds));
-      rates.values().removeIf(v -> v < 0.005);
-      figure(
-          s,
-          "requests-per-second",
-          String.format(
-              Locale.ROOT,
-              "%.2f/s over %.0f s, by resource and verb: %s",
-              rates.values().stream().mapToDouble(Double::doubleValue).sum(),
-              seconds,
-              format(rates)));
+      requestsPerSecond(admin, s, "requests-per-second", pass.window());
 
       // a 409 on renewal: an outside write to the lock object
       BootReplica leader = leader(replicas).orElseThrow();
@@ -338,6 +331,8 @@ class SpringSideBySideIT {
           "outage processes",
           replicas.stream().map(r -> r + (r.process.isAlive() ? " running" : " exited")).toList());
       checkSafety(s + " outage", side, replicas, down, end, problems);
+      // are the candidates still polling, or did the outage stop them?
+      requestsPerSecond(admin, s, "outage requests-per-second-after", pass.window());
       if (side == Side.ELECTOR && leader(replicas).isEmpty()) {
         problems.add(s + " outage: no leader after the server returned");
       }
@@ -364,6 +359,12 @@ class SpringSideBySideIT {
             old.process.isAlive()
                 ? "still running"
                 : "exited " + ms(old.endedNanos() - term) + " after SIGTERM");
+        figure(
+            s,
+            "sigterm pod-not-ready",
+            NOT_READY.containsKey(ns + "/" + old.name)
+                ? ms(NOT_READY.get(ns + "/" + old.name) - term) + " after SIGTERM"
+                : "not set");
         checkSafety(s + " sigterm", side, replicas, term, end, problems);
         if (side == Side.ELECTOR
             && (next == null || next.nanos() - term > Duration.ofSeconds(1).toNanos())) {
@@ -387,6 +388,12 @@ class SpringSideBySideIT {
             next == null
                 ? "none within " + pass.failoverCap().toSeconds() + " s"
                 : ms(next.nanos() - killed));
+        figure(
+            s,
+            "sigkill pod-not-ready",
+            NOT_READY.containsKey(ns + "/" + old.name)
+                ? ms(NOT_READY.get(ns + "/" + old.name) - killed) + " after SIGKILL"
+                : "not set");
         checkSafety(s + " sigkill", side, replicas, killed, end, problems);
         if (side == Side.ELECTOR && next == null) {
           problems.add(s + ": no leader after SIGKILL");
@@ -411,6 +418,29 @@ class SpringSideBySideIT {
     } finally {
       replicas.forEach(BootReplica::close);
     }
+  }
+
+  /** The API requests per second of the running replicas over {@code window}. */
+  private static void requestsPerSecond(ApiClient admin, String s, String name, Duration window)
+      throws IOException, InterruptedException {
+    Map<String, Double> before = requestCounts(admin);
+    long w0 = System.nanoTime();
+    Thread.sleep(window.toMillis());
+    long w1 = System.nanoTime();
+    Map<String, Double> after = requestCounts(admin);
+    double seconds = (w1 - w0) / 1e9;
+    Map<String, Double> rates = new TreeMap<>();
+    after.forEach((k, v) -> rates.put(k, (v - before.getOrDefault(k, 0.0)) / seconds));
+    rates.values().removeIf(v -> v < 0.005);
+    figure(
+        s,
+        name,
+        String.format(
+            Locale.ROOT,
+            "%.2f/s over %.0f s, by resource and verb: %s",
+            rates.values().stream().mapToDouble(Double::doubleValue).sum(),
+            seconds,
+            format(rates)));
   }
 
   private static void checkSafety(

@@ -4,7 +4,7 @@
 # starts the local control plane and runs three replicas of each side on it, one side after the
 # other. Figures: FIGURE lines, and reliability/target/spring-side-by-side-figures.txt.
 #
-#   benchmarks/spring-side-by-side/run.sh [short|defaults|both]     (default: both, about 25 min)
+#   benchmarks/spring-side-by-side/run.sh [short|defaults|both]     (default: both, about 17 min)
 #
 # Elector's artifacts come from ~/.m2 (./mvnw install -pl elector-spring-boot-starter,elector-bom -am
 # first); Spring Cloud Kubernetes' from Maven Central. Extra arguments after the pass go to Maven.

@@ -20,9 +20,23 @@ final class Report {
     this.r = results;
   }
 
+  /**
+   * The line from which RESULTS.md holds sections that other runs wrote (the Spring Boot side by
+   * side); a new report keeps them as they are.
+   */
+  static final String KEPT =
+      "<!-- The sections below come from other runs; benchmarks/run.sh keeps them. -->";
+
   void write(Path dir) throws IOException {
-    Files.writeString(dir.resolve("RESULTS.md"), markdown());
+    Path file = dir.resolve("RESULTS.md");
+    Files.writeString(file, withKept(markdown(), Files.exists(file) ? Files.readString(file) : ""));
     Files.writeString(dir.resolve("results.svg"), new Chart(r).svg());
+  }
+
+  /** The new report, followed by the kept sections of the old file, if it has any. */
+  static String withKept(String report, String old) {
+    int at = old.indexOf(KEPT);
+    return at < 0 ? report : report + old.substring(at);
   }
 
   static String f(double v) {

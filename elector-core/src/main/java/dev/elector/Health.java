@@ -66,6 +66,10 @@ final class Health {
                   : "")
               + watch);
     }
+    if (phase instanceof Phase.SteppingDown) {
+      return new ElectorHealth(
+          true, subject + ": stepped down on request, releasing the lock; still a candidate");
+    }
     if (phase instanceof Phase.Closed) {
       return new ElectorHealth(false, subject + ": closed");
     }

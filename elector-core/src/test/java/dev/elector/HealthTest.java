@@ -83,4 +83,12 @@ class HealthTest {
     assertEquals(
         of(false, "lock [me]: closed"), health.report(new Phase.Closed(), 0, null, 0, null, ""));
   }
+
+  @Test
+  void aCandidateSteppingDownOnRequestIsHealthy() {
+    assertEquals(
+        of(true, "lock [me]: stepped down on request, releasing the lock; still a candidate"),
+        health.report(
+            new Phase.SteppingDown(new Phase.Claim("1", null), true, 0), 0, null, 0, null, ""));
+  }
 }

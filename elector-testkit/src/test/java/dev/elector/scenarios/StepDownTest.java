@@ -43,6 +43,7 @@ class StepDownTest {
     assertTrue(a.elector.stepDown(HOLD_OFF), "a term was ended");
     assertFalse(a.leading(), "the term ends the instant stepDown returns");
     assertEquals(TermEnd.STEPPED_DOWN, first.endReason().orElseThrow());
+    assertTrue(a.elector.health().healthy(), "healthy while it releases the lock");
     Duration takeover = election.advanceUntil(b::leading, Duration.ofSeconds(1));
 
     assertTrue(

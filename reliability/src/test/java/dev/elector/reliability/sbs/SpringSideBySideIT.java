@@ -39,11 +39,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Elector's Spring Boot starter beside Spring Cloud Kubernetes' leader (issue 26, part 4): the same
- * application (benchmarks/spring-side-by-side/app, built once on each) as three replicas of each
- * side, one side after the other on the same API server, each replica a process behind a {@code
- * FaultProxy} of its own. Run by benchmarks/spring-side-by-side/run.sh; excluded from the default
- * build.
+ * Elector's Spring Boot starter beside Spring Cloud Kubernetes' leader: the same application
+ * (benchmarks/spring-side-by-side/app, built once on each) as three replicas of each side, one side
+ * after the other on the same API server, each replica a process behind a {@code FaultProxy} of its
+ * own. Run by benchmarks/spring-side-by-side/run.sh; excluded from the default build.
  *
  * <p>Spring Cloud Kubernetes' leader reads the candidate's Pod (named by {@code HOSTNAME}) and its
  * readiness, and this control plane has no kubelet: the test creates a Pod object per replica, sets

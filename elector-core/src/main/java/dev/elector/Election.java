@@ -307,7 +307,7 @@ final class Election extends ElectionLoop {
     dispatcher.listener(l -> l.onTermStarted(term));
     dispatcher.callback("onStartedLeading", () -> callbacks.onStartedLeading(term));
     armDeadline(start, now);
-    scheduleStep(Math.max(0, start + timings.retry() - now));
+    scheduleStep(Math.max(0, start + renewalDelay() - now));
   }
 
   private void renewStep(Phase.Leading leading) {
@@ -333,7 +333,7 @@ final class Election extends ElectionLoop {
       leading.term().extend(start + timings.renewDeadline());
       view.see(new LockRead.Found(written.version(), renewed), now);
       armDeadline(start, now);
-      scheduleStep(Math.max(0, start + timings.retry() - now));
+      scheduleStep(Math.max(0, start + renewalDelay() - now));
     } else if (result instanceof LockWrite.Conflict conflict) {
       // Someone else wrote the lock. Verifying first could be delayed (budget, errors), so the
       // term ends now; if a read shows the record is still ours, a new term starts after a write.

@@ -249,6 +249,15 @@ abstract class ElectionLoop {
     return backoff.retry(random.nextDouble());
   }
 
+  /**
+   * The pause from one renewal's start to the next: retryPeriod × U[1, jitter], as between looks.
+   * Electors that started together would otherwise renew together forever; the draw spreads them
+   * within the bound the config checks (jitter × retryPeriod &lt; renewDeadline).
+   */
+  final long renewalDelay() {
+    return backoff.retry(random.nextDouble());
+  }
+
   /** The back-off after {@code consecutiveFailures} failures in a row. */
   final long failureDelay() {
     return backoff.afterFailures(consecutiveFailures, random.nextDouble());

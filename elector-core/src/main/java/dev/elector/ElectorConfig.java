@@ -165,7 +165,10 @@ public final class ElectorConfig {
     return retryPeriod;
   }
 
-  /** Candidates wait a random time between retryPeriod and jitter × retryPeriod. */
+  /**
+   * Candidates between looks, and leaders between renewals, wait a random time between retryPeriod
+   * and jitter × retryPeriod.
+   */
   public double jitter() {
     return jitter;
   }

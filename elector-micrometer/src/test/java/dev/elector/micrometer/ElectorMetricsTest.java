@@ -104,7 +104,8 @@ class ElectorMetricsTest {
         .build()
         .bindTo(registry);
     time.scheduler().advanceUntil(a::isLeader, Duration.ofSeconds(5));
-    time.advance(Duration.ofSeconds(4)); // two renewals (retryPeriod 2 s)
+    // two renewals: each comes retryPeriod × U[1, jitter] (2 s to 2.4 s) after the one before
+    time.advance(Duration.ofMillis(4800));
 
     FunctionTimer renew =
         registry

@@ -82,6 +82,7 @@ class CallCancellationTest {
             time.configure(ElectorConfig.newBuilder())
                 .lock(new Recording(faults))
                 .watchWhenFollowing(false)
+                .jitter(1.0) // renewals exactly every retryPeriod: the transcripts are exact
                 .callbacks(
                     LeaderCallbacks.of(term -> log("leading"), (term, end) -> log(end.name())))
                 .build());

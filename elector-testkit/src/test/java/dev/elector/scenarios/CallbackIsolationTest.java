@@ -58,7 +58,8 @@ class CallbackIsolationTest {
     time.advance(Duration.ofMinutes(1));
     long renewals = elector.stats().calls(LockCall.UPDATE, CallOutcome.OK);
     assertTrue(elector.isLeader());
-    assertTrue(renewals >= 29, "renewed every 2 s despite the callback: " + renewals);
+    // renewals come every retryPeriod × U[1, jitter]: at least one per 2.4 s
+    assertTrue(renewals >= 24, "renewed at least every 2.4 s despite the callback: " + renewals);
 
     var now = time.clock().newWallClock().instant();
     store.overwrite(new LeaderRecord("x", Duration.ofSeconds(15), now, now, 9));
@@ -100,8 +101,8 @@ class CallbackIsolationTest {
       time.advance(Duration.ofMinutes(10));
       assertTrue(elector.isLeader(), "still leading while the callback blocks");
       assertTrue(
-          elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 299,
-          "renewed every 2 s for 10 minutes");
+          elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 249,
+          "renewed at least every 2.4 s for 10 minutes");
       assertTrue(elector.health().healthy());
 
       release.countDown();

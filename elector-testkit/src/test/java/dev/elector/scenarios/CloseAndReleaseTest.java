@@ -84,6 +84,7 @@ class CloseAndReleaseTest {
             time.configure(ElectorConfig.newBuilder())
                 .lock(lock)
                 .watchWhenFollowing(watch)
+                .jitter(1.0) // renewals exactly every retryPeriod: the times below are exact
                 .callbackExecutor(callbackExecutor)
                 .callbacks(
                     new LeaderCallbacks() {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * No two candidates ever lead at once, and fencing tokens only grow, across thousands of randomized
  * fault schedules on one virtual timeline: errors, hangs, latency, conflicts, wall-clock jumps,
  * hijacks by foreign holders, garbled records, step-downs and requests to move leadership to a
- * named candidate (or to one that does not exist). A failure names the seed that reproduces it.
+ * named candidate (or to one that does not exist), with jitter factors from 1.0 to 4.9 spreading
+ * renewals and looks. A failure names the seed that reproduces it.
  *
  * <p>An outside writer that deletes the lock under a live leader is the one fault no elector that
  * only reads the lock can fully mask (a candidate that never saw the new object cannot know it
@@ -53,7 +54,11 @@ class SafetyPropertyTest {
   private static int runSchedule(long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     boolean watch = random.nextBoolean();
-    ElectionFixture election = new ElectionFixture(seed, b -> b.watchWhenFollowing(watch));
+    // renewals and looks are spread over retryPeriod × U[1, jitter]; the config allows any jitter
+    // up to renewDeadline / retryPeriod (here 5), and safety must not depend on it
+    double jitter = 1.0 + random.nextInt(40) / 10.0;
+    ElectionFixture election =
+        new ElectionFixture(seed, b -> b.watchWhenFollowing(watch).jitter(jitter));
     int candidates = 2 + random.nextInt(3);
     for (int c = 0; c < candidates; c++) {
       election.start("c" + c);

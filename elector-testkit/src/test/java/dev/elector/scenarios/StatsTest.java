@@ -21,7 +21,7 @@ class StatsTest {
     ElectionFixture election = new ElectionFixture(21);
     ElectionFixture.Candidate a = election.add("a");
     a.lock.latency(Duration.ofMillis(40));
-    a.start(b -> b.watchWhenFollowing(false));
+    a.start(b -> b.watchWhenFollowing(false).jitter(1.0)); // renewals exactly every retryPeriod
     election.advanceUntil(a::leading, Duration.ofSeconds(5));
     ElectorStats stats = a.elector.stats();
     // a candidate that has seen nothing creates the free lock without reading it first
@@ -29,7 +29,7 @@ class StatsTest {
     assertEquals(new ElectorStats.CallTime(1, 40_000_000), stats.latency(CallPurpose.ACQUIRE));
     assertEquals(0, stats.latency(CallPurpose.RENEW).count());
 
-    election.advance(Duration.ofSeconds(10)); // renews every retryPeriod (2 s)
+    election.advance(Duration.ofSeconds(10)); // renews every retryPeriod (2 s): jitter 1.0
     ElectorStats later = a.elector.stats();
     long renewals = later.latency(CallPurpose.RENEW).count();
     assertEquals(5, renewals, later.toString());

@@ -6,6 +6,7 @@ import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -87,7 +88,7 @@ final class Election extends ElectionLoop {
     Observation seen = view.current();
     if (watching.current() && seen != null && view.mayTake(seen, now)) {
       acquire(seen);
-    } else if (seen == null && !createTried) {
+    } else if (seen == null && !createTried && !view.holdingOff(now)) {
       // Nothing seen yet: a create succeeds only where the lock is absent, where a read would
       // only have let this candidate create it, so the first look is a create. A refusal counts
       // as a holder seen, and anything but success reads at once.
@@ -428,6 +429,60 @@ final class Election extends ElectionLoop {
         new Phase.SteppingDown(leading.claim(), true, until),
         () -> execute(this::stepDownCallbackReturned));
     return true;
+  }
+
+  /**
+   * Holds this candidate back from taking the lock until {@code holdOffNanos} from now, replacing
+   * any earlier hold (a step-down's included); zero lets it compete at once. A term goes on: only
+   * the next acquisition waits. Works before start too.
+   */
+  synchronized void holdOff(long holdOffNanos) {
+    long now = clock.nanos();
+    view.holdOff(now + holdOffNanos);
+    Observation seen = view.current();
+    if (phase instanceof Phase.Following && !caller.inFlight() && seen != null) {
+      scheduleStep(untilNextLook(seen, now)); // the next look moves with the hold; no call
+    }
+  }
+
+  /**
+   * The holder whose lease this candidate would respect now: itself while leading, the holder of a
+   * record that has not yet expired on this candidate's clock, else empty (free, released, expired
+   * or not seen yet).
+   */
+  synchronized Optional<String> liveHolder() {
+    return liveHolder(false);
+  }
+
+  /**
+   * As {@link #liveHolder()}, but a holder counts only once this candidate has seen the lock change
+   * (a renewal, say) since its first look: a record found on the first look may be a dead holder's,
+   * whose lease this candidate honours without taking it for a sign of life.
+   */
+  synchronized Optional<String> renewingHolder() {
+    return liveHolder(true);
+  }
+
+  /** Whether this candidate has seen the lock, and its watch or its last call is fresh. */
+  synchronized boolean seesTheLock() {
+    return view.current() != null && (watching.current() || consecutiveFailures == 0);
+  }
+
+  private Optional<String> liveHolder(boolean seenRenewing) {
+    if (phase instanceof Phase.Leading) {
+      return Optional.of(identity);
+    }
+    Observation seen = view.current();
+    if (seen == null || seen.record() == null || seen.record().isReleased()) {
+      return Optional.empty();
+    }
+    if (seen.record().isHeldBy(identity) || view.expired(seen, clock.nanos())) {
+      return Optional.empty();
+    }
+    if (seenRenewing && !view.changedSinceFirstLook(seen)) {
+      return Optional.empty();
+    }
+    return Optional.of(seen.record().holderIdentity());
   }
 
   /**

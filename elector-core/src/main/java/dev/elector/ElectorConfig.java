@@ -251,52 +251,7 @@ public final class ElectorConfig {
     if (configured == ElectorListener.NONE) {
       return own;
     }
-    return new ElectorListener() {
-      @Override
-      public void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {
-        try {
-          configured.onLockCall(call, outcome, latency);
-        } finally {
-          own.onLockCall(call, outcome, latency);
-        }
-      }
-
-      @Override
-      public void onCallDeferred(Duration wait) {
-        try {
-          configured.onCallDeferred(wait);
-        } finally {
-          own.onCallDeferred(wait);
-        }
-      }
-
-      @Override
-      public void onTermStarted(Term term) {
-        try {
-          configured.onTermStarted(term);
-        } finally {
-          own.onTermStarted(term);
-        }
-      }
-
-      @Override
-      public void onTermEnded(Term term, TermEnd reason) {
-        try {
-          configured.onTermEnded(term, reason);
-        } finally {
-          own.onTermEnded(term, reason);
-        }
-      }
-
-      @Override
-      public void onLeaderObserved(String identity) {
-        try {
-          configured.onLeaderObserved(identity);
-        } finally {
-          own.onLeaderObserved(identity);
-        }
-      }
-    };
+    return Listeners.both(configured, own);
   }
 
   /** Candidacy starts when this completes normally. */

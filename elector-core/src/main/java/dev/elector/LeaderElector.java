@@ -124,6 +124,39 @@ public final class LeaderElector implements AutoCloseable {
     return stepDown(election.leaseDuration());
   }
 
+  /**
+   * Keeps this candidate from taking the lock for {@code holdOff}, replacing any earlier hold
+   * (including a step-down's); {@link Duration#ZERO} lets it compete at once. A leader keeps its
+   * term (end it with {@link #stepDown(Duration)}); a held-off follower still watches the lock and
+   * reports its leader. May be called before {@link #start()}, so that a candidate starts held
+   * back.
+   *
+   * @throws IllegalArgumentException if {@code holdOff} is negative
+   */
+  public void holdOff(Duration holdOff) {
+    Objects.requireNonNull(holdOff, "holdOff");
+    if (holdOff.isNegative()) {
+      throw new IllegalArgumentException(
+          "holdOff is " + holdOff + "; use zero to compete at once, or a positive duration");
+    }
+    election.holdOff(saturatedNanos(holdOff));
+  }
+
+  /** The holder whose lease is live on this candidate's clock; see {@link Election#liveHolder}. */
+  Optional<String> liveHolder() {
+    return election.liveHolder();
+  }
+
+  /** Whether the lock was seen, and the watch or the last call is fresh. */
+  boolean seesTheLock() {
+    return election.seesTheLock();
+  }
+
+  /** A live holder seen renewing; see {@link Election#renewingHolder}. */
+  Optional<String> renewingHolder() {
+    return election.renewingHolder();
+  }
+
   private static long saturatedNanos(Duration d) {
     try {
       return d.toNanos();

@@ -27,6 +27,7 @@ final class LockView {
   private long othersSeen;
   private boolean holdingOff;
   private long holdOffUntil;
+  private long firstLookAt;
   private volatile @Nullable String leader;
 
   /** The identity the lock asks to lead next, if any, and when this candidate first saw it. */
@@ -84,6 +85,21 @@ final class LockView {
   void holdOff(long until) {
     holdingOff = true;
     holdOffUntil = until;
+  }
+
+  /** Whether a hold-off (after a step-down, or asked for) keeps this candidate back at now. */
+  boolean holdingOff(long now) {
+    return holdingOff && now - holdOffUntil < 0;
+  }
+
+  /** Whether {@code seen} is content that changed after this candidate's first look. */
+  boolean changedSinceFirstLook(Observation seen) {
+    return seen.seenAt() - firstLookAt > 0;
+  }
+
+  /** Whether the holder named in {@code seen} no longer holds the lock at {@code now}. */
+  boolean expired(Observation seen, long now) {
+    return now - rule.expiresAt(seen) >= 0;
   }
 
   /** Whether this candidate may write the lock as {@code seen} at {@code now}. */
@@ -157,6 +173,9 @@ final class LockView {
    */
   Observation see(LockRead read, long now) {
     Observation previous = current;
+    if (previous == null) {
+      firstLookAt = now;
+    }
     boolean changed = previous == null || !previous.sameContent(read);
     Observation seen = rule.observe(previous, read, now);
     current = seen;

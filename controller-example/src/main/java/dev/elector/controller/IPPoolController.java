@@ -115,6 +115,12 @@ public final class IPPoolController implements AutoCloseable {
         new ObjectEvents(client, "ippool-controller", elector.identity(), config.clock());
   }
 
+  /** The admission reviews, answered from this replica's caches. */
+  AdmissionReviews admissionReviews() {
+    return new AdmissionReviews(
+        cache::poolsOnNetwork, cache::configsOnNetwork, config.serviceSubnet());
+  }
+
   /**
    * Starts the informers and the candidacy.
    *

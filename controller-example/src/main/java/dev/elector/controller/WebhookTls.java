@@ -210,6 +210,13 @@ record WebhookTls(String certificatePem, String keyPem, String caPem, String caK
     }
   }
 
+  /** A private key as PKCS #8 PEM ("PRIVATE KEY"), which keeps EC keys readable alone. */
+  private static String pem(PrivateKey key) {
+    return "-----BEGIN PRIVATE KEY-----\n"
+        + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded())
+        + "\n-----END PRIVATE KEY-----\n";
+  }
+
   private static String pem(Object object) {
     StringWriter out = new StringWriter();
     try (JcaPEMWriter writer = new JcaPEMWriter(out)) {

@@ -129,8 +129,7 @@ record WebhookRegistration(
   }
 
   private V1LabelSelector selector() {
-    return new V1LabelSelector()
-        .matchLabels(namespaceSelector.isEmpty() ? null : namespaceSelector);
+    return new V1LabelSelector().matchLabels(new java.util.HashMap<>(namespaceSelector));
   }
 
   private static V1RuleWithOperations rule(String resource, String... operations) {

@@ -36,6 +36,9 @@ public final class ControllerConfig {
   private final Duration retryPeriod;
   private final int workers;
   private final String serviceCidr;
+  private final boolean leaderElection;
+  private final boolean agents;
+  private final boolean dhcp;
   private final Consumer<String> events;
   private final Clock clock;
 
@@ -50,6 +53,9 @@ public final class ControllerConfig {
     this.retryPeriod = b.retryPeriod;
     this.workers = b.workers;
     this.serviceCidr = b.serviceCidr;
+    this.leaderElection = b.leaderElection;
+    this.agents = b.agents;
+    this.dhcp = b.dhcp;
     this.events = b.events;
     this.clock = b.clock;
   }
@@ -116,6 +122,21 @@ public final class ControllerConfig {
     return serviceCidr.isEmpty() ? null : Cidr.parse(serviceCidr).orElseThrow();
   }
 
+  /** Whether replicas elect a leader through the Lease (false: this process always leads). */
+  public boolean leaderElection() {
+    return leaderElection;
+  }
+
+  /** Whether pools get agent Deployments (false: the controller allocates, nothing serves). */
+  public boolean agents() {
+    return agents;
+  }
+
+  /** Whether the agents run their DHCP server (false: they elect and sync only). */
+  public boolean dhcp() {
+    return dhcp;
+  }
+
   /** Receives the {@code EVENT ...} lines; default standard output. */
   public Consumer<String> events() {
     return events;
@@ -138,6 +159,9 @@ public final class ControllerConfig {
     private Duration retryPeriod = Duration.ofSeconds(2);
     private int workers = DEFAULT_WORKERS;
     private String serviceCidr = PoolValidation.DEFAULT_SERVICE_CIDR;
+    private boolean leaderElection = true;
+    private boolean agents = true;
+    private boolean dhcp = true;
     private Consumer<String> events = System.out::println;
     private Clock clock = Clock.systemUTC();
 
@@ -203,6 +227,27 @@ public final class ControllerConfig {
      */
     public Builder serviceCidr(String serviceCidr) {
       this.serviceCidr = Objects.requireNonNull(serviceCidr, "serviceCidr").trim();
+      return this;
+    }
+
+    /**
+     * Whether to elect through the Lease; default true. False (upstream's --no-leader-election)
+     * makes this process lead at once, on a lock in memory: run one replica only.
+     */
+    public Builder leaderElection(boolean leaderElection) {
+      this.leaderElection = leaderElection;
+      return this;
+    }
+
+    /** Whether pools get agent Deployments; default true (false: upstream's --no-agent). */
+    public Builder agents(boolean agents) {
+      this.agents = agents;
+      return this;
+    }
+
+    /** Whether agents run their DHCP server; default true (false: upstream's --no-dhcp). */
+    public Builder dhcp(boolean dhcp) {
+      this.dhcp = dhcp;
       return this;
     }
 

@@ -44,9 +44,14 @@ public final class ControllerMain {
     if (flags.printHelpOrVersion(System.out)) {
       return;
     }
+    // before the first logger is made: slf4j-simple reads its level once
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", flags.logLevel());
     ApiClient client;
     try {
-      client = flags.kubeconfig() == null ? ClientBuilder.standard().build() : fromFile(flags);
+      client =
+          flags.kubeconfig() == null && flags.kubecontext() == null
+              ? ClientBuilder.standard().build()
+              : fromFile(flags);
     } catch (IOException | RuntimeException e) {
       System.err.println(
           "ippool-controller: cannot load the Kubernetes client configuration ("
@@ -71,7 +76,14 @@ public final class ControllerMain {
               flags.health().port(),
               controller::health,
               controller::isSynced,
-              prometheus(controller));
+              prometheus(controller),
+              flags.cacheDumpApi()
+                  ? Map.of(
+                      "/ipams",
+                      () -> CacheDump.ipams(controller.cache()),
+                      "/caches",
+                      () -> CacheDump.caches(controller.cache()))
+                  : Map.of());
     } catch (IOException e) {
       controller.close();
       System.err.println(
@@ -185,10 +197,22 @@ public final class ControllerMain {
     };
   }
 
+  /** The client of --kubeconfig (else $KUBECONFIG, else ~/.kube/config) in --kubecontext. */
   private static ApiClient fromFile(Flags flags) throws IOException {
-    try (Reader reader = Files.newBufferedReader(flags.kubeconfig(), StandardCharsets.UTF_8)) {
+    String env = System.getenv("KUBECONFIG");
+    java.nio.file.Path file =
+        flags.kubeconfig() != null
+            ? flags.kubeconfig()
+            : env != null && !env.isBlank()
+                ? java.nio.file.Path.of(env.split(java.io.File.pathSeparator)[0])
+                : java.nio.file.Path.of(System.getProperty("user.home"), ".kube", "config");
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       KubeConfig config = KubeConfig.loadKubeConfig(reader);
-      config.setFile(flags.kubeconfig().toFile());
+      if (flags.kubecontext() != null && !config.setContext(flags.kubecontext())) {
+        throw new IllegalArgumentException(
+            "--kubecontext " + flags.kubecontext() + " is not a context of " + file);
+      }
+      config.setFile(file.toFile());
       return ClientBuilder.kubeconfig(config).build();
     }
   }

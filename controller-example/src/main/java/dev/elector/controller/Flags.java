@@ -112,6 +112,38 @@ final class Flags {
   private Integer workers;
 
   @Option(
+      names = "--kubecontext",
+      paramLabel = "NAME",
+      description = "the kubeconfig context to use (or KUBECONTEXT; default its current one)")
+  private String kubecontext;
+
+  @Option(
+      names = "--no-leader-election",
+      description = "lead at once, without a Lease (run one replica only)")
+  private boolean noLeaderElection;
+
+  @Option(names = "--no-agent", description = "render no agent Deployments")
+  private boolean noAgent;
+
+  @Option(
+      names = "--no-dhcp",
+      description = "render agents that run no DHCP server (they elect and sync only)")
+  private boolean noDhcp;
+
+  @Option(
+      names = "--enable-cache-dump-api",
+      description =
+          "also serve /ipams and /caches on --health-addr: every pool's allocation table, by"
+              + " network")
+  private boolean cacheDumpApi;
+
+  @Option(names = "--debug", description = "log at DEBUG (or VM_DHCP_CONTROLLER_DEBUG=true)")
+  private boolean debug;
+
+  @Option(names = "--trace", description = "log at TRACE (or VM_DHCP_CONTROLLER_TRACE=true)")
+  private boolean trace;
+
+  @Option(
       names = "--service-cidr",
       paramLabel = "CIDR",
       description =
@@ -215,6 +247,7 @@ final class Flags {
       Optional.ofNullable(identity).ifPresent(builder::identity);
       Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
+      builder.leaderElection(!noLeaderElection).agents(!noAgent).dhcp(!noDhcp);
       builder.build();
     } catch (IllegalArgumentException e) {
       // ControllerConfig's messages name the field and the flag: "agentReplicas (--agent-replicas)"
@@ -275,6 +308,26 @@ final class Flags {
 
   HostPort health() {
     return health;
+  }
+
+  /** The kubeconfig context, or null for the file's current one (KUBECONTEXT is read too). */
+  String kubecontext() {
+    return kubecontext != null ? kubecontext : System.getenv("KUBECONTEXT");
+  }
+
+  /** Whether /ipams and /caches are served. */
+  boolean cacheDumpApi() {
+    return cacheDumpApi;
+  }
+
+  /** The log level: info, debug or trace (also from VM_DHCP_CONTROLLER_DEBUG/TRACE). */
+  String logLevel() {
+    if (trace || "true".equalsIgnoreCase(System.getenv("VM_DHCP_CONTROLLER_TRACE"))) {
+      return "trace";
+    }
+    return debug || "true".equalsIgnoreCase(System.getenv("VM_DHCP_CONTROLLER_DEBUG"))
+        ? "debug"
+        : "info";
   }
 
   /** Where the webhook listens, or null when it is off. */

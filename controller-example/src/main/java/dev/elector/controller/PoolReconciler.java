@@ -99,10 +99,13 @@ final class PoolReconciler implements KeyReconciler {
     boolean networkFound = true;
     if (validation.isValid()) {
       warnings.forget(key);
-      agent = syncAgent(pool, paused, agent.live());
+      if (config.agents()) {
+        agent = syncAgent(pool, paused, agent.live());
+      }
       AllocationTable table = syncTable(pool, current, validation.layout());
       next.ipv4(table.toStatus())
-          .agentDeploymentRef(new ObjectRef().namespace(namespace).name(deploymentName));
+          .agentDeploymentRef(
+              config.agents() ? new ObjectRef().namespace(namespace).name(deploymentName) : null);
       setRegistered(conditions, pool, validation);
       networkFound = checkNetwork(conditions, pool);
     } else {
@@ -167,7 +170,8 @@ final class PoolReconciler implements KeyReconciler {
     String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
     access.ensure(namespace);
     int replicas = paused ? 0 : config.agentReplicas();
-    V1Deployment rendered = AgentDeployment.render(pool, config.agentImage(), replicas);
+    V1Deployment rendered =
+        AgentDeployment.render(pool, config.agentImage(), replicas, !config.dhcp());
     if (live == null) {
       V1Deployment created = writes.createDeployment(rendered);
       stats.deploymentWrites.incrementAndGet();
@@ -304,9 +308,15 @@ final class PoolReconciler implements KeyReconciler {
           PoolCondition.AGENT_READY,
           false,
           "NoAgent",
-          valid
-              ? "the agent Deployment " + namespace + "/" + deploymentName + " does not exist yet"
-              : "no agent runs while the spec is invalid");
+          !config.agents()
+              ? "the controller runs with --no-agent: no agent serves this pool"
+              : valid
+                  ? "the agent Deployment "
+                      + namespace
+                      + "/"
+                      + deploymentName
+                      + " does not exist yet"
+                  : "no agent runs while the spec is invalid");
     } else if (paused) {
       conditions.set(
           PoolCondition.AGENT_READY,

@@ -270,7 +270,11 @@ final class PoolReconciler implements KeyReconciler {
 
   /** Step 5: NetworkReady; false asks for another look in {@link NetworkAttachments#RECHECK}. */
   private boolean checkNetwork(Conditions conditions, IPPool pool) {
-    NetworkAttachments.Check network = networks.check(pool.getSpec().getNetworkName());
+    NetworkAttachments.Check network =
+        networks.check(
+            pool.getSpec().getNetworkName(),
+            pool.getMetadata().getNamespace(),
+            pool.getMetadata().getName());
     conditions.set(
         PoolCondition.NETWORK_READY, network.found(), network.reason(), network.message());
     if (!network.found()) {

@@ -107,8 +107,9 @@ public final class ControllerMain {
         System.err.println(
             "ippool-controller: the admission webhook cannot start ("
                 + (e instanceof ApiException a ? a.getCode() + " " + a.getResponseBody() : e)
-                + "); check --webhook-addr, the certificate flags and the RBAC for Secrets and"
-                + " webhook configurations");
+                + "); check --webhook-addr and the certificate flags; with --register-webhooks,"
+                + " apply deploy/webhook/webhooks.yaml first (the controller may update the"
+                + " configurations vm-dhcp-webhook, not create them)");
         System.exit(2);
         return;
       }

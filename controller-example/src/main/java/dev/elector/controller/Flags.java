@@ -196,9 +196,9 @@ final class Flags {
   @Option(
       names = "--register-webhooks",
       description =
-          "create or update the Validating- and MutatingWebhookConfiguration "
+          "keep the caBundle of the Validating- and MutatingWebhookConfiguration "
               + WebhookRegistration.DEFAULT_NAME
-              + " with the caBundle in use")
+              + " in step with the certificate (created where they are missing and RBAC allows)")
   private boolean registerWebhooks;
 
   private CommandLine cli;

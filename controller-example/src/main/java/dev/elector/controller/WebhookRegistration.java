@@ -17,10 +17,10 @@ import java.util.Map;
 
 /**
  * The ValidatingWebhookConfiguration and MutatingWebhookConfiguration of the webhook, both named
- * {@code name}, as {@code deploy/webhook/webhooks.yaml} holds them: created, or replaced when they
- * exist (the caBundle follows the certificate in use). failurePolicy Fail and a 5 s timeout: while
- * no replica serves, IPPool writes and VirtualMachineNetworkConfig creates are refused rather than
- * let through unchecked (status writes are a subresource and never pass the webhook).
+ * {@code name}, as {@code deploy/webhook/webhooks.yaml} holds them: replaced when they exist (the
+ * caBundle follows the certificate in use), else created. failurePolicy Fail and a 5 s timeout:
+ * while no replica serves, IPPool writes and VirtualMachineNetworkConfig creates are refused rather
+ * than let through unchecked (status writes are a subresource and never pass the webhook).
  *
  * @param name name of both configurations
  * @param base where the webhook is reached: a {@code https://} URL without path, or null to use
@@ -38,39 +38,44 @@ record WebhookRegistration(
   static final String GROUP = "network.harvesterhci.io";
   static final int TIMEOUT_SECONDS = 5;
 
-  /** Creates or replaces both configurations with {@code caBundle}. */
+  /**
+   * Replaces both configurations with {@code caBundle}, or creates one that does not exist. The
+   * shipped ClusterRole grants get and update on them by name, not create: apply {@code
+   * deploy/webhook/webhooks.yaml} once, and the controller keeps their caBundle.
+   *
+   * @throws ApiException with the API server's answer; a 403 on create means the configurations
+   *     were not applied first
+   */
   void apply(ApiClient client, byte[] caBundle) throws ApiException {
     AdmissionregistrationV1Api api = new AdmissionregistrationV1Api(client);
     V1ValidatingWebhookConfiguration validating = validating(caBundle);
+    V1ValidatingWebhookConfiguration liveValidating = null;
     try {
-      api.createValidatingWebhookConfiguration(validating).execute();
+      liveValidating = api.readValidatingWebhookConfiguration(name).execute();
     } catch (ApiException e) {
-      if (e.getCode() != 409) {
+      if (e.getCode() != 404) {
         throw e;
       }
-      validating
-          .getMetadata()
-          .resourceVersion(
-              api.readValidatingWebhookConfiguration(name)
-                  .execute()
-                  .getMetadata()
-                  .getResourceVersion());
+    }
+    if (liveValidating == null) {
+      api.createValidatingWebhookConfiguration(validating).execute();
+    } else {
+      validating.getMetadata().resourceVersion(liveValidating.getMetadata().getResourceVersion());
       api.replaceValidatingWebhookConfiguration(name, validating).execute();
     }
     V1MutatingWebhookConfiguration mutating = mutating(caBundle);
+    V1MutatingWebhookConfiguration liveMutating = null;
     try {
-      api.createMutatingWebhookConfiguration(mutating).execute();
+      liveMutating = api.readMutatingWebhookConfiguration(name).execute();
     } catch (ApiException e) {
-      if (e.getCode() != 409) {
+      if (e.getCode() != 404) {
         throw e;
       }
-      mutating
-          .getMetadata()
-          .resourceVersion(
-              api.readMutatingWebhookConfiguration(name)
-                  .execute()
-                  .getMetadata()
-                  .getResourceVersion());
+    }
+    if (liveMutating == null) {
+      api.createMutatingWebhookConfiguration(mutating).execute();
+    } else {
+      mutating.getMetadata().resourceVersion(liveMutating.getMetadata().getResourceVersion());
       api.replaceMutatingWebhookConfiguration(name, mutating).execute();
     }
   }

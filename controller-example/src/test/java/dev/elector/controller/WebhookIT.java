@@ -218,4 +218,21 @@ class WebhookIT {
     Await.until(
         "the pool goes once unused", WAIT, () -> harness.absent(() -> harness.read(other, "used")));
   }
+
+  @Test
+  void replicasShareTheCertificateThroughASecretAndRenewItFromTheSameCa() throws Exception {
+    Clock now = Clock.systemUTC();
+    List<String> hosts = List.of("vm-dhcp-webhook." + ns + ".svc");
+    WebhookTls first = WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, now);
+    WebhookTls second = WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, now);
+    assertEquals(first.certificatePem(), second.certificatePem(), "the second replica reads it");
+    Clock late = Clock.offset(now, Duration.ofDays(340));
+    WebhookTls renewed = WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, late);
+    assertEquals(first.caPem(), renewed.caPem(), "the caBundle stays");
+    assertFalse(first.certificatePem().equals(renewed.certificatePem()), "a new certificate");
+    assertEquals(
+        renewed.certificatePem(),
+        WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, late).certificatePem(),
+        "the renewed one is what the Secret holds");
+  }
 }

@@ -96,6 +96,14 @@ final class AgentDeployment {
    * @param replicas the replicas to run (0 while the pool is paused)
    */
   static V1Deployment render(IPPool pool, String image, int replicas) {
+    return render(pool, image, replicas, false);
+  }
+
+  /**
+   * The Deployment for {@code pool}; with {@code noDhcp} its agents run no DHCP server (the
+   * controller's --no-dhcp, the agent's --no-dhcp).
+   */
+  static V1Deployment render(IPPool pool, String image, int replicas, boolean noDhcp) {
     String namespace = pool.getMetadata().getNamespace();
     String name = pool.getMetadata().getName();
     String ref = namespace + "/" + name;
@@ -106,24 +114,29 @@ final class AgentDeployment {
     labels.put(LABEL_MANAGED_BY, MANAGER);
     String serverIP = pool.getSpec().getIpv4Config().getServerIP();
     String cidr = pool.getSpec().getIpv4Config().getCidr();
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "--ippool-ref",
+                ref,
+                "--network",
+                pool.getSpec().getNetworkName(),
+                "--pod-annotations",
+                PODINFO_DIR + "/annotations",
+                "--server-ip",
+                serverIP,
+                "--cidr",
+                cidr,
+                "--lock-name",
+                lockName(namespace, name)));
+    if (noDhcp) {
+      args.add("--no-dhcp");
+    }
     V1Container agent =
         new V1Container()
             .name(CONTAINER)
             .image(image)
-            .args(
-                List.of(
-                    "--ippool-ref",
-                    ref,
-                    "--network",
-                    pool.getSpec().getNetworkName(),
-                    "--pod-annotations",
-                    PODINFO_DIR + "/annotations",
-                    "--server-ip",
-                    serverIP,
-                    "--cidr",
-                    cidr,
-                    "--lock-name",
-                    lockName(namespace, name)))
+            .args(args)
             .volumeMounts(
                 List.of(
                     new V1VolumeMount().name(PODINFO_VOLUME).mountPath(PODINFO_DIR).readOnly(true)))

@@ -21,9 +21,13 @@ import java.util.TreeMap;
  * address); MAC entries outside [start, end] or with unparseable keys are dropped (evicted), as are
  * stale markers; a MAC listed twice keeps its lowest address.
  *
+ * <p>The subnet's network and broadcast addresses are never allocated, even where the range
+ * includes them (a pool stored before admission refused that); a MAC holding one is evicted.
+ *
  * <p>Counts: {@code used} is the number of addresses allocated to MACs (all lie in [start, end]);
- * {@code available} is the number of addresses in [start, end] that are neither allocated to a MAC
- * nor a marker. So {@code used + available + markers inside the range = range size}.
+ * {@code available} is the number of addresses in [start, end] that are neither allocated to a MAC,
+ * nor a marker, nor the network or broadcast address. So {@code used + available + markers inside
+ * the range + network and broadcast inside the range = range size}.
  */
 final class AllocationTable {
   /** What became of one NIC's request. */
@@ -70,7 +74,7 @@ final class AllocationTable {
     for (Map.Entry<Long, String> e : byAddress.entrySet()) {
       long address = e.getKey();
       String mac = e.getValue();
-      if (!layout.inRange(address)
+      if (!layout.usable(address)
           || layout.markerOf(address) != null
           || conflicts.contains(address)) {
         evicted.add(mac);
@@ -86,7 +90,7 @@ final class AllocationTable {
       entries.putIfAbsent(excluded, IPv4Status.EXCLUDED);
     }
     for (long address : conflicts) {
-      if (layout.inRange(address) && layout.markerOf(address) == null) {
+      if (layout.usable(address) && layout.markerOf(address) == null) {
         entries.put(address, IPv4Status.CONFLICT);
       }
     }
@@ -100,7 +104,7 @@ final class AllocationTable {
    * cleared. An address outside [start, end], reserved or excluded is left as it is.
    */
   AllocationTable withConflict(long address) {
-    if (!layout.inRange(address) || layout.markerOf(address) != null) {
+    if (!layout.usable(address) || layout.markerOf(address) != null) {
       return this;
     }
     TreeMap<Long, String> copy = new TreeMap<>(entries);
@@ -160,7 +164,7 @@ final class AllocationTable {
         return new Allocation(this, Kind.KEPT, current.get(), null);
       }
       for (long address = layout.start(); address <= layout.end(); address++) {
-        if (!entries.containsKey(address)) {
+        if (layout.usable(address) && !entries.containsKey(address)) {
           return new Allocation(with(address, mac), Kind.ALLOCATED, Ipv4.format(address), null);
         }
       }
@@ -169,7 +173,7 @@ final class AllocationTable {
           Kind.FAILED,
           null,
           "the pool is full: all "
-              + layout.rangeSize()
+              + layout.usableSize()
               + " addresses of "
               + layout.range()
               + " are allocated, reserved or excluded ("
@@ -197,6 +201,15 @@ final class AllocationTable {
               + " is outside the pool range "
               + layout.range()
               + "; request an address inside it or leave ipAddress out");
+    }
+    if (!layout.usable(address)) {
+      return failed(
+          current,
+          "requested ipAddress "
+              + requested
+              + " is the network or broadcast address of "
+              + layout.cidr()
+              + ", which is never leased; request another address or leave ipAddress out");
     }
     String holder = entries.get(address);
     if (holder != null) {
@@ -243,10 +256,13 @@ final class AllocationTable {
     return (int) entries.values().stream().filter(v -> !IPv4Status.isMarker(v)).count();
   }
 
-  /** Addresses in [start, end] that are free. */
+  /** Addresses in [start, end] that are free (network and broadcast never are). */
   int available() {
-    long taken = entries.subMap(layout.start(), true, layout.end(), true).size();
-    return (int) (layout.rangeSize() - taken);
+    long taken =
+        entries.subMap(layout.start(), true, layout.end(), true).keySet().stream()
+            .filter(layout::usable)
+            .count();
+    return (int) (layout.usableSize() - taken);
   }
 
   /** The table as status.ipv4, in address order. */

@@ -41,6 +41,11 @@ record Cidr(long network, int prefix) {
     return address >= network && address <= last();
   }
 
+  /** True when the two subnets share an address. */
+  boolean overlaps(Cidr other) {
+    return network <= other.last() && other.network <= last();
+  }
+
   private static long mask(int prefix) {
     return prefix == 0 ? 0 : (0xffffffffL << (32 - prefix)) & 0xffffffffL;
   }

@@ -136,6 +136,14 @@ final class ClusterCache implements AutoCloseable {
         handler(
             c -> {
               sink.vmConfig(KubeObjects.key(c));
+              // a pool whose deletion waits for its last user is looked at again
+              for (String network : networksOf(c)) {
+                for (IPPool p : poolsOnNetwork(network)) {
+                  if (KubeObjects.deleting(p)) {
+                    sink.pool(KubeObjects.key(p));
+                  }
+                }
+              }
               if (vms != null) {
                 sink.vm(KubeObjects.key(c));
               }

@@ -35,6 +35,10 @@ public final class ControllerConfig {
   private final Duration renewDeadline;
   private final Duration retryPeriod;
   private final int workers;
+  private final String serviceCidr;
+  private final boolean leaderElection;
+  private final boolean agents;
+  private final boolean dhcp;
   private final Consumer<String> events;
   private final Clock clock;
 
@@ -48,6 +52,10 @@ public final class ControllerConfig {
     this.renewDeadline = b.renewDeadline;
     this.retryPeriod = b.retryPeriod;
     this.workers = b.workers;
+    this.serviceCidr = b.serviceCidr;
+    this.leaderElection = b.leaderElection;
+    this.agents = b.agents;
+    this.dhcp = b.dhcp;
     this.events = b.events;
     this.clock = b.clock;
   }
@@ -102,6 +110,33 @@ public final class ControllerConfig {
     return workers;
   }
 
+  /**
+   * The cluster's service CIDR, which no IPPool's CIDR may overlap; empty when the check is off.
+   */
+  public Optional<String> serviceCidr() {
+    return serviceCidr.isEmpty() ? Optional.empty() : Optional.of(serviceCidr);
+  }
+
+  /** The parsed service CIDR, or null when the check is off. */
+  Cidr serviceSubnet() {
+    return serviceCidr.isEmpty() ? null : Cidr.parse(serviceCidr).orElseThrow();
+  }
+
+  /** Whether replicas elect a leader through the Lease (false: this process always leads). */
+  public boolean leaderElection() {
+    return leaderElection;
+  }
+
+  /** Whether pools get agent Deployments (false: the controller allocates, nothing serves). */
+  public boolean agents() {
+    return agents;
+  }
+
+  /** Whether the agents run their DHCP server (false: they elect and sync only). */
+  public boolean dhcp() {
+    return dhcp;
+  }
+
   /** Receives the {@code EVENT ...} lines; default standard output. */
   public Consumer<String> events() {
     return events;
@@ -123,6 +158,10 @@ public final class ControllerConfig {
     private Duration renewDeadline = Duration.ofSeconds(10);
     private Duration retryPeriod = Duration.ofSeconds(2);
     private int workers = DEFAULT_WORKERS;
+    private String serviceCidr = PoolValidation.DEFAULT_SERVICE_CIDR;
+    private boolean leaderElection = true;
+    private boolean agents = true;
+    private boolean dhcp = true;
     private Consumer<String> events = System.out::println;
     private Clock clock = Clock.systemUTC();
 
@@ -179,6 +218,36 @@ public final class ControllerConfig {
     /** Reconciler workers per kind, 1 to 64; default {@value #DEFAULT_WORKERS}. */
     public Builder workers(int workers) {
       this.workers = workers;
+      return this;
+    }
+
+    /**
+     * The cluster's service CIDR, which no IPPool may overlap; default {@code 10.53.0.0/16} (the
+     * upstream webhook's default, Harvester's service CIDR); empty turns the check off.
+     */
+    public Builder serviceCidr(String serviceCidr) {
+      this.serviceCidr = Objects.requireNonNull(serviceCidr, "serviceCidr").trim();
+      return this;
+    }
+
+    /**
+     * Whether to elect through the Lease; default true. False (upstream's --no-leader-election)
+     * makes this process lead at once, on a lock in memory: run one replica only.
+     */
+    public Builder leaderElection(boolean leaderElection) {
+      this.leaderElection = leaderElection;
+      return this;
+    }
+
+    /** Whether pools get agent Deployments; default true (false: upstream's --no-agent). */
+    public Builder agents(boolean agents) {
+      this.agents = agents;
+      return this;
+    }
+
+    /** Whether agents run their DHCP server; default true (false: upstream's --no-dhcp). */
+    public Builder dhcp(boolean dhcp) {
+      this.dhcp = dhcp;
       return this;
     }
 
@@ -246,6 +315,13 @@ public final class ControllerConfig {
                 + retryPeriod
                 + "; lower the retry period or"
                 + " raise the renew deadline");
+      }
+      if (!serviceCidr.isEmpty() && Cidr.parse(serviceCidr).isEmpty()) {
+        problems.add(
+            "serviceCidr (--service-cidr) '"
+                + serviceCidr
+                + "' is not an IPv4 CIDR; give the cluster's service CIDR like 10.96.0.0/12, or ''"
+                + " to turn the overlap check off");
       }
       if (workers < 1 || workers > 64) {
         problems.add("workers (--workers) " + workers + " must be 1 to 64");

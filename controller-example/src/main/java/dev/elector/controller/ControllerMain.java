@@ -2,15 +2,22 @@ package dev.elector.controller;
 
 import dev.elector.ElectorConfigException;
 import dev.elector.examples.CommandLines;
+import dev.elector.kube.PodEnvironment;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 
@@ -37,9 +44,14 @@ public final class ControllerMain {
     if (flags.printHelpOrVersion(System.out)) {
       return;
     }
+    // before the first logger is made: slf4j-simple reads its level once
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", flags.logLevel());
     ApiClient client;
     try {
-      client = flags.kubeconfig() == null ? ClientBuilder.standard().build() : fromFile(flags);
+      client =
+          flags.kubeconfig() == null && flags.kubecontext() == null
+              ? ClientBuilder.standard().build()
+              : fromFile(flags);
     } catch (IOException | RuntimeException e) {
       System.err.println(
           "ippool-controller: cannot load the Kubernetes client configuration ("
@@ -64,7 +76,14 @@ public final class ControllerMain {
               flags.health().port(),
               controller::health,
               controller::isSynced,
-              prometheus(controller));
+              prometheus(controller),
+              flags.cacheDumpApi()
+                  ? Map.of(
+                      "/ipams",
+                      () -> CacheDump.ipams(controller.cache()),
+                      "/caches",
+                      () -> CacheDump.caches(controller.cache()))
+                  : Map.of());
     } catch (IOException e) {
       controller.close();
       System.err.println(
@@ -78,11 +97,32 @@ public final class ControllerMain {
       return;
     }
     controller.events().emit("HEALTH", "addr", flags.health().host() + ":" + health.port());
+    WebhookServer webhook = null;
+    if (flags.webhookAddr() != null) {
+      try {
+        webhook = startWebhook(client, controller, flags);
+      } catch (IOException | ApiException | RuntimeException e) {
+        health.close();
+        controller.close();
+        System.err.println(
+            "ippool-controller: the admission webhook cannot start ("
+                + (e instanceof ApiException a ? a.getCode() + " " + a.getResponseBody() : e)
+                + "); check --webhook-addr and the certificate flags; with --register-webhooks,"
+                + " apply deploy/webhook/webhooks.yaml first (the controller may update the"
+                + " configurations vm-dhcp-webhook, not create them)");
+        System.exit(2);
+        return;
+      }
+    }
+    WebhookServer webhookServer = webhook;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  if (webhookServer != null) {
+                    webhookServer.close();
+                  }
                   health.close();
                   controller.close();
                   stopped.countDown();
@@ -95,6 +135,59 @@ public final class ControllerMain {
     }
   }
 
+  /**
+   * Starts the admission webhook: the certificate from --webhook-cert-dir, else the shared
+   * --webhook-secret, else one generated for this process; registered with --register-webhooks.
+   */
+  private static WebhookServer startWebhook(
+      ApiClient client, IPPoolController controller, Flags flags) throws IOException, ApiException {
+    String namespace = PodEnvironment.system().namespace().orElse("default");
+    String service =
+        flags.webhookService() != null
+            ? flags.webhookService()
+            : namespace + "/" + WebhookRegistration.DEFAULT_NAME + ":443";
+    List<String> hosts;
+    if (flags.webhookUrl() != null) {
+      hosts = List.of(URI.create(flags.webhookUrl()).getHost());
+    } else {
+      String[] nsName = service.split(":")[0].split("/");
+      String host = nsName[1] + "." + nsName[0];
+      hosts = List.of(host + ".svc", host + ".svc.cluster.local", host);
+    }
+    Clock clock = Clock.systemUTC();
+    WebhookTls tls;
+    if (flags.webhookCertDir() != null) {
+      tls = WebhookTls.load(flags.webhookCertDir());
+    } else if (flags.webhookSecret() != null) {
+      tls = WebhookSecret.obtain(client, namespace, flags.webhookSecret(), hosts, clock);
+    } else {
+      tls = WebhookTls.generate(hosts, clock);
+    }
+    WebhookServer server =
+        WebhookServer.start(
+            new InetSocketAddress(flags.webhookAddr().host(), flags.webhookAddr().port()),
+            tls,
+            controller.admissionReviews(),
+            controller::isSynced);
+    if (flags.registerWebhooks()) {
+      new WebhookRegistration(
+              WebhookRegistration.DEFAULT_NAME,
+              flags.webhookUrl(),
+              flags.webhookUrl() == null ? service : null,
+              Map.of())
+          .apply(client, tls.caBundle());
+    }
+    controller
+        .events()
+        .emit(
+            "WEBHOOK",
+            "addr",
+            flags.webhookAddr().host() + ":" + server.port(),
+            "until",
+            tls.notAfter().toString());
+    return server;
+  }
+
   /** The controller's elector meters, as Prometheus text for {@code /metrics}. */
   static Supplier<String> prometheus(IPPoolController controller) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -105,10 +198,22 @@ public final class ControllerMain {
     };
   }
 
+  /** The client of --kubeconfig (else $KUBECONFIG, else ~/.kube/config) in --kubecontext. */
   private static ApiClient fromFile(Flags flags) throws IOException {
-    try (Reader reader = Files.newBufferedReader(flags.kubeconfig(), StandardCharsets.UTF_8)) {
+    String env = System.getenv("KUBECONFIG");
+    java.nio.file.Path file =
+        flags.kubeconfig() != null
+            ? flags.kubeconfig()
+            : env != null && !env.isBlank()
+                ? java.nio.file.Path.of(env.split(java.io.File.pathSeparator)[0])
+                : java.nio.file.Path.of(System.getProperty("user.home"), ".kube", "config");
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       KubeConfig config = KubeConfig.loadKubeConfig(reader);
-      config.setFile(flags.kubeconfig().toFile());
+      if (flags.kubecontext() != null && !config.setContext(flags.kubecontext())) {
+        throw new IllegalArgumentException(
+            "--kubecontext " + flags.kubecontext() + " is not a context of " + file);
+      }
+      config.setFile(file.toFile());
       return ClientBuilder.kubeconfig(config).build();
     }
   }

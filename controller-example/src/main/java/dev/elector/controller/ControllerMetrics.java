@@ -17,17 +17,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * counters, and the upstream vm-dhcp-controller's gauges under their upstream names, so that its
  * dashboards keep working: {@code vmdhcpcontroller_ippool_used} and {@code
  * vmdhcpcontroller_ippool_available} (tags ippool, network, cidr) and {@code
- * vmdhcpcontroller_vmnetcfg_status} (1 per NIC, tags vmnetcfg, network, mac, ip, status). The
- * gauges read the informer cache, so every replica, leading or not, shows the same values; {@link
- * #refresh()} re-reads them and is called before each scrape.
+ * vmdhcpcontroller_vmnetcfg_status} (1 per NIC, tags vmnetcfg, network, mac, ip, state, as upstream
+ * names them). The gauges read the informer cache, but only the leading replica exports them, as
+ * upstream's leader alone does, so {@code sum()} over all pods counts each pool once; a standby
+ * exports none. {@link #refresh()} re-reads them and is called before each scrape.
  */
 final class ControllerMetrics {
+  private final IPPoolController controller;
   private final ClusterCache cache;
   private final MultiGauge used;
   private final MultiGauge available;
   private final MultiGauge nics;
 
   ControllerMetrics(IPPoolController controller, MeterRegistry registry) {
+    this.controller = controller;
     this.cache = controller.cache();
     ElectorMetrics.of(controller.elector()).bindTo(registry);
     ControllerStats stats = controller.stats();
@@ -73,7 +76,9 @@ final class ControllerMetrics {
   void refresh() {
     List<MultiGauge.Row<?>> usedRows = new ArrayList<>();
     List<MultiGauge.Row<?>> availableRows = new ArrayList<>();
-    for (IPPool pool : cache.allPools()) {
+    List<MultiGauge.Row<?>> nicRows = new ArrayList<>();
+    boolean leading = controller.isLeader();
+    for (IPPool pool : leading ? cache.allPools() : List.<IPPool>of()) {
       IPv4Status ipv4 = pool.getStatus() == null ? null : pool.getStatus().getIpv4();
       if (ipv4 == null || pool.getSpec() == null || pool.getSpec().getIpv4Config() == null) {
         continue;
@@ -90,8 +95,8 @@ final class ControllerMetrics {
       availableRows.add(
           MultiGauge.Row.of(tags, ipv4.getAvailable() == null ? 0 : ipv4.getAvailable()));
     }
-    List<MultiGauge.Row<?>> nicRows = new ArrayList<>();
-    for (VirtualMachineNetworkConfig config : cache.allVmConfigs()) {
+    for (VirtualMachineNetworkConfig config :
+        leading ? cache.allVmConfigs() : List.<VirtualMachineNetworkConfig>of()) {
       if (config.getStatus() == null) {
         continue;
       }
@@ -108,7 +113,7 @@ final class ControllerMetrics {
                     String.valueOf(nic.getMacAddress()),
                     "ip",
                     nic.getAllocatedIPAddress() == null ? "" : nic.getAllocatedIPAddress(),
-                    "status",
+                    "state",
                     String.valueOf(nic.getState())),
                 1));
       }

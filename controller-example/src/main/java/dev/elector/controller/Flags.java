@@ -111,6 +111,96 @@ final class Flags {
               + ")")
   private Integer workers;
 
+  @Option(
+      names = "--kubecontext",
+      paramLabel = "NAME",
+      description = "the kubeconfig context to use (or KUBECONTEXT; default its current one)")
+  private String kubecontext;
+
+  @Option(
+      names = "--no-leader-election",
+      description = "lead at once, without a Lease (run one replica only)")
+  private boolean noLeaderElection;
+
+  @Option(names = "--no-agent", description = "render no agent Deployments")
+  private boolean noAgent;
+
+  @Option(
+      names = "--no-dhcp",
+      description = "render agents that run no DHCP server (they elect and sync only)")
+  private boolean noDhcp;
+
+  @Option(
+      names = "--enable-cache-dump-api",
+      description =
+          "also serve /ipams and /caches on --health-addr: every pool's allocation table, by"
+              + " network")
+  private boolean cacheDumpApi;
+
+  @Option(names = "--debug", description = "log at DEBUG (or VM_DHCP_CONTROLLER_DEBUG=true)")
+  private boolean debug;
+
+  @Option(names = "--trace", description = "log at TRACE (or VM_DHCP_CONTROLLER_TRACE=true)")
+  private boolean trace;
+
+  @Option(
+      names = "--service-cidr",
+      paramLabel = "CIDR",
+      description =
+          "the cluster's service CIDR, which no IPPool may overlap (default "
+              + PoolValidation.DEFAULT_SERVICE_CIDR
+              + ", upstream's; '' turns the check off)")
+  private String serviceCidr;
+
+  @Option(
+      names = "--webhook-addr",
+      paramLabel = "HOST:PORT",
+      description =
+          "serve the admission webhooks over HTTPS here, for example 0.0.0.0:8443 (default: no"
+              + " webhook)")
+  private HostPort webhookAddr;
+
+  @Option(
+      names = "--webhook-cert-dir",
+      paramLabel = "DIR",
+      description =
+          "serve tls.crt and tls.key of DIR (a mounted kubernetes.io/tls Secret); ca.crt is the"
+              + " caBundle")
+  private Path webhookCertDir;
+
+  @Option(
+      names = "--webhook-secret",
+      paramLabel = "NAME",
+      description =
+          "share a generated certificate through this Secret of POD_NAMESPACE (made if absent,"
+              + " renewed 30 days before it ends); without it or --webhook-cert-dir each replica"
+              + " makes its own")
+  private String webhookSecret;
+
+  @Option(
+      names = "--webhook-service",
+      paramLabel = "NS/NAME[:PORT]",
+      description =
+          "the Service in front of the webhook (default POD_NAMESPACE/"
+              + WebhookRegistration.DEFAULT_NAME
+              + ":443); names the generated certificate and the registration")
+  private String webhookService;
+
+  @Option(
+      names = "--webhook-url",
+      paramLabel = "URL",
+      description =
+          "register https://HOST:PORT instead of the Service (a webhook outside the cluster)")
+  private String webhookUrl;
+
+  @Option(
+      names = "--register-webhooks",
+      description =
+          "keep the caBundle of the Validating- and MutatingWebhookConfiguration "
+              + WebhookRegistration.DEFAULT_NAME
+              + " in step with the certificate (created where they are missing and RBAC allows)")
+  private boolean registerWebhooks;
+
   private CommandLine cli;
   private CommandLines.Parsed parsed;
   private ControllerConfig.Builder config;
@@ -145,6 +235,7 @@ final class Flags {
               + " a kubeconfig file, or leave the flag out to use in-cluster config, $KUBECONFIG"
               + " or ~/.kube/config");
     }
+    checkWebhookFlags();
     ControllerConfig.Builder builder = ControllerConfig.newBuilder();
     try {
       Optional.ofNullable(agentImage).ifPresent(builder::agentImage);
@@ -155,12 +246,45 @@ final class Flags {
       Optional.ofNullable(retryPeriod).ifPresent(builder::retryPeriod);
       Optional.ofNullable(identity).ifPresent(builder::identity);
       Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
+      Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
+      builder.leaderElection(!noLeaderElection).agents(!noAgent).dhcp(!noDhcp);
       builder.build();
     } catch (IllegalArgumentException e) {
       // ControllerConfig's messages name the field and the flag: "agentReplicas (--agent-replicas)"
       throw new FlagException(e.getMessage());
     }
     return builder;
+  }
+
+  private void checkWebhookFlags() {
+    boolean any =
+        webhookCertDir != null
+            || webhookSecret != null
+            || webhookService != null
+            || webhookUrl != null
+            || registerWebhooks;
+    if (any && webhookAddr == null) {
+      throw new FlagException(
+          "the --webhook-* flags and --register-webhooks need --webhook-addr; add"
+              + " --webhook-addr 0.0.0.0:8443");
+    }
+    if (webhookCertDir != null && webhookSecret != null) {
+      throw new FlagException(
+          "--webhook-cert-dir and --webhook-secret both name a certificate; give one");
+    }
+    if (webhookUrl != null && !webhookUrl.matches("https://[^/]+")) {
+      throw new FlagException(
+          "--webhook-url '"
+              + webhookUrl
+              + "' is not https://HOST:PORT without a path; write it like"
+              + " https://10.0.0.5:8443");
+    }
+    if (webhookService != null && !webhookService.matches("[a-z0-9-]+/[a-z0-9-]+(:[0-9]{1,5})?")) {
+      throw new FlagException(
+          "--webhook-service '"
+              + webhookService
+              + "' is not NAMESPACE/NAME[:PORT]; write it like vm-dhcp-system/vm-dhcp-webhook:443");
+    }
   }
 
   /**
@@ -184,5 +308,50 @@ final class Flags {
 
   HostPort health() {
     return health;
+  }
+
+  /** The kubeconfig context, or null for the file's current one (KUBECONTEXT is read too). */
+  String kubecontext() {
+    return kubecontext != null ? kubecontext : System.getenv("KUBECONTEXT");
+  }
+
+  /** Whether /ipams and /caches are served. */
+  boolean cacheDumpApi() {
+    return cacheDumpApi;
+  }
+
+  /** The log level: info, debug or trace (also from VM_DHCP_CONTROLLER_DEBUG/TRACE). */
+  String logLevel() {
+    if (trace || "true".equalsIgnoreCase(System.getenv("VM_DHCP_CONTROLLER_TRACE"))) {
+      return "trace";
+    }
+    return debug || "true".equalsIgnoreCase(System.getenv("VM_DHCP_CONTROLLER_DEBUG"))
+        ? "debug"
+        : "info";
+  }
+
+  /** Where the webhook listens, or null when it is off. */
+  HostPort webhookAddr() {
+    return webhookAddr;
+  }
+
+  Path webhookCertDir() {
+    return webhookCertDir;
+  }
+
+  String webhookSecret() {
+    return webhookSecret;
+  }
+
+  String webhookService() {
+    return webhookService;
+  }
+
+  String webhookUrl() {
+    return webhookUrl;
+  }
+
+  boolean registerWebhooks() {
+    return registerWebhooks;
   }
 }

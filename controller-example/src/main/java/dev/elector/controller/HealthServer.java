@@ -33,7 +33,19 @@ final class HealthServer implements AutoCloseable {
       BooleanSupplier ready,
       Supplier<String> metrics)
       throws IOException {
-    return new HealthServer(
+    return start(host, port, health, ready, metrics, java.util.Map.of());
+  }
+
+  /** As above, also serving each JSON document of {@code documents} at its path. */
+  static HealthServer start(
+      String host,
+      int port,
+      Supplier<ElectorHealth> health,
+      BooleanSupplier ready,
+      Supplier<String> metrics,
+      java.util.Map<String, Supplier<String>> documents)
+      throws IOException {
+    ProbeServer.Builder builder =
         ProbeServer.newBuilder("ippool-health")
             .probe(
                 "/healthz",
@@ -49,8 +61,9 @@ final class HealthServer implements AutoCloseable {
                         ? Optional.empty()
                         : Optional.of("not ready: informers have not synced yet"),
                 () -> "ok: informers synced")
-            .document("/metrics", ProbeServer.PROMETHEUS_TEXT, metrics)
-            .start(new InetSocketAddress(host, port)));
+            .document("/metrics", ProbeServer.PROMETHEUS_TEXT, metrics);
+    documents.forEach((path, body) -> builder.document(path, "application/json", body));
+    return new HealthServer(builder.start(new InetSocketAddress(host, port)));
   }
 
   /** The bound port (useful with port 0). */

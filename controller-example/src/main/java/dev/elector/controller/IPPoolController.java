@@ -7,6 +7,8 @@ import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.PodEnvironment;
+import dev.elector.lock.InMemoryLockStore;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -87,7 +89,15 @@ public final class IPPoolController implements AutoCloseable {
     this.elector =
         LeaderElector.create(
             ElectorConfig.newBuilder()
-                .lock(lock.build())
+                .lock(
+                    config.leaderElection()
+                        ? lock.build()
+                        // --no-leader-election: a lock no other process sees, so this one leads
+                        : InMemoryLockStore.create(config.leaseName())
+                            .lockFor(
+                                config
+                                    .identity()
+                                    .orElseGet(() -> PodEnvironment.system().defaultIdentity())))
                 .leaseDuration(config.leaseDuration())
                 .renewDeadline(config.renewDeadline())
                 .retryPeriod(config.retryPeriod())
@@ -113,6 +123,12 @@ public final class IPPoolController implements AutoCloseable {
     this.events = new EventLog(config.events(), config.clock(), elector.identity());
     this.objectEvents =
         new ObjectEvents(client, "ippool-controller", elector.identity(), config.clock());
+  }
+
+  /** The admission reviews, answered from this replica's caches. */
+  AdmissionReviews admissionReviews() {
+    return new AdmissionReviews(
+        cache::poolsOnNetwork, cache::configsOnNetwork, config.serviceSubnet());
   }
 
   /**

@@ -13,11 +13,26 @@ import java.time.Duration;
  * Whether a pool's network exists: the Multus NetworkAttachmentDefinition named by its
  * spec.networkName. Without it the agent's pods cannot attach to the network, so the pool says so
  * in its {@code NetworkReady} condition, and the controller looks again every {@link #RECHECK}.
+ *
+ * <p>A network that exists gets upstream's labels naming its pool, {@value #LABEL_POOL_NAMESPACE}
+ * and {@value #LABEL_POOL_NAME}, so tools that find a network's pool through them keep working
+ * (this controller finds pools by an index on spec.networkName and never reads them). The update is
+ * conditional on the object's resourceVersion; one that fails is logged once and tried again at the
+ * pool's next reconcile.
  */
 final class NetworkAttachments {
   static final String GROUP = "k8s.cni.cncf.io";
   static final String VERSION = "v1";
   static final String PLURAL = "network-attachment-definitions";
+
+  /** Upstream's label on a network naming its pool's namespace. */
+  static final String LABEL_POOL_NAMESPACE = "network.harvesterhci.io/ippool-namespace";
+
+  /** Upstream's label on a network naming its pool. */
+  static final String LABEL_POOL_NAME = "network.harvesterhci.io/ippool-name";
+
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(NetworkAttachments.class);
 
   /** How often a pool whose network is missing is looked at again. */
   static final Duration RECHECK = Duration.ofSeconds(10);
@@ -31,16 +46,73 @@ final class NetworkAttachments {
     this.api = new CustomObjectsApi(client);
   }
 
+  private final WarnOnce warnings = new WarnOnce();
+
   /** Looks up {@code network}, "NAMESPACE/NAME" (a valid pool's spec.networkName). */
   Check check(String network) {
+    return check(network, null, null);
+  }
+
+  /**
+   * Looks up {@code network} and, when it exists and {@code poolNamespace} is given, labels it with
+   * the pool that serves it.
+   */
+  Check check(String network, String poolNamespace, String poolName) {
     int slash = network.indexOf('/');
+    String namespace = network.substring(0, slash);
+    String name = network.substring(slash + 1);
     try {
-      api.getNamespacedCustomObject(
-              GROUP, VERSION, network.substring(0, slash), PLURAL, network.substring(slash + 1))
-          .execute();
+      Object nad = api.getNamespacedCustomObject(GROUP, VERSION, namespace, PLURAL, name).execute();
+      if (poolNamespace != null) {
+        label(nad, network, poolNamespace, poolName);
+      }
       return new Check(true, "NetworkFound", "NetworkAttachmentDefinition " + network + " exists");
     } catch (ApiException e) {
       return fromError(network, e.getCode(), e.getResponseBody());
+    }
+  }
+
+  @SuppressWarnings("unchecked") // a custom object reads as nested maps
+  private void label(Object nad, String network, String poolNamespace, String poolName) {
+    if (!(nad instanceof java.util.Map<?, ?> object)
+        || !(object.get("metadata") instanceof java.util.Map<?, ?> metadata)) {
+      return;
+    }
+    java.util.Map<String, Object> meta = (java.util.Map<String, Object>) metadata;
+    java.util.Map<String, String> labels =
+        meta.get("labels") instanceof java.util.Map<?, ?> l
+            ? new java.util.LinkedHashMap<>((java.util.Map<String, String>) l)
+            : new java.util.LinkedHashMap<>();
+    if (poolNamespace.equals(labels.get(LABEL_POOL_NAMESPACE))
+        && poolName.equals(labels.get(LABEL_POOL_NAME))) {
+      return;
+    }
+    labels.put(LABEL_POOL_NAMESPACE, poolNamespace);
+    labels.put(LABEL_POOL_NAME, poolName);
+    meta.put("labels", labels);
+    int slash = network.indexOf('/');
+    try {
+      api.replaceNamespacedCustomObject(
+              GROUP,
+              VERSION,
+              network.substring(0, slash),
+              PLURAL,
+              network.substring(slash + 1),
+              nad)
+          .execute();
+      log.info(
+          "NetworkAttachmentDefinition {}: labelled with its IPPool {}/{}",
+          network,
+          poolNamespace,
+          poolName);
+    } catch (ApiException e) {
+      if (warnings.first(network + "#labels", (long) e.getCode())) {
+        log.warn(
+            "NetworkAttachmentDefinition {}: cannot write the labels naming its IPPool (HTTP {});"
+                + " the shipped ClusterRole grants update on network-attachment-definitions",
+            network,
+            e.getCode());
+      }
     }
   }
 

@@ -29,8 +29,22 @@ record PoolLayout(
     return end - start + 1;
   }
 
+  /** Number of addresses in [start, end] that may be leased: all but network and broadcast. */
+  long usableSize() {
+    return rangeSize() - (inRange(cidr.network()) ? 1 : 0) - (inRange(cidr.last()) ? 1 : 0);
+  }
+
   boolean inRange(long address) {
     return address >= start && address <= end;
+  }
+
+  /**
+   * True when {@code address} may be leased: inside [start, end], and neither the subnet's network
+   * nor its broadcast address (a pool stored before admission refused such ranges may include
+   * them).
+   */
+  boolean usable(long address) {
+    return inRange(address) && address != cidr.network() && address != cidr.last();
   }
 
   /** The marker an address carries in the allocation table, or null for an ordinary one. */

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -83,13 +84,9 @@ final class PoolReconciler implements KeyReconciler {
     if (KubeObjects.deleting(pool)) {
       return finalizeDeletion(pool);
     }
-    if (!KubeObjects.hasFinalizer(pool, FINALIZER)) {
-      pool = writes.updatePool(KubeObjects.withFinalizer(pool, FINALIZER, IPPool.class));
-      log.info("IPPool {}: added finalizer {}", key, FINALIZER);
-    }
-    PoolValidation validation = PoolValidation.validate(pool.getSpec());
+    pool = ensureFinalizer(pool);
+    PoolValidation validation = PoolValidation.validate(pool.getSpec(), config.serviceSubnet());
     String deploymentName = AgentDeployment.name(name);
-    V1Deployment live = cache.deployment(namespace, deploymentName);
     boolean paused = pool.getSpec() != null && pool.getSpec().isPaused();
     IPPoolStatus current = pool.getStatus() == null ? new IPPoolStatus() : pool.getStatus();
     Conditions conditions = new Conditions(current.getConditions(), now());
@@ -98,123 +95,196 @@ final class PoolReconciler implements KeyReconciler {
             .ipv4(current.getIpv4())
             .agentDeploymentRef(current.getAgentDeploymentRef())
             .lastUpdate(current.getLastUpdate());
-    String agentProblem = null;
+    Agent agent = new Agent(cache.deployment(namespace, deploymentName), null);
     boolean networkFound = true;
-
-    if (!validation.isValid()) {
-      if (warnings.first(key, pool.getMetadata().getGeneration())) {
-        log.warn(
-            "IPPool {} generation {} is invalid: {}",
-            key,
-            pool.getMetadata().getGeneration(),
-            validation.message());
-      }
-      conditions.set(PoolCondition.REGISTERED, false, validation.reason(), validation.message());
-      conditions.set(
-          PoolCondition.CACHE_READY,
-          false,
-          "PoolInvalid",
-          "the allocation table is"
-              + " not maintained while the spec is invalid; see the Registered condition");
-    } else {
+    if (validation.isValid()) {
       warnings.forget(key);
-      access.ensure(namespace);
-      int replicas = paused ? 0 : config.agentReplicas();
-      V1Deployment rendered = AgentDeployment.render(pool, config.agentImage(), replicas);
-      if (live == null) {
-        live = writes.createDeployment(rendered);
-        stats.deploymentWrites.incrementAndGet();
-        log.info(
-            "IPPool {}: created agent Deployment {} with {} replicas",
-            key,
-            deploymentName,
-            replicas);
-        events.emit(
-            "DEPLOYMENT",
-            "action",
-            "created",
-            "pool",
-            key,
-            "deployment",
-            namespace + "/" + deploymentName,
-            "replicas",
-            replicas);
-      } else if (!AgentDeployment.controlledBy(live, pool) && !AgentDeployment.managedHere(live)) {
-        agentProblem =
-            "Deployment "
-                + namespace
-                + "/"
-                + deploymentName
-                + " exists but is not"
-                + " managed by this controller; delete or rename it";
-        if (warnings.first(key + "#deployment", pool.getMetadata().getGeneration())) {
-          log.warn("IPPool {}: {}", key, agentProblem);
-        }
-      } else if (AgentDeployment.differs(live, rendered)) {
-        boolean scaleOnly = AgentDeployment.onlyReplicasDiffer(live, rendered);
-        V1Deployment update = KubeObjects.copy(live, V1Deployment.class);
-        update
-            .getMetadata()
-            .labels(rendered.getMetadata().getLabels())
-            .ownerReferences(rendered.getMetadata().getOwnerReferences());
-        update.spec(rendered.getSpec()).status(null);
-        live = writes.replaceDeployment(update);
-        stats.deploymentWrites.incrementAndGet();
-        log.info(
-            "IPPool {}: {} agent Deployment {} ({} replicas)",
-            key,
-            scaleOnly ? "scaled" : "updated",
-            deploymentName,
-            replicas);
-        events.emit(
-            "DEPLOYMENT",
-            "action",
-            scaleOnly ? "scaled" : "updated",
-            "pool",
-            key,
-            "deployment",
-            namespace + "/" + deploymentName,
-            "replicas",
-            replicas);
-      } else {
-        log.debug("IPPool {}: agent Deployment {} is up to date", key, deploymentName);
+      if (config.agents()) {
+        agent = syncAgent(pool, paused, agent.live());
       }
-      AllocationTable table =
-          AllocationTable.of(
-              validation.layout(),
-              current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
-      table = applyConflictReports(pool, table);
-      if (!table.evicted().isEmpty()) {
-        log.info(
-            "IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new"
-                + " ones",
-            key,
-            table.evicted());
-      }
+      AllocationTable table = syncTable(pool, current, validation.layout());
       next.ipv4(table.toStatus())
-          .agentDeploymentRef(new ObjectRef().namespace(namespace).name(deploymentName));
-      conditions.set(
-          PoolCondition.REGISTERED,
-          true,
-          "Registered",
-          "the spec is valid; network "
-              + pool.getSpec().getNetworkName()
-              + ", range "
-              + validation.layout().range());
-      conditions.set(
-          PoolCondition.CACHE_READY,
-          true,
-          "TableReady",
-          "status.ipv4.allocated"
-              + " holds the reserved and excluded addresses and every allocation");
-      NetworkAttachments.Check network = networks.check(pool.getSpec().getNetworkName());
-      conditions.set(
-          PoolCondition.NETWORK_READY, network.found(), network.reason(), network.message());
-      networkFound = network.found();
-      if (!network.found()) {
-        objectEvents.warning(pool, network.reason(), network.message());
-      }
+          .agentDeploymentRef(
+              config.agents() ? new ObjectRef().namespace(namespace).name(deploymentName) : null);
+      setRegistered(conditions, pool, validation);
+      networkFound = checkNetwork(conditions, pool);
+    } else {
+      reportInvalid(conditions, pool, validation);
     }
+    setStopped(conditions, paused);
+    setAgentReady(
+        conditions,
+        agent.live(),
+        paused,
+        validation.isValid(),
+        agent.problem(),
+        namespace,
+        deploymentName);
+    next.conditions(conditions.list());
+    writeIfChanged(pool, current, next);
+    if (validation.isValid()) {
+      removeHandledReports(pool);
+    }
+    return networkFound ? DONE : new Result(true, NetworkAttachments.RECHECK);
+  }
+
+  /** The agent Deployment as it is after {@link #syncAgent}, and why it is not ours, if so. */
+  private record Agent(V1Deployment live, String problem) {}
+
+  /** Step 1: the cleanup finalizer is on the pool before anything is made for it. */
+  private IPPool ensureFinalizer(IPPool pool) throws ApiException {
+    if (KubeObjects.hasFinalizer(pool, FINALIZER)) {
+      return pool;
+    }
+    IPPool updated = writes.updatePool(KubeObjects.withFinalizer(pool, FINALIZER, IPPool.class));
+    log.info("IPPool {}: added finalizer {}", pool.ref(), FINALIZER);
+    return updated;
+  }
+
+  /** Step 2 (invalid spec): Registered and CacheReady say why; nothing else changes. */
+  private void reportInvalid(Conditions conditions, IPPool pool, PoolValidation validation) {
+    String key = pool.ref();
+    if (warnings.first(key, pool.getMetadata().getGeneration())) {
+      log.warn(
+          "IPPool {} generation {} is invalid: {}",
+          key,
+          pool.getMetadata().getGeneration(),
+          validation.message());
+    }
+    conditions.set(PoolCondition.REGISTERED, false, validation.reason(), validation.message());
+    conditions.set(
+        PoolCondition.CACHE_READY,
+        false,
+        "PoolInvalid",
+        "the allocation table is"
+            + " not maintained while the spec is invalid; see the Registered condition");
+  }
+
+  /**
+   * Step 2 (valid spec): the agents' identity, and the agent Deployment created, updated or scaled
+   * when an owned field differs; a foreign Deployment of that name is left alone and reported.
+   */
+  private Agent syncAgent(IPPool pool, boolean paused, V1Deployment live) throws ApiException {
+    String key = pool.ref();
+    String namespace = pool.getMetadata().getNamespace();
+    String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
+    access.ensure(namespace);
+    int replicas = paused ? 0 : config.agentReplicas();
+    V1Deployment rendered =
+        AgentDeployment.render(pool, config.agentImage(), replicas, !config.dhcp());
+    if (live == null) {
+      V1Deployment created = writes.createDeployment(rendered);
+      stats.deploymentWrites.incrementAndGet();
+      log.info(
+          "IPPool {}: created agent Deployment {} with {} replicas", key, deploymentName, replicas);
+      events.emit(
+          "DEPLOYMENT",
+          "action",
+          "created",
+          "pool",
+          key,
+          "deployment",
+          namespace + "/" + deploymentName,
+          "replicas",
+          replicas);
+      return new Agent(created, null);
+    }
+    if (!AgentDeployment.controlledBy(live, pool) && !AgentDeployment.managedHere(live)) {
+      String problem =
+          "Deployment "
+              + namespace
+              + "/"
+              + deploymentName
+              + " exists but is not"
+              + " managed by this controller; delete or rename it";
+      if (warnings.first(key + "#deployment", pool.getMetadata().getGeneration())) {
+        log.warn("IPPool {}: {}", key, problem);
+      }
+      return new Agent(live, problem);
+    }
+    if (!AgentDeployment.differs(live, rendered)) {
+      log.debug("IPPool {}: agent Deployment {} is up to date", key, deploymentName);
+      return new Agent(live, null);
+    }
+    boolean scaleOnly = AgentDeployment.onlyReplicasDiffer(live, rendered);
+    V1Deployment update = KubeObjects.copy(live, V1Deployment.class);
+    update
+        .getMetadata()
+        .labels(rendered.getMetadata().getLabels())
+        .ownerReferences(rendered.getMetadata().getOwnerReferences());
+    update.spec(rendered.getSpec()).status(null);
+    V1Deployment replaced = writes.replaceDeployment(update);
+    stats.deploymentWrites.incrementAndGet();
+    log.info(
+        "IPPool {}: {} agent Deployment {} ({} replicas)",
+        key,
+        scaleOnly ? "scaled" : "updated",
+        deploymentName,
+        replicas);
+    events.emit(
+        "DEPLOYMENT",
+        "action",
+        scaleOnly ? "scaled" : "updated",
+        "pool",
+        key,
+        "deployment",
+        namespace + "/" + deploymentName,
+        "replicas",
+        replicas);
+    return new Agent(replaced, null);
+  }
+
+  /** Step 3: the allocation table normalised under the layout, with the conflict reports. */
+  private AllocationTable syncTable(IPPool pool, IPPoolStatus current, PoolLayout layout) {
+    AllocationTable table =
+        AllocationTable.of(
+            layout, current.getIpv4() == null ? Map.of() : current.getIpv4().getAllocated());
+    table = applyConflictReports(pool, table);
+    if (!table.evicted().isEmpty()) {
+      log.info(
+          "IPPool {}: addresses of MACs {} are no longer allowed by the spec; they get new ones",
+          pool.ref(),
+          table.evicted());
+    }
+    return table;
+  }
+
+  /** Step 4: Registered and CacheReady for a valid spec (noting what a stored pool is spared). */
+  private static void setRegistered(Conditions conditions, IPPool pool, PoolValidation validation) {
+    StringBuilder message =
+        new StringBuilder("the spec is valid; network ")
+            .append(pool.getSpec().getNetworkName())
+            .append(", range ")
+            .append(validation.layout().range());
+    for (PoolValidation.Problem p : validation.tolerated()) {
+      message.append("; ").append(p.message());
+    }
+    conditions.set(PoolCondition.REGISTERED, true, "Registered", message.toString());
+    conditions.set(
+        PoolCondition.CACHE_READY,
+        true,
+        "TableReady",
+        "status.ipv4.allocated"
+            + " holds the reserved and excluded addresses and every allocation");
+  }
+
+  /** Step 5: NetworkReady; false asks for another look in {@link NetworkAttachments#RECHECK}. */
+  private boolean checkNetwork(Conditions conditions, IPPool pool) {
+    NetworkAttachments.Check network =
+        networks.check(
+            pool.getSpec().getNetworkName(),
+            pool.getMetadata().getNamespace(),
+            pool.getMetadata().getName());
+    conditions.set(
+        PoolCondition.NETWORK_READY, network.found(), network.reason(), network.message());
+    if (!network.found()) {
+      objectEvents.warning(pool, network.reason(), network.message());
+    }
+    return network.found();
+  }
+
+  /** Step 6: Stopped follows spec.paused. */
+  private static void setStopped(Conditions conditions, boolean paused) {
     if (paused) {
       conditions.set(
           PoolCondition.STOPPED,
@@ -225,14 +295,6 @@ final class PoolReconciler implements KeyReconciler {
     } else {
       conditions.set(PoolCondition.STOPPED, false, "Running", "the pool is not paused");
     }
-    setAgentReady(
-        conditions, live, paused, validation.isValid(), agentProblem, namespace, deploymentName);
-    next.conditions(conditions.list());
-    writeIfChanged(pool, current, next);
-    if (validation.isValid()) {
-      removeHandledReports(pool);
-    }
-    return networkFound ? DONE : new Result(true, NetworkAttachments.RECHECK);
   }
 
   private void setAgentReady(
@@ -250,9 +312,15 @@ final class PoolReconciler implements KeyReconciler {
           PoolCondition.AGENT_READY,
           false,
           "NoAgent",
-          valid
-              ? "the agent Deployment " + namespace + "/" + deploymentName + " does not exist yet"
-              : "no agent runs while the spec is invalid");
+          !config.agents()
+              ? "the controller runs with --no-agent: no agent serves this pool"
+              : valid
+                  ? "the agent Deployment "
+                      + namespace
+                      + "/"
+                      + deploymentName
+                      + " does not exist yet"
+                  : "no agent runs while the spec is invalid");
     } else if (paused) {
       conditions.set(
           PoolCondition.AGENT_READY,
@@ -425,6 +493,11 @@ final class PoolReconciler implements KeyReconciler {
     if (!KubeObjects.hasFinalizer(pool, FINALIZER)) {
       return DONE;
     }
+    List<String> users = PoolUsage.users(pool, cache::configsOnNetwork);
+    if (!users.isEmpty()) {
+      holdDeletion(pool, users);
+      return DONE;
+    }
     String namespace = pool.getMetadata().getNamespace();
     String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
     V1Deployment live = cache.deployment(namespace, deploymentName);
@@ -449,6 +522,27 @@ final class PoolReconciler implements KeyReconciler {
     log.info("IPPool {}: finalizer {} removed", key, FINALIZER);
     events.emit("FINALIZED", "kind", IPPool.KIND, "object", key);
     return DONE;
+  }
+
+  /**
+   * A pool still in use is not finalized: the agent keeps serving, and DeletionBlocked says which
+   * configs hold it. A change of any config on its network queues the pool again.
+   */
+  private void holdDeletion(IPPool pool, List<String> users) throws ApiException {
+    IPPoolStatus current = pool.getStatus() == null ? new IPPoolStatus() : pool.getStatus();
+    Conditions conditions = new Conditions(current.getConditions(), now());
+    String message = PoolUsage.message(pool, users);
+    conditions.set(PoolCondition.DELETION_BLOCKED, true, "InUse", message);
+    if (warnings.first(pool.ref() + "#in-use", (long) users.size())) {
+      log.warn("IPPool {}: {}", pool.ref(), message);
+    }
+    IPPoolStatus next =
+        new IPPoolStatus()
+            .ipv4(current.getIpv4())
+            .agentDeploymentRef(current.getAgentDeploymentRef())
+            .lastUpdate(current.getLastUpdate())
+            .conditions(conditions.list());
+    writeIfChanged(pool, current, next);
   }
 
   private OffsetDateTime now() {

@@ -154,4 +154,22 @@ class AgentDeploymentTest {
     assertFalse(name.equals(AgentDeployment.name("a".repeat(60) + ".c")));
     assertTrue(AgentDeployment.poolLabel("x".repeat(80)).length() <= 63);
   }
+
+  @Test
+  void withNoDhcpTheAgentsRunNoServerAndThatIsADifference() {
+    V1Deployment serving = AgentDeployment.render(pool(), "img:1", 2);
+    V1Deployment quiet = AgentDeployment.render(pool(), "img:1", 2, true);
+    List<String> args = quiet.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+    assertEquals("--no-dhcp", args.get(args.size() - 1));
+    assertFalse(
+        serving
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getArgs()
+            .contains("--no-dhcp"));
+    assertTrue(AgentDeployment.differs(serving, quiet));
+  }
 }

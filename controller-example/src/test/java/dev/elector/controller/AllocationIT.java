@@ -1,6 +1,7 @@
 package dev.elector.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -162,13 +163,20 @@ class AllocationIT {
         WAIT,
         () -> metrics.get().contains("vmdhcpcontroller_ippool_used{" + pool + "} 2.0"));
     String scrape = metrics.get();
+    // only the leader exports the upstream gauges, so sum() over pods counts each pool once
+    IPPoolController standby = harness.start("replica-standby", 1);
+    Await.until("the standby has synced", WAIT, standby::isSynced);
+    String standbyScrape = ControllerMain.prometheus(standby).get();
+    assertFalse(standbyScrape.contains("vmdhcpcontroller_ippool_used{"), standbyScrape);
+    assertFalse(standbyScrape.contains("vmdhcpcontroller_vmnetcfg_status{"), standbyScrape);
+    harness.stop("replica-standby");
     assertTrue(scrape.contains("vmdhcpcontroller_ippool_available{" + pool + "} 239.0"), scrape);
     assertTrue(
         scrape.contains(
             "vmdhcpcontroller_vmnetcfg_status{ip=\"10.31.0.10\","
                 + "mac=\"52:54:00:31:00:01\",network=\""
                 + ns
-                + "/alloc\",status=\"Allocated\","
+                + "/alloc\",state=\"Allocated\","
                 + "vmnetcfg=\""
                 + ns
                 + "/vm-1\"} 1.0"),

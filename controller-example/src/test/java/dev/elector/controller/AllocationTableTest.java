@@ -183,4 +183,43 @@ class AllocationTableTest {
       assertEquals(11, table.used() + table.available() + 1);
     }
   }
+
+  /** A stored pool whose range is the whole /29: network .0 and broadcast .7 inside it. */
+  private static PoolLayout wholeSubnet() {
+    PoolValidation v =
+        PoolValidation.validate(
+            PoolValidationTest.spec(
+                "192.168.50.0/29", "192.168.50.1", null, "192.168.50.0", "192.168.50.7"));
+    return v.layout();
+  }
+
+  @Test
+  void theNetworkAndBroadcastAddressesAreNeverAllocatedEvenWhenTheRangeIncludesThem() {
+    AllocationTable table = AllocationTable.of(wholeSubnet(), Map.of());
+    assertEquals(5, table.available()); // .2-.6: not .0, .1 (server) or .7
+    List<String> given = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      AllocationTable.Allocation a = table.allocate(String.format("52:54:00:00:01:%02x", i), null);
+      table = a.table();
+      given.add(a.address());
+    }
+    assertEquals(
+        java.util.Arrays.asList(
+            "192.168.50.2", "192.168.50.3", "192.168.50.4", "192.168.50.5", "192.168.50.6", null),
+        given);
+    assertEquals(0, table.available());
+    assertTrue(table.allocate(A, null).message().contains("all 6 addresses"));
+  }
+
+  @Test
+  void aRequestForTheNetworkAddressFailsAndAStoredAllocationOfItIsEvicted() {
+    AllocationTable table =
+        AllocationTable.of(wholeSubnet(), Map.of("192.168.50.0", A, "192.168.50.7", B));
+    assertEquals(List.of(A, B), table.evicted().stream().sorted().toList());
+    assertTrue(table.addressOf(A).isEmpty());
+    AllocationTable.Allocation a = table.allocate(A, "192.168.50.0");
+    assertEquals(AllocationTable.Kind.FAILED, a.kind());
+    assertTrue(
+        a.message().contains("192.168.50.0 is the network or broadcast address"), a.message());
+  }
 }

@@ -132,4 +132,49 @@ class FlagsTest {
         out.toString(StandardCharsets.UTF_8).startsWith("ippool-controller "), out.toString());
     assertFalse(Flags.parse().printHelpOrVersion(print));
   }
+
+  @Test
+  void upstreamsFlagsHaveUpstreamsMeaning() {
+    Flags flags =
+        Flags.parse(
+            "--no-leader-election",
+            "--no-agent",
+            "--no-dhcp",
+            "--enable-cache-dump-api",
+            "--kubecontext",
+            "lab",
+            "--debug",
+            "--service-cidr",
+            "10.96.0.0/12");
+    ControllerConfig config = flags.config().build();
+    assertFalse(config.leaderElection());
+    assertFalse(config.agents());
+    assertFalse(config.dhcp());
+    assertTrue(flags.cacheDumpApi());
+    assertEquals("lab", flags.kubecontext());
+    assertEquals("debug", flags.logLevel());
+    assertEquals("10.96.0.0/12", config.serviceCidr().orElseThrow());
+    assertEquals("trace", Flags.parse("--trace").logLevel());
+    ControllerConfig defaults = Flags.parse().config().build();
+    assertTrue(defaults.leaderElection() && defaults.agents() && defaults.dhcp());
+    assertEquals("10.53.0.0/16", defaults.serviceCidr().orElseThrow());
+    assertTrue(Flags.parse("--service-cidr", "").config().build().serviceCidr().isEmpty());
+  }
+
+  @Test
+  void badServiceCidrAndWebhookFlagsNameTheFix() {
+    assertTrue(
+        rejected("--service-cidr", "10.96.0.0")
+            .contains("serviceCidr (--service-cidr) '10.96.0.0'" + " is not an IPv4 CIDR"));
+    assertTrue(rejected("--register-webhooks").contains("need --webhook-addr"));
+    assertTrue(
+        rejected("--webhook-addr=0.0.0.0:8443", "--webhook-cert-dir=/tls", "--webhook-secret=s")
+            .contains("give one"));
+    assertTrue(
+        rejected("--webhook-addr=0.0.0.0:8443", "--webhook-url=http://x:1/")
+            .contains("is not https://HOST:PORT without a path"));
+    assertTrue(
+        rejected("--webhook-addr=0.0.0.0:8443", "--webhook-service=svc")
+            .contains("is not NAMESPACE/NAME[:PORT]"));
+  }
 }

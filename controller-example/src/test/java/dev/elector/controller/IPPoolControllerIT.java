@@ -175,6 +175,16 @@ class IPPoolControllerIT {
         "True",
         condition(harness.read(ns, "network"), PoolCondition.REGISTERED).getStatus(),
         "a missing network is reported, not treated as an invalid spec");
+    // the network carries upstream's labels naming its pool
+    Await.until(
+        "the NetworkAttachmentDefinition is labelled with its pool",
+        WAIT,
+        () -> {
+          var labels = nads.get(ns, "network").getObject().getMetadata().getLabels();
+          return labels != null
+              && ns.equals(labels.get(NetworkAttachments.LABEL_POOL_NAMESPACE))
+              && "network".equals(labels.get(NetworkAttachments.LABEL_POOL_NAME));
+        });
   }
 
   @Test

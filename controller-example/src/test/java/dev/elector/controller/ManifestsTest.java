@@ -8,8 +8,10 @@ import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.util.Yaml;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -115,5 +117,45 @@ class ManifestsTest {
         && rule.getResources().contains(resource)
         && rule.getVerbs().contains(verb)
         && (names == null || names.isEmpty() || (name != null && names.contains(name)));
+  }
+
+  @Test
+  void theShippedWebhookConfigurationsAreWhatRegistrationWrites() throws Exception {
+    Path webhooks = Path.of("..", "deploy", "webhook", "webhooks.yaml");
+    WebhookRegistration registration =
+        new WebhookRegistration(
+            WebhookRegistration.DEFAULT_NAME, null, "vm-dhcp-system/vm-dhcp-webhook:443", Map.of());
+    assertEquals(
+        registration.validating(null),
+        documents(webhooks, V1ValidatingWebhookConfiguration.class).get(0));
+    assertEquals(
+        registration.mutating(null),
+        documents(webhooks, V1MutatingWebhookConfiguration.class).get(0));
+    List<String> patched = new java.util.ArrayList<>();
+    com.google.gson.JsonParser.parseString(
+            java.nio.file.Files.readString(
+                Path.of("..", "deploy", "webhook", "controller-patch.json")))
+        .getAsJsonArray()
+        .forEach(
+            op -> {
+              var value = op.getAsJsonObject().get("value");
+              if (value.isJsonPrimitive()) {
+                patched.add(value.getAsString());
+              }
+            });
+    V1Container c =
+        documents(DEPLOYMENT, V1Deployment.class)
+            .get(0)
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0);
+    List<String> args = new java.util.ArrayList<>(c.getArgs());
+    args.addAll(patched);
+    Flags flags = Flags.parse(args.toArray(String[]::new));
+    assertEquals(8443, flags.webhookAddr().port(), "the patched args are valid flags");
+    assertEquals("vm-dhcp-webhook-tls", flags.webhookSecret());
+    assertTrue(flags.registerWebhooks());
   }
 }

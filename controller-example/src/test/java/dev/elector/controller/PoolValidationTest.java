@@ -143,4 +143,106 @@ class PoolValidationTest {
         List.of("ServerIPOutsideCIDR", "RouterOutsideCIDR", "PoolRangeReversed"),
         v.problems().stream().map(PoolValidation.Problem::reason).toList());
   }
+
+  @Test
+  void aRangeIncludingTheNetworkOrBroadcastAddressIsRefusedAtAdmissionButToleratedWhenStored() {
+    PoolValidation v =
+        PoolValidation.validate(
+            spec(
+                "192.168.50.0/24",
+                "192.168.50.2",
+                "192.168.50.1",
+                "192.168.50.0",
+                "192.168.50.255"));
+    assertEquals(
+        List.of("PoolRangeIncludesNetworkAddress", "PoolRangeIncludesBroadcastAddress"),
+        v.problems().stream().map(PoolValidation.Problem::reason).toList());
+    assertTrue(v.isValid(), "a stored pool stays usable: " + v.message());
+    assertEquals(2, v.tolerated().size());
+    assertTrue(
+        v.message()
+            .contains(
+                "spec.ipv4Config.pool 192.168.50.0-192.168.50.255 includes the network address"
+                    + " 192.168.50.0 of 192.168.50.0/24, which is never leased; set pool.start to"
+                    + " 192.168.50.1 or later"),
+        v.message());
+    assertTrue(
+        v.message().contains("the broadcast address 192.168.50.255")
+            || v.message().contains("includes the broadcast address 192.168.50.255"),
+        v.message());
+    assertTrue(v.message().contains("set pool.end to 192.168.50.254 or earlier"), v.message());
+  }
+
+  @Test
+  void aRangeOfOnlyTheNetworkAddressIsRefused() {
+    rejects(
+        spec("192.168.50.0/24", "192.168.50.2", null, "192.168.50.0", "192.168.50.0"),
+        "PoolRangeEmpty",
+        "holds only the network or broadcast address of 192.168.50.0/24; widen the range");
+  }
+
+  @Test
+  void aServerIPOrRouterOnTheNetworkOrBroadcastAddressIsRefused() {
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.0", null, "192.168.0.10", "192.168.0.20"),
+        "ServerIPNotUsable",
+        "spec.ipv4Config.serverIP 192.168.0.0 is the network address of 192.168.0.0/24; use an"
+            + " address between 192.168.0.1 and 192.168.0.254");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.255", null, "192.168.0.10", "192.168.0.20"),
+        "ServerIPNotUsable",
+        "serverIP 192.168.0.255 is the broadcast address");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", "192.168.0.0", "192.168.0.10", "192.168.0.20"),
+        "RouterNotUsable",
+        "spec.ipv4Config.router 192.168.0.0 is the network address");
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.2", "192.168.0.255", "192.168.0.10", "192.168.0.20"),
+        "RouterNotUsable",
+        "router 192.168.0.255 is the broadcast address");
+  }
+
+  @Test
+  void aServerIPEqualToTheRouterIsRefused() {
+    rejects(
+        spec("192.168.0.0/24", "192.168.0.1", "192.168.0.1", "192.168.0.10", "192.168.0.20"),
+        "ServerIPIsRouter",
+        "spec.ipv4Config.serverIP 192.168.0.1 is the router's address",
+        "give serverIP a free address of the subnet, or leave it out");
+  }
+
+  @Test
+  void anExcludedServerIPIsRefused() {
+    rejects(
+        spec(
+            "192.168.0.0/24",
+            "192.168.0.12",
+            "192.168.0.1",
+            "192.168.0.10",
+            "192.168.0.20",
+            "192.168.0.12"),
+        "ServerIPExcluded",
+        "spec.ipv4Config.serverIP 192.168.0.12 is listed in spec.ipv4Config.pool.exclude");
+  }
+
+  @Test
+  void aCidrOverlappingTheServiceCidrIsRefusedOnlyWhenOneIsConfigured() {
+    IPPoolSpec overlapping = spec("10.53.8.0/24", "10.53.8.2", null, "10.53.8.10", "10.53.8.20");
+    PoolValidation v =
+        PoolValidation.validate(overlapping, Cidr.parse("10.53.0.0/16").orElseThrow());
+    assertFalse(v.isValid());
+    assertEquals("CIDROverlapsServiceCIDR", v.reason());
+    assertTrue(
+        v.message()
+            .contains(
+                "spec.ipv4Config.cidr 10.53.8.0/24 overlaps the cluster's service CIDR"
+                    + " 10.53.0.0/16 (--service-cidr); choose a subnet outside it"),
+        v.message());
+    assertTrue(
+        PoolValidation.validate(
+                spec("10.52.0.0/16", "10.52.0.2", null, "10.52.0.10", "10.52.0.20"),
+                Cidr.parse("10.53.0.0/16").orElseThrow())
+            .isValid());
+    assertTrue(PoolValidation.validate(overlapping).isValid());
+  }
 }

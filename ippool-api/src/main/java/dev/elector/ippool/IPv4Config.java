@@ -7,7 +7,12 @@ import java.util.Objects;
 
 /** The IPv4 side of a pool: subnet, server and router addresses, range and DHCP options. */
 public final class IPv4Config {
-  /** Lease time handed out when the pool sets none: one day. */
+  /**
+   * Lease time handed out when the pool sets none: one day, the one default of the project (the
+   * agent, the DHCP server's builder and the standalone server all use it). Upstream hands out one
+   * year; a day lets option changes, renumbering and a deleted VM's address reach the clients
+   * within half a day (T1) instead of never in practice.
+   */
   public static final int DEFAULT_LEASE_TIME_SECONDS = 86_400;
 
   @SerializedName("cidr")

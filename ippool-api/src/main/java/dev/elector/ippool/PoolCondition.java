@@ -27,6 +27,12 @@ public final class PoolCondition {
    */
   public static final String STOPPED = "Stopped";
 
+  /**
+   * The pool is being deleted but VirtualMachineNetworkConfigs still use its network, so its
+   * finalizer holds it (and its agent keeps serving) until none does.
+   */
+  public static final String DELETION_BLOCKED = "DeletionBlocked";
+
   /** A VirtualMachineNetworkConfig has an address for every NIC. */
   public static final String ALLOCATED = "Allocated";
 

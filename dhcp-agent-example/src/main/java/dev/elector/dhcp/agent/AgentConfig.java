@@ -32,8 +32,8 @@ public final class AgentConfig {
   public static final Path DEFAULT_POD_ANNOTATIONS = Path.of("/etc/podinfo/annotations");
 
   /**
-   * The flags, as picocli fills them in. The fields start at their defaults, which stay where a bad
-   * flag stops picocli before it applies the {@code defaultValue}s (shown by --help).
+   * Every flag, declared once here with its default (picocli's {@code defaultValue}, which --help
+   * shows); {@link AgentConfig} reads them, and derives only the pool, the Lease name and the NIC.
    */
   @Command(
       name = "dhcp-agent",
@@ -71,7 +71,7 @@ public final class AgentConfig {
         paramLabel = "PATH",
         defaultValue = "/etc/podinfo/annotations",
         description = "the pod's annotations, a Downward API file (default ${DEFAULT-VALUE})")
-    Path podAnnotations = DEFAULT_POD_ANNOTATIONS;
+    Path podAnnotations;
 
     @Option(
         names = "--nic",
@@ -98,6 +98,13 @@ public final class AgentConfig {
     boolean dryRun;
 
     @Option(
+        names = "--no-dhcp",
+        description =
+            "run no DHCP server: elect and keep the lease cache only (upstream's agent --dry-run;"
+                + " what the controller's --no-dhcp asks for)")
+    boolean noDhcp;
+
+    @Option(
         names = "--kubeconfig",
         paramLabel = "PATH",
         description =
@@ -105,15 +112,23 @@ public final class AgentConfig {
     Path kubeconfig;
 
     @Option(
+        names = "--kubecontext",
+        paramLabel = "NAME",
+        description = "the kubeconfig context to use (or KUBECONTEXT; default its current one)")
+    String kubecontext;
+
+    @Option(
         names = "--health-addr",
         paramLabel = "HOST:PORT",
         defaultValue = "0.0.0.0:8080",
         description = "/healthz, /readyz and /metrics (default ${DEFAULT-VALUE})")
-    HostPort healthAddress = new HostPort("0.0.0.0", 8080);
+    HostPort healthAddress;
 
     @Option(
-        names = "--expose-leases",
-        description = "also serve /leases, a read-only dump of the lease cache")
+        names = {"--expose-leases", "--enable-cache-dump-api"},
+        description =
+            "also serve /leases, a read-only dump of the lease cache (--enable-cache-dump-api is"
+                + " upstream's name)")
     boolean exposeLeases;
 
     @Option(
@@ -133,68 +148,61 @@ public final class AgentConfig {
         paramLabel = "D",
         defaultValue = "15s",
         description = "lease duration (default ${DEFAULT-VALUE})")
-    Duration leaseDuration = Duration.ofSeconds(15);
+    Duration leaseDuration;
 
     @Option(
         names = "--renew-deadline",
         paramLabel = "D",
         defaultValue = "10s",
         description = "renew deadline (default ${DEFAULT-VALUE})")
-    Duration renewDeadline = Duration.ofSeconds(10);
+    Duration renewDeadline;
 
     @Option(
         names = "--retry-period",
         paramLabel = "D",
         defaultValue = "2s",
         description = "retry period (default ${DEFAULT-VALUE})")
-    Duration retryPeriod = Duration.ofSeconds(2);
+    Duration retryPeriod;
 
     @Option(
         names = "--dhcp-port",
         paramLabel = "N",
         defaultValue = "67",
         description = "the UDP port the server listens on (default ${DEFAULT-VALUE})")
-    int dhcpPort = 67;
+    int dhcpPort;
+
+    @Option(names = "--debug", description = "log at DEBUG (or VM_DHCP_AGENT_DEBUG=true)")
+    boolean debug;
+
+    @Option(names = "--trace", description = "log at TRACE (or VM_DHCP_AGENT_TRACE=true)")
+    boolean trace;
   }
 
+  private final Flags flags;
   private final IPPoolRef pool;
-  private final Optional<String> nic;
-  private final Optional<String> network;
-  private final Path podAnnotations;
-  private final Optional<Ipv4Address> serverIp;
-  private final Optional<Ipv4Cidr> cidr;
-  private final boolean dryRun;
-  private final Optional<Path> kubeconfig;
-  private final InetSocketAddress healthAddress;
-  private final boolean exposeLeases;
   private final String lockName;
-  private final Optional<String> identity;
-  private final Duration leaseDuration;
-  private final Duration renewDeadline;
-  private final Duration retryPeriod;
-  private final int dhcpPort;
+  private final Optional<String> nic;
+  private final Optional<String> kubecontext;
+  private final String logLevel;
 
-  private AgentConfig(Parsed p) {
-    this.pool = p.pool;
-    this.nic = Optional.ofNullable(p.nic);
-    this.network = Optional.ofNullable(p.network);
-    this.podAnnotations = p.podAnnotations;
-    this.serverIp = Optional.ofNullable(p.serverIp);
-    this.cidr = Optional.ofNullable(p.cidr);
-    this.dryRun = p.dryRun;
-    this.kubeconfig = Optional.ofNullable(p.kubeconfig);
-    this.healthAddress = p.healthAddress;
-    this.exposeLeases = p.exposeLeases;
-    this.lockName = p.lockName;
-    this.identity = Optional.ofNullable(p.identity);
-    this.leaseDuration = p.leaseDuration;
-    this.renewDeadline = p.renewDeadline;
-    this.retryPeriod = p.retryPeriod;
-    this.dhcpPort = p.dhcpPort;
+  private AgentConfig(
+      Flags flags,
+      IPPoolRef pool,
+      String lockName,
+      String nic,
+      String kubecontext,
+      String logLevel) {
+    this.flags = flags;
+    this.pool = pool;
+    this.lockName = lockName;
+    this.nic = Optional.ofNullable(nic);
+    this.kubecontext = Optional.ofNullable(kubecontext);
+    this.logLevel = logLevel;
   }
 
   /**
-   * Reads flags, falling back to {@code env} for IPPOOL_REF.
+   * Reads flags, falling back to {@code env} for IPPOOL_REF, KUBECONTEXT, VM_DHCP_AGENT_DEBUG and
+   * VM_DHCP_AGENT_TRACE.
    *
    * @throws IllegalArgumentException listing every problem, one per line
    */
@@ -202,76 +210,69 @@ public final class AgentConfig {
     Flags flags = new Flags();
     List<String> problems =
         new ArrayList<>(CommandLines.parse(commandLine(flags), args).problems());
-    Parsed p = new Parsed();
+    IPPoolRef pool = null;
     String ref = flags.ippoolRef != null ? flags.ippoolRef : env.get("IPPOOL_REF");
     try {
-      p.pool = IPPoolRef.parse(ref);
+      pool = IPPoolRef.parse(ref);
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
     }
-    p.dryRun = flags.dryRun;
-    p.exposeLeases = flags.exposeLeases;
-    p.nic = flags.nic;
-    if (p.nic != null && !p.nic.matches("[A-Za-z0-9_.:@-]{1,15}")) {
+    if (flags.nic != null && !flags.nic.matches("[A-Za-z0-9_.:@-]{1,15}")) {
       problems.add(
           "--nic '"
-              + p.nic
+              + flags.nic
               + "' is not a network interface name (1-15 letters, digits,"
               + " '.', '-', '_', ':' or '@')");
     }
-    p.network = flags.network;
-    if (p.network != null
-        && !p.network.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?")) {
+    if (flags.network != null
+        && !flags.network.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?")) {
       problems.add(
           "--network '"
-              + p.network
+              + flags.network
               + "' is not NAMESPACE/NAME of a"
               + " NetworkAttachmentDefinition, e.g. default/net-48 (the pool's spec.networkName)");
     }
-    if (p.nic == null && p.network == null && !p.dryRun) {
+    if (flags.nic == null && flags.network == null && !flags.dryRun && !flags.noDhcp) {
       problems.add(
           "--network or --nic is missing: pass --network NAMESPACE/NAME (the pool's"
               + " network; the interface Multus attached for it is looked up) or --nic IFACE, or"
               + " --dry-run to leave interfaces alone");
     }
-    p.podAnnotations = flags.podAnnotations;
-    p.serverIp = flags.serverIp;
-    p.cidr = flags.cidr;
-    if (p.serverIp != null && p.cidr != null && !p.cidr.contains(p.serverIp)) {
+    if (flags.serverIp != null && flags.cidr != null && !flags.cidr.contains(flags.serverIp)) {
       problems.add(
           "--server-ip "
-              + p.serverIp
+              + flags.serverIp
               + " is outside --cidr "
-              + p.cidr
+              + flags.cidr
               + "; pass an address inside the network");
     }
-    p.kubeconfig = flags.kubeconfig;
-    p.healthAddress = flags.healthAddress.toSocketAddress();
-    p.identity = flags.identity;
-    if (p.identity != null && p.identity.isBlank()) {
+    if (flags.identity != null && flags.identity.isBlank()) {
       problems.add(
           "--identity is blank; give every replica a unique identity or leave it out to"
               + " use POD_NAME");
     }
-    p.lockName = flags.lockName;
-    if (p.lockName == null && p.pool != null) {
-      p.lockName = "dhcp-agent." + p.pool.namespace() + "." + p.pool.name();
+    String lockName = flags.lockName;
+    if (lockName == null && pool != null) {
+      lockName = "dhcp-agent." + pool.namespace() + "." + pool.name();
     }
-    if (p.lockName != null && p.lockName.length() > 253) {
-      p.lockName = p.lockName.substring(0, 253).replaceAll("[.-]+$", "");
+    if (lockName != null && lockName.length() > 253) {
+      lockName = lockName.substring(0, 253).replaceAll("[.-]+$", "");
     }
-    p.leaseDuration = flags.leaseDuration;
-    p.renewDeadline = flags.renewDeadline;
-    p.retryPeriod = flags.retryPeriod;
-    p.dhcpPort = flags.dhcpPort;
-    if (p.dhcpPort < 1 || p.dhcpPort > 65_535) {
-      problems.add("--dhcp-port " + p.dhcpPort + " must be within 1-65535");
+    if (flags.dhcpPort < 1 || flags.dhcpPort > 65_535) {
+      problems.add("--dhcp-port " + flags.dhcpPort + " must be within 1-65535");
     }
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
           "invalid agent configuration:\n  - " + String.join("\n  - ", problems));
     }
-    return new AgentConfig(p);
+    String kubecontext = flags.kubecontext != null ? flags.kubecontext : env.get("KUBECONTEXT");
+    String level =
+        flags.trace || "true".equalsIgnoreCase(env.get("VM_DHCP_AGENT_TRACE"))
+            ? "trace"
+            : flags.debug || "true".equalsIgnoreCase(env.get("VM_DHCP_AGENT_DEBUG"))
+                ? "debug"
+                : "info";
+    return new AgentConfig(flags, pool, lockName, flags.nic, kubecontext, level);
   }
 
   /**
@@ -311,49 +312,62 @@ public final class AgentConfig {
    * #nic()} is not given.
    */
   public Optional<String> network() {
-    return network;
+    return Optional.ofNullable(flags.network);
   }
 
   /** The Downward API file with the pod's annotations, where Multus' network status is read. */
   public Path podAnnotations() {
-    return podAnnotations;
+    return flags.podAnnotations;
   }
 
   /** This configuration serving on {@code iface}, as looked up for {@link #network()}. */
   public AgentConfig withNic(String iface) {
-    Parsed p = toParsed();
-    p.nic = iface;
-    return new AgentConfig(p);
+    return new AgentConfig(flags, pool, lockName, iface, kubecontext.orElse(null), logLevel);
   }
 
   /** The server address, overriding the pool's serverIP. */
   public Optional<Ipv4Address> serverIp() {
-    return serverIp;
+    return Optional.ofNullable(flags.serverIp);
   }
 
   /** The network, overriding the pool's cidr. */
   public Optional<Ipv4Cidr> cidr() {
-    return cidr;
+    return Optional.ofNullable(flags.cidr);
   }
 
   /** Whether the agent leaves interfaces alone. */
   public boolean dryRun() {
-    return dryRun;
+    return flags.dryRun;
+  }
+
+  /** Whether the agent runs no DHCP server (it still elects and keeps its lease cache). */
+  public boolean noDhcp() {
+    return flags.noDhcp;
   }
 
   /** The kubeconfig file; empty for the standard lookup. */
   public Optional<Path> kubeconfig() {
-    return kubeconfig;
+    return Optional.ofNullable(flags.kubeconfig);
+  }
+
+  /** The kubeconfig context; empty for its current one. */
+  public Optional<String> kubecontext() {
+    return kubecontext;
+  }
+
+  /** The log level: info, debug or trace. */
+  public String logLevel() {
+    return logLevel;
   }
 
   /** Where /healthz, /readyz and /leases listen. */
   public InetSocketAddress healthAddress() {
-    return healthAddress;
+    return flags.healthAddress.toSocketAddress();
   }
 
   /** Whether /leases is served. */
   public boolean exposeLeases() {
-    return exposeLeases;
+    return flags.exposeLeases;
   }
 
   /** The Lease all replicas serving this pool share. */
@@ -363,24 +377,24 @@ public final class AgentConfig {
 
   /** The candidate identity, when given explicitly. */
   public Optional<String> identity() {
-    return identity;
+    return Optional.ofNullable(flags.identity);
   }
 
   public Duration leaseDuration() {
-    return leaseDuration;
+    return flags.leaseDuration;
   }
 
   public Duration renewDeadline() {
-    return renewDeadline;
+    return flags.renewDeadline;
   }
 
   public Duration retryPeriod() {
-    return retryPeriod;
+    return flags.retryPeriod;
   }
 
   /** The UDP port the server listens on. */
   public int dhcpPort() {
-    return dhcpPort;
+    return flags.dhcpPort;
   }
 
   @Override
@@ -390,63 +404,25 @@ public final class AgentConfig {
         + ", nic="
         + nic.orElse("-")
         + ", serverIp="
-        + serverIp.map(String::valueOf).orElse("from pool")
+        + serverIp().map(String::valueOf).orElse("from pool")
         + ", cidr="
-        + cidr.map(String::valueOf).orElse("from pool")
+        + cidr().map(String::valueOf).orElse("from pool")
         + ", dryRun="
-        + dryRun
+        + flags.dryRun
+        + ", noDhcp="
+        + flags.noDhcp
         + ", lock="
         + lockName
         + ", lease="
-        + leaseDuration
+        + leaseDuration()
         + "/"
-        + renewDeadline
+        + renewDeadline()
         + "/"
-        + retryPeriod
+        + retryPeriod()
         + ", dhcpPort="
-        + dhcpPort
+        + dhcpPort()
         + ", health="
-        + healthAddress
+        + healthAddress()
         + "}";
-  }
-
-  private Parsed toParsed() {
-    Parsed p = new Parsed();
-    p.pool = pool;
-    p.nic = nic.orElse(null);
-    p.network = network.orElse(null);
-    p.podAnnotations = podAnnotations;
-    p.serverIp = serverIp.orElse(null);
-    p.cidr = cidr.orElse(null);
-    p.dryRun = dryRun;
-    p.kubeconfig = kubeconfig.orElse(null);
-    p.healthAddress = healthAddress;
-    p.exposeLeases = exposeLeases;
-    p.lockName = lockName;
-    p.identity = identity.orElse(null);
-    p.leaseDuration = leaseDuration;
-    p.renewDeadline = renewDeadline;
-    p.retryPeriod = retryPeriod;
-    p.dhcpPort = dhcpPort;
-    return p;
-  }
-
-  private static final class Parsed {
-    IPPoolRef pool;
-    String nic;
-    String network;
-    Path podAnnotations;
-    Ipv4Address serverIp;
-    Ipv4Cidr cidr;
-    boolean dryRun;
-    Path kubeconfig;
-    InetSocketAddress healthAddress;
-    boolean exposeLeases;
-    String lockName;
-    String identity;
-    Duration leaseDuration;
-    Duration renewDeadline;
-    Duration retryPeriod;
-    int dhcpPort;
   }
 }

@@ -30,7 +30,10 @@ public final class AgentMain {
     }
     DhcpAgent agent;
     try {
-      AgentConfig config = withInterface(AgentConfig.parse(args, System.getenv()));
+      AgentConfig parsed = AgentConfig.parse(args, System.getenv());
+      // before the first logger is made: slf4j-simple reads its level once
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", parsed.logLevel());
+      AgentConfig config = withInterface(parsed);
       agent = DhcpAgent.start(config, client(config), PodEnvironment.system(), out);
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       // ElectorConfigException is an IllegalArgumentException: timings that break the rules
@@ -58,7 +61,10 @@ public final class AgentMain {
    * @throws IllegalStateException naming the network and what the pod's annotations hold instead
    */
   static AgentConfig withInterface(AgentConfig config) throws InterruptedException {
-    if (config.nic().isPresent() || config.network().isEmpty() || config.dryRun()) {
+    if (config.nic().isPresent()
+        || config.network().isEmpty()
+        || config.dryRun()
+        || config.noDhcp()) {
       return config;
     }
     String iface =
@@ -86,6 +92,14 @@ public final class AgentMain {
    * @throws IllegalArgumentException naming the file and what is wrong with it
    */
   static ApiClient client(AgentConfig config) throws IOException {
+    if (config.kubeconfig().isEmpty() && config.kubecontext().isPresent()) {
+      String env = System.getenv("KUBECONFIG");
+      Path file =
+          env != null && !env.isBlank()
+              ? Path.of(env.split(java.io.File.pathSeparator)[0])
+              : Path.of(System.getProperty("user.home"), ".kube", "config");
+      return fromFile(file, config);
+    }
     if (config.kubeconfig().isEmpty()) {
       try {
         return ClientBuilder.standard().build();
@@ -98,7 +112,10 @@ public final class AgentMain {
             e);
       }
     }
-    Path file = config.kubeconfig().get();
+    return fromFile(config.kubeconfig().get(), config);
+  }
+
+  private static ApiClient fromFile(Path file, AgentConfig config) throws IOException {
     if (!Files.isReadable(file)) {
       throw new IllegalArgumentException(
           "--kubeconfig "
@@ -108,6 +125,10 @@ public final class AgentMain {
     }
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       KubeConfig kubeconfig = KubeConfig.loadKubeConfig(reader);
+      if (config.kubecontext().isPresent() && !kubeconfig.setContext(config.kubecontext().get())) {
+        throw new IllegalArgumentException(
+            "--kubecontext " + config.kubecontext().get() + " is not a context of the file");
+      }
       if (kubeconfig.getServer() == null) {
         throw new IllegalArgumentException("no server in the current context");
       }

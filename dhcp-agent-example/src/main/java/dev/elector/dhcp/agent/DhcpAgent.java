@@ -82,7 +82,7 @@ public final class DhcpAgent implements AutoCloseable {
         new LeaderDuty(
             cache,
             target ->
-                config.dryRun() || config.nic().isEmpty()
+                config.dryRun() || config.noDhcp() || config.nic().isEmpty()
                     ? ServerAddress.none()
                     : ServerAddress.onInterface(
                         config.nic().get(), target.serverIp(), target.cidr(), commands),
@@ -266,6 +266,9 @@ public final class DhcpAgent implements AutoCloseable {
             .servingGate(() -> term.isActive() && cache.notServingReason().isEmpty())
             .threadName("dhcp-server-term-" + term.fencingToken())
             .build();
+    if (config.noDhcp()) {
+      return server; // never started: no socket, no answers (--no-dhcp)
+    }
     try {
       server.start();
     } catch (IOException | RuntimeException e) {

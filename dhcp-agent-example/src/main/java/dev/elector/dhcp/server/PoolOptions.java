@@ -2,6 +2,7 @@ package dev.elector.dhcp.server;
 
 import dev.elector.dhcp.codec.DhcpOptions;
 import dev.elector.dhcp.codec.Ipv4Address;
+import dev.elector.ippool.IPv4Config;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,9 @@ public final class PoolOptions {
   /** The most NTP servers an IPPool may list. */
   public static final int MAX_NTP = 4;
 
-  /** The default lease time when none is set. */
-  public static final Duration DEFAULT_LEASE_TIME = Duration.ofHours(1);
+  /** The default lease time when none is set: the project's one default, one day. */
+  public static final Duration DEFAULT_LEASE_TIME =
+      Duration.ofSeconds(IPv4Config.DEFAULT_LEASE_TIME_SECONDS);
 
   private static final long MAX_LEASE_SECONDS = 0xfffffffeL;
 
@@ -47,7 +49,7 @@ public final class PoolOptions {
   }
 
   /**
-   * Returns an empty builder; serverIp and cidr are required, the lease time defaults to one hour.
+   * Returns an empty builder; serverIp and cidr are required, the lease time defaults to one day.
    */
   public static Builder builder() {
     return new Builder();

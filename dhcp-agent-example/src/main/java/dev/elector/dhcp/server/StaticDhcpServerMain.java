@@ -74,7 +74,13 @@ public final class StaticDhcpServerMain {
             .dns(addresses(flags, "dns"))
             .ntp(addresses(flags, "ntp"))
             .domainSearch(list(flags, "search"))
-            .leaseTime(Duration.ofSeconds(Long.parseLong(one(flags, "lease-time", "3600"))));
+            .leaseTime(
+                Duration.ofSeconds(
+                    Long.parseLong(
+                        one(
+                            flags,
+                            "lease-time",
+                            String.valueOf(PoolOptions.DEFAULT_LEASE_TIME.toSeconds())))));
     if (flags.containsKey("router")) {
       pool.router(Ipv4Address.parse(one(flags, "router", null)));
     }

@@ -251,4 +251,28 @@ class AgentConfigTest {
     assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("dhcp-agent "), out.toString());
     assertFalse(AgentConfig.printHelpOrVersion(new String[] {"--dry-run"}, print));
   }
+
+  @Test
+  void upstreamsFlagsAreAcceptedWithUpstreamsMeaning() {
+    AgentConfig config =
+        parse(
+            Map.of("IPPOOL_REF", "default/net-48"),
+            "--no-dhcp",
+            "--enable-cache-dump-api",
+            "--kubecontext",
+            "lab",
+            "--debug");
+    assertTrue(config.noDhcp(), "--no-dhcp needs neither --network nor --nic");
+    assertTrue(config.exposeLeases(), "--enable-cache-dump-api is --expose-leases");
+    assertEquals(Optional.of("lab"), config.kubecontext());
+    assertEquals("debug", config.logLevel());
+    assertEquals("trace", parse(Map.of(), "--ippool-ref=a/b", "--nic=n", "--trace").logLevel());
+    AgentConfig fromEnv =
+        parse(
+            Map.of("IPPOOL_REF", "a/b", "KUBECONTEXT", "other", "VM_DHCP_AGENT_DEBUG", "true"),
+            "--nic=n");
+    assertEquals(Optional.of("other"), fromEnv.kubecontext());
+    assertEquals("debug", fromEnv.logLevel());
+    assertEquals("info", parse(Map.of(), "--ippool-ref=a/b", "--nic=n").logLevel());
+  }
 }

@@ -163,7 +163,7 @@ class DhcpEngineTest {
               .options();
 
       assertEquals(List.of(53, 54, 51, 58, 59, 1), o.codes());
-      assertEquals(3600, o.leaseTime().orElseThrow());
+      assertEquals(PoolOptions.DEFAULT_LEASE_TIME.toSeconds(), o.leaseTime().orElseThrow());
     }
 
     @Test

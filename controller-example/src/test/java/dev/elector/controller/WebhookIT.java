@@ -1,0 +1,238 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPPoolSpec;
+import dev.elector.ippool.IPv4Config;
+import dev.elector.ippool.PoolCondition;
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeCluster;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real API server calls the webhook: a ValidatingWebhookConfiguration and a
+ * MutatingWebhookConfiguration with {@code clientConfig.url} https://127.0.0.1:PORT and the
+ * generated CA as caBundle, limited to this test's namespace. Each rule refuses with its message, a
+ * pool without serverIP and range gets them, and a pool in use cannot be deleted; in a namespace
+ * the webhook does not cover, the finalizer holds such a pool instead and says why.
+ */
+@KubeTest
+class WebhookIT {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final AtomicInteger probes = new AtomicInteger();
+  private static ControllerHarness harness;
+  private static WebhookServer server;
+  private static WebhookRegistration registration;
+  private static String ns;
+
+  @BeforeAll
+  static void start(KubeCluster cluster, KubeNamespace namespace) throws Exception {
+    harness = ControllerHarness.create(cluster, "webhook-it");
+    ns = namespace.name();
+    IPPoolController controller = harness.start("replica-a", 2);
+    harness.awaitLeader(WAIT);
+    WebhookTls tls = WebhookTls.generate(List.of("127.0.0.1"), Clock.systemUTC());
+    server =
+        WebhookServer.start(
+            new InetSocketAddress("127.0.0.1", 0),
+            tls,
+            controller.admissionReviews(),
+            controller::isSynced);
+    registration =
+        new WebhookRegistration(
+            "webhook-it-" + ns,
+            "https://127.0.0.1:" + server.port(),
+            null,
+            Map.of("kubernetes.io/metadata.name", ns));
+    registration.apply(harness.admin, tls.caBundle());
+    // the API server picks webhook configurations up asynchronously
+    Await.until(
+        "the API server calls the webhook",
+        WAIT,
+        () -> {
+          IPPool probe = ControllerHarness.pool(ns, "probe-" + probes.incrementAndGet(), 90);
+          probe.getSpec().getIpv4Config().serverIP("10.90.0.1");
+          KubernetesApiResponse<IPPool> r = harness.pools.create(probe);
+          if (r.isSuccess()) {
+            harness.pools.delete(ns, probe.getMetadata().getName());
+            return false;
+          }
+          return r.getStatus() != null && r.getStatus().getMessage().contains("router's address");
+        });
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (registration != null) {
+      registration.delete(harness.admin);
+    }
+    if (server != null) {
+      server.close();
+    }
+    harness.close();
+  }
+
+  private static void refused(String name, Consumer<IPPool> breakIt, String... inMessage) {
+    IPPool pool = ControllerHarness.pool(ns, name, 91);
+    breakIt.accept(pool);
+    KubernetesApiResponse<IPPool> response = harness.pools.create(pool);
+    assertFalse(response.isSuccess(), name + " was stored");
+    String message = response.getStatus().getMessage();
+    assertTrue(message.contains("IPPool " + ns + "/" + name + " is refused"), message);
+    for (String part : inMessage) {
+      assertTrue(message.contains(part), "'" + part + "' missing from: " + message);
+    }
+  }
+
+  @Test
+  void eachRuleRefusesWithItsMessage() {
+    refused(
+        "server-is-router",
+        p -> p.getSpec().getIpv4Config().serverIP("10.91.0.1"),
+        "spec.ipv4Config.serverIP 10.91.0.1 is the router's address");
+    refused(
+        "network-in-range",
+        p -> p.getSpec().getIpv4Config().getPool().start("10.91.0.0"),
+        "includes the network address 10.91.0.0 of 10.91.0.0/24",
+        "set pool.start to 10.91.0.1 or later");
+    refused(
+        "broadcast-in-range",
+        p -> p.getSpec().getIpv4Config().getPool().end("10.91.0.255"),
+        "includes the broadcast address 10.91.0.255");
+    refused(
+        "server-broadcast",
+        p -> p.getSpec().getIpv4Config().serverIP("10.91.0.255"),
+        "serverIP 10.91.0.255 is the broadcast address of 10.91.0.0/24");
+    refused(
+        "service-cidr",
+        p ->
+            p.getSpec()
+                .getIpv4Config()
+                .cidr("10.53.0.0/24")
+                .serverIP("10.53.0.2")
+                .router("10.53.0.1")
+                .getPool()
+                .start("10.53.0.10")
+                .end("10.53.0.20"),
+        "overlaps the cluster's service CIDR 10.53.0.0/16");
+    refused(
+        "range-outside",
+        p -> p.getSpec().getIpv4Config().getPool().end("10.92.0.20"),
+        "spec.ipv4Config.pool.end 10.92.0.20 is outside spec.ipv4Config.cidr 10.91.0.0/24");
+  }
+
+  @Test
+  void aPoolWithoutServerIPAndRangeGetsThemFilledIn() throws Exception {
+    IPPool bare =
+        new IPPool()
+            .metadata(new V1ObjectMeta().namespace(ns).name("bare"))
+            .spec(
+                new IPPoolSpec()
+                    .networkName(ns + "/bare")
+                    .ipv4Config(new IPv4Config().cidr("10.93.0.0/24").router("10.93.0.1")));
+    IPPool created = harness.create(bare);
+    IPv4Config config = created.getSpec().getIpv4Config();
+    assertEquals("10.93.0.2", config.getServerIP());
+    assertEquals("10.93.0.1", config.getPool().getStart());
+    assertEquals("10.93.0.254", config.getPool().getEnd());
+  }
+
+  @Test
+  void aPoolInUseCannotBeDeleted() throws Exception {
+    IPPool pool = harness.create(ControllerHarness.pool(ns, "used", 94));
+    String network = pool.getSpec().getNetworkName();
+    // the webhook answers from the informer cache: a config is accepted once the pool is in it
+    Await.until("the pool is registered", WAIT, () -> registered(ns, "used"));
+    harness.create(
+        ControllerHarness.vmConfig(
+            ns, "vm-1", List.of(ControllerHarness.nic(network, "52:54:00:94:00:01"))));
+    Await.until("vm-1 is allocated", WAIT, () -> harness.allocated(ns, "vm-1"));
+    KubernetesApiResponse<IPPool> refused = harness.pools.delete(ns, "used");
+    assertFalse(refused.isSuccess(), "the pool in use was deleted");
+    assertTrue(
+        refused
+            .getStatus()
+            .getMessage()
+            .contains(
+                "IPPool "
+                    + ns
+                    + "/used is still used by VirtualMachineNetworkConfig(s) "
+                    + ns
+                    + "/vm-1 on network "
+                    + network),
+        refused.getStatus().getMessage());
+    harness.configs.delete(ns, "vm-1").throwsApiException();
+    Await.until(
+        "the pool can be deleted once unused",
+        WAIT,
+        () -> harness.pools.delete(ns, "used").isSuccess());
+  }
+
+  private static boolean registered(String namespace, String name) throws Exception {
+    IPPool read = harness.read(namespace, name);
+    return read.getStatus() != null
+        && read.getStatus()
+            .condition(PoolCondition.REGISTERED)
+            .map(c -> "True".equals(c.getStatus()))
+            .orElse(false);
+  }
+
+  @Test
+  void withoutTheWebhookTheFinalizerHoldsAPoolInUseAndSaysWhy() throws Exception {
+    String other = harness.cluster.createNamespace("webhook-off").name();
+    IPPool pool = harness.create(ControllerHarness.pool(other, "used", 95));
+    String network = pool.getSpec().getNetworkName();
+    harness.create(
+        ControllerHarness.vmConfig(
+            other, "vm-1", List.of(ControllerHarness.nic(network, "52:54:00:95:00:01"))));
+    Await.until("vm-1 is allocated", WAIT, () -> harness.allocated(other, "vm-1"));
+    harness.pools.delete(other, "used").throwsApiException();
+    Await.until(
+        "DeletionBlocked says why",
+        WAIT,
+        () ->
+            harness
+                .read(other, "used")
+                .getStatus()
+                .condition(PoolCondition.DELETION_BLOCKED)
+                .map(c -> "True".equals(c.getStatus()) && c.getMessage().contains(other + "/vm-1"))
+                .orElse(false));
+    assertTrue(harness.deployment(other, "used-dhcp-agent") != null, "the agent keeps serving");
+    harness.configs.delete(other, "vm-1").throwsApiException();
+    Await.until(
+        "the pool goes once unused", WAIT, () -> harness.absent(() -> harness.read(other, "used")));
+  }
+
+  @Test
+  void replicasShareTheCertificateThroughASecretAndRenewItFromTheSameCa() throws Exception {
+    Clock now = Clock.systemUTC();
+    List<String> hosts = List.of("vm-dhcp-webhook." + ns + ".svc");
+    WebhookTls first = WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, now);
+    WebhookTls second = WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, now);
+    assertEquals(first.certificatePem(), second.certificatePem(), "the second replica reads it");
+    Clock late = Clock.offset(now, Duration.ofDays(340));
+    WebhookTls renewed = WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, late);
+    assertEquals(first.caPem(), renewed.caPem(), "the caBundle stays");
+    assertFalse(first.certificatePem().equals(renewed.certificatePem()), "a new certificate");
+    assertEquals(
+        renewed.certificatePem(),
+        WebhookSecret.obtain(harness.admin, ns, "webhook-tls", hosts, late).certificatePem(),
+        "the renewed one is what the Secret holds");
+  }
+}

@@ -110,7 +110,7 @@ final class Report {
     return list.stream().filter(j -> j.subject().equals(subject)).findFirst();
   }
 
-  private String markdown() {
+  String markdown() {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmark results\n\n");
     md.append("Written by `benchmarks/run.sh")

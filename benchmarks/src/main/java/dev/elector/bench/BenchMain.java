@@ -39,11 +39,16 @@ public final class BenchMain {
   /** The command line, as picocli reads it. */
   @Command(
       name = "BenchMain",
-      mixinStandardHelpOptions = true,
       description =
           "Runs the whole comparison against one local control plane and writes RESULTS.md and"
               + " results.svg.")
   static final class Cli {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "print this help and exit")
+    boolean help;
+
     @Option(names = "--quick", description = "the few-minute CI variant")
     boolean quick;
 

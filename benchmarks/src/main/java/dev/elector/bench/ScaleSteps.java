@@ -80,9 +80,14 @@ final class ScaleSteps {
   /** The command line of {@link #main}, as picocli reads it. */
   @Command(
       name = "ScaleSteps",
-      mixinStandardHelpOptions = true,
       description = "Runs only the scale scenarios and writes their report.")
   static final class Cli {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "print this help and exit")
+    boolean help;
+
     @Option(names = "--quick", description = "the quick plan: 10 and 100 electors")
     boolean quick;
 

@@ -68,7 +68,6 @@ public final class Demo {
   /** The command line, as picocli reads it. */
   @Command(
       name = "demo",
-      mixinStandardHelpOptions = true,
       description = {
         "Runs the IPPool controller (2 replicas) and the DHCP agents it deploys as local processes"
             + " on a real kube-apiserver, a VM with a real DHCP client, kills the leading agent,"
@@ -76,6 +75,12 @@ public final class Demo {
         "Exits 0 when every check passed, 1 when one failed, 2 on bad arguments."
       })
   static final class Cli {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "print this help and exit")
+    boolean help;
+
     @Option(names = "--quick", description = "the shortened mode CI runs (shorter timings)")
     boolean quick;
 

@@ -17,6 +17,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Runs the whole comparison against one local control plane and writes RESULTS.md and results.svg.
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * only the round-trip floors, Elector's acquires and its handovers (a few minutes), for work on
  * latency.
  *
- * <p>Usage: {@code BenchMain [--quick] [--latency] [--out DIR] [--binary PATH]}
+ * <p>Usage: {@code BenchMain [--quick] [--latency] [--out DIR] [--binary PATH]}; {@code --help}
+ * says more.
  */
 public final class BenchMain {
   private static final Logger log = LoggerFactory.getLogger(BenchMain.class);
@@ -33,25 +36,47 @@ public final class BenchMain {
 
   private BenchMain() {}
 
-  public static void main(String[] args) throws Exception {
-    boolean quick = false;
-    boolean latency = false;
+  /** The command line, as picocli reads it. */
+  @Command(
+      name = "BenchMain",
+      description =
+          "Runs the whole comparison against one local control plane and writes RESULTS.md and"
+              + " results.svg.")
+  static final class Cli {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "print this help and exit")
+    boolean help;
+
+    @Option(names = "--quick", description = "the few-minute CI variant")
+    boolean quick;
+
+    @Option(
+        names = "--latency",
+        description = "only the round-trip floors, Elector's acquires and its handovers")
+    boolean latency;
+
+    @Option(
+        names = "--out",
+        paramLabel = "DIR",
+        description = "where RESULTS.md and results.svg go (default: ${DEFAULT-VALUE})")
     Path out = Path.of("benchmarks");
+
+    @Option(
+        names = "--binary",
+        paramLabel = "PATH",
+        description = "the local control plane's binary (default: ${DEFAULT-VALUE})")
     Path binary = Cluster.defaultBinary();
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--quick" -> quick = true;
-        case "--latency" -> latency = true;
-        case "--out" -> out = Path.of(args[++i]);
-        case "--binary" -> binary = Path.of(args[++i]);
-        default ->
-            throw new IllegalArgumentException(
-                "unknown argument "
-                    + args[i]
-                    + "; usage: BenchMain [--quick] [--latency] [--out DIR] [--binary PATH]");
-      }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Cli cli = new Cli();
+    if (!BenchCommandLine.parseOrExit(cli, args)) {
+      return;
     }
-    Results results = run(quick, latency, out, binary);
+    Path out = cli.out;
+    Results results = run(cli.quick, cli.latency, out, cli.binary);
     System.out.println(
         "wrote "
             + out.resolve("RESULTS.md")

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** Writes RESULTS.md and results.svg from one run's measurements. */
@@ -110,7 +110,7 @@ final class Report {
     return list.stream().filter(j -> j.subject().equals(subject)).findFirst();
   }
 
-  private String markdown() {
+  String markdown() {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmark results\n\n");
     md.append("Written by `benchmarks/run.sh")
@@ -121,39 +121,38 @@ final class Report {
                 ? "quick mode: few repetitions, short windows, scaled"
                     + " timings; not the goals' conditions"
                 : "full mode")
-        .append("). Nothing in this" + " file is edited by hand.\n\n");
-    md.append("| | |\n|---|---|\n");
-    md.append("| started | ")
-        .append(r.startedAt)
-        .append(" (took ")
-        .append(Math.round(r.seconds))
-        .append(" s) |\n");
-    md.append("| machine | ").append(machine()).append(" |\n");
-    md.append("| load average (1 min) at start / end | ")
-        .append(f(r.loadAverageStart))
-        .append(" / ")
-        .append(f(r.loadAverageEnd))
-        .append(" — the machine was shared with other builds |\n");
-    md.append("| JVM | ")
-        .append(System.getProperty("java.vm.name"))
-        .append(' ')
-        .append(System.getProperty("java.version"))
-        .append(" |\n");
-    md.append("| API server | local control plane: kube-apiserver ")
-        .append(r.apiServerVersion)
-        .append(" with embedded etcd, on the same machine |\n");
-    md.append(
-        "| implementations | Elector 0.1.0-SNAPSHOT; io.kubernetes:client-java-extended"
-            + " 25.0.0; io.fabric8:kubernetes-client 8.0.0 (Jackson pinned to 2.22); client-go v0.37.2"
-            + " (`testenv/cmd/elector-gocandidate`, one Go process per candidate) |\n");
-    md.append(
-        "| lock | a `coordination.k8s.io/v1` Lease for every implementation (JMH also"
-            + " covers ConfigMap and in-memory for Elector) |\n");
-    md.append("| timings | ")
-        .append(Timings.DEFAULT.name())
-        .append(" and ")
-        .append(Timings.SCALED.name())
-        .append(" (lease / renew deadline / retry period) |\n\n");
+        .append("). Nothing in this file is edited by hand.\n\n");
+    new MarkdownTable("", "")
+        .row("started", r.startedAt + " (took " + Math.round(r.seconds) + " s)")
+        .row("machine", machine())
+        .row(
+            "load average (1 min) at start / end",
+            f(r.loadAverageStart)
+                + " / "
+                + f(r.loadAverageEnd)
+                + " — the machine was shared with other builds")
+        .row("JVM", System.getProperty("java.vm.name") + ' ' + System.getProperty("java.version"))
+        .row(
+            "API server",
+            "local control plane: kube-apiserver "
+                + r.apiServerVersion
+                + " with embedded etcd, on the same machine")
+        .row(
+            "implementations",
+            "Elector 0.1.0-SNAPSHOT; io.kubernetes:client-java-extended 25.0.0;"
+                + " io.fabric8:kubernetes-client 8.0.0 (Jackson pinned to 2.22); client-go v0.37.2"
+                + " (`testenv/cmd/elector-gocandidate`, one Go process per candidate)")
+        .row(
+            "lock",
+            "a `coordination.k8s.io/v1` Lease for every implementation (JMH also covers ConfigMap"
+                + " and in-memory for Elector)")
+        .row(
+            "timings",
+            Timings.DEFAULT.name()
+                + " and "
+                + Timings.SCALED.name()
+                + " (lease / renew deadline / retry period)")
+        .appendTo(md, "\n");
     if (!r.errors.isEmpty()) {
       md.append("**Steps that failed in this run:**\n\n");
       r.errors.forEach(
@@ -252,16 +251,15 @@ final class Report {
           "Quick mode uses scaled timings and few repetitions; the verdicts below are"
               + " indicative only.\n\n");
     }
-    md.append("| goal | measured | met? |\n|---|---|---|\n");
-    Optional<Scenarios.Takeover> handover = takeover(r.handovers, Impl.ELECTOR, timings, 3);
-    double hand = handover.map(h -> Stats.median(h.fromStopMs())).orElse(Double.NaN);
-    md.append("| graceful handover median < 100 ms (")
-        .append(timings)
-        .append(" timings) | ")
-        .append(f(hand))
-        .append(" ms | ")
-        .append(verdict(hand < 100))
-        .append(" |\n");
+    MarkdownTable table = new MarkdownTable("goal", "measured", "met?");
+    double hand =
+        takeover(r.handovers, Impl.ELECTOR, timings, 3)
+            .map(h -> Stats.median(h.fromStopMs()))
+            .orElse(Double.NaN);
+    table.row(
+        Goal.HANDOVER_MEDIAN.words() + " (" + timings + " timings)",
+        f(hand) + " ms",
+        verdict(hand < Goal.HANDOVER_MEDIAN.limit()));
     for (int n : List.of(3, 10)) {
       Optional<Scenarios.Takeover> e = takeover(r.failovers, Impl.ELECTOR, timings, n);
       if (e.isEmpty()) {
@@ -269,167 +267,164 @@ final class Report {
       }
       double fromRenew = Stats.median(e.get().fromLastRenewMs());
       double fromStop = Stats.median(e.get().fromStopMs());
-      double bound = t.lease().toMillis() + 100;
-      double cj =
-          takeover(r.failovers, Impl.CLIENT_JAVA, timings, n)
-              .map(x -> Stats.median(x.fromStopMs()))
-              .orElse(Double.NaN);
-      double f8 =
-          takeover(r.failovers, Impl.FABRIC8, timings, n)
-              .map(x -> Stats.median(x.fromStopMs()))
-              .orElse(Double.NaN);
-      double go =
-          takeover(r.failovers, Impl.CLIENT_GO, timings, n)
-              .map(x -> Stats.median(x.fromStopMs()))
-              .orElse(Double.NaN);
-      md.append("| crash failover, n=")
-          .append(n)
-          .append(": median after the last renewal ≤ ")
-          .append(f(bound))
-          .append(" ms | ")
-          .append(f(fromRenew))
-          .append(" ms | ")
-          .append(verdict(fromRenew <= bound))
-          .append(" |\n");
-      md.append("| crash failover, n=")
-          .append(n)
-          .append(": median from the stop below both" + " anchors | Elector ")
-          .append(f(fromStop))
-          .append(" ms, client-java ")
-          .append(f(cj))
-          .append(" ms, fabric8 ")
-          .append(f(f8))
-          .append(" ms (client-go ")
-          .append(f(go))
-          .append(" ms) | ")
-          .append(verdict(fromStop < cj && fromStop < f8))
-          .append(" |\n");
+      double bound = t.lease().toMillis() + Goal.FAILOVER_AFTER_LEASE.limit();
+      double cj = failoverFromStop(Impl.CLIENT_JAVA, timings, n);
+      double f8 = failoverFromStop(Impl.FABRIC8, timings, n);
+      double go = failoverFromStop(Impl.CLIENT_GO, timings, n);
+      table.row(
+          Goal.FAILOVER_AFTER_LEASE.words().replace("{n}", "" + n).replace("{bound}", f(bound)),
+          f(fromRenew) + " ms",
+          verdict(fromRenew <= bound));
+      table.row(
+          Goal.FAILOVER_BELOW_ANCHORS.words().replace("{n}", "" + n),
+          "Elector "
+              + f(fromStop)
+              + " ms, client-java "
+              + f(cj)
+              + " ms, fabric8 "
+              + f(f8)
+              + " ms (client-go "
+              + f(go)
+              + " ms)",
+          verdict(fromStop < cj && fromStop < f8));
     }
-    floorGoals(md);
+    for (Floors.Acquire a : r.acquireFloors) {
+      againstFloor(
+          table,
+          Goal.ACQUIRE_OVER_CREATE_FLOOR,
+          a.impl(),
+          a.timings(),
+          Stats.median(a.acquireMs()),
+          Stats.median(a.createFloorMs()));
+    }
+    for (Scenarios.Takeover h : r.handovers) {
+      if (h.impl().isElector()) {
+        againstFloor(
+            table,
+            Goal.HANDOVER_OVER_FLOOR,
+            h.impl(),
+            h.timings(),
+            Stats.median(h.fromStopMs()),
+            handoverFloor());
+      }
+    }
     double elector = load(Impl.ELECTOR).map(Scenarios.Load::total).orElse(Double.NaN);
     double poll = load(Impl.ELECTOR_POLL).map(Scenarios.Load::total).orElse(Double.NaN);
     double bestAnchor =
         Math.min(
             load(Impl.CLIENT_JAVA).map(Scenarios.Load::total).orElse(Double.NaN),
             load(Impl.FABRIC8).map(Scenarios.Load::total).orElse(Double.NaN));
-    md.append(
-            "| API requests (1 leader + 9 followers) ≥ 5× fewer than the better anchor | "
-                + "better anchor ")
-        .append(f(bestAnchor))
-        .append(" req/s; Elector watching ")
-        .append(f(elector))
-        .append(" req/s (")
-        .append(ratio(bestAnchor, elector))
-        .append(" fewer), polling ")
-        .append(f(poll))
-        .append(" req/s (")
-        .append(ratio(bestAnchor, poll))
-        .append(" fewer) | ")
-        .append(verdict(bestAnchor / elector >= 5))
-        .append(" |\n");
+    table.row(
+        Goal.FEWER_REQUESTS.words(),
+        "better anchor "
+            + f(bestAnchor)
+            + " req/s; Elector watching "
+            + f(elector)
+            + " req/s ("
+            + ratio(bestAnchor, elector)
+            + " fewer), polling "
+            + f(poll)
+            + " req/s ("
+            + ratio(bestAnchor, poll)
+            + " fewer)",
+        verdict(bestAnchor / elector >= Goal.FEWER_REQUESTS.limit()));
     double lease = jmh(r.renew, "elector-lease").map(Results.Jmh::p50).orElse(Double.NaN);
     double floor =
         jmh(r.renew, "floor-lease-read-replace").map(Results.Jmh::p50).orElse(Double.NaN);
-    md.append("| renew within 5% of the bare read+replace floor (JMH median) | Elector ")
-        .append(f(lease))
-        .append(" ms, floor ")
-        .append(f(floor))
-        .append(" ms (")
-        .append(ratio(lease, floor))
-        .append(") | ")
-        .append(verdict(lease <= floor * 1.05))
-        .append(" |\n");
-    Optional<Scenarios.Scale> byDefault = scale(Impl.ELECTOR, 1000);
-    md.append(
-            "| 1,000 electors with default builders: ≤ 16 platform threads added at peak, all"
-                + " renewing on time, all leading within 3 s | ")
-        .append(
-            byDefault
+    table.row(
+        Goal.RENEW_NEAR_FLOOR.words(),
+        "Elector " + f(lease) + " ms, floor " + f(floor) + " ms (" + ratio(lease, floor) + ")",
+        verdict(lease <= floor * (1 + Goal.RENEW_NEAR_FLOOR.limit() / 100)));
+    scaleGoals(table);
+    table.appendTo(md, "\n");
+  }
+
+  private double failoverFromStop(Impl impl, String timings, int n) {
+    return takeover(r.failovers, impl, timings, n)
+        .map(x -> Stats.median(x.fromStopMs()))
+        .orElse(Double.NaN);
+  }
+
+  private void scaleGoals(MarkdownTable table) {
+    Goal byDefault = Goal.THOUSAND_DEFAULT_BUILDERS;
+    Optional<Scenarios.Scale> thousand = scale(Impl.ELECTOR, 1000);
+    table.row(
+        byDefault.words(),
+        thousand
+            .map(
+                s ->
+                    s.onTime()
+                        + " of "
+                        + s.electors()
+                        + " on time, peak "
+                        + s.peakAddedThreads()
+                        + " threads added, all leading after "
+                        + f(s.acquireSeconds())
+                        + " s")
+            .orElse("n/a"),
+        verdict(
+            thousand
                 .map(
                     s ->
-                        s.onTime()
-                            + " of "
-                            + s.electors()
-                            + " on time, peak "
-                            + s.peakAddedThreads()
-                            + " threads added, all leading after "
-                            + f(s.acquireSeconds())
-                            + " s")
-                .orElse("n/a"))
-        .append(" | ")
-        .append(
-            verdict(
-                byDefault
-                    .map(
-                        s ->
-                            s.onTime() == s.electors()
-                                && s.leading() == s.electors()
-                                && s.peakAddedThreads() <= 16
-                                && s.acquireSeconds() <= 3)
-                    .orElse(false)))
-        .append(" |\n");
+                        s.onTime() == s.electors()
+                            && s.leading() == s.electors()
+                            && s.peakAddedThreads() <= byDefault.limit(0)
+                            && s.acquireSeconds() <= byDefault.limit(1))
+                .orElse(false)));
     for (Impl impl : List.of(Impl.ELECTOR_BOUNDED, Impl.ELECTOR_SHARED)) {
       Optional<Scenarios.Scale> scale = scale(impl, 1000);
-      md.append("| 1,000 electors renewing on time with ≤ 8 platform threads (")
-          .append(impl.label)
-          .append(") | ")
-          .append(
+      table.row(
+          Goal.THOUSAND_TUNED.words() + " (" + impl.label + ")",
+          scale
+              .map(
+                  s ->
+                      s.electors()
+                          + " electors: "
+                          + s.onTime()
+                          + " on time, "
+                          + s.addedThreads()
+                          + " threads added (peak "
+                          + s.peakAddedThreads()
+                          + ")")
+              .orElse("n/a"),
+          verdict(
               scale
                   .map(
                       s ->
-                          s.electors()
-                              + " electors: "
-                              + s.onTime()
-                              + " on time, "
-                              + s.addedThreads()
-                              + " threads added (peak "
-                              + s.peakAddedThreads()
-                              + ")")
-                  .orElse("n/a"))
-          .append(" | ")
-          .append(
-              verdict(
-                  scale
-                      .map(s -> s.onTime() == s.electors() && s.peakAddedThreads() <= 8)
-                      .orElse(false)))
-          .append(" |\n");
+                          s.onTime() == s.electors()
+                              && s.peakAddedThreads() <= Goal.THOUSAND_TUNED.limit())
+                  .orElse(false)));
     }
-    if (!r.quick) {
-      Optional<Scenarios.Scale> large = scale(Impl.ELECTOR, ScaleSteps.LARGE);
-      md.append(
-              "| 10,000 electors on 10,000 Leases (default builders, one shared watch, timings "
-                  + Timings.LONG.values()
-                  + "): all leading and renewing on time | ")
-          .append(
-              large
-                  .map(
-                      s ->
-                          s.leading()
-                              + " leading after "
-                              + f(s.acquireSeconds())
-                              + " s, "
-                              + s.onTime()
-                              + " on time (max gap "
-                              + f(s.maxGapMs())
-                              + " ms), peak "
-                              + s.peakAddedThreads()
-                              + " threads added, "
-                              + f(s.heapMb())
-                              + " MiB heap, "
-                              + f(s.cpuCores())
-                              + " cores, "
-                              + f(s.requestsPerSecond())
-                              + " requests/s")
-                  .orElse("n/a"))
-          .append(" | ")
-          .append(
-              verdict(
-                  large
-                      .map(s -> s.onTime() == s.electors() && s.leading() == s.electors())
-                      .orElse(false)))
-          .append(" |\n");
+    if (r.quick) {
+      return;
     }
-    md.append('\n');
+    Optional<Scenarios.Scale> large = scale(Impl.ELECTOR, ScaleSteps.LARGE);
+    table.row(
+        Goal.TEN_THOUSAND.words().replace("{timings}", Timings.LONG.values()),
+        large
+            .map(
+                s ->
+                    s.leading()
+                        + " leading after "
+                        + f(s.acquireSeconds())
+                        + " s, "
+                        + s.onTime()
+                        + " on time (max gap "
+                        + f(s.maxGapMs())
+                        + " ms), peak "
+                        + s.peakAddedThreads()
+                        + " threads added, "
+                        + f(s.heapMb())
+                        + " MiB heap, "
+                        + f(s.cpuCores())
+                        + " cores, "
+                        + f(s.requestsPerSecond())
+                        + " requests/s")
+            .orElse("n/a"),
+        verdict(
+            large
+                .map(s -> s.onTime() == s.electors() && s.leading() == s.electors())
+                .orElse(false)));
   }
 
   /** The scale point of {@code impl} with {@code n} electors, if measured. */
@@ -441,113 +436,46 @@ final class Report {
     return met ? "yes" : "**no**";
   }
 
+  /** One goal row: {@code median} of {@code impl} at most the goal's limit over {@code floor}. */
+  private static void againstFloor(
+      MarkdownTable table, Goal goal, Impl impl, Timings timings, double median, double floor) {
+    table.row(
+        goal.words() + " (" + impl.label + ", " + timings.shortName() + " timings)",
+        f(median) + " ms, floor " + f(floor) + " ms, " + overFloor(median, floor),
+        verdict(median <= floor + goal.limit()));
+  }
+
   private void jmhTables(StringBuilder md) {
     md.append("## Latency (JMH)\n\n### Renew: one renewal of a held Lease\n\n");
     double floor =
         jmh(r.renew, "floor-lease-read-replace").map(Results.Jmh::p50).orElse(Double.NaN);
-    md.append(
-        "| subject | median ms | p95 ms | mean ms | samples | vs floor (median) |\n"
-            + "|---|---|---|---|---|---|\n");
+    MarkdownTable renew =
+        new MarkdownTable(
+            "subject", "median ms", "p95 ms", "mean ms", "samples", "vs floor (median)");
     for (Results.Jmh j : r.renew) {
-      md.append("| ")
-          .append(j.subject())
-          .append(" | ")
-          .append(f(j.p50()))
-          .append(" | ")
-          .append(f(j.p95()))
-          .append(" | ")
-          .append(f(j.mean()))
-          .append(" | ")
-          .append(j.samples())
-          .append(" | ")
-          .append(j.subject().equals("elector-memory") ? "(no I/O)" : ratio(j.p50(), floor))
-          .append(" |\n");
+      renew.row(
+          j.subject(),
+          f(j.p50()),
+          f(j.p95()),
+          f(j.mean()),
+          j.samples(),
+          j.subject().equals("elector-memory") ? "(no I/O)" : ratio(j.p50(), floor));
     }
+    renew.appendTo(md, "");
     md.append("\n### Acquire: a new candidate on a free lock, until its start callback\n\n");
     double base = jmh(r.acquire, "elector-lease").map(Results.Jmh::p50).orElse(Double.NaN);
-    md.append(
-        "| subject | median ms | p95 ms | mean ms | samples | vs elector-lease |\n"
-            + "|---|---|---|---|---|---|\n");
+    MarkdownTable acquire =
+        new MarkdownTable(
+            "subject", "median ms", "p95 ms", "mean ms", "samples", "vs elector-lease");
     for (Results.Jmh j : r.acquire) {
-      md.append("| ")
-          .append(j.subject())
-          .append(" | ")
-          .append(f(j.p50()))
-          .append(" | ")
-          .append(f(j.p95()))
-          .append(" | ")
-          .append(f(j.mean()))
-          .append(" | ")
-          .append(j.samples())
-          .append(" | ")
-          .append(ratio(j.p50(), base))
-          .append(" |\n");
+      acquire.row(
+          j.subject(), f(j.p50()), f(j.p95()), f(j.mean()), j.samples(), ratio(j.p50(), base));
     }
-    md.append('\n');
-  }
-
-  private double createFloor(String timings) {
-    List<Double> all = new ArrayList<>();
-    r.acquireFloors.stream()
-        .filter(a -> a.timings().shortName().equals(timings))
-        .forEach(a -> all.addAll(a.createFloorMs()));
-    return Stats.median(all);
+    acquire.appendTo(md, "\n");
   }
 
   private double handoverFloor() {
     return Stats.median(r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs).toList());
-  }
-
-  private void floorGoals(StringBuilder md) {
-    for (Floors.Acquire a : r.acquireFloors) {
-      goalAgainstFloor(
-          md,
-          "acquire median ≤ create floor + 2 ms",
-          a.impl(),
-          a.timings(),
-          Stats.median(a.acquireMs()),
-          Stats.median(a.createFloorMs()),
-          2);
-    }
-    double floor = handoverFloor();
-    for (Scenarios.Takeover t : r.handovers) {
-      if (t.impl().isElector()) {
-        goalAgainstFloor(
-            md,
-            "graceful handover median ≤ handover floor + 5 ms",
-            t.impl(),
-            t.timings(),
-            Stats.median(t.fromStopMs()),
-            floor,
-            5);
-      }
-    }
-  }
-
-  /** One goal row: {@code median} of {@code impl} at most {@code slackMs} over {@code floor}. */
-  private static void goalAgainstFloor(
-      StringBuilder md,
-      String goal,
-      Impl impl,
-      Timings timings,
-      double median,
-      double floor,
-      double slackMs) {
-    md.append("| ")
-        .append(goal)
-        .append(" (")
-        .append(impl.label)
-        .append(", ")
-        .append(timings.shortName())
-        .append(" timings) | ")
-        .append(f(median))
-        .append(" ms, floor ")
-        .append(f(floor))
-        .append(" ms, ")
-        .append(overFloor(median, floor))
-        .append(" | ")
-        .append(verdict(median <= floor + slackMs))
-        .append(" |\n");
   }
 
   private void floors(StringBuilder md) {
@@ -560,62 +488,53 @@ final class Report {
             + " floor is a bare release PATCH, the time until a bare watch of the Lease delivers it,"
             + " and a bare acquire PATCH issued on that event, from the release's start to the"
             + " acquire's answer.\n\n");
-    md.append("| measurement | median ms | p95 ms | samples |\n|---|---|---|---|\n");
-    List<Double> release = r.handoverFloor.stream().map(Floors.HandoverFloor::releaseMs).toList();
-    List<Double> event = r.handoverFloor.stream().map(Floors.HandoverFloor::eventMs).toList();
-    List<Double> acquire = r.handoverFloor.stream().map(Floors.HandoverFloor::acquireMs).toList();
-    List<Double> total = r.handoverFloor.stream().map(Floors.HandoverFloor::totalMs).toList();
-    row(md, "handover floor: release PATCH", release);
-    row(md, "handover floor: release start → watch event", event);
-    row(md, "handover floor: acquire PATCH", acquire);
-    row(md, "**handover floor** (release start → acquire answered)", total);
+    MarkdownTable floors = new MarkdownTable("measurement", "median ms", "p95 ms", "samples");
+    row(floors, "handover floor: release PATCH", part(Floors.HandoverFloor::releaseMs));
+    row(floors, "handover floor: release start → watch event", part(Floors.HandoverFloor::eventMs));
+    row(floors, "handover floor: acquire PATCH", part(Floors.HandoverFloor::acquireMs));
+    row(
+        floors,
+        "**handover floor** (release start → acquire answered)",
+        part(Floors.HandoverFloor::totalMs));
     for (Floors.Acquire a : r.acquireFloors) {
+      String timings = a.timings().shortName();
       row(
-          md,
-          "create floor (between "
-              + a.impl().label
-              + " acquires, "
-              + a.timings().shortName()
-              + " timings)",
+          floors,
+          "create floor (between " + a.impl().label + " acquires, " + timings + " timings)",
           a.createFloorMs());
       row(
-          md,
-          a.impl().label + " acquire of a free Lease, " + a.timings().shortName() + " timings",
+          floors,
+          a.impl().label + " acquire of a free Lease, " + timings + " timings",
           a.acquireMs());
     }
+    floors.appendTo(md, "");
     md.append("\n### Where an acquire's time goes\n\n");
     md.append(
         "Medians of the parts of each acquire above, from its traced lock calls; \"reads\""
             + " counts the acquires that read the Lease before writing.\n\n");
-    md.append("| implementation | timings | reads |");
+    List<String> header = new ArrayList<>(List.of("implementation", "timings", "reads"));
     for (String part : Floors.ACQUIRE_PARTS) {
-      md.append(' ').append(part).append(" ms |");
+      header.add(part + " ms");
     }
-    md.append(" total ms | create floor ms |\n|---|---|---|");
-    for (int i = 0; i < Floors.ACQUIRE_PARTS.length; i++) {
-      md.append("---|");
-    }
-    md.append("---|---|\n");
+    header.addAll(List.of("total ms", "create floor ms"));
+    MarkdownTable parts = new MarkdownTable(header);
     for (Floors.Acquire a : r.acquireFloors) {
-      md.append("| ")
-          .append(a.impl().label)
-          .append(" | ")
-          .append(a.timings().shortName())
-          .append(" | ")
-          .append(a.reads())
-          .append(" / ")
-          .append(a.acquireMs().size())
-          .append(" |");
+      List<Object> cells = new ArrayList<>();
+      cells.add(a.impl().label);
+      cells.add(a.timings().shortName());
+      cells.add(a.reads() + " / " + a.acquireMs().size());
       for (int i = 0; i < Floors.ACQUIRE_PARTS.length; i++) {
-        md.append(' ').append(f(partMedian(a.parts(), i))).append(" |");
+        cells.add(f(partMedian(a.parts(), i)));
       }
-      md.append(' ')
-          .append(f(Stats.median(a.acquireMs())))
-          .append(" | ")
-          .append(f(Stats.median(a.createFloorMs())))
-          .append(" |\n");
+      cells.add(f(Stats.median(a.acquireMs())));
+      cells.add(f(Stats.median(a.createFloorMs())));
+      parts.row(cells.toArray());
     }
-    md.append('\n');
+    parts.appendTo(md, "\n");
+  }
+
+  private List<Double> part(java.util.function.Function<Floors.HandoverFloor, Double> part) {
+    return r.handoverFloor.stream().map(part).toList();
   }
 
   private static double partMedian(List<double[]> parts, int i) {
@@ -628,16 +547,8 @@ final class Report {
     return Stats.median(values);
   }
 
-  private static void row(StringBuilder md, String what, List<Double> values) {
-    md.append("| ")
-        .append(what)
-        .append(" | ")
-        .append(f(Stats.median(values)))
-        .append(" | ")
-        .append(f(Stats.percentile(values, 95)))
-        .append(" | ")
-        .append(values.size())
-        .append(" |\n");
+  private static void row(MarkdownTable table, String what, List<Double> values) {
+    table.row(what, f(Stats.median(values)), f(Stats.percentile(values, 95)), values.size());
   }
 
   private void handoverBreakdown(StringBuilder md) {
@@ -648,74 +559,61 @@ final class Report {
                 + " release's answer). Handover floor in this run: ")
         .append(f(handoverFloor()))
         .append(" ms.\n\n");
-    md.append("| implementation | timings |");
+    List<String> header = new ArrayList<>(List.of("implementation", "timings"));
     for (String part : Scenarios.HANDOVER_PARTS) {
-      md.append(' ').append(part).append(" ms |");
+      header.add(part + " ms");
     }
-    md.append(" handover ms | vs floor |\n|---|---|");
-    for (int i = 0; i < Scenarios.HANDOVER_PARTS.length; i++) {
-      md.append("---|");
-    }
-    md.append("---|---|\n");
+    header.addAll(List.of("handover ms", "vs floor"));
+    MarkdownTable table = new MarkdownTable(header);
     double floor = handoverFloor();
     for (Scenarios.Takeover t : r.handovers) {
       if (t.breakdowns().isEmpty()) {
         continue;
       }
-      md.append("| ")
-          .append(t.impl().label)
-          .append(" | ")
-          .append(t.timings().values())
-          .append(" |");
+      List<Object> cells = new ArrayList<>(List.of(t.impl().label, t.timings().values()));
       for (int i = 0; i < Scenarios.HANDOVER_PARTS.length; i++) {
-        md.append(' ').append(f(partMedian(t.breakdowns(), i))).append(" |");
+        cells.add(f(partMedian(t.breakdowns(), i)));
       }
       double median = Stats.median(t.fromStopMs());
-      md.append(' ')
-          .append(f(median))
-          .append(" | ")
-          .append(overFloor(median, floor))
-          .append(" |\n");
+      cells.add(f(median));
+      cells.add(overFloor(median, floor));
+      table.row(cells.toArray());
     }
-    md.append('\n');
+    table.appendTo(md, "\n");
   }
 
   private void takeoverTable(
       StringBuilder md, String title, List<Scenarios.Takeover> list, String how) {
     md.append("## ").append(title).append("\n\n").append(how).append("\n\n");
-    md.append(
-        "| implementation | timings | candidates | measured / runs | median ms | p95 ms |"
-            + " median after last renewal ms | p95 after last renewal ms | median vs Elector |\n"
-            + "|---|---|---|---|---|---|---|---|---|\n");
+    MarkdownTable table =
+        new MarkdownTable(
+            "implementation",
+            "timings",
+            "candidates",
+            "measured / runs",
+            "median ms",
+            "p95 ms",
+            "median after last renewal ms",
+            "p95 after last renewal ms",
+            "median vs Elector");
     for (Scenarios.Takeover t : list) {
       double elector =
           takeover(list, Impl.ELECTOR, t.timings().shortName(), t.candidates())
               .map(e -> Stats.median(e.fromStopMs()))
               .orElse(Double.NaN);
       double median = Stats.median(t.fromStopMs());
-      md.append("| ")
-          .append(t.impl().label)
-          .append(" | ")
-          .append(t.timings().values())
-          .append(" | ")
-          .append(t.candidates())
-          .append(" | ")
-          .append(t.fromStopMs().size())
-          .append(" / ")
-          .append(t.repetitions())
-          .append(" | ")
-          .append(f(median))
-          .append(" | ")
-          .append(f(Stats.percentile(t.fromStopMs(), 95)))
-          .append(" | ")
-          .append(f(Stats.median(t.fromLastRenewMs())))
-          .append(" | ")
-          .append(f(Stats.percentile(t.fromLastRenewMs(), 95)))
-          .append(" | ")
-          .append(ratio(median, elector))
-          .append(" |\n");
+      table.row(
+          t.impl().label,
+          t.timings().values(),
+          t.candidates(),
+          t.fromStopMs().size() + " / " + t.repetitions(),
+          f(median),
+          f(Stats.percentile(t.fromStopMs(), 95)),
+          f(Stats.median(t.fromLastRenewMs())),
+          f(Stats.percentile(t.fromLastRenewMs(), 95)),
+          ratio(median, elector));
     }
-    md.append('\n');
+    table.appendTo(md, "\n");
   }
 
   private void loadTable(StringBuilder md) {
@@ -725,26 +623,23 @@ final class Report {
         .append(verbs)
         .append("; window ")
         .append(r.loads.isEmpty() ? "n/a" : f(r.loads.get(0).windowSeconds()))
-        .append(" s." + " Server's own Lease traffic subtracted: ")
+        .append(" s. Server's own Lease traffic subtracted: ")
         .append(baseline())
         .append(".\n\n");
-    TreeMap<String, Boolean> allVerbs = new TreeMap<>();
-    r.loads.forEach(l -> l.perSecondByVerb().keySet().forEach(v -> allVerbs.put(v, true)));
+    TreeSet<String> allVerbs = new TreeSet<>();
+    r.loads.forEach(l -> allVerbs.addAll(l.perSecondByVerb().keySet()));
     double elector = load(Impl.ELECTOR).map(Scenarios.Load::total).orElse(Double.NaN);
-    md.append("| implementation | requests/s |");
-    allVerbs.keySet().forEach(v -> md.append(' ').append(v).append(" /s |"));
-    md.append(" vs Elector (watching) |\n|---|---|");
-    allVerbs.keySet().forEach(v -> md.append("---|"));
-    md.append("---|\n");
+    List<String> header = new ArrayList<>(List.of("implementation", "requests/s"));
+    allVerbs.forEach(v -> header.add(v + " /s"));
+    header.add("vs Elector (watching)");
+    MarkdownTable table = new MarkdownTable(header);
     for (Scenarios.Load l : r.loads) {
-      md.append("| ").append(l.impl().label).append(" | ").append(f(l.total())).append(" |");
-      allVerbs
-          .keySet()
-          .forEach(
-              v -> md.append(' ').append(f(l.perSecondByVerb().getOrDefault(v, 0.0))).append(" |"));
-      md.append(' ').append(ratio(l.total(), elector)).append(" |\n");
+      List<Object> cells = new ArrayList<>(List.of(l.impl().label, f(l.total())));
+      allVerbs.forEach(v -> cells.add(f(l.perSecondByVerb().getOrDefault(v, 0.0))));
+      cells.add(ratio(l.total(), elector));
+      table.row(cells.toArray());
     }
-    md.append('\n');
+    table.appendTo(md, "\n");
   }
 
   private String baseline() {
@@ -762,38 +657,35 @@ final class Report {
 
   private void scaleTable(StringBuilder md) {
     md.append("## Scale: n candidates on n Leases in one JVM (default timings)\n\n");
-    md.append(
-        "| implementation | n | leading | on time | max renew gap ms | threads added |"
-            + " peak threads added | heap MiB | CPU cores | time to all leading s | requests/s |"
-            + " note |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    MarkdownTable table =
+        new MarkdownTable(
+            "implementation",
+            "n",
+            "leading",
+            "on time",
+            "max renew gap ms",
+            "threads added",
+            "peak threads added",
+            "heap MiB",
+            "CPU cores",
+            "time to all leading s",
+            "requests/s",
+            "note");
     for (Scenarios.Scale s : r.scales) {
-      md.append("| ")
-          .append(s.impl().label)
-          .append(s.impl() == Impl.ELECTOR ? ", default builders" : "")
-          .append(" | ")
-          .append(s.electors())
-          .append(" | ")
-          .append(s.leading())
-          .append(" | ")
-          .append(s.onTime())
-          .append(" | ")
-          .append(f(s.maxGapMs()))
-          .append(" | ")
-          .append(s.addedThreads())
-          .append(" | ")
-          .append(s.peakAddedThreads())
-          .append(" | ")
-          .append(f(s.heapMb()))
-          .append(" | ")
-          .append(f(s.cpuCores()))
-          .append(" | ")
-          .append(f(s.acquireSeconds()))
-          .append(" | ")
-          .append(f(s.requestsPerSecond()))
-          .append(" | ")
-          .append(s.note().isEmpty() ? "" : s.note().replace('|', '/'))
-          .append(" |\n");
+      table.row(
+          s.impl().label + (s.impl() == Impl.ELECTOR ? ", default builders" : ""),
+          s.electors(),
+          s.leading(),
+          s.onTime(),
+          f(s.maxGapMs()),
+          s.addedThreads(),
+          s.peakAddedThreads(),
+          f(s.heapMb()),
+          f(s.cpuCores()),
+          f(s.acquireSeconds()),
+          f(s.requestsPerSecond()),
+          s.note().replace('|', '/'));
     }
-    md.append('\n');
+    table.appendTo(md, "\n");
   }
 }

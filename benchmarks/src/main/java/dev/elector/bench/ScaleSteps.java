@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The scale scenarios of a run: n electors on n Leases in one JVM for each implementation, at 10,
@@ -75,28 +77,56 @@ final class ScaleSteps {
     return a.compareTo(b) >= 0 ? a : b;
   }
 
+  /** The command line of {@link #main}, as picocli reads it. */
+  @Command(
+      name = "ScaleSteps",
+      description = "Runs only the scale scenarios and writes their report.")
+  static final class Cli {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "print this help and exit")
+    boolean help;
+
+    @Option(names = "--quick", description = "the quick plan: 10 and 100 electors")
+    boolean quick;
+
+    @Option(
+        names = "--out",
+        paramLabel = "DIR",
+        description = "where RESULTS.md goes (default: ${DEFAULT-VALUE})")
+    Path out = Path.of("target", "bench-scale");
+
+    @Option(
+        names = "--binary",
+        paramLabel = "PATH",
+        description = "the local control plane's binary (default: ${DEFAULT-VALUE})")
+    Path binary = Cluster.defaultBinary();
+
+    @Option(
+        names = "--impl",
+        paramLabel = "KEY",
+        description = "keep only the planned points of this implementation; may be repeated")
+    List<String> impls = new ArrayList<>();
+
+    @Option(
+        names = "--n",
+        paramLabel = "N",
+        description = "keep only the planned points of this many electors; may be repeated")
+    List<Integer> sizes = new ArrayList<>();
+  }
+
   /** Runs only the scale scenarios and writes their report into {@code --out}. */
   public static void main(String[] args) throws Exception {
-    boolean quick = false;
-    Path out = Path.of("target", "bench-scale");
-    Path binary = Cluster.defaultBinary();
-    List<String> impls = new ArrayList<>();
-    List<Integer> sizes = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--quick" -> quick = true;
-        case "--out" -> out = Path.of(args[++i]);
-        case "--binary" -> binary = Path.of(args[++i]);
-        case "--impl" -> impls.add(args[++i]);
-        case "--n" -> sizes.add(Integer.parseInt(args[++i]));
-        default ->
-            throw new IllegalArgumentException(
-                "unknown argument "
-                    + args[i]
-                    + "; usage: ScaleSteps [--quick] [--out DIR] [--binary PATH] [--impl KEY]..."
-                    + " [--n N]...");
-      }
+    Cli cli = new Cli();
+    if (!BenchCommandLine.parseOrExit(cli, args)) {
+      return;
     }
+    boolean quick = cli.quick;
+    Path out = cli.out;
+    Path binary = cli.binary;
+    List<String> impls = cli.impls;
+    List<Integer> sizes = cli.sizes;
     List<Point> points =
         plan(quick).stream()
             .filter(p -> impls.isEmpty() || impls.contains(p.impl().key))

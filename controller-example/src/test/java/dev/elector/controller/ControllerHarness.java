@@ -1,5 +1,6 @@
 package dev.elector.controller;
 
+import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPPoolList;
 import dev.elector.ippool.IPPoolSpec;
@@ -45,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Runs controllers against a real API server under an identity that holds exactly what
  * deploy/controller/rbac.yaml grants: its ClusterRoles (bound cluster-wide) and its Role (bound in
  * the controller's own namespace, where the Lease lives). Timings are scaled down (lease 3 s, renew
- * 2 s, retry 0.5 s). Records every controller's EVENT lines.
+ * 2 s, retry 0.5 s). Records every controller's events.
  */
 final class ControllerHarness implements AutoCloseable {
   static final Path RBAC = Path.of("..", "deploy", "controller", "rbac.yaml");
@@ -63,7 +64,7 @@ final class ControllerHarness implements AutoCloseable {
   final GenericKubernetesApi<VirtualMachineNetworkConfig, VirtualMachineNetworkConfigList> configs;
   final AppsV1Api apps;
   private final Map<String, IPPoolController> controllers = new ConcurrentHashMap<>();
-  private final Map<String, List<String>> events = new ConcurrentHashMap<>();
+  private final Map<String, List<ProcessEvent>> events = new ConcurrentHashMap<>();
 
   private ControllerHarness(KubeCluster cluster, KubeNamespace home, KubeIdentity identity) {
     this.cluster = cluster;
@@ -127,7 +128,7 @@ final class ControllerHarness implements AutoCloseable {
 
   /** Starts a controller named {@code name} (its identity) under the restricted identity. */
   IPPoolController start(String name, int workers) {
-    List<String> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
+    List<ProcessEvent> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
     IPPoolController controller =
         IPPoolController.start(
             identity.client(),
@@ -142,7 +143,7 @@ final class ControllerHarness implements AutoCloseable {
                 .clock(clock)
                 .events(
                     line -> {
-                      lines.add(line);
+                      lines.add(ProcessEvent.parse(line).orElseThrow());
                       System.out.println(line);
                     })
                 .build());
@@ -186,7 +187,7 @@ final class ControllerHarness implements AutoCloseable {
     return controllers.get(name);
   }
 
-  List<String> events(String name) {
+  List<ProcessEvent> events(String name) {
     return events.getOrDefault(name, List.of());
   }
 

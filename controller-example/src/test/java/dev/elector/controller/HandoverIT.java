@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
@@ -32,7 +33,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -40,14 +40,10 @@ import org.junit.jupiter.api.Test;
  * The leading controller is a real {@link ControllerMain} process; it is killed with SIGKILL
  * (nothing released) while allocations are pending, and an in-JVM replica finishes them once the
  * Lease expires. Also checks the process's health endpoints and that every line it printed on
- * standard output follows the EVENT format.
+ * standard output is an event line (ProcessEvent).
  */
 @KubeTest
 class HandoverIT {
-  private static final Pattern EVENT =
-      Pattern.compile(
-          "EVENT \\d{13} [A-Z_]+ identity=\\S+( [A-Za-z]+=(\"([^\"\\\\]|\\\\.)*\"|[^\\s\"]+))*");
-
   @Test
   void aKilledLeadersPendingAllocationsAreFinishedByTheNextLeader(
       KubeCluster cluster, KubeNamespace namespace, @org.junit.jupiter.api.io.TempDir Path dir)
@@ -87,13 +83,18 @@ class HandoverIT {
         Await.until(
             "the process leads",
             Duration.ofSeconds(60),
-            () -> out.stream().anyMatch(l -> l.contains(" LEADING identity=proc-a")));
+            () ->
+                out.stream()
+                    .flatMap(l -> ProcessEvent.parse(l).stream())
+                    .anyMatch(
+                        e -> e.kind().equals("leading") && e.get("identity").equals("proc-a")));
         String health =
             out.stream()
-                .filter(l -> l.contains(" HEALTH "))
+                .flatMap(l -> ProcessEvent.parse(l).stream())
+                .filter(e -> e.kind().equals("health"))
                 .findFirst()
                 .orElseThrow()
-                .replaceAll(".* addr=", "");
+                .get("addr");
         assertEquals(200, get("http://" + health + "/healthz"));
         Await.until(
             "readyz", Duration.ofSeconds(10), () -> get("http://" + health + "/readyz") == 200);
@@ -129,18 +130,18 @@ class HandoverIT {
         Await.until(
             "the process allocates",
             Duration.ofSeconds(30),
-            () -> out.stream().anyMatch(l -> l.contains(" ALLOCATED ")));
+            () -> out.stream().anyMatch(HandoverIT::isAllocated));
 
         leader.destroyForcibly().waitFor();
         long killed = System.currentTimeMillis();
-        long byProcess = out.stream().filter(l -> l.contains(" ALLOCATED ")).count();
+        long byProcess = out.stream().filter(HandoverIT::isAllocated).count();
         createConcurrently(harness, ns, network, 10, 30);
 
         // isLeader() turns true before the started callback has printed its LEADING line.
         Await.until(
             "the follower takes over",
             Duration.ofSeconds(30),
-            () -> harness.events("replica-b").stream().anyMatch(l -> l.contains(" LEADING ")));
+            () -> harness.events("replica-b").stream().anyMatch(e -> e.kind().equals("leading")));
         assertTrue(follower.isLeader(), "replica-b printed LEADING but does not lead");
         await("replica-b's leader gauge turns 1")
             .atMost(Duration.ofSeconds(5))
@@ -148,8 +149,8 @@ class HandoverIT {
         followerHttp.close();
         long leading =
             harness.events("replica-b").stream()
-                .filter(l -> l.contains(" LEADING "))
-                .map(l -> Long.parseLong(l.split(" ")[1]))
+                .filter(e -> e.kind().equals("leading"))
+                .map(ProcessEvent::epochMillis)
                 .findFirst()
                 .orElseThrow();
         Await.until(
@@ -178,7 +179,9 @@ class HandoverIT {
             follower.stats().addressesAllocated.get() >= 40,
             "the new leader allocated the pending ones: " + follower.stats());
         for (String line : out) {
-          assertTrue(EVENT.matcher(line).matches(), "not an EVENT line: " + line);
+          assertTrue(
+              ProcessEvent.parse(line).filter(e -> !e.get("identity").isEmpty()).isPresent(),
+              "not an event line with an identity: " + line);
         }
         System.out.printf(
             "RESULT handover: process allocated %d before SIGKILL; new leader"
@@ -312,5 +315,9 @@ class HandoverIT {
       // SIGKILL closes the pipe under a blocked read ("Stream closed"): not a line it printed
       System.out.println("[proc-a] (stdout closed: " + e + ")");
     }
+  }
+
+  private static boolean isAllocated(String line) {
+    return ProcessEvent.parse(line).filter(e -> e.kind().equals("allocated")).isPresent();
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.testkit.kube.Await;
@@ -30,6 +31,7 @@ import io.kubernetes.client.openapi.models.V1SubjectAccessReviewSpec;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -555,8 +557,8 @@ class IPPoolControllerIT {
     int writes = 0;
     for (String replica : List.of("replica-a", "replica-b")) {
       boolean leading = false;
-      for (String line : harness.events(replica)) {
-        String kind = line.split(" ")[2];
+      for (ProcessEvent line : harness.events(replica)) {
+        String kind = line.kind().toUpperCase(Locale.ROOT);
         if (kind.equals("LEADING")) {
           leading = true;
         } else if (kind.equals("STOPPED_LEADING")) {
@@ -579,7 +581,7 @@ class IPPoolControllerIT {
     }
     assertTrue(writes > 0, "the leader's writes were seen");
     for (String replica : List.of("replica-a", "replica-b")) {
-      if (harness.events(replica).stream().noneMatch(l -> l.contains(" LEADING "))) {
+      if (harness.events(replica).stream().noneMatch(e -> e.kind().equals("leading"))) {
         assertEquals(
             0,
             harness.controller(replica).stats().reconciles.get(),

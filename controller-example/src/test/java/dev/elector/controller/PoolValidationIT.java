@@ -3,6 +3,7 @@ package dev.elector.controller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.testkit.kube.Await;
@@ -84,13 +85,9 @@ class PoolValidationIT {
         Long.parseLong(harness.read(ns, name).getMetadata().getResourceVersion())
             > Long.parseLong(version),
         "the touch reached the pool");
-    List<String> writes =
+    List<ProcessEvent> writes =
         harness.events("replica-a").stream()
-            .filter(
-                l ->
-                    l.contains(" POOL_STATUS ")
-                        && (l.contains("pool=" + ns + "/" + name + " ")
-                            || l.endsWith("pool=" + ns + "/" + name)))
+            .filter(e -> e.kind().equals("pool_status") && e.get("pool").equals(ns + "/" + name))
             .toList();
     assertEquals(1, writes.size(), "one status write for the bad pool: " + writes);
     return registered;

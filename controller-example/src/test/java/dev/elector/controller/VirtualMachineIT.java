@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.Pool;
 import dev.elector.ippool.PoolCondition;
@@ -287,7 +288,7 @@ class VirtualMachineIT {
     VirtualMachineNetworkConfig c = awaitConfig("vm-mac", "52:54:00:61:03:02@net-one");
     assertEquals("10.63.0.10", ip(c, 0));
     assertEquals(Map.of("10.63.0.10", "52:54:00:61:03:02"), table("net-one"));
-    List<String> after =
+    List<ProcessEvent> after =
         harness.events("replica-a").subList(before, harness.events("replica-a").size());
     int outOfSync =
         indexOf(
@@ -299,8 +300,7 @@ class VirtualMachineIT {
             "reason=NetworkConfigChanged");
     int released = indexOf(after, "RELEASED", "mac=52:54:00:61:03:01");
     int allocated = indexOf(after, "ALLOCATED", "mac=52:54:00:61:03:02");
-    assertTrue(
-        0 <= outOfSync && outOfSync < released && released < allocated, String.join("\n", after));
+    assertTrue(0 <= outOfSync && outOfSync < released && released < allocated, after.toString());
     assertTrue(indexOf(after, "VM_CONFIG", "vm=" + ns + "/vm-mac", "action=updated") >= 0);
   }
 
@@ -387,10 +387,13 @@ class VirtualMachineIT {
             .getNetworkConfigs());
   }
 
-  private static int indexOf(List<String> lines, String kind, String... parts) {
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (line.contains(" " + kind + " ") && List.of(parts).stream().allMatch(line::contains)) {
+  /** The index of the first event of {@code kind} with every {@code key=value} of {@code parts}. */
+  private static int indexOf(List<ProcessEvent> events, String kind, String... parts) {
+    for (int i = 0; i < events.size(); i++) {
+      ProcessEvent e = events.get(i);
+      if (e.kind().equalsIgnoreCase(kind)
+          && List.of(parts).stream()
+              .allMatch(p -> p.equals(p.split("=", 2)[0] + "=" + e.get(p.split("=", 2)[0])))) {
         return i;
       }
     }

@@ -1,5 +1,6 @@
 package dev.elector.demo;
 
+import dev.elector.CallPurpose;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /**
  * Three candidates in one JVM on the in-memory lock: the leader crashes (stops answering, nothing
@@ -65,7 +67,10 @@ public final class InMemoryDemo {
                   .build()));
     }
     String first = awaitLeader(null);
-    Thread.sleep(2_000);
+    LeaderElector leading = electors.get(first);
+    Awaitility.await(first + " renewing three times")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> leading.stats().latency(CallPurpose.RENEW).count() >= 3);
 
     print("--- killing %s without warning (its calls stop reaching the lock)", first);
     long lastRenew = System.nanoTime(); // renewals every retryPeriod: the last one is at most this
@@ -76,8 +81,7 @@ public final class InMemoryDemo {
     if (leaderSince - lastRenew < LEASE.minus(RETRY).toNanos()) {
       throw new IllegalStateException("a follower took over before the lease expired");
     }
-    electors.remove(first).closeAsync();
-    Thread.sleep(1_500);
+    electors.remove(first).closeAsync().get(30, TimeUnit.SECONDS);
 
     print("--- closing %s gracefully (release on close)", second);
     long closeAt = System.nanoTime();
@@ -99,16 +103,11 @@ public final class InMemoryDemo {
         ms(failover), ms(handover), first, second, third);
   }
 
-  private String awaitLeader(String notThis) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      String current = leader;
-      if (current != null && !current.equals(notThis)) {
-        return current;
-      }
-      Thread.sleep(5);
-    }
-    throw new IllegalStateException("no new leader within 30 s");
+  private String awaitLeader(String notThis) {
+    return Awaitility.await("a new leader")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> leader, current -> current != null && !current.equals(notThis));
   }
 
   private LeaderCallbacks callbacksFor(String name) {

@@ -5,9 +5,12 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Follows the output file of one process on a daemon thread and hands each event line to a listener
@@ -57,6 +60,7 @@ final class ProcessLog implements AutoCloseable {
         if (last) {
           return;
         }
+        // Following a file that another process writes: read what was appended, every 25 ms.
         Thread.sleep(25);
       } catch (IOException e) {
         return;
@@ -70,8 +74,35 @@ final class ProcessLog implements AutoCloseable {
   private void deliver(EventLine event) {
     synchronized (events) {
       events.add(event);
+      events.notifyAll();
     }
     listener.accept(event);
+  }
+
+  /**
+   * The first event so far or to come that matches, woken by each new event.
+   *
+   * @throws IOException when none came within {@code limit}
+   */
+  EventLine awaitFirst(Predicate<EventLine> match, Duration limit, String what)
+      throws IOException, InterruptedException {
+    long limitNanos = limit.toNanos();
+    long waitedFrom = System.nanoTime();
+    synchronized (events) {
+      while (true) {
+        for (EventLine e : events) {
+          if (match.test(e)) {
+            return e;
+          }
+        }
+        long left = limitNanos - (System.nanoTime() - waitedFrom);
+        if (left <= 0) {
+          throw new IOException(
+              source + " printed no " + what + " within " + limit + "; see " + file);
+        }
+        TimeUnit.NANOSECONDS.timedWait(events, left);
+      }
+    }
   }
 
   /** Every event so far. */

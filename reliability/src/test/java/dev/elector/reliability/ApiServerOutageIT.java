@@ -34,7 +34,7 @@ class ApiServerOutageIT {
             + " cannot be stopped from here");
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
       Cohort.Member leader = cohort.awaitLeader(Duration.ofSeconds(20));
-      Thread.sleep(2_000);
+      cohort.awaitRenewals(leader, 3, Duration.ofSeconds(10));
       LogWindow log = LogWindow.open();
       Map<String, Long> callsBefore = cohort.callsByMember();
       long stopping = System.nanoTime();
@@ -43,6 +43,7 @@ class ApiServerOutageIT {
       long down = System.nanoTime();
       Duration stepDown =
           cohort.awaitStepDown(leader, Cohort.RENEW_DEADLINE.plus(Duration.ofSeconds(2)));
+      // The scenario itself: the server stays down for DOWN.
       Thread.sleep(Math.max(0, DOWN.toMillis() - (System.nanoTime() - down) / 1_000_000));
       // The restarted server answers requests before restart() returns (it waits for readiness),
       // so the window in which nobody may start a term ends where the restart begins.

@@ -6,6 +6,7 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.TermEnd;
+import dev.elector.examples.ProcessEvent;
 import dev.elector.k8s.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -20,9 +21,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * with the scenario timings and, while its term is active, writes to a {@link FencedResource} with
  * its fencing token every few milliseconds, as a leader doing its work would.
  *
- * <p>Arguments: NAME NAMESPACE LOCK KUBECONFIG FENCED_CONFIGMAP. Prints one line per event: {@code
- * EVENT <nanoTime> <kind> key=value ...} with kinds leading, stopped (with the term's activeUntil),
- * act (the term was active when checked at checkedAt, a write begins), accepted and refused.
+ * <p>Arguments: NAME NAMESPACE LOCK KUBECONFIG FENCED_CONFIGMAP. Prints one line per event, in the
+ * examples' event format ({@link ProcessEvent}, with {@code System.nanoTime()} as its {@code
+ * mono}), with kinds leading, stopped (with the term's activeUntil), act (the term was active when
+ * checked at checkedAt, a write begins), accepted, refused, and inactive (the first check that
+ * found the term over, at checkedAt; no act follows it).
  */
 public final class CandidateMain {
   private CandidateMain() {}
@@ -75,10 +78,16 @@ public final class CandidateMain {
                     })
                 .build());
     Runtime.getRuntime().addShutdownHook(new Thread(elector::close));
+    boolean acting = false;
     while (true) {
       Term term = current.get();
       long checkedAt = System.nanoTime(); // before the check: a pause after it cannot fake a breach
+      if (acting && (term == null || !term.isActive())) {
+        acting = false;
+        event(out, "inactive", "checkedAt", checkedAt);
+      }
       if (term != null && term.isActive()) {
+        acting = true;
         event(out, "act", "token", term.fencingToken(), "checkedAt", checkedAt);
         FencedResource.Outcome outcome = fenced.write(term.fencingToken(), name);
         event(
@@ -87,16 +96,12 @@ public final class CandidateMain {
             "token",
             term.fencingToken());
       }
-      Thread.sleep(5);
+      Thread.sleep(5); // the worker's pace: a write every few milliseconds
     }
   }
 
   private static void event(PrintStream out, String kind, Object... keyValues) {
-    StringBuilder line =
-        new StringBuilder("EVENT ").append(System.nanoTime()).append(' ').append(kind);
-    for (int i = 0; i + 1 < keyValues.length; i += 2) {
-      line.append(' ').append(keyValues[i]).append('=').append(keyValues[i + 1]);
-    }
-    out.println(line);
+    out.println(
+        ProcessEvent.of(kind, System.currentTimeMillis(), System.nanoTime(), keyValues).toJson());
   }
 }

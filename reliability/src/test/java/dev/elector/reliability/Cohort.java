@@ -1,5 +1,6 @@
 package dev.elector.reliability;
 
+import dev.elector.CallPurpose;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorStats;
 import dev.elector.LeaderCallbacks;
@@ -282,54 +283,56 @@ final class Cohort implements AutoCloseable {
 
   /** Waits for exactly one leader; fails if two ever lead at once. */
   Member awaitLeader(Duration limit) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      List<Member> leaders = leaders();
-      if (leaders.size() > 1) {
-        throw new AssertionError("two leaders at once: " + leaders);
-      }
-      if (leaders.size() == 1) {
-        return leaders.get(0);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "no leader within " + limit + "; terms so far: " + timeline.terms());
-      }
-      Thread.sleep(10);
-    }
+    return Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () -> {
+          List<Member> leaders = leaders();
+          if (leaders.size() > 1) {
+            throw new AssertionError("two leaders at once: " + leaders);
+          }
+          return leaders.stream().findFirst();
+        },
+        () -> "no leader within " + limit + "; terms so far: " + timeline.terms());
   }
 
   /** Waits until a member other than {@code not} leads. */
   Member awaitLeaderOtherThan(Member not, Duration limit) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      Optional<Member> other = leaders().stream().filter(m -> m != not).findFirst();
-      if (other.isPresent()) {
-        return other.get();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
+    return Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () -> leaders().stream().filter(m -> m != not).findFirst(),
+        () ->
             "no leader other than "
                 + not
                 + " within "
                 + limit
                 + "; terms so far: "
                 + timeline.terms());
-      }
-      Thread.sleep(10);
-    }
   }
 
   /** Waits until {@code member} no longer leads; returns how long that took. */
   Duration awaitStepDown(Member member, Duration limit) throws InterruptedException {
     long start = System.nanoTime();
-    while (member.leading()) {
-      if (System.nanoTime() - start > limit.toNanos()) {
-        throw new AssertionError(member + " still leads after " + limit);
-      }
-      Thread.sleep(5);
-    }
+    Waiting.until(
+        limit,
+        Duration.ofMillis(5),
+        () -> member.leading() ? Optional.empty() : Optional.of(member),
+        () -> member + " still leads after " + limit);
     return Duration.ofNanos(System.nanoTime() - start);
+  }
+
+  /** Waits until {@code member} has finished {@code n} more renewals than when called. */
+  void awaitRenewals(Member member, int n, Duration limit) {
+    long before = member.stats().latency(CallPurpose.RENEW).count();
+    Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () ->
+            member.stats().latency(CallPurpose.RENEW).count() - before >= n
+                ? Optional.of(true)
+                : Optional.empty(),
+        () -> member + " did not renew " + n + " times within " + limit);
   }
 
   /** Total lock calls of all members so far. */

@@ -52,19 +52,18 @@ class HostileNetworkIT {
       String scenario, KubeCluster cluster, KubeNamespace namespace, Consumer<Cohort.Member> fault)
       throws Exception {
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
-      cohort.awaitLeader(Duration.ofSeconds(20));
-      Thread.sleep(1_000);
+      cohort.awaitRenewals(cohort.awaitLeader(Duration.ofSeconds(20)), 2, Duration.ofSeconds(10));
       LogWindow log = LogWindow.open();
       Map<String, Long> before = cohort.callsByMember();
       int termsBefore = cohort.timeline.terms().size();
       long start = System.nanoTime();
 
       cohort.members().forEach(fault);
-      long end = start + LENGTH.toNanos();
-      while (System.nanoTime() < end) {
-        assertTrue(cohort.leaders().size() <= 1, "two leaders at once: " + cohort.leaders());
-        Thread.sleep(20);
-      }
+      Waiting.throughout(
+          LENGTH,
+          Duration.ofMillis(20),
+          () ->
+              assertTrue(cohort.leaders().size() <= 1, "two leaders at once: " + cohort.leaders()));
       Duration window = Duration.ofNanos(System.nanoTime() - start);
       Map<String, Long> after = cohort.callsByMember();
       List<String> warnings = log.warnings();

@@ -25,7 +25,7 @@ class LeaderPartitionIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
       Cohort.Member leader = cohort.awaitLeader(Duration.ofSeconds(20));
-      Thread.sleep(2_000); // a few quiet renewals
+      cohort.awaitRenewals(leader, 3, Duration.ofSeconds(10)); // a few quiet renewals
 
       leader.proxy.blackhole();
       long partitioned = System.nanoTime();
@@ -60,6 +60,7 @@ class LeaderPartitionIT {
       assertTrue(fresh.token() > old.token(), "the new term's fencing token is newer");
 
       leader.proxy.heal();
+      // The scenario's window: two leases in which the healed old leader could wrongly lead again.
       Thread.sleep(Cohort.LEASE.multipliedBy(2).toMillis());
       assertEquals(List.of(next), cohort.leaders(), "the healed old leader follows");
       cohort.timeline.assertNoOverlap();

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +32,7 @@ class LockTamperingIT {
     try (Cohort cohort = new Cohort(cluster, namespace).start(3)) {
       cohort.awaitLeader(Duration.ofSeconds(20));
       for (int round = 1; round <= ROUNDS; round++) {
-        Thread.sleep(1_000);
+        Thread.sleep(1_000); // the scenario's pace: one tampering a second
         boolean delete = round % 2 == 1;
         long tampered = System.nanoTime();
         if (delete) {
@@ -71,12 +72,13 @@ class LockTamperingIT {
 
   private static void waitForNewTerm(Cohort cohort, int termsBefore, Duration limit)
       throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (cohort.timeline.terms().size() <= termsBefore || cohort.leaders().isEmpty()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no new leader within " + limit + ": " + cohort.timeline.terms());
-      }
-      Thread.sleep(10);
-    }
+    Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () ->
+            cohort.timeline.terms().size() > termsBefore && !cohort.leaders().isEmpty()
+                ? Optional.of(true)
+                : Optional.empty(),
+        () -> "no new leader within " + limit + ": " + cohort.timeline.terms());
   }
 }

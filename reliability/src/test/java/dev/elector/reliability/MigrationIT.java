@@ -577,37 +577,39 @@ class MigrationIT {
 
     /** Waits until exactly one term is open, of a live candidate. */
     private Contender awaitOneLeader(Duration limit) throws InterruptedException {
-      long deadline = System.nanoTime() + limit.toNanos();
-      while (true) {
-        List<LeadershipTimeline.Interval> open =
-            timeline.terms().stream().filter(LeadershipTimeline.Interval::open).toList();
-        if (open.size() == 1) {
-          Contender c = live.get(implOf.get(open.get(0).candidate()));
-          if (c != null && c.name.equals(open.get(0).candidate())) {
-            return c;
-          }
-        }
-        assertTrue(
-            System.nanoTime() < deadline,
-            "not one leader within " + limit + ": open " + open + "; terms: " + timeline.terms());
-        Thread.sleep(5);
-      }
+      return Waiting.until(
+          limit,
+          Duration.ofMillis(5),
+          () -> {
+            List<LeadershipTimeline.Interval> open = openTerms();
+            if (open.size() != 1) {
+              return Optional.empty();
+            }
+            Contender c = live.get(implOf.get(open.get(0).candidate()));
+            return c != null && c.name.equals(open.get(0).candidate())
+                ? Optional.of(c)
+                : Optional.empty();
+          },
+          () ->
+              "not one leader within "
+                  + limit
+                  + ": open "
+                  + openTerms()
+                  + "; terms: "
+                  + timeline.terms());
+    }
+
+    private List<LeadershipTimeline.Interval> openTerms() {
+      return timeline.terms().stream().filter(LeadershipTimeline.Interval::open).toList();
     }
 
     private LeadershipTimeline.Interval awaitTermAfter(long fromNanos, Duration limit)
         throws InterruptedException {
-      long deadline = System.nanoTime() + limit.toNanos();
-      while (true) {
-        Optional<LeadershipTimeline.Interval> next =
-            timeline.terms().stream().filter(t -> t.startNanos() - fromNanos > 0).findFirst();
-        if (next.isPresent()) {
-          return next.get();
-        }
-        assertTrue(
-            System.nanoTime() < deadline,
-            "no new leader within " + limit + " of a stop; terms: " + timeline.terms());
-        Thread.sleep(2);
-      }
+      return Waiting.until(
+          limit,
+          Duration.ofMillis(2),
+          () -> timeline.terms().stream().filter(t -> t.startNanos() - fromNanos > 0).findFirst(),
+          () -> "no new leader within " + limit + " of a stop; terms: " + timeline.terms());
     }
 
     private void report(String scenario, Duration length) {

@@ -110,11 +110,10 @@ class RbacIT {
                 .callbacks(LeaderCallbacks.of(t -> {}, (t, r) -> {}))
                 .build());
     try {
-      long start = System.nanoTime();
-      while (System.nanoTime() - start < WATCHED.toNanos()) {
-        assertFalse(elector.isLeader(), "leading without permission");
-        Thread.sleep(50);
-      }
+      Waiting.throughout(
+          WATCHED,
+          Duration.ofMillis(50),
+          () -> assertFalse(elector.isLeader(), "leading without permission"));
       long calls = elector.stats().totalCalls();
       List<String> lines = log.lines();
       String health = elector.health().detail();

@@ -1,5 +1,6 @@
 package dev.elector.reliability;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.testkit.LeadershipTimeline;
@@ -23,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,8 +84,7 @@ class SoakIT {
       }
       int all = cohort.all().size();
       awaitOneLeader(cohort, Duration.ofSeconds(30));
-      Thread.sleep(3_000);
-      long threadsBefore = settledThreads();
+      long threadsBefore = settledThreads(Long.MAX_VALUE);
       long heapBefore = usedHeapAfterGc();
       LogWindow log = LogWindow.open();
       long callsBefore = cohort.totalCalls();
@@ -160,8 +162,8 @@ class SoakIT {
       int logLines = log.lines().size();
       cohort.healAll();
       awaitOneLeader(cohort, Duration.ofSeconds(30));
-      Thread.sleep(8_000); // let connections and threads of the faulty period settle
-      long threadsAfter = settledThreads();
+      // the connections and threads of the faulty period end: back within 5 of the start, steady
+      long threadsAfter = settledThreads(threadsBefore + 5);
       long heapAfter = usedHeapAfterGc();
       Map<String, GoCandidate.Stats> goSettled = goStats(cohort);
 
@@ -252,20 +254,23 @@ class SoakIT {
    * Waits until exactly one candidate, Elector's or client-go's, reports a term; fails at once if
    * two Elector candidates lead together.
    */
-  private static void awaitOneLeader(Cohort cohort, Duration limit) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (cohort.allLeading().size() != 1) {
-      assertTrue(cohort.leaders().size() <= 1, "two leaders at once: " + cohort.leaders());
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "not one leader within "
-                + limit
-                + ": "
-                + cohort.allLeading()
-                + "; terms so far: "
-                + cohort.timeline.terms());
-      }
-      Thread.sleep(10);
+  private static void awaitOneLeader(Cohort cohort, Duration limit) {
+    try {
+      await("one leader")
+          .atMost(limit)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(10))
+          .failFast("two leaders at once", () -> cohort.leaders().size() > 1)
+          .until(() -> cohort.allLeading().size() == 1);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "not one leader within "
+              + limit
+              + ": "
+              + cohort.allLeading()
+              + "; terms so far: "
+              + cohort.timeline.terms(),
+          e);
     }
   }
 
@@ -430,12 +435,14 @@ class SoakIT {
   }
 
   /** Samples leadership while a fault lasts: two leaders at once fail at once. */
-  private static void watch(Cohort cohort, Duration period) throws InterruptedException {
+  private static void watch(Cohort cohort, Duration period) {
     long until = System.nanoTime() + period.toNanos();
-    while (System.nanoTime() < until) {
-      assertTrue(cohort.leaders().size() <= 1, "two leaders at once: " + cohort.leaders());
-      Thread.sleep(20);
-    }
+    await("the fault's period")
+        .atMost(period.plusSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(20))
+        .failFast("two leaders at once", () -> cohort.leaders().size() > 1)
+        .until(() -> System.nanoTime() - until >= 0);
   }
 
   private static String partition(Cohort.Candidate member, String which) {
@@ -452,20 +459,32 @@ class SoakIT {
     return name;
   }
 
-  private static long settledThreads() throws InterruptedException {
-    long low = Long.MAX_VALUE;
-    for (int i = 0; i < 5; i++) {
-      low = Math.min(low, ManagementFactory.getThreadMXBean().getThreadCount());
-      Thread.sleep(200);
-    }
-    return low;
+  /**
+   * The JVM's thread count once it is at most {@code atMost} and has not changed for a second;
+   * fails when that does not happen within 60 s.
+   */
+  private static long settledThreads(long atMost) {
+    AtomicLong count = new AtomicLong(-1);
+    AtomicLong since = new AtomicLong();
+    await("the thread count settles at most at " + atMost)
+        .atMost(Duration.ofSeconds(60))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              long now = ManagementFactory.getThreadMXBean().getThreadCount();
+              if (count.getAndSet(now) != now) {
+                since.set(System.nanoTime());
+              }
+              return now <= atMost && System.nanoTime() - since.get() >= 1_000_000_000L;
+            });
+    return count.get();
   }
 
-  private static long usedHeapAfterGc() throws InterruptedException {
+  private static long usedHeapAfterGc() {
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     for (int i = 0; i < 3; i++) {
       System.gc();
-      Thread.sleep(100);
     }
     return memory.getHeapMemoryUsage().getUsed();
   }

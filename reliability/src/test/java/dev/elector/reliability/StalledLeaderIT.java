@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.TermEnd;
+import dev.elector.examples.ProcessEvent;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
@@ -18,10 +19,13 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,10 +53,7 @@ class StalledLeaderIT {
     try (Cohort cohort = new Cohort(cluster, namespace)) {
       Event leading = await(output, "leading", Duration.ofSeconds(30));
       cohort.start(1);
-      Thread.sleep(1_500);
-      assertTrue(
-          events(output).stream().anyMatch(e -> e.kind().equals("accepted")),
-          "the leader works while it leads");
+      await(output, e -> e.kind().equals("accepted"), Duration.ofSeconds(10), "accepted");
 
       long paused = System.nanoTime();
       signal(stalled, "STOP");
@@ -60,11 +61,18 @@ class StalledLeaderIT {
       long nextToken = next.elector.currentTerm().orElseThrow().fencingToken();
       FencedResource fenced = new FencedResource(cluster.admin(), namespace.name(), FENCED);
       assertEquals(FencedResource.Outcome.ACCEPTED, fenced.write(nextToken, next.name));
+      // The scenario itself: the leader stays stopped for PAUSE, longer than its lease.
       Thread.sleep(Math.max(0, PAUSE.toMillis() - (System.nanoTime() - paused) / 1_000_000));
       long resumed = System.nanoTime();
       signal(stalled, "CONT");
       Event stopped = await(output, "stopped", Duration.ofSeconds(10));
-      Thread.sleep(2_000); // let its worker run on after resuming
+      // Its worker, resumed, finishes what it had begun and then finds the term over: after that
+      // it acts no more.
+      await(
+          output,
+          e -> e.kind().equals("inactive") && e.nanos() >= resumed,
+          Duration.ofSeconds(10),
+          "inactive after resuming");
 
       long staleToken = Long.parseLong(leading.fields().get("token"));
       long activeUntil = Long.parseLong(stopped.fields().get("activeUntil"));
@@ -162,31 +170,28 @@ class StalledLeaderIT {
       return events;
     }
     for (String line : Files.readAllLines(output, StandardCharsets.UTF_8)) {
-      if (!line.startsWith("EVENT ")) {
-        continue;
-      }
-      String[] words = line.split(" ");
-      Map<String, String> fields = new LinkedHashMap<>();
-      for (int i = 3; i < words.length; i++) {
-        int eq = words[i].indexOf('=');
-        fields.put(words[i].substring(0, eq), words[i].substring(eq + 1));
-      }
-      events.add(new Event(Long.parseLong(words[1]), words[2], fields));
+      ProcessEvent.parse(line)
+          .ifPresent(e -> events.add(new Event(e.monoNanos(), e.kind(), e.fields())));
     }
     return events;
   }
 
   private static Event await(Path output, String kind, Duration limit) throws Exception {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (Event e : events(output)) {
-        if (e.kind().equals(kind)) {
-          return e;
-        }
-      }
-      Thread.sleep(20);
+    return await(output, e -> e.kind().equals(kind), limit, kind);
+  }
+
+  private static Event await(Path output, Predicate<Event> match, Duration limit, String what)
+      throws Exception {
+    try {
+      return Awaitility.await("a '" + what + "' event")
+          .atMost(limit)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> events(output).stream().filter(match).findFirst(), Optional::isPresent)
+          .orElseThrow();
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "no '" + what + "' event within " + limit + ":\n" + Files.readString(output), e);
     }
-    throw new AssertionError(
-        "no '" + kind + "' event within " + limit + ":\n" + Files.readString(output));
   }
 }

@@ -1,5 +1,6 @@
 package dev.elector.dhcp.agent;
 
+import dev.elector.examples.ProcessEvent;
 import dev.elector.time.MonotonicClock;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -10,15 +11,15 @@ import java.util.Objects;
  * to standard error):
  *
  * <pre>
- * EVENT &lt;epoch millis&gt; &lt;monotonic nanos&gt; &lt;kind&gt; key=value ...
+ * {"event":"serving","time":&lt;epoch millis&gt;,"mono":&lt;monotonic nanos&gt;,"key":"value",...}
  * </pre>
  *
- * Kinds: {@code started}, {@code synced}, {@code pool}, {@code pool-absent}, {@code leading},
- * {@code address-added}, {@code address-failed}, {@code address-removed}, {@code serving}, {@code
- * stopped}, {@code reply}, {@code unknown-client}, {@code closed}. Values never contain spaces
- * (they are replaced by {@code _}). The monotonic field is {@link System#nanoTime()}, which on
- * Linux is comparable between processes of one machine, so a test can measure from the moment it
- * killed a process to an event of another.
+ * in the examples' one event format, {@link ProcessEvent}. Kinds: {@code started}, {@code synced},
+ * {@code pool}, {@code pool-absent}, {@code leading}, {@code address-added}, {@code
+ * address-failed}, {@code address-removed}, {@code serving}, {@code stopped}, {@code reply}, {@code
+ * unknown-client}, {@code closed}. The monotonic field is {@link System#nanoTime()}, which on Linux
+ * is comparable between processes of one machine, so a test can measure from the moment it killed a
+ * process to an event of another.
  */
 final class AgentEvents {
   private final PrintStream out;
@@ -38,20 +39,7 @@ final class AgentEvents {
     if (!enabled) {
       return;
     }
-    StringBuilder line =
-        new StringBuilder(96)
-            .append("EVENT ")
-            .append(wall.millis())
-            .append(' ')
-            .append(clock.nanos())
-            .append(' ')
-            .append(kind);
-    for (int i = 0; i + 1 < keyValues.length; i += 2) {
-      line.append(' ')
-          .append(keyValues[i])
-          .append('=')
-          .append(String.valueOf(keyValues[i + 1]).replaceAll("\\s", "_"));
-    }
+    String line = ProcessEvent.of(kind, wall.millis(), clock.nanos(), keyValues).toJson();
     synchronized (out) {
       out.println(line);
       out.flush();

@@ -14,6 +14,7 @@ import dev.elector.dhcp.server.Outcome;
 import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.dhcp.server.ReceiveContext;
 import dev.elector.dhcp.server.StaticLeaseSource;
+import dev.elector.examples.ProcessEvent;
 import dev.elector.testkit.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -67,7 +68,8 @@ class AgentDhcpListenerTest {
 
   private long lines(String kind) {
     return Arrays.stream(printed.toString(StandardCharsets.UTF_8).split("\n"))
-        .filter(l -> l.contains(" " + kind + " "))
+        .flatMap(l -> ProcessEvent.parse(l).stream())
+        .filter(e -> e.kind().equals(kind))
         .count();
   }
 
@@ -105,8 +107,8 @@ class AgentDhcpListenerTest {
     String text = printed.toString(StandardCharsets.UTF_8);
     assertTrue(
         text.matches(
-            "(?s)EVENT \\d+ \\d+ reply kind=OFFERED mac=52:54:00:00:00:0a"
-                + " ip=192.0.2.10 state=-\n"),
+            "\\{\"event\":\"reply\",\"time\":\\d+,\"mono\":\\d+,\"kind\":\"OFFERED\","
+                + "\"mac\":\"52:54:00:00:00:0a\",\"ip\":\"192.0.2.10\",\"state\":\"-\"}\n"),
         text);
   }
 

@@ -1,5 +1,6 @@
 package dev.elector.dhcp.agent;
 
+import dev.elector.examples.ProcessEvent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +16,10 @@ import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
-/** The EVENT lines of one agent, read from a growing text source (a log file or a buffer). */
+/**
+ * The events ({@link ProcessEvent} lines) of one agent, read from a growing text source (a log file
+ * or a buffer).
+ */
 final class AgentEventLog {
 
   /** One event line. */
@@ -102,22 +105,11 @@ final class AgentEventLog {
   List<Event> events() {
     List<Event> events = new ArrayList<>();
     for (String line : text.get().split("\n")) {
-      if (!line.startsWith("EVENT ")) {
-        continue;
-      }
-      String[] words = line.trim().split(" ");
-      if (words.length < 4) {
-        continue;
-      }
-      Map<String, String> fields = new LinkedHashMap<>();
-      for (int i = 4; i < words.length; i++) {
-        int eq = words[i].indexOf('=');
-        if (eq > 0) {
-          fields.put(words[i].substring(0, eq), words[i].substring(eq + 1));
-        }
-      }
-      events.add(
-          new Event(agent, Long.parseLong(words[1]), Long.parseLong(words[2]), words[3], fields));
+      ProcessEvent.parse(line)
+          .ifPresent(
+              e ->
+                  events.add(
+                      new Event(agent, e.epochMillis(), e.monoNanos(), e.kind(), e.fields())));
     }
     return events;
   }

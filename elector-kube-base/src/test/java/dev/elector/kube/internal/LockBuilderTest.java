@@ -107,12 +107,12 @@ class LockBuilderTest {
   }
 
   @Test
-  void defaultsAreAFiveSecondRequestTimeoutTheSharedThreadsAndNoEvents() {
+  void defaultsAreARequestTimeoutThatFollowsTheElectorTheSharedThreadsAndNoEvents() {
     ObjectLock.Settings settings =
         new Builder().name("lock").namespace("ns").identity("me").build();
 
     assertSame(CLIENT, settings.client());
-    assertEquals(Duration.ofSeconds(5), settings.requestTimeout());
+    assertNull(settings.requestTimeout(), "unset: it follows the elector's callTimeout");
     assertSame(DaemonThreads.shared(), settings.executor());
     assertNull(settings.eventComponent());
     assertEquals(

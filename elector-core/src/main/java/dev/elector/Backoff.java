@@ -1,17 +1,19 @@
 package dev.elector;
 
+import dev.elector.internal.Doubling;
+
 /**
  * How long a candidate waits before its next attempt, as pure functions of the retry period, the
  * back-off cap, the jitter factor and a uniform draw in [0, 1) that the caller supplies.
  */
 final class Backoff {
   private final long retryNanos;
-  private final long maxNanos;
+  private final Doubling doubling;
   private final double jitter;
 
   Backoff(long retryNanos, long maxNanos, double jitter) {
     this.retryNanos = retryNanos;
-    this.maxNanos = maxNanos;
+    this.doubling = new Doubling(retryNanos, maxNanos, 30);
     this.jitter = jitter;
   }
 
@@ -25,12 +27,7 @@ final class Backoff {
    * zero or less counts as one.
    */
   long afterFailures(int failures, double draw) {
-    int exponent = Math.min(Math.max(failures - 1, 0), 30);
-    long base = retryNanos << exponent;
-    if (base <= 0 || base > maxNanos) {
-      base = maxNanos;
-    }
-    return (long) (base * factor(draw));
+    return (long) (doubling.afterFailures(failures) * factor(draw));
   }
 
   private double factor(double draw) {

@@ -357,11 +357,11 @@ public final class ElectorConfig {
      *
      * <p>A call without an answer by then counts as a failed call with a {@code TIMEOUT} failure,
      * and the elector cancels it: a lock that honours cancellation (see {@link LeaderLock}) stops
-     * its I/O then. A lock may bound its calls by a timeout of its own too, such as the
-     * requestTimeout of the Kubernetes locks (default 5 s): each request then ends after the
-     * shorter of the two. No combination of the two is wrong. A requestTimeout longer than
-     * callTimeout is cut short by the cancellation; a shorter one makes a slow request fail, and
-     * the elector try again, sooner.
+     * its I/O then. The elector tells the lock this timeout when it is created ({@link
+     * LeaderLock#useCallTimeout}), so one deadline bounds each call: the Kubernetes locks derive
+     * their requestTimeout from it when it is not set, and reject one set longer than callTimeout
+     * (the elector would cancel every request that needs that long). A shorter requestTimeout makes
+     * a slow request fail, and the elector try again, sooner.
      */
     public Builder callTimeout(Duration callTimeout) {
       this.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");

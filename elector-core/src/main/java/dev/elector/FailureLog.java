@@ -1,5 +1,6 @@
 package dev.elector;
 
+import dev.elector.internal.TokenBucket;
 import dev.elector.lock.LockFailure;
 import org.slf4j.Logger;
 
@@ -13,12 +14,13 @@ import org.slf4j.Logger;
 final class FailureLog {
   static final long REPORT_INTERVAL_NANOS = 60_000_000_000L;
 
+  /** One report, then one per {@link #REPORT_INTERVAL_NANOS}. */
+  private final TokenBucket reports = new TokenBucket(1, REPORT_INTERVAL_NANOS);
+
   private final Logger log;
   private final String subject;
   private long streak;
   private boolean streakReported;
-  private boolean everReported;
-  private long lastReportNanos;
   private long heldBack;
   private long streaksHeldBack;
 
@@ -29,7 +31,7 @@ final class FailureLog {
 
   void failure(String action, LockFailure failure, long now, String consequence) {
     streak++;
-    boolean report = !everReported || now - lastReportNanos >= REPORT_INTERVAL_NANOS;
+    boolean report = reports.tryAcquire(now) == 0;
     if (!report) {
       heldBack++;
       if (streak == 1) {
@@ -59,8 +61,6 @@ final class FailureLog {
     } else {
       log.warn("{}: {} failed{}: {}. {}{}", subject, action, inARow, failure, consequence, summary);
     }
-    everReported = true;
-    lastReportNanos = now;
     heldBack = 0;
     streaksHeldBack = 0;
     streakReported = true;

@@ -47,9 +47,17 @@ public final class LeaderElector implements AutoCloseable {
     return elector;
   }
 
-  /** Creates an elector without starting it; call {@link #start()}. */
+  /**
+   * Creates an elector without starting it; call {@link #start()}. Tells the lock the config's
+   * callTimeout ({@link dev.elector.lock.LeaderLock#useCallTimeout}), so that its own request
+   * timeout, if any, follows it.
+   *
+   * @throws IllegalArgumentException if the lock's own timeout is longer than callTimeout
+   */
   public static LeaderElector create(ElectorConfig config) {
-    return new LeaderElector(Objects.requireNonNull(config, "config"));
+    Objects.requireNonNull(config, "config");
+    config.lock().useCallTimeout(config.callTimeout());
+    return new LeaderElector(config);
   }
 
   /**

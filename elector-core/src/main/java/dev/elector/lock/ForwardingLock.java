@@ -1,5 +1,6 @@
 package dev.elector.lock;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
@@ -41,6 +42,11 @@ public abstract class ForwardingLock implements LeaderLock {
   @Override
   public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
     return delegate.update(expectedVersion, record);
+  }
+
+  @Override
+  public void useCallTimeout(Duration callTimeout) {
+    delegate.useCallTimeout(callTimeout);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.elector.lock;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -10,7 +11,9 @@ import java.util.concurrent.CompletionStage;
  * (absent, conflict, forbidden, unavailable) are outcome values, never exceptional completions. A
  * stage that completes exceptionally is treated as {@link LockFailure.Kind#UNEXPECTED}. The elector
  * makes at most one call at a time per lock and applies its own timeout to each call (its
- * callTimeout).
+ * callTimeout), which it tells the lock once, before its first call, through {@link
+ * #useCallTimeout}: a lock that bounds its own I/O takes that bound from the elector, so that one
+ * deadline covers each call, from the moment it is made to the end of its I/O.
  *
  * <p>Cancellation is how the elector tells a lock that it gave up on a call: when a call exceeds
  * callTimeout, or is still in flight when close() stops waiting for it, the elector cancels the
@@ -38,6 +41,23 @@ public interface LeaderLock {
    * with {@link LockWrite.Conflict}. A lock that no longer exists is also a conflict.
    */
   CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record);
+
+  /**
+   * Tells the lock how long the elector waits for each of its calls (its callTimeout) before it
+   * cancels the call. The elector calls it once, when it is created, on the creating thread.
+   *
+   * <p>A lock with a timeout of its own (a request timeout, say) bounds each call by the same
+   * deadline: it derives its timeout from {@code callTimeout}, or, when its timeout was set
+   * explicitly and is longer, rejects the combination, since the elector would give up on every
+   * call that needs that long. A lock used by several electors is told by each, and bounds its
+   * calls by the shortest. The default does nothing: a lock without a timeout of its own relies on
+   * the cancellation alone.
+   *
+   * @param callTimeout the elector's wait for one call; positive
+   * @throws IllegalArgumentException if the lock's own timeout is longer than {@code callTimeout};
+   *     the message names both and how to reconcile them
+   */
+  default void useCallTimeout(Duration callTimeout) {}
 
   /** The identity this candidate writes as holder. Unique per process; never blank. */
   String identity();

@@ -40,6 +40,7 @@ final class Fabric8Http implements ApiTransport {
   private final HttpClient http;
   private final String base;
   private final KubernetesSerialization serialization;
+  private final Duration timeout;
   private final long timeoutMillis;
 
   Fabric8Http(KubernetesClient client, Duration timeout) {
@@ -54,11 +55,17 @@ final class Fabric8Http implements ApiTransport {
     String url = client.getMasterUrl().toString();
     this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     this.serialization = client.getKubernetesSerialization();
+    this.timeout = timeout;
     this.timeoutMillis = timeout.toMillis();
   }
 
+  @Override
+  public Duration timeout() {
+    return timeout;
+  }
+
   /**
-   * Sends one request and reads the whole answer within the timeout, unless {@code abort} stops
+   * Sends one request and reads the whole answer within {@code timeout}, unless {@code abort} stops
    * waiting for it first.
    *
    * @throws IOException when there was no answer; a {@link TimeoutException} means none within the
@@ -71,15 +78,17 @@ final class Fabric8Http implements ApiTransport {
       Map<String, String> query,
       @Nullable Object body,
       @Nullable String contentType,
+      Duration timeout,
       Abort abort)
       throws Exception {
+    long millis = Math.max(1, timeout.toMillis());
     if (abort.aborted()) {
       throw new CancellationException(method + " " + path + " was aborted before it was sent");
     }
     HttpRequest.Builder request =
         http.newHttpRequestBuilder()
             .uri(base + path + queryString(query))
-            .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+            .timeout(millis, TimeUnit.MILLISECONDS)
             .header("Accept", "application/json");
     if (body != null) {
       request.method(
@@ -92,7 +101,7 @@ final class Fabric8Http implements ApiTransport {
     // fabric8's HttpClient has no way to end the exchange itself before the answer arrives: the
     // answer is dropped when it comes, and the request's timeout bounds the wait for it.
     abort.onAbort(() -> future.cancel(true));
-    HttpResponse<String> response = await(future, timeoutMillis);
+    HttpResponse<String> response = await(future, millis);
     String text = response.body() == null ? "" : response.body();
     return new Reply(
         response.code(),

@@ -3,6 +3,9 @@ package dev.elector.fabric8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.ElectorConfig;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -91,5 +94,39 @@ class Fabric8CancelledRequestTest {
     read.cancel(false);
 
     assertEquals("free", oneThread.submit(() -> "free").get(10, TimeUnit.SECONDS));
+  }
+
+  /**
+   * The elector's callTimeout is the lock's request deadline: with requestTimeout unset, the lock's
+   * first read against a server that never answers ends the wait for its answer and frees the
+   * request thread, and the lock reports callTimeout as its requestTimeout.
+   */
+  @Test
+  void theElectorsCallTimeoutEndsItsRequest() throws Exception {
+    acceptOne();
+    Fabric8LeaseLock lock =
+        Fabric8LeaseLock.newBuilder()
+            .client(client)
+            .namespace("ns")
+            .name("lock")
+            .identity("me")
+            .executor(oneThread)
+            .build();
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(lock)
+                .callbacks(LeaderCallbacks.of(term -> {}, (term, why) -> {}))
+                .leaseDuration(Duration.ofSeconds(2))
+                .renewDeadline(Duration.ofSeconds(1))
+                .retryPeriod(Duration.ofMillis(250))
+                .build());
+    try {
+      assertEquals(Duration.ofMillis(500), lock.requestTimeout());
+      assertTrue(requestArrived.await(10, TimeUnit.SECONDS), "the read reaches the server");
+      assertEquals("free", oneThread.submit(() -> "free").get(10, TimeUnit.SECONDS));
+    } finally {
+      elector.close();
+    }
   }
 }

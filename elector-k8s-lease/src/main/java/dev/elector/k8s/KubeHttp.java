@@ -51,12 +51,17 @@ final class KubeHttp implements ApiTransport {
       Collections.synchronizedMap(new WeakHashMap<>());
 
   private final ApiClient client;
-  private final long timeoutMillis;
+  private final Duration timeout;
   private volatile @Nullable OkHttpClient streaming;
 
   KubeHttp(ApiClient client, Duration timeout) {
     this.client = client;
-    this.timeoutMillis = timeout.toMillis();
+    this.timeout = timeout;
+  }
+
+  @Override
+  public Duration timeout() {
+    return timeout;
   }
 
   @Override
@@ -66,10 +71,11 @@ final class KubeHttp implements ApiTransport {
       Map<String, String> query,
       @Nullable Object body,
       @Nullable String contentType,
+      Duration timeout,
       Abort abort)
       throws IOException {
     Call call = client.getHttpClient().newCall(request(method, path, query, body, contentType));
-    call.timeout().timeout(timeoutMillis, TimeUnit.MILLISECONDS);
+    call.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
     // Cancelling ends the exchange and makes execute() throw at once; before it, execute() throws
     // without sending anything.
     abort.onAbort(call::cancel);

@@ -3,6 +3,9 @@ package dev.elector.k8s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.ElectorConfig;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,5 +89,43 @@ class CancelledRequestTest {
 
     connectionClosed.get(10, TimeUnit.SECONDS); // long before the minute of requestTimeout
     assertEquals("free", oneThread.submit(() -> "free").get(10, TimeUnit.SECONDS));
+  }
+
+  /**
+   * The elector's callTimeout is the lock's request deadline: with requestTimeout unset, the lock's
+   * first read against a server that never answers ends its exchange, closing the connection, and
+   * frees the request thread, and the lock reports callTimeout as its requestTimeout.
+   */
+  @Test
+  void theElectorsCallTimeoutEndsItsRequest() throws Exception {
+    acceptOne();
+    LeaseLock lock =
+        LeaseLock.newBuilder()
+            .apiClient(
+                new ApiClient()
+                    .setBasePath("http://127.0.0.1:" + server.getLocalPort())
+                    .setReadTimeout(0))
+            .namespace("ns")
+            .name("lock")
+            .identity("me")
+            .executor(oneThread)
+            .build();
+    LeaderElector elector =
+        LeaderElector.start(
+            ElectorConfig.newBuilder()
+                .lock(lock)
+                .callbacks(LeaderCallbacks.of(term -> {}, (term, why) -> {}))
+                .leaseDuration(Duration.ofSeconds(2))
+                .renewDeadline(Duration.ofSeconds(1))
+                .retryPeriod(Duration.ofMillis(250))
+                .build());
+    try {
+      assertEquals(Duration.ofMillis(500), lock.requestTimeout());
+      assertTrue(requestArrived.await(10, TimeUnit.SECONDS), "the read reaches the server");
+      connectionClosed.get(10, TimeUnit.SECONDS);
+      assertEquals("free", oneThread.submit(() -> "free").get(10, TimeUnit.SECONDS));
+    } finally {
+      elector.close();
+    }
   }
 }

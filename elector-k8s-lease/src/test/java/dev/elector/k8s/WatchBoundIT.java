@@ -162,7 +162,6 @@ class WatchBoundIT {
             .namespace(namespace.name())
             .name(lockName)
             .identity(identity)
-            .requestTimeout(Duration.ofSeconds(2))
             .sharedWatch(shared)
             .build();
     return LeaderElector.start(

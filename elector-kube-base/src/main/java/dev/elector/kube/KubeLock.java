@@ -17,8 +17,10 @@ public interface KubeLock extends WatchableLock {
   String name();
 
   /**
-   * The lock's own timeout of each API request. A call the elector cancels (past its callTimeout)
-   * ends sooner: its request is not sent, or is aborted in flight.
+   * The deadline of each API request, counted from the call: the requestTimeout set on the builder,
+   * or else the callTimeout of the electors that use the lock (the shortest, at most 5 s; 5 s
+   * before any elector uses it). A call the elector cancels ends sooner: its request is not sent,
+   * or is aborted in flight.
    */
   Duration requestTimeout();
 

@@ -28,7 +28,7 @@ final class Backends {
         .name("my-operator")                 // required: the Lease's name
         .namespace("my-namespace")           // default: POD_NAMESPACE, else the ServiceAccount's
         .identity("my-operator-0")           // default: POD_NAME (or host name) + "_" + a suffix
-        .requestTimeout(Duration.ofSeconds(5))   // bound of each API request (default 5 s)
+        .requestTimeout(Duration.ofSeconds(2))   // at most callTimeout (default: callTimeout, up to 5 s)
         .watchMode(WatchMode.AUTO)           // AUTO (default), SHARED or PER_LOCK
         .recordEvents(true)                  // Kubernetes Events on the Lease (default false)
         .eventComponent("my-operator")       // the Events' source (default "elector")

@@ -15,9 +15,9 @@ public interface ApiTransport {
   String MERGE_PATCH = "application/merge-patch+json";
 
   /**
-   * Sends one request and reads the whole answer within the request timeout, unless {@code abort}
-   * stops it first: the transport registers with {@link Abort#onAbort} what ends its exchange at
-   * once and frees the calling thread, and sends nothing once it is aborted.
+   * Sends one request and reads the whole answer within {@code timeout}, unless {@code abort} stops
+   * it first: the transport registers with {@link Abort#onAbort} what ends its exchange at once and
+   * frees the calling thread, and sends nothing once it is aborted.
    *
    * @param path the absolute path, such as {@code
    *     /apis/coordination.k8s.io/v1/namespaces/ns/leases}
@@ -25,6 +25,8 @@ public interface ApiTransport {
    * @param body the body as plain values (maps, lists, strings, numbers, booleans, null), written
    *     with {@link JsonText} so that nulls stay in a merge patch; or null for none
    * @param contentType the body's content type; null for {@code application/json}
+   * @param timeout the bound of the whole exchange, at most {@link #timeout()}: what is left of the
+   *     caller's deadline
    * @throws Exception when there was no answer, such as an I/O error, the timeout or the abort
    */
   ListWatchLoop.Reply send(
@@ -33,12 +35,13 @@ public interface ApiTransport {
       Map<String, String> query,
       @Nullable Object body,
       @Nullable String contentType,
+      Duration timeout,
       Abort abort)
       throws Exception;
 
   /**
    * Sends one request that nobody aborts (a watch's list, an Event): as {@link #send(String,
-   * String, Map, Object, String, Abort)}, bounded by the request timeout alone.
+   * String, Map, Object, String, Duration, Abort)}, bounded by {@link #timeout()} alone.
    */
   default ListWatchLoop.Reply send(
       String method,
@@ -47,8 +50,11 @@ public interface ApiTransport {
       @Nullable Object body,
       @Nullable String contentType)
       throws Exception {
-    return send(method, path, query, body, contentType, new Abort());
+    return send(method, path, query, body, contentType, timeout(), new Abort());
   }
+
+  /** The transport's own request timeout: the bound of a request without a shorter deadline. */
+  Duration timeout();
 
   /**
    * Prepares a long-running GET (a watch): headers within the request timeout, no read timeout,

@@ -3,6 +3,7 @@ package dev.elector.kube.internal;
 import dev.elector.ElectorListener;
 import dev.elector.Term;
 import dev.elector.TermEnd;
+import dev.elector.internal.TokenBucket;
 import dev.elector.time.MonotonicClock;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -72,8 +73,7 @@ public final class EventRecorder implements ElectorListener {
   // Guarded by this.
   private final ArrayDeque<Map<String, Object>> queue = new ArrayDeque<>();
   private boolean draining;
-  private long tokens = BURST;
-  private long refilledAt;
+  private final TokenBucket bucket = new TokenBucket(BURST, REFILL_NANOS);
   private long heldBack;
   private boolean failureReported;
   private long sent;
@@ -110,7 +110,7 @@ public final class EventRecorder implements ElectorListener {
     this.wall = wall;
     this.log = log;
     this.subject = kind + " " + namespace + "/" + name;
-    this.refilledAt = clock.nanos();
+    bucket.delayNanos(clock.nanos()); // full from now on
   }
 
   @Override
@@ -156,18 +156,11 @@ public final class EventRecorder implements ElectorListener {
   }
 
   private synchronized void record(String what, String type, String action, String leader) {
-    long now = clock.nanos();
-    long earned = (now - refilledAt) / REFILL_NANOS;
-    if (earned > 0) {
-      tokens = Math.min(BURST, tokens + earned);
-      refilledAt = tokens == BURST ? now : refilledAt + earned * REFILL_NANOS;
-    }
-    if (tokens == 0) {
+    if (bucket.tryAcquire(clock.nanos()) > 0) {
       heldBack++;
       log.debug("{}: event \"{} {}\" not recorded: rate limit", subject, leader, what);
       return;
     }
-    tokens--;
     String message =
         leader
             + " "

@@ -1,33 +1,38 @@
 package dev.elector.kube.internal;
 
 import dev.elector.lock.LockFailure;
+import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
+import dev.elector.time.ThreadScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The list-then-watch loop over one collection, on a daemon thread of its own, for any client: the
- * backend supplies a {@link Transport}, objects are plain maps as a JSON parser gives them. After
- * every (re)list it hands over the listed objects; then each change. Every list and watch request
- * goes through a {@link WatchPacer}, so the loop keeps its documented bound whatever the server or
- * a proxy does: at most {@value WatchPacer#BURST} + T / 1 s requests in any interval T, and a
+ * The list-then-watch loop over one collection, for any client: the backend supplies a {@link
+ * Transport}, objects are plain maps as a JSON parser gives them. The loop runs in steps, each one
+ * request (a list, or a watch until it ends), on the {@link LockTime}'s scheduler (by default a
+ * daemon thread of its own); it waits between steps only by scheduling the next one, and reads time
+ * and jitter only from the {@link LockTime}, so a test drives it in virtual time. After every
+ * (re)list it hands over the listed objects; then each change. Every list and watch request goes
+ * through a {@link WatchPacer}, so the loop keeps its documented bound whatever the server or a
+ * proxy does: at most {@value WatchPacer#BURST} + T / 1 s requests in any interval T, and a
  * back-off of 0.5 s doubling to 30 s (plus up to a fifth) after a failure, a watch that ends at
  * once without an event, or a 410 Gone right after a list. Each of those is handed over as a break,
  * so that followers poll meanwhile. The end of a watch's server-side timeout reconnects from the
  * last resourceVersion, and a 410 Gone on a watch that had been useful lists again, both without
  * delay. Subclasses decide what the objects mean and whom to tell.
  */
-public abstract class ListWatchLoop implements Runnable {
+public abstract class ListWatchLoop {
   private static final Logger log = LoggerFactory.getLogger(ListWatchLoop.class);
 
   /** An HTTP answer read whole: status, the body as an object (null if it was none), raw text. */
@@ -122,22 +127,55 @@ public abstract class ListWatchLoop implements Runnable {
   private final Transport transport;
   private final FailureText failures;
   private final long requestTimeoutMillis;
-  private final CountDownLatch stopped = new CountDownLatch(1);
-  private final MonotonicClock clock = MonotonicClock.system();
-  private final WatchPacer pacer = new WatchPacer(clock::nanos, new SplittableRandom());
+  private final CountDownLatch ended = new CountDownLatch(1);
+  private final LockTime time;
+  private final MonotonicClock clock;
+  private final RandomGenerator random;
+  private final WatchPacer pacer;
   private volatile boolean closed;
   private volatile @Nullable WatchStream current;
-  private volatile @Nullable Thread thread;
+
+  /** Where the steps run; set by {@link #start}. */
+  private @Nullable Scheduler scheduler;
+
+  /** The scheduler this loop made for itself, closed when it ends; null for an injected one. */
+  private @Nullable ThreadScheduler own;
+
+  /** The next step, scheduled and not yet started; guarded by this. */
+  private @Nullable Cancellable next;
+
+  // only the step in progress: where the loop goes on
+  private @Nullable String version; // null: list next
+  private boolean afterList;
 
   /**
+   * A loop on the real clock, on a daemon thread of its own.
+   *
    * @param transport how to list and watch
    * @param failures what failures are about, for their messages
    * @param requestTimeout the timeout of a list, as messages name it
    */
   protected ListWatchLoop(Transport transport, FailureText failures, Duration requestTimeout) {
+    this(transport, failures, requestTimeout, LockTime.SYSTEM);
+  }
+
+  /**
+   * A loop that reads time, waits and draws jitter through {@code time}.
+   *
+   * @param transport how to list and watch
+   * @param failures what failures are about, for their messages
+   * @param requestTimeout the timeout of a list, as messages name it
+   * @param time the clock, the scheduler of the steps and the randomness
+   */
+  protected ListWatchLoop(
+      Transport transport, FailureText failures, Duration requestTimeout, LockTime time) {
     this.transport = transport;
     this.failures = failures;
     this.requestTimeoutMillis = requestTimeout.toMillis();
+    this.time = time;
+    this.clock = time.clock();
+    this.random = time.randomFor();
+    this.pacer = new WatchPacer(clock::nanos, random);
   }
 
   /** What the logs call this watch. */
@@ -157,33 +195,70 @@ public abstract class ListWatchLoop implements Runnable {
    */
   protected abstract void broke(LockFailure failure, boolean firstInARow);
 
-  /** Starts the loop on a daemon thread named {@code threadPrefix} and a count. */
+  /**
+   * Starts the loop: its first step on the injected scheduler, or on a daemon thread of its own
+   * named {@code threadPrefix} and a count.
+   *
+   * @throws IllegalStateException if started before
+   */
   public final void start(String threadPrefix) {
-    Thread started = DaemonThreads.factory(threadPrefix).newThread(this);
-    thread = started;
-    started.start();
+    Scheduler injected = time.scheduler();
+    synchronized (this) {
+      if (scheduler != null) {
+        throw new IllegalStateException(describe() + ": already started");
+      }
+      if (injected == null) {
+        String name =
+            threadPrefix.endsWith("-")
+                ? threadPrefix.substring(0, threadPrefix.length() - 1)
+                : threadPrefix;
+        ThreadScheduler made = Scheduler.newThreadScheduler(1, name);
+        own = made;
+        scheduler = made;
+      } else {
+        scheduler = injected;
+      }
+    }
+    schedule(0);
   }
 
-  /** Waits up to {@code timeout} for the thread to end after {@link #stop()}; not on itself. */
+  /**
+   * Waits up to {@code timeout} for the step in progress to end after {@link #stop()}; not on the
+   * loop's own thread.
+   */
   public final void awaitStopped(Duration timeout) {
-    Thread t = thread;
-    if (t == null || t == Thread.currentThread()) {
+    ThreadScheduler made;
+    synchronized (this) {
+      made = own;
+      if (scheduler == null) {
+        return; // never started
+      }
+    }
+    if (made != null) {
+      made.awaitTermination(timeout.toMillis());
       return;
     }
     try {
-      t.join(timeout.toMillis());
+      var unused = ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  /** Stops the loop and cancels the open request. Idempotent. */
+  /** Stops the loop and cancels the open request; a step not yet started never runs. Idempotent. */
   public final void stop() {
     closed = true;
-    stopped.countDown();
     WatchStream stream = current;
     if (stream != null) {
       stream.cancel();
+    }
+    Cancellable pending;
+    synchronized (this) {
+      pending = next;
+      next = null;
+    }
+    if (pending != null && pending.cancel()) {
+      finish();
     }
   }
 
@@ -192,11 +267,44 @@ public abstract class ListWatchLoop implements Runnable {
     return closed;
   }
 
-  @Override
-  public final void run() {
-    String version = null; // null: list next
-    boolean afterList = false;
-    while (!closed && waitForPacer()) {
+  /** The loop has ended: no step runs any more. */
+  private void finish() {
+    ended.countDown();
+    ThreadScheduler made;
+    synchronized (this) {
+      made = own;
+    }
+    if (made != null) {
+      made.close(); // from its own thread it does not wait for itself
+    }
+    log.debug("{}: watch closed", describe());
+  }
+
+  /** Schedules the next step after {@code delayNanos}, unless stopped. */
+  private void schedule(long delayNanos) {
+    Scheduler on;
+    synchronized (this) {
+      on = scheduler;
+      if (!closed && on != null) {
+        next = on.schedule(this::step, delayNanos);
+        return;
+      }
+    }
+    finish();
+  }
+
+  /**
+   * One step: a list, or a watch until it ends; then the next step after what the pacer asks for.
+   */
+  private void step() {
+    synchronized (this) {
+      next = null;
+    }
+    if (closed) {
+      finish();
+      return;
+    }
+    if (pacer.delayNanos() == 0) {
       try {
         if (version == null) {
           version = list();
@@ -206,35 +314,20 @@ public abstract class ListWatchLoop implements Runnable {
           afterList = false;
         }
       } catch (Broken broken) {
-        if (closed) {
-          break;
+        if (!closed) {
+          boolean first = pacer.streak() == 0;
+          Duration backoff = pacer.failed(broken.retryAfter);
+          log.debug(
+              "{}: watch broke, reconnecting in {} ms: {}",
+              describe(),
+              backoff.toMillis(),
+              broken.failure);
+          hand(() -> broke(broken.failure, first));
+          version = null;
         }
-        boolean first = pacer.streak() == 0;
-        Duration backoff = pacer.failed(broken.retryAfter);
-        log.debug(
-            "{}: watch broke, reconnecting in {} ms: {}",
-            describe(),
-            backoff.toMillis(),
-            broken.failure);
-        hand(() -> broke(broken.failure, first));
-        version = null;
       }
     }
-    log.debug("{}: watch closed", describe());
-  }
-
-  /** Waits until the pacer lets the next request go; false when stopped meanwhile. */
-  private boolean waitForPacer() {
-    long delay = pacer.delayNanos();
-    if (delay == 0) {
-      return true;
-    }
-    try {
-      return !stopped.await(delay, TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    schedule(pacer.delayNanos());
   }
 
   /** Lists the collection, hands over its objects and returns the list's resourceVersion. */
@@ -280,7 +373,7 @@ public abstract class ListWatchLoop implements Runnable {
    * watch that had been useful).
    */
   private @Nullable String watchFrom(String version, boolean afterList) throws Broken {
-    long timeoutSeconds = 240 + ThreadLocalRandom.current().nextLong(60);
+    long timeoutSeconds = 240 + random.nextLong(60);
     String last = version;
     long opened = clock.nanos();
     boolean sawEvent = false;

@@ -2,10 +2,13 @@ package dev.elector.kube.internal;
 
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
+import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,12 +22,15 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
   private @Nullable String namespace;
   private @Nullable String name;
   private @Nullable String identity;
-  private Duration requestTimeout = LockOptions.DEFAULT_REQUEST_TIMEOUT;
+  private @Nullable Duration requestTimeout;
   private @Nullable Executor executor;
   private WatchMode watchMode = WatchMode.AUTO;
   private boolean recordEvents;
   private @Nullable String eventComponent;
   private PodEnvironment environment = PodEnvironment.system();
+  private MonotonicClock clock = MonotonicClock.system();
+  private @Nullable Scheduler scheduler;
+  private @Nullable RandomGenerator random;
 
   /** For the lock builders of the backends. */
   protected LockBuilder() {}
@@ -57,19 +63,19 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
   }
 
   /**
-   * The lock's own bound on each API request; default {@link LockOptions#DEFAULT_REQUEST_TIMEOUT}
-   * (5 s). A read or write that has waited this long for a thread of the {@link #executor} is not
-   * sent; a request sent ends after this long with a TIMEOUT failure. It also bounds the list
-   * requests of the lock's watch and the Events it records.
+   * The lock's own bound on each API request; by default it follows the callTimeout of the elector
+   * that uses the lock, up to {@link LockOptions#DEFAULT_REQUEST_TIMEOUT} (5 s), and is 5 s for a
+   * lock no elector uses. A read or write that has waited this long for a thread of the {@link
+   * #executor} is not sent; a request sent ends after what is left of this bound with a TIMEOUT
+   * failure. It also bounds the list requests of the lock's watch and the Events it records.
    *
-   * <p>The elector bounds each lock call by its own callTimeout as well (default renewDeadline / 2,
-   * 5 s with the default renewDeadline of 10 s), and cancels a call it stops waiting for: the lock
+   * <p>The elector tells the lock its callTimeout when it is created (default renewDeadline / 2, 5
+   * s with the default renewDeadline of 10 s), and cancels a call it stops waiting for: the lock
    * then does not send the request, or stops it in flight and frees its thread at once (the
    * client-java locks cancel the OkHttp call; fabric8's HTTP client cannot end an exchange before
-   * its answer, which is then dropped). An elector's request therefore ends after the shorter of
-   * callTimeout and requestTimeout. No combination of the two is wrong: a longer requestTimeout is
-   * cut short for the elector's calls and still bounds the watch; a shorter one makes a slow call
-   * fail, and the elector retry, sooner.
+   * its answer, which is then dropped). A requestTimeout set longer than that callTimeout is
+   * rejected when the elector is created, with an {@link IllegalArgumentException} naming both; a
+   * shorter one makes a slow call fail, and the elector retry, sooner.
    */
   public B requestTimeout(Duration requestTimeout) {
     this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
@@ -162,6 +168,37 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
   }
 
   /**
+   * The monotonic time of the lock's request deadlines, of its watch's back-off and request bound,
+   * and of its Events' rate limit; default {@link MonotonicClock#system()}. Meant for tests, with
+   * the virtual clock of {@code elector-testkit}, together with {@link #scheduler}.
+   */
+  public B clock(MonotonicClock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return self();
+  }
+
+  /**
+   * Where the lock's watch runs its steps (a list, or a watch until it ends) and waits between
+   * them; default a daemon thread of each watch's own. A step blocks for as long as its request
+   * runs (minutes, for a healthy watch), so a shared scheduler needs a thread for each watch on it.
+   * Meant for tests, with the virtual scheduler of {@code elector-testkit}, whose transport answers
+   * at once.
+   */
+  public B scheduler(Scheduler scheduler) {
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    return self();
+  }
+
+  /**
+   * The randomness of the watch's back-off jitter and server-side timeouts; default a fresh
+   * generator for each watch. Meant for repeatable tests. Used from the watch's steps only.
+   */
+  public B random(RandomGenerator random) {
+    this.random = Objects.requireNonNull(random, "random");
+    return self();
+  }
+
+  /**
    * The settings after defaults and checks, with requests through {@code client}.
    *
    * @param kind the lock object's kind, for messages about the options
@@ -189,13 +226,14 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
     C given = Objects.requireNonNull(client, "client"); // resolve has thrown if it is missing
     return new ObjectLock.Settings(
         given,
-        transport.apply(given, r.requestTimeout()),
+        transport.apply(given, LockOptions.requestTimeoutOrDefault(r.requestTimeout())),
         r.namespace(),
         r.name(),
         r.identity(),
         r.requestTimeout(),
         executor != null ? executor : DaemonThreads.shared(),
         watchMode,
-        LockOptions.eventComponent(recordEvents, eventComponent));
+        LockOptions.eventComponent(recordEvents, eventComponent),
+        new LockTime(clock, scheduler, random));
   }
 }

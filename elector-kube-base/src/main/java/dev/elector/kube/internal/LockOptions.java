@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 public final class LockOptions {
   /**
    * Default timeout of one API request: 5 s, the elector's default callTimeout (half its default
-   * renewDeadline), after which the elector cancels the call in any case.
+   * renewDeadline). A lock whose requestTimeout is not set bounds its requests by the shorter of
+   * this and the callTimeout of the elector that uses it.
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
@@ -32,6 +33,29 @@ public final class LockOptions {
               + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
 
   private LockOptions() {}
+
+  /** {@code requestTimeout}, or the default when it is not set. */
+  public static Duration requestTimeoutOrDefault(@Nullable Duration requestTimeout) {
+    return requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT;
+  }
+
+  /**
+   * The message rejecting a requestTimeout set longer than the callTimeout of an elector that uses
+   * the lock {@code lock}.
+   */
+  public static String requestTimeoutTooLong(
+      String lock, Duration requestTimeout, Duration callTimeout) {
+    return "requestTimeout "
+        + requestTimeout
+        + " of "
+        + lock
+        + " is longer than the elector's callTimeout "
+        + callTimeout
+        + ", which cancels every request that needs that long; set requestTimeout to at most "
+        + callTimeout
+        + ", or leave it unset to follow callTimeout, or raise callTimeout (at most"
+        + " renewDeadline)";
+  }
 
   /** What is wrong with the Events options: an eventComponent without events, or a bad name. */
   public static List<String> eventProblems(boolean recordEvents, @Nullable String eventComponent) {
@@ -59,8 +83,13 @@ public final class LockOptions {
     return !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT;
   }
 
-  /** Options after defaults and checks. */
-  public record Resolved(String namespace, String name, String identity, Duration requestTimeout) {}
+  /**
+   * Options after defaults and checks.
+   *
+   * @param requestTimeout the requestTimeout set, or null to follow the elector's callTimeout
+   */
+  public record Resolved(
+      String namespace, String name, String identity, @Nullable Duration requestTimeout) {}
 
   /**
    * Applies the defaults and checks everything at once.
@@ -69,6 +98,7 @@ public final class LockOptions {
    * @param missingClient the problem to report when no client was given, or null when one was
    * @param namespace the namespace given, or null for the pod's own
    * @param identity the identity given, or null for the environment's default
+   * @param requestTimeout the requestTimeout given, or null to follow the elector's callTimeout
    * @param more problems the backend found with its own options, reported with these
    * @throws IllegalStateException listing every problem
    */
@@ -78,7 +108,7 @@ public final class LockOptions {
       @Nullable String name,
       @Nullable String namespace,
       @Nullable String identity,
-      Duration requestTimeout,
+      @Nullable Duration requestTimeout,
       PodEnvironment environment,
       List<String> more) {
     List<String> problems = new ArrayList<>();
@@ -111,12 +141,11 @@ public final class LockOptions {
     if (id.isBlank()) {
       problems.add("identity is blank; give every candidate a unique identity");
     }
-    if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+    if (requestTimeout != null && (requestTimeout.isZero() || requestTimeout.isNegative())) {
       problems.add(
           "requestTimeout "
               + requestTimeout
-              + " must be positive; the default is "
-              + DEFAULT_REQUEST_TIMEOUT);
+              + " must be positive; leave it unset to follow the elector's callTimeout");
     }
     problems.addAll(more);
     if (!problems.isEmpty() || ns == null || name == null) { // a null is among the problems

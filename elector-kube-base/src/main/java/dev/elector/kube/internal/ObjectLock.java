@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -40,9 +41,12 @@ import org.slf4j.LoggerFactory;
  * a watch on exactly this object ({@link ObjectWatch}, one thread per watching lock), as the {@link
  * WatchMode} decides; both reconnect with back-off.
  *
- * <p>Every request is bounded by the requestTimeout: it is not sent after waiting that long for a
- * thread of the executor, and its exchange ends after that long. A call whose stage is cancelled
- * (the elector's callTimeout) is not sent, or is aborted in flight. Thread-safe.
+ * <p>Every request has one deadline, the requestTimeout after the call: it is not sent once it has
+ * waited that long for a thread of the executor, and its exchange ends at that deadline. The
+ * requestTimeout is the one set on the builder, which must not be longer than the callTimeout of an
+ * elector that uses the lock; unset, it follows that callTimeout, up to {@link
+ * LockOptions#DEFAULT_REQUEST_TIMEOUT}. A call whose stage is cancelled (the elector stopped
+ * waiting) is not sent, or is aborted in flight. Thread-safe.
  */
 public final class ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
@@ -52,7 +56,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
    *
    * @param client the user's client object, by identity the key of shared watches
    * @param transport requests through that client, bounded by {@code requestTimeout}
+   * @param requestTimeout the requestTimeout set on the builder, or null to follow the elector's
+   *     callTimeout
    * @param eventComponent the Events' reporting component, or null to record none
+   * @param time the clock, waits and randomness of the lock, its watch and its Events
    */
   public record Settings(
       Object client,
@@ -60,16 +67,21 @@ public final class ObjectLock implements KubeLock, ListeningLock {
       String namespace,
       String name,
       String identity,
-      Duration requestTimeout,
+      @Nullable Duration requestTimeout,
       Executor executor,
       WatchMode watchMode,
-      @Nullable String eventComponent) {}
+      @Nullable String eventComponent,
+      LockTime time) {}
 
   private final ObjectShape shape;
   private final String namespace;
   private final String name;
   private final String identity;
-  private final Duration requestTimeout;
+  private final @Nullable Duration givenRequestTimeout;
+
+  /** The bound of each request: the one given, or the default shortened to electors' timeouts. */
+  private volatile Duration requestTimeout;
+
   private final Executor executor;
   private final ApiTransport http;
   private final FailureText failures;
@@ -78,6 +90,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   private final String collectionPath;
   private final String objectPath;
   private final @Nullable EventRecorder events;
+  private final LockTime time;
+  private final MonotonicClock clock;
 
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile @Nullable String objectUid;
@@ -88,7 +102,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     this.namespace = s.namespace();
     this.name = s.name();
     this.identity = s.identity();
-    this.requestTimeout = s.requestTimeout();
+    this.givenRequestTimeout = s.requestTimeout();
+    this.requestTimeout = LockOptions.requestTimeoutOrDefault(s.requestTimeout());
     this.executor = s.executor();
     this.http = s.transport();
     this.shape = ObjectShape.forKind(kind, http);
@@ -101,6 +116,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
             name,
             identity);
     this.watchMode = s.watchMode();
+    this.time = s.time();
+    this.clock = time.clock();
     String root =
         this.shape.group().isEmpty()
             ? "/api/" + this.shape.version()
@@ -127,7 +144,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                         event,
                         null),
                 executor,
-                MonotonicClock.system(),
+                clock,
                 Clock.systemUTC(),
                 log);
   }
@@ -156,6 +173,24 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     return requestTimeout;
   }
 
+  /**
+   * Takes the elector's callTimeout as this lock's request bound when none was set, the shortest if
+   * several electors use the lock; rejects a requestTimeout set longer.
+   */
+  @Override
+  public final synchronized void useCallTimeout(Duration callTimeout) {
+    Objects.requireNonNull(callTimeout, "callTimeout");
+    Duration given = givenRequestTimeout;
+    if (given != null) {
+      if (given.compareTo(callTimeout) > 0) {
+        throw new IllegalArgumentException(
+            LockOptions.requestTimeoutTooLong(describe(), given, callTimeout));
+      }
+    } else if (callTimeout.compareTo(requestTimeout) < 0) {
+      requestTimeout = callTimeout;
+    }
+  }
+
   @Override
   public final String identity() {
     return identity;
@@ -179,14 +214,16 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   @Override
   public final CompletionStage<LockWrite> create(LeaderRecord record) {
     Objects.requireNonNull(record, "record");
-    return async(abort -> createNow(record, abort), LockWrite.Failed::new);
+    return async((abort, timeout) -> createNow(record, abort, timeout), LockWrite.Failed::new);
   }
 
   @Override
   public final CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
     Objects.requireNonNull(expectedVersion, "expectedVersion");
     Objects.requireNonNull(record, "record");
-    return async(abort -> updateNow(expectedVersion, record, abort), LockWrite.Failed::new);
+    return async(
+        (abort, timeout) -> updateNow(expectedVersion, record, abort, timeout),
+        LockWrite.Failed::new);
   }
 
   @Override
@@ -222,10 +259,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   // ---------------------------------------------------------------- requests
 
-  private LockRead readNow(Abort abort) {
+  private LockRead readNow(Abort abort, Duration timeout) {
     Reply reply;
     try {
-      reply = http.send("GET", objectPath, Map.of(), null, null, abort);
+      reply = http.send("GET", objectPath, Map.of(), null, null, timeout, abort);
     } catch (Exception e) {
       return new LockRead.Failed(transportFailure("get", e));
     }
@@ -238,7 +275,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     return toRead(reply.body());
   }
 
-  private LockWrite createNow(LeaderRecord record, Abort abort) {
+  private LockWrite createNow(LeaderRecord record, Abort abort, Duration timeout) {
     Reply reply;
     try {
       reply =
@@ -248,6 +285,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
               Map.of(),
               withRequest(shape.createBody(namespace, name, record), record, false),
               null,
+              timeout,
               abort);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("create", e));
@@ -258,7 +296,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     return written("create", reply);
   }
 
-  private LockWrite updateNow(String expectedVersion, LeaderRecord record, Abort abort) {
+  private LockWrite updateNow(
+      String expectedVersion, LeaderRecord record, Abort abort, Duration timeout) {
     Map<String, Object> patch = withRequest(shape.patchBody(record), record, true);
     Map<String, Object> metadata =
         new LinkedHashMap<>(Objects.requireNonNull(ObjectFields.asObject(patch.get("metadata"))));
@@ -266,7 +305,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     patch.put("metadata", metadata);
     Reply reply;
     try {
-      reply = http.send("PATCH", objectPath, Map.of(), patch, ApiTransport.MERGE_PATCH, abort);
+      reply =
+          http.send("PATCH", objectPath, Map.of(), patch, ApiTransport.MERGE_PATCH, timeout, abort);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("patch", e));
     }
@@ -302,6 +342,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   }
 
   // ---------------------------------------------------------------- shared with the watches
+
+  LockTime time() {
+    return time;
+  }
 
   ApiTransport http() {
     return http;
@@ -381,11 +425,14 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   }
 
   /**
-   * Runs {@code work} on the executor. Cancelling the returned stage, as the elector does with a
-   * call it stopped waiting for, aborts the request: one still waiting for a thread is never sent,
-   * and one in flight ends at once, which frees its thread.
+   * Runs {@code work} on the executor, with what is left of the request's deadline (the
+   * requestTimeout after this call) when it gets a thread. Cancelling the returned stage, as the
+   * elector does with a call it stopped waiting for, aborts the request: one still waiting for a
+   * thread is never sent, and one in flight ends at once, which frees its thread.
    */
-  private <T> CompletionStage<T> async(Function<Abort, T> work, Function<LockFailure, T> failed) {
+  private <T> CompletionStage<T> async(
+      BiFunction<Abort, Duration, T> work, Function<LockFailure, T> failed) {
+    Duration timeout = requestTimeout;
     CompletableFuture<T> result = new CompletableFuture<>();
     Abort abort = new Abort();
     // Runs on the canceller's thread; aborting only signals the transport, it never blocks.
@@ -396,15 +443,15 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                 abort.abort();
               }
             });
-    long queued = MonotonicClock.system().nanos();
+    long queued = clock.nanos();
     try {
       executor.execute(
           () -> {
             if (abort.aborted()) {
               return; // cancelled while it waited for a thread: nobody waits for it any more
             }
-            long waited = MonotonicClock.system().nanos() - queued;
-            if (waited >= requestTimeout.toNanos()) { // its caller has given up: do not send it
+            long waited = clock.nanos() - queued;
+            if (waited >= timeout.toNanos()) { // its deadline has passed: do not send it
               result.complete(
                   failed.apply(
                       LockFailure.of(
@@ -415,14 +462,14 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                               + waited / 1_000_000
                               + " ms for a thread of the lock's"
                               + " executor, longer than requestTimeout "
-                              + requestTimeout
+                              + timeout
                               + ", and was not sent;"
                               + " the executor has too few threads for the requests at once, or the API server"
                               + " answers slowly")));
               return;
             }
             try {
-              result.complete(work.apply(abort));
+              result.complete(work.apply(abort, timeout.minusNanos(waited)));
             } catch (RuntimeException e) {
               log.debug("{}: request failed unexpectedly", describe(), e);
               result.complete(

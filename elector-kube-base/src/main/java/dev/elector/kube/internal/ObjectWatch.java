@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches exactly one lock object (field selector on its name), on a thread of its own: the current
- * state after every (re)list, then each change, and {@link LockRead.Failed} on a break. Needs only
- * list and watch on that one name. Bounded by the shared {@link ListWatchLoop}.
+ * Watches exactly one lock object (field selector on its name), on a thread of its own (or the
+ * lock's injected scheduler): the current state after every (re)list, then each change, and {@link
+ * LockRead.Failed} on a break. Needs only list and watch on that one name. Bounded by the shared
+ * {@link ListWatchLoop}.
  */
 public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Subscription {
   private static final Logger log = LoggerFactory.getLogger(ObjectWatch.class);
@@ -33,7 +34,8 @@ public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Su
     super(
         new CollectionTransport(lock.http(), lock.collectionPath(), lock.name()),
         lock.failures(),
-        lock.requestTimeout());
+        lock.requestTimeout(),
+        lock.time());
     this.lock = lock;
     this.listener = listener;
   }

@@ -75,7 +75,8 @@ public final class SharedWatch extends ListWatchLoop {
             first.failures().resource(),
             () -> WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()) == null),
         first.failures().forCollection(),
-        first.requestTimeout());
+        first.requestTimeout(),
+        first.time());
     this.key = key;
     this.collection = first.failures().qualifiedResource() + " in namespace " + first.namespace();
     this.description = "shared watch of " + collection;

@@ -1,5 +1,7 @@
 package dev.elector.kube.internal;
 
+import dev.elector.internal.Doubling;
+import dev.elector.internal.TokenBucket;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -48,14 +50,14 @@ public final class WatchPacer {
 
   private static final long INTERVAL_NANOS = MIN_INTERVAL.toNanos();
 
-  /** How far the bucket's theoretical arrival time may run ahead of now (GCRA's tolerance). */
-  private static final long TOLERANCE_NANOS = (BURST - 1) * INTERVAL_NANOS;
+  private static final Doubling BACKOFF =
+      new Doubling(FIRST_BACKOFF.toNanos(), MAX_BACKOFF.toNanos(), 20);
 
   private final LongSupplier nanoTime;
   private final RandomGenerator random;
 
-  /** The bucket as a theoretical arrival time: a request may go when now >= tat - tolerance. */
-  private long tat;
+  /** The bound. */
+  private final TokenBucket bucket = new TokenBucket(BURST, INTERVAL_NANOS);
 
   /** No request before this, because of back-off or Retry-After. */
   private long notBefore;
@@ -66,22 +68,20 @@ public final class WatchPacer {
     this.nanoTime = nanoTime;
     this.random = random;
     long now = nanoTime.getAsLong();
-    this.tat = now;
+    bucket.delayNanos(now); // full from now on
     this.notBefore = now;
   }
 
   /** Nanoseconds until the next request may be sent; 0 when it may go now. */
   public long delayNanos() {
     long now = nanoTime.getAsLong();
-    long bucket = tat - TOLERANCE_NANOS - now;
     long backoff = notBefore - now;
-    return Math.max(0, Math.max(bucket, backoff));
+    return Math.max(bucket.delayNanos(now), Math.max(0, backoff));
   }
 
   /** A request goes out now; call only when {@link #delayNanos()} is 0. */
   public void sent() {
-    long now = nanoTime.getAsLong();
-    tat = Math.max(tat, now) + INTERVAL_NANOS;
+    bucket.spend(nanoTime.getAsLong());
   }
 
   /**
@@ -108,8 +108,7 @@ public final class WatchPacer {
    */
   public Duration failed(Duration retryAfter) {
     streak = Math.min(streak + 1, 64);
-    long base = FIRST_BACKOFF.toNanos() << Math.min(streak - 1, 20);
-    base = Math.min(base, MAX_BACKOFF.toNanos());
+    long base = BACKOFF.afterFailures(streak);
     long jittered = base + (long) (random.nextDouble() * base / 5.0);
     long asked = Math.min(retryAfter.toNanos(), MAX_RETRY_AFTER.toNanos());
     long wait = Math.max(jittered, asked);

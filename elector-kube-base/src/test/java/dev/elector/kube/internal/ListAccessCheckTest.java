@@ -32,6 +32,7 @@ class ListAccessCheckTest {
         Map<String, String> query,
         @Nullable Object body,
         @Nullable String contentType,
+        Duration timeout,
         Abort abort)
         throws Exception {
       sent.add(method + " " + path + (body == null ? "" : " " + spec(body)));
@@ -48,6 +49,11 @@ class ListAccessCheckTest {
     public ListWatchLoop.WatchStream stream(
         String path, Map<String, String> query, Duration total) {
       throw new AssertionError("no watch in these tests");
+    }
+
+    @Override
+    public Duration timeout() {
+      return Duration.ofMinutes(1);
     }
 
     @Override

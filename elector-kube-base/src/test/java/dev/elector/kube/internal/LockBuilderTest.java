@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.kube.PodEnvironment;
+import dev.elector.testkit.FakeClock;
+import dev.elector.testkit.VirtualScheduler;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -107,12 +111,12 @@ class LockBuilderTest {
   }
 
   @Test
-  void defaultsAreAFiveSecondRequestTimeoutTheSharedThreadsAndNoEvents() {
+  void defaultsAreARequestTimeoutThatFollowsTheElectorTheSharedThreadsAndNoEvents() {
     ObjectLock.Settings settings =
         new Builder().name("lock").namespace("ns").identity("me").build();
 
     assertSame(CLIENT, settings.client());
-    assertEquals(Duration.ofSeconds(5), settings.requestTimeout());
+    assertNull(settings.requestTimeout(), "unset: it follows the elector's callTimeout");
     assertSame(DaemonThreads.shared(), settings.executor());
     assertNull(settings.eventComponent());
     assertEquals(
@@ -124,5 +128,31 @@ class LockBuilderTest {
             .recordEvents(true)
             .build()
             .eventComponent());
+  }
+
+  @Test
+  void theTimeSeamReachesTheLockAndDefaultsToTheRealOnes() {
+    FakeClock clock = new FakeClock();
+    VirtualScheduler scheduler = new VirtualScheduler(clock);
+    SplittableRandom random = new SplittableRandom(3);
+
+    LockTime given =
+        new Builder()
+            .name("lock")
+            .namespace("ns")
+            .identity("me")
+            .clock(clock)
+            .scheduler(scheduler)
+            .random(random)
+            .build()
+            .time();
+    LockTime defaults = new Builder().name("lock").namespace("ns").identity("me").build().time();
+
+    assertSame(clock, given.clock());
+    assertSame(scheduler, given.scheduler());
+    assertSame(random, given.random());
+    assertSame(MonotonicClock.system(), defaults.clock());
+    assertNull(defaults.scheduler(), "a daemon thread for each watch");
+    assertNull(defaults.random(), "a fresh generator for each watch");
   }
 }

@@ -65,6 +65,7 @@ class ObjectLockCancellationTest {
         Map<String, String> query,
         @Nullable Object body,
         @Nullable String contentType,
+        Duration timeout,
         Abort abort)
         throws Exception {
       CountDownLatch aborted = new CountDownLatch(1);
@@ -93,6 +94,11 @@ class ObjectLockCancellationTest {
     }
 
     @Override
+    public Duration timeout() {
+      return Duration.ofMinutes(1);
+    }
+
+    @Override
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no JSON to parse here");
     }
@@ -109,7 +115,8 @@ class ObjectLockCancellationTest {
             Duration.ofMinutes(1),
             executor,
             WatchMode.PER_LOCK,
-            null),
+            null,
+            LockTime.SYSTEM),
         "Lease");
   }
 

@@ -97,7 +97,10 @@ public interface ElectorRuntimeConfig {
    */
   Optional<Duration> healthTolerance();
 
-  /** The lock's own bound on each API request; default 5 s. */
+  /**
+   * The lock's own bound on each API request, at most {@code call-timeout}; default {@code
+   * call-timeout}, up to 5 s.
+   */
   Optional<Duration> requestTimeout();
 
   /**

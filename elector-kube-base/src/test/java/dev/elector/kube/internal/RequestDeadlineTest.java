@@ -1,0 +1,163 @@
+package dev.elector.kube.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.ElectorConfig;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
+import dev.elector.kube.WatchMode;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.testkit.FakeClock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One deadline per request: the elector tells the lock its callTimeout, the lock's requestTimeout
+ * follows it when unset and is rejected when set longer, and a request gets only what is left of
+ * its deadline after waiting for a thread.
+ */
+class RequestDeadlineTest {
+  private final FakeClock clock = new FakeClock();
+  private final Queue<Runnable> queue = new ArrayDeque<>();
+  private final List<Duration> timeouts = new ArrayList<>();
+
+  /** Answers every GET with 404 at once and notes the timeout it was given. */
+  private final class Recording implements ApiTransport {
+    @Override
+    public ListWatchLoop.Reply send(
+        String method,
+        String path,
+        Map<String, String> query,
+        @Nullable Object body,
+        @Nullable String contentType,
+        Duration timeout,
+        Abort abort) {
+      timeouts.add(timeout);
+      return new ListWatchLoop.Reply(404, null, null, Duration.ZERO);
+    }
+
+    @Override
+    public Duration timeout() {
+      return LockOptions.DEFAULT_REQUEST_TIMEOUT;
+    }
+
+    @Override
+    public ListWatchLoop.WatchStream stream(
+        String path, Map<String, String> query, Duration total) {
+      throw new AssertionError("no watch here");
+    }
+
+    @Override
+    public @Nullable Object parseJson(String text) {
+      throw new AssertionError("no JSON here");
+    }
+  }
+
+  private ObjectLock lock(@Nullable Duration requestTimeout) {
+    return new ObjectLock(
+        new ObjectLock.Settings(
+            new Object(),
+            new Recording(),
+            "ns",
+            "lock",
+            "me",
+            requestTimeout,
+            queue::add,
+            WatchMode.PER_LOCK,
+            null,
+            new LockTime(clock, null, null)),
+        "Lease");
+  }
+
+  private static ElectorConfig config(ObjectLock lock, Duration renewDeadline) {
+    return ElectorConfig.newBuilder()
+        .lock(lock)
+        .callbacks(LeaderCallbacks.of(term -> {}, (term, why) -> {}))
+        .leaseDuration(renewDeadline.multipliedBy(2))
+        .renewDeadline(renewDeadline)
+        .retryPeriod(renewDeadline.dividedBy(4))
+        .build();
+  }
+
+  @Test
+  void anUnsetRequestTimeoutFollowsTheCallTimeoutOfTheElector() {
+    ObjectLock lock = lock(null);
+    assertEquals(LockOptions.DEFAULT_REQUEST_TIMEOUT, lock.requestTimeout(), "before any elector");
+
+    LeaderElector elector = LeaderElector.create(config(lock, Duration.ofSeconds(3)));
+
+    assertEquals(Duration.ofMillis(1500), lock.requestTimeout());
+    elector.close();
+  }
+
+  @Test
+  void theShortestCallTimeoutWinsAndALongerOneDoesNotRaiseIt() {
+    ObjectLock lock = lock(null);
+    lock.useCallTimeout(Duration.ofSeconds(2));
+    lock.useCallTimeout(Duration.ofSeconds(1));
+    lock.useCallTimeout(Duration.ofSeconds(4));
+    assertEquals(Duration.ofSeconds(1), lock.requestTimeout());
+  }
+
+  @Test
+  void aRequestTimeoutSetLongerThanTheCallTimeoutIsRejectedWithBothNamed() {
+    ObjectLock lock = lock(Duration.ofSeconds(5));
+    ElectorConfig config = config(lock, Duration.ofSeconds(3));
+
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LeaderElector.create(config));
+
+    assertEquals(
+        "requestTimeout PT5S of Lease ns/lock is longer than the elector's callTimeout PT1.5S,"
+            + " which cancels every request that needs that long; set requestTimeout to at most"
+            + " PT1.5S, or leave it unset to follow callTimeout, or raise callTimeout (at most"
+            + " renewDeadline)",
+        e.getMessage());
+  }
+
+  @Test
+  void aShorterRequestTimeoutIsKept() {
+    ObjectLock lock = lock(Duration.ofSeconds(1));
+    lock.useCallTimeout(Duration.ofMillis(1500));
+    assertEquals(Duration.ofSeconds(1), lock.requestTimeout());
+  }
+
+  @Test
+  void aRequestGetsWhatIsLeftOfItsDeadlineAfterWaitingForAThread() {
+    ObjectLock lock = lock(null);
+    lock.useCallTimeout(Duration.ofMillis(1500));
+    CompletableFuture<LockRead> read = lock.read().toCompletableFuture();
+
+    clock.advance(Duration.ofMillis(400)); // the pool is busy meanwhile
+    queue.remove().run();
+
+    assertEquals(List.of(Duration.ofMillis(1100)), timeouts);
+    assertInstanceOf(LockRead.Absent.class, read.join());
+  }
+
+  @Test
+  void aRequestThatWaitedPastItsDeadlineIsNotSent() {
+    ObjectLock lock = lock(null);
+    lock.useCallTimeout(Duration.ofMillis(1500));
+    CompletableFuture<LockRead> read = lock.read().toCompletableFuture();
+
+    clock.advance(Duration.ofMillis(1500));
+    queue.remove().run();
+
+    assertEquals(List.of(), timeouts, "nothing is sent");
+    LockFailure failure = assertInstanceOf(LockRead.Failed.class, read.join()).failure();
+    assertEquals(LockFailure.Kind.TIMEOUT, failure.kind());
+    assertTrue(failure.message().contains("waited 1500 ms"), failure.message());
+  }
+}

@@ -118,6 +118,22 @@ class ShardBalanceTest {
     assertEquals(2, moves, "12 over 5 is 3,3,2,2,2: e takes 2");
   }
 
+  @Test
+  void aMemberSteppingDownToItsQuotaKeepsItsRankOnTheWay() {
+    // 14 over 3 as 4/5/5, then d joins: 14 over 4 is 4,4,3,3, so three shards must move
+    Set<String> members = Set.of("a", "b", "c", "d");
+    List<String> holders = holders("aaaabbbbbccccc");
+    ShardBalance.Plan b = ShardBalance.plan("b", members, holders);
+    assertEquals(8, b.release());
+    holders.set(8, "");
+    // b plans again before a and c have acted: at 4 it ties with a, but counted at most ⌈N/R⌉ = 4
+    // each, a, b and c all tie, and b keeps a quota of 4 (uncapped, c at 5 would rank first, a
+    // would win the tie, and b would give up a fifth shard that a then takes back)
+    assertEquals(-1, ShardBalance.plan("b", members, holders).release());
+    assertEquals(3, settle(holders, List.of("a", "b", "c", "d")), "d takes b's and two more");
+    assertBalanced(holders, List.of("a", "b", "c", "d"));
+  }
+
   /**
    * Applies the plans of {@code members} (in a shuffled order each round) until none changes
    * anything; returns how many times a shard changed hands (a release and the take after it are one

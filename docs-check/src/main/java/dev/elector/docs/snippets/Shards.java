@@ -1,0 +1,43 @@
+package dev.elector.docs.snippets;
+
+import dev.elector.ShardCallbacks;
+import dev.elector.ShardGroup;
+import dev.elector.Term;
+import dev.elector.TermEnd;
+import dev.elector.k8s.LeaseLock;
+import io.kubernetes.client.openapi.ApiClient;
+
+/** The snippets of the shard groups guide. */
+final class Shards {
+  private Shards() {}
+
+  /** The work of one shard, started and stopped with its term. */
+  interface Workers {
+    void start(int shard, Term term);
+
+    void stop(int shard);
+  }
+
+  static ShardGroup group(ApiClient client, Workers workers) {
+    // tag::shards[]
+    ShardGroup group = ShardGroup.newBuilder()
+        .group("pools")                          // Leases pools-shard-0..11 and pools-member-0..11
+        .shards(12)
+        .locks(name -> LeaseLock.newBuilder().apiClient(client).name(name).build())
+        .callbacks(new ShardCallbacks() {
+          @Override
+          public void onStartedLeading(int shard, Term term) {
+            workers.start(shard, term);          // this replica is the only writer of the shard
+          }
+
+          @Override
+          public void onStoppedLeading(int shard, Term term, TermEnd reason) {
+            workers.stop(shard);
+          }
+        })
+        .build();
+    group.start();                               // group.close() leaves: others take over at once
+    // end::shards[]
+    return group;
+  }
+}

@@ -92,7 +92,8 @@ class ElectorSettingsTest {
         "Invalid quarkus.elector configuration (1 problem):\n"
             + "  - cannot build the Lease lock: quarkus.elector.identity is blank; give every"
             + " candidate a unique identity; quarkus.elector.request-timeout PT0S must be positive;"
-            + " the default is PT5S; quarkus.elector.event-component \"my-operator\" is set but"
+            + " leave it unset to follow the elector's quarkus.elector.call-timeout;"
+            + " quarkus.elector.event-component \"my-operator\" is set but"
             + " events are not recorded; add quarkus.elector.record-events=true, or drop"
             + " quarkus.elector.event-component",
         e.getMessage());

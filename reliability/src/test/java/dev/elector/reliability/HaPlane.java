@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The HA scenarios' control plane ({@link HaControlPlane}: one etcd, several API servers behind a
@@ -44,8 +45,15 @@ final class HaPlane {
     return Path.of(out.substring(out.lastIndexOf('\n') + 1));
   }
 
+  /**
+   * Starts the HA control plane; aborts the test (as every cluster test) when {@code
+   * ELECTOR_SKIP_CLUSTER_TESTS=true}.
+   */
   static HaControlPlane start(int servers, IntFunction<List<String>> apiserverArgs)
       throws IOException, InterruptedException {
+    Assumptions.assumeFalse(
+        "true".equals(System.getenv("ELECTOR_SKIP_CLUSTER_TESTS")),
+        "ELECTOR_SKIP_CLUSTER_TESTS=true: Kubernetes tests skipped on request");
     return HaControlPlane.start(binary(), servers, Duration.ofMinutes(2), apiserverArgs);
   }
 

@@ -14,10 +14,12 @@ import (
 // startEtcd runs a single-member etcd in this process, on free loopback ports,
 // with its data in dir. It is tuned for tests: no fsync, no gateway, no metrics
 // listener, warnings and errors only (they go to stderr, i.e. the log file).
-func startEtcd(ctx context.Context, dir string) (*embed.Etcd, string, error) {
-	clientPort, err := freePort()
-	if err != nil {
-		return nil, "", err
+func startEtcd(ctx context.Context, dir string, clientPort int) (*embed.Etcd, string, error) {
+	var err error
+	if clientPort == 0 {
+		if clientPort, err = freePort(); err != nil {
+			return nil, "", err
+		}
 	}
 	peerPort, err := freePort()
 	if err != nil {

@@ -46,6 +46,27 @@ type options struct {
 	users          int
 	exitOnStdinEOF bool
 	readyTimeout   time.Duration
+	// etcdOnly runs the embedded etcd alone, for several API servers to share.
+	etcdOnly bool
+	// etcdPort is the client port of the embedded etcd; 0 picks a free one.
+	etcdPort int
+	// etcdServers, when set, is an etcd of another process: no embedded etcd starts.
+	etcdServers string
+	// apiserverArgs are extra kube-apiserver flags, appended after ours.
+	apiserverArgs stringList
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, " ") }
+
+func (l *stringList) Set(v string) error {
+	if !strings.HasPrefix(v, "--") || !strings.Contains(v, "=") {
+		return fmt.Errorf("%q is not of the form --flag=value; pass one kube-apiserver flag per --apiserver-arg, e.g. --apiserver-arg=--goaway-chance=0.02", v)
+	}
+	*l = append(*l, v)
+	return nil
 }
 
 type readyLine struct {
@@ -54,6 +75,7 @@ type readyLine struct {
 	Users       string `json:"users"`
 	DataDir     string `json:"dataDir"`
 	Version     string `json:"version"`
+	Etcd        string `json:"etcd,omitempty"`
 	PID         int    `json:"pid"`
 	StartMillis int64  `json:"startMillis"`
 }
@@ -100,13 +122,25 @@ func parseFlags() options {
 	fs.IntVar(&o.users, "users", 16, "number of static restricted token users to generate")
 	fs.BoolVar(&o.exitOnStdinEOF, "exit-on-stdin-eof", false, "shut down when stdin reaches EOF (e.g. the parent died)")
 	fs.DurationVar(&o.readyTimeout, "ready-timeout", 2*time.Minute, "give up if /readyz is not ok within this time")
+	fs.BoolVar(&o.etcdOnly, "etcd-only", false, "run only the embedded etcd (several API servers started with --etcd-servers can share it)")
+	fs.IntVar(&o.etcdPort, "etcd-port", 0, "client port of the embedded etcd on 127.0.0.1; 0 picks a free port")
+	fs.StringVar(&o.etcdServers, "etcd-servers", "", "use this etcd (such as http://127.0.0.1:2379) instead of an embedded one")
+	fs.Var(&o.apiserverArgs, "apiserver-arg", "extra kube-apiserver flag --name=value, appended after ours (repeatable)")
 	fs.Parse(os.Args[1:])
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "elector-apiserver: unexpected argument %q; all options are flags, see --help\n", fs.Arg(0))
 		os.Exit(2)
 	}
-	if o.port < 0 || o.port > 65535 || o.users < 0 || o.readyTimeout <= 0 {
-		fmt.Fprintln(os.Stderr, "elector-apiserver: --port must be 0..65535, --users >= 0 and --ready-timeout > 0")
+	if o.port < 0 || o.port > 65535 || o.etcdPort < 0 || o.etcdPort > 65535 || o.users < 0 || o.readyTimeout <= 0 {
+		fmt.Fprintln(os.Stderr, "elector-apiserver: --port and --etcd-port must be 0..65535, --users >= 0 and --ready-timeout > 0")
+		os.Exit(2)
+	}
+	if o.etcdOnly && (o.etcdServers != "" || len(o.apiserverArgs) > 0) {
+		fmt.Fprintln(os.Stderr, "elector-apiserver: --etcd-only runs no API server; drop --etcd-servers and --apiserver-arg, or drop --etcd-only")
+		os.Exit(2)
+	}
+	if o.etcdServers != "" && o.etcdPort != 0 {
+		fmt.Fprintln(os.Stderr, "elector-apiserver: --etcd-port is for the embedded etcd, which --etcd-servers replaces; pass only one of them")
 		os.Exit(2)
 	}
 	return o
@@ -204,18 +238,37 @@ func run(o options) (err error) {
 		return fail("writing "+kubeconfig, err, "check that the data dir is writable")
 	}
 
-	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(dataDir, "etcd"))
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil // asked to stop during start-up
+	etcdURL := o.etcdServers
+	if etcdURL == "" {
+		etcd, embeddedURL, err := startEtcd(ctx, filepath.Join(dataDir, "etcd"), o.etcdPort)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // asked to stop during start-up
+			}
+			return fail("starting embedded etcd in "+filepath.Join(dataDir, "etcd"), err,
+				"if the data is damaged, start with a new --data-dir; if --etcd-port is taken, choose another")
 		}
-		return fail("starting embedded etcd in "+filepath.Join(dataDir, "etcd"), err,
-			"if the data is damaged, start with a new --data-dir")
+		defer etcd.Close()
+		etcdURL = embeddedURL
 	}
-	defer etcd.Close()
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	if o.etcdOnly {
+		line, _ := json.Marshal(readyLine{
+			Kubeconfig:  abs(kubeconfig),
+			Users:       abs(usersPath),
+			DataDir:     dataDir,
+			Etcd:        etcdURL,
+			Version:     version.Get().GitVersion,
+			PID:         os.Getpid(),
+			StartMillis: time.Since(processStart()).Milliseconds(),
+		})
+		fmt.Fprintf(stdout, "%s %s\n", readyPrefix, line)
+		<-ctx.Done()
+		return nil
+	}
 
 	certDir := filepath.Join(dataDir, "cert-dir")
-	cmd.SetArgs([]string{
+	cmd.SetArgs(append([]string{
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(port),
@@ -238,7 +291,7 @@ func run(o options) (err error) {
 		// Service, and nothing in the tests needs it.
 		"--endpoint-reconciler-type=none",
 		"--profiling=false",
-	})
+	}, o.apiserverArgs...))
 	apiDone := make(chan struct{}) // closed when kube-apiserver has returned
 	var apiErr error
 	go func() {
@@ -266,9 +319,9 @@ func run(o options) (err error) {
 		return err
 	}
 
-	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
 	line, _ := json.Marshal(readyLine{
 		Server:      server,
+		Etcd:        etcdURL,
 		Kubeconfig:  abs(kubeconfig),
 		Users:       abs(usersPath),
 		DataDir:     dataDir,

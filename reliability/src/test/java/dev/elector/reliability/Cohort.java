@@ -1,12 +1,18 @@
 package dev.elector.reliability;
 
+import dev.elector.CallOutcome;
 import dev.elector.CallPurpose;
 import dev.elector.ElectorConfig;
+import dev.elector.ElectorListener;
 import dev.elector.ElectorStats;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.LockCall;
 import dev.elector.Term;
+import dev.elector.TermEnd;
+import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.lock.LeaderLock;
 import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
@@ -15,6 +21,9 @@ import dev.elector.testkit.kube.RoleRules;
 import dev.elector.testkit.net.FaultProxy;
 import dev.elector.testkit.net.HttpFaults;
 import dev.elector.time.MonotonicClock;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import java.net.InetSocketAddress;
@@ -64,20 +73,108 @@ final class Cohort implements AutoCloseable {
     void httpOff();
   }
 
+  /**
+   * Per candidate, the renewals of its terms: the longest time between two successful writes of one
+   * term (from its start) and the slowest successful write while leading.
+   */
+  static final class Renewals implements ElectorListener {
+    private final ElectorListener delegate;
+    private boolean leading;
+    private long lastWrite;
+    private long longestGap;
+    private long slowest;
+
+    Renewals(ElectorListener delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {
+      delegate.onLockCall(call, outcome, latency);
+      if (call == LockCall.UPDATE && outcome == CallOutcome.OK) {
+        long now = System.nanoTime();
+        synchronized (this) {
+          if (leading) {
+            longestGap = Math.max(longestGap, now - lastWrite);
+            slowest = Math.max(slowest, latency.toNanos());
+            lastWrite = now;
+          }
+        }
+      }
+    }
+
+    @Override
+    public void onTermStarted(Term term) {
+      delegate.onTermStarted(term);
+      synchronized (this) {
+        leading = true;
+        lastWrite = System.nanoTime();
+      }
+    }
+
+    @Override
+    public void onTermEnded(Term term, TermEnd reason) {
+      delegate.onTermEnded(term, reason);
+      synchronized (this) {
+        leading = false;
+      }
+    }
+
+    @Override
+    public void onLeaderObserved(String identity) {
+      delegate.onLeaderObserved(identity);
+    }
+
+    @Override
+    public void onCallDeferred(Duration wait) {
+      delegate.onCallDeferred(wait);
+    }
+
+    /** The longest time between two successful writes within one term, from the term's start. */
+    synchronized Duration longestGap() {
+      return Duration.ofNanos(longestGap);
+    }
+
+    /** The slowest successful write while leading. */
+    synchronized Duration slowest() {
+      return Duration.ofNanos(slowest);
+    }
+
+    /** Forgets what was measured so far (a term in progress goes on from now). */
+    synchronized void reset() {
+      longestGap = 0;
+      slowest = 0;
+      lastWrite = System.nanoTime();
+    }
+  }
+
   /** One candidate and its faults. */
   final class Member implements Candidate {
     final String name;
     final FaultProxy proxy;
     final HttpFaults http;
     final LeaderElector elector;
+    final Renewals renewals;
+    final KubeIdentity identity;
+    private final boolean httpInstalled;
     private final List<Term> terms;
 
     private Member(
-        String name, FaultProxy proxy, HttpFaults http, LeaderElector elector, List<Term> terms) {
+        String name,
+        FaultProxy proxy,
+        HttpFaults http,
+        boolean httpInstalled,
+        LeaderElector elector,
+        Renewals renewals,
+        KubeIdentity identity,
+        List<Term> terms) {
       this.name = name;
+      this.identity = identity;
       this.proxy = proxy;
       this.http = http;
+      this.httpInstalled = httpInstalled;
       this.elector = elector;
+      this.renewals = renewals;
       this.terms = terms;
     }
 
@@ -93,12 +190,21 @@ final class Cohort implements AutoCloseable {
 
     @Override
     public void httpFail(double share, int status) {
+      requireHttp();
       http.fail(share, status);
     }
 
     @Override
     public void httpThrottle(double share, Duration retryAfter) {
+      requireHttp();
       http.throttle(share, retryAfter);
+    }
+
+    private void requireHttp() {
+      if (!httpInstalled) {
+        throw new UnsupportedOperationException(
+            name + " runs on fabric8, which has no HTTP fault injector; use its proxy's faults");
+      }
     }
 
     @Override
@@ -131,15 +237,33 @@ final class Cohort implements AutoCloseable {
   final LeadershipTimeline timeline = new LeadershipTimeline(MonotonicClock.system());
   private final KubeCluster cluster;
   private final KubeNamespace namespace;
-  private final InetSocketAddress server;
+  private InetSocketAddress server;
+  private Duration requestTimeout = RENEW_DEADLINE.dividedBy(2);
   private final Map<String, Member> members = new LinkedHashMap<>();
   private final Map<String, GoCandidate> goCandidates = new LinkedHashMap<>();
+  private final List<KubernetesClient> fabric8Clients = new ArrayList<>();
 
   Cohort(KubeCluster cluster, KubeNamespace namespace) {
     this.cluster = cluster;
     this.namespace = namespace;
     URI uri = URI.create(cluster.server());
     this.server = new InetSocketAddress(uri.getHost(), uri.getPort());
+  }
+
+  /**
+   * Candidates added from now on connect to {@code url} (such as one API server of several) rather
+   * than to the cluster's server.
+   */
+  Cohort via(String url) {
+    URI uri = URI.create(url);
+    this.server = new InetSocketAddress(uri.getHost(), uri.getPort());
+    return this;
+  }
+
+  /** Elector candidates added from now on bound each lock call by {@code timeout}. */
+  Cohort requestTimeout(Duration timeout) {
+    this.requestTimeout = timeout;
+    return this;
   }
 
   /** Starts {@code count} candidates named c1, c2, ... with the scenario timings. */
@@ -171,9 +295,55 @@ final class Cohort implements AutoCloseable {
             .namespace(namespace.name())
             .name(LOCK)
             .identity(name)
-            .requestTimeout(RENEW_DEADLINE.dividedBy(2))
+            .requestTimeout(requestTimeout)
             .build();
+    return startMember(name, identity, proxy, http, true, lock, tuning);
+  }
+
+  /**
+   * Adds and starts one Elector candidate on the fabric8 backend ({@code Fabric8LeaseLock}), with
+   * its own identity bound to the shipped Role and its own {@link FaultProxy}. fabric8 has no
+   * {@link HttpFaults}: only its proxy's faults apply.
+   */
+  Member addFabric8(String name, UnaryOperator<ElectorConfig.Builder> tuning) throws Exception {
+    KubeIdentity identity =
+        cluster.newIdentity(namespace, name + "-" + IDENTITIES.incrementAndGet());
+    cluster.grant(identity, namespace, RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
+    FaultProxy proxy =
+        FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode()).start();
+    KubernetesClient fabric8 =
+        new KubernetesClientBuilder()
+            .withConfig(
+                Config.fromKubeconfig(
+                    cluster
+                        .kubeconfigYaml(identity.token())
+                        .replace(
+                            "server: " + cluster.server() + "\n",
+                            "server: https://127.0.0.1:" + proxy.address().getPort() + "\n")))
+            .build();
+    fabric8Clients.add(fabric8);
+    Fabric8LeaseLock lock =
+        Fabric8LeaseLock.newBuilder()
+            .client(fabric8)
+            .namespace(namespace.name())
+            .name(LOCK)
+            .identity(name)
+            .requestTimeout(requestTimeout)
+            .build();
+    return startMember(
+        name, identity, proxy, HttpFaults.withSeed(name.hashCode()), false, lock, tuning);
+  }
+
+  private Member startMember(
+      String name,
+      KubeIdentity identity,
+      FaultProxy proxy,
+      HttpFaults http,
+      boolean httpInstalled,
+      LeaderLock lock,
+      UnaryOperator<ElectorConfig.Builder> tuning) {
     List<Term> terms = new ArrayList<>();
+    Renewals renewals = new Renewals(timeline.listenerFor(name));
     LeaderElector elector =
         LeaderElector.start(
             tuning
@@ -192,9 +362,10 @@ final class Cohort implements AutoCloseable {
                                   }
                                 },
                                 (term, reason) -> {}))
-                        .listener(timeline.listenerFor(name)))
+                        .listener(renewals))
                 .build());
-    Member member = new Member(name, proxy, http, elector, terms);
+    Member member =
+        new Member(name, proxy, http, httpInstalled, elector, renewals, identity, terms);
     members.put(name, member);
     return member;
   }
@@ -375,5 +546,6 @@ final class Cohort implements AutoCloseable {
     members.values().forEach(m -> m.elector.close());
     goCandidates.values().forEach(GoCandidate::close);
     members.values().forEach(m -> m.proxy.close());
+    fabric8Clients.forEach(KubernetesClient::close);
   }
 }

@@ -41,6 +41,7 @@ public final class LocalControlPlane implements AutoCloseable {
   private final Path workDir;
   private final Path dataDir;
   private final Duration readyTimeout;
+  private final List<String> extraArgs;
   private @Nullable Process process;
   private @Nullable OutputStream stdin;
   private int port;
@@ -52,13 +53,20 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** What the process reports once it is ready. */
   private record Endpoint(
-      String server, Path kubeconfig, Path usersFile, String version, long startMillis) {}
+      String server,
+      String etcd,
+      Path kubeconfig,
+      Path usersFile,
+      String version,
+      long startMillis) {}
 
-  private LocalControlPlane(Path binary, Path workDir, Duration readyTimeout) {
+  private LocalControlPlane(
+      Path binary, Path workDir, Duration readyTimeout, List<String> extraArgs) {
     this.binary = binary;
     this.workDir = workDir;
     this.dataDir = workDir.resolve("data");
     this.readyTimeout = readyTimeout;
+    this.extraArgs = List.copyOf(extraArgs);
   }
 
   /**
@@ -67,8 +75,17 @@ public final class LocalControlPlane implements AutoCloseable {
    * @throws IOException if it cannot start or is not ready in time, with its error output
    */
   public static LocalControlPlane start(Path binary, Duration readyTimeout) throws IOException {
-    Path workDir = Files.createTempDirectory("elector-apiserver-");
-    LocalControlPlane plane = new LocalControlPlane(binary, workDir, readyTimeout);
+    return start(binary, Files.createTempDirectory("elector-apiserver-"), readyTimeout, List.of());
+  }
+
+  /**
+   * Starts the binary with {@code extraArgs} in {@code workDir}/data (which may hold certificates
+   * and users to reuse) and waits until it is ready; {@link #close()} deletes {@code workDir}.
+   */
+  static LocalControlPlane start(
+      Path binary, Path workDir, Duration readyTimeout, List<String> extraArgs) throws IOException {
+    Files.createDirectories(workDir);
+    LocalControlPlane plane = new LocalControlPlane(binary, workDir, readyTimeout, extraArgs);
     Runtime.getRuntime().addShutdownHook(new Thread(plane::close, "elector-apiserver-stop"));
     plane.launch();
     return plane;
@@ -77,6 +94,11 @@ public final class LocalControlPlane implements AutoCloseable {
   /** The server URL, such as {@code https://127.0.0.1:PORT}. Stable across restarts. */
   public synchronized String server() {
     return endpoint().server();
+  }
+
+  /** The etcd the process uses, such as {@code http://127.0.0.1:PORT}. */
+  public synchronized String etcd() {
+    return endpoint().etcd();
   }
 
   /** The admin kubeconfig file. */
@@ -195,6 +217,7 @@ public final class LocalControlPlane implements AutoCloseable {
     if (port > 0) {
       command.addAll(List.of("--port", Integer.toString(port)));
     }
+    command.addAll(extraArgs);
     Path errors = workDir.resolve("stderr.log");
     Process started =
         new ProcessBuilder(command)
@@ -228,11 +251,15 @@ public final class LocalControlPlane implements AutoCloseable {
     JsonObject info = JsonParser.parseString(line.substring(READY.length())).getAsJsonObject();
     process = started;
     stdin = started.getOutputStream(); // kept open: EOF tells the process to stop
-    String server = info.get("server").getAsString();
-    port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
+    // An etcd-only process reports no server.
+    String server = info.has("server") ? info.get("server").getAsString() : "";
+    if (!server.isEmpty()) {
+      port = Integer.parseInt(server.substring(server.lastIndexOf(':') + 1));
+    }
     Endpoint now =
         new Endpoint(
             server,
+            info.has("etcd") ? info.get("etcd").getAsString() : "",
             Path.of(info.get("kubeconfig").getAsString()),
             Path.of(info.get("users").getAsString()),
             info.get("version").getAsString(),

@@ -65,6 +65,32 @@ final class Flags {
   private Integer agentReplicas;
 
   @Option(
+      names = "--agent-node-selector",
+      paramLabel = "JSON",
+      description = "the agent pods' nodeSelector, a JSON object (default none)")
+  private String agentNodeSelector;
+
+  @Option(
+      names = "--agent-tolerations",
+      paramLabel = "JSON",
+      description = "the agent pods' tolerations, a JSON list (default none)")
+  private String agentTolerations;
+
+  @Option(
+      names = "--agent-resources",
+      paramLabel = "JSON",
+      description = "the agent container's resources, a JSON object (default none)")
+  private String agentResources;
+
+  @Option(
+      names = "--agent-spread",
+      paramLabel = "required|preferred",
+      description =
+          "whether agents of one pool must run on different nodes (default required; preferred"
+              + " where nodes on a network are fewer than --agent-replicas)")
+  private String agentSpread;
+
+  @Option(
       names = "--lease-duration",
       paramLabel = "D",
       description = "lease duration (default" + " 15s)")
@@ -247,6 +273,16 @@ final class Flags {
       Optional.ofNullable(identity).ifPresent(builder::identity);
       Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
+      builder.agentPlacement(
+          new AgentPlacement(
+              agentNodeSelector == null
+                  ? java.util.Map.of()
+                  : AgentPlacement.parseNodeSelector(agentNodeSelector),
+              agentTolerations == null
+                  ? java.util.List.of()
+                  : AgentPlacement.parseTolerations(agentTolerations),
+              agentResources == null ? null : AgentPlacement.parseResources(agentResources),
+              agentSpread == null || AgentPlacement.parseSpread(agentSpread)));
       builder.leaderElection(!noLeaderElection).agents(!noAgent).dhcp(!noDhcp);
       builder.build();
     } catch (IllegalArgumentException e) {

@@ -99,15 +99,25 @@ final class PoolReconciler implements KeyReconciler {
     boolean networkFound = true;
     if (validation.isValid()) {
       warnings.forget(key);
+      NetworkAttachments.Check network =
+          networks.check(
+              pool.getSpec().getNetworkName(),
+              pool.getMetadata().getNamespace(),
+              pool.getMetadata().getName());
       if (config.agents()) {
-        agent = syncAgent(pool, paused, agent.live());
+        // While the network cannot be read, the agents stay where they are.
+        String clusterNetwork =
+            network.found()
+                ? network.clusterNetwork()
+                : AgentDeployment.clusterNetworkOf(agent.live());
+        agent = syncAgent(pool, paused, agent.live(), clusterNetwork);
       }
       AllocationTable table = syncTable(pool, current, validation.layout());
       next.ipv4(table.toStatus())
           .agentDeploymentRef(
               config.agents() ? new ObjectRef().namespace(namespace).name(deploymentName) : null);
       setRegistered(conditions, pool, validation);
-      networkFound = checkNetwork(conditions, pool);
+      networkFound = reportNetwork(conditions, pool, network);
     } else {
       reportInvalid(conditions, pool, validation);
     }
@@ -164,14 +174,21 @@ final class PoolReconciler implements KeyReconciler {
    * Step 2 (valid spec): the agents' identity, and the agent Deployment created, updated or scaled
    * when an owned field differs; a foreign Deployment of that name is left alone and reported.
    */
-  private Agent syncAgent(IPPool pool, boolean paused, V1Deployment live) throws ApiException {
+  private Agent syncAgent(IPPool pool, boolean paused, V1Deployment live, String clusterNetwork)
+      throws ApiException {
     String key = pool.ref();
     String namespace = pool.getMetadata().getNamespace();
     String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
     access.ensure(namespace);
     int replicas = paused ? 0 : config.agentReplicas();
     V1Deployment rendered =
-        AgentDeployment.render(pool, config.agentImage(), replicas, !config.dhcp());
+        AgentDeployment.render(
+            pool,
+            config.agentImage(),
+            replicas,
+            !config.dhcp(),
+            config.agentPlacement(),
+            clusterNetwork);
     if (live == null) {
       V1Deployment created = writes.createDeployment(rendered);
       stats.deploymentWrites.incrementAndGet();
@@ -269,12 +286,8 @@ final class PoolReconciler implements KeyReconciler {
   }
 
   /** Step 5: NetworkReady; false asks for another look in {@link NetworkAttachments#RECHECK}. */
-  private boolean checkNetwork(Conditions conditions, IPPool pool) {
-    NetworkAttachments.Check network =
-        networks.check(
-            pool.getSpec().getNetworkName(),
-            pool.getMetadata().getNamespace(),
-            pool.getMetadata().getName());
+  private boolean reportNetwork(
+      Conditions conditions, IPPool pool, NetworkAttachments.Check network) {
     conditions.set(
         PoolCondition.NETWORK_READY, network.found(), network.reason(), network.message());
     if (!network.found()) {

@@ -163,6 +163,13 @@ final class Flags {
               + " network")
   private boolean cacheDumpApi;
 
+  @Option(
+      names = "--apply-crds",
+      description =
+          "create or update the IPPool and VirtualMachineNetworkConfig CRDs at start, from the"
+              + " copies in this build (needs get and update on them by name, and create)")
+  private boolean applyCrds;
+
   @Option(names = "--debug", description = "log at DEBUG (or VM_DHCP_CONTROLLER_DEBUG=true)")
   private boolean debug;
 
@@ -352,6 +359,10 @@ final class Flags {
   }
 
   /** Whether /ipams and /caches are served. */
+  boolean applyCrds() {
+    return applyCrds;
+  }
+
   boolean cacheDumpApi() {
     return cacheDumpApi;
   }

@@ -297,6 +297,23 @@ final class AgentDeployment {
     return null;
   }
 
+  /** Upstream's IPPool annotation: while present (any value), the agent keeps its image. */
+  static final String HOLD_UPGRADE_ANNOTATION = "network.harvesterhci.io/hold-ippool-agent-upgrade";
+
+  /**
+   * The agent image for {@code pool}: {@code configured}, unless the pool carries {@value
+   * #HOLD_UPGRADE_ANNOTATION} and an agent already runs, which then keeps its image (other changes,
+   * such as replicas or a new spec, still apply).
+   */
+  static String imageFor(IPPool pool, V1Deployment live, String configured) {
+    Map<String, String> annotations = pool.getMetadata().getAnnotations();
+    if (annotations == null || !annotations.containsKey(HOLD_UPGRADE_ANNOTATION) || live == null) {
+      return configured;
+    }
+    String running = owned(live).image();
+    return running == null || running.isBlank() ? configured : running;
+  }
+
   /**
    * The Multus selection of the NetworkAttachmentDefinition "nadNamespace/nadName". Multus names
    * the interface; the agent finds it in the pod's network status.

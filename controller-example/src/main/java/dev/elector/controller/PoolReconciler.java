@@ -184,7 +184,7 @@ final class PoolReconciler implements KeyReconciler {
     V1Deployment rendered =
         AgentDeployment.render(
             pool,
-            config.agentImage(),
+            AgentDeployment.imageFor(pool, live, config.agentImage()),
             replicas,
             !config.dhcp(),
             config.agentPlacement(),

@@ -271,4 +271,20 @@ class AgentDeploymentTest {
             IllegalArgumentException.class, () -> AgentPlacement.parseSpread("soft"));
     assertTrue(spread.getMessage().contains("neither required nor preferred"), spread.getMessage());
   }
+
+  @Test
+  void theHoldAnnotationKeepsTheRunningAgentImageAndNothingElse() {
+    V1Deployment running = AgentDeployment.render(pool(), "agent:1", 2);
+    IPPool held = pool();
+    held.getMetadata().putAnnotationsItem(AgentDeployment.HOLD_UPGRADE_ANNOTATION, "");
+    assertEquals("agent:1", AgentDeployment.imageFor(held, running, "agent:2"));
+    assertEquals(
+        "agent:2",
+        AgentDeployment.imageFor(pool(), running, "agent:2"),
+        "without the annotation the agent is upgraded");
+    assertEquals(
+        "agent:2",
+        AgentDeployment.imageFor(held, null, "agent:2"),
+        "a pool without an agent gets the configured image");
+  }
 }

@@ -136,6 +136,73 @@ class ChartIT {
   }
 
   /**
+   * The chart grants what deploy/controller/rbac.yaml grants (which the controller's ITs run
+   * under), plus the CRD rules of --apply-crds, and nothing else.
+   */
+  @Test
+  void theChartsRulesAreTheShippedRulesPlusTheCrdRules(KubeNamespace namespace) throws Exception {
+    List<Map<String, Object>> chart = template(namespace.name(), List.of());
+    List<Map<String, Object>> shipped = new ArrayList<>();
+    for (Object doc :
+        new Yaml().loadAll(Files.readString(ROOT.resolve("deploy/controller/rbac.yaml")))) {
+      if (doc instanceof Map<?, ?> map && map.containsKey("kind")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) map;
+        shipped.add(object);
+      }
+    }
+    Set<String> chartCluster = rules(chart, "ClusterRole");
+    Set<String> crdRules = new TreeSet<>();
+    chartCluster.stream()
+        .filter(r -> r.startsWith("[apiextensions.k8s.io]"))
+        .forEach(crdRules::add);
+    String names =
+        "[ippools.network.harvesterhci.io, virtualmachinenetworkconfigs.network.harvesterhci.io]";
+    assertEquals(
+        new TreeSet<>(
+            List.of(
+                "[apiextensions.k8s.io] customresourcedefinitions [] create",
+                "[apiextensions.k8s.io] customresourcedefinitions " + names + " get",
+                "[apiextensions.k8s.io] customresourcedefinitions " + names + " update")),
+        crdRules);
+    chartCluster.removeAll(crdRules);
+    assertEquals(rules(shipped, "ClusterRole"), chartCluster);
+    assertEquals(rules(shipped, "Role"), rules(chart, "Role"));
+    List<String> off = new ArrayList<>(List.of("applyCRDs=false"));
+    off.add(0, "--set");
+    List<Map<String, Object>> withoutCrds = template(namespace.name(), off);
+    assertEquals(rules(shipped, "ClusterRole"), rules(withoutCrds, "ClusterRole"));
+    assertTrue(!controllerArgs(withoutCrds).contains("--apply-crds"));
+    assertTrue(controllerArgs(chart).contains("--apply-crds"));
+  }
+
+  /** Every rule of every object of {@code kind}, as text (one rule per resource and verb). */
+  @SuppressWarnings("unchecked")
+  private static Set<String> rules(List<Map<String, Object>> objects, String kind) {
+    Set<String> out = new TreeSet<>();
+    for (Map<String, Object> o : objects) {
+      if (!kind(o).equals(kind)) {
+        continue;
+      }
+      for (Map<String, Object> rule : (List<Map<String, Object>>) o.get("rules")) {
+        for (Object resource : (List<Object>) rule.get("resources")) {
+          for (Object verb : (List<Object>) rule.get("verbs")) {
+            out.add(
+                rule.get("apiGroups")
+                    + " "
+                    + resource
+                    + " "
+                    + new TreeSet<>((List<Object>) rule.getOrDefault("resourceNames", List.of()))
+                    + " "
+                    + verb);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
    * The rendered objects applied for real, in the test's namespace. The two webhook configurations
    * are cluster-wide with failurePolicy Fail and the test API server is shared with other test
    * classes, so they are only dry-run (above); everything else is created.

@@ -167,7 +167,10 @@ class IPPoolControllerIT {
                 """
         apiVersion: k8s.cni.cncf.io/v1
         kind: NetworkAttachmentDefinition
-        metadata: {namespace: %s, name: network}
+        metadata:
+          namespace: %s
+          name: network
+          labels: {network.harvesterhci.io/clusternetwork: vlan48}
         spec: {config: '{"cniVersion":"0.3.1","type":"bridge","bridge":"br-48"}'}
         """
                     .formatted(ns)))
@@ -187,6 +190,15 @@ class IPPoolControllerIT {
               && ns.equals(labels.get(NetworkAttachments.LABEL_POOL_NAMESPACE))
               && "network".equals(labels.get(NetworkAttachments.LABEL_POOL_NAME));
         });
+    // its cluster network pins the agents to the nodes that carry it
+    Await.until(
+        "the agent Deployment requires nodes of cluster network vlan48",
+        WAIT,
+        () ->
+            "vlan48"
+                .equals(
+                    AgentDeployment.clusterNetworkOf(
+                        harness.deployment(ns, "network-dhcp-agent"))));
   }
 
   @Test

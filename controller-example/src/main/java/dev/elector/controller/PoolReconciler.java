@@ -143,7 +143,7 @@ final class PoolReconciler implements KeyReconciler {
 
   /** Step 1: the cleanup finalizer is on the pool before anything is made for it. */
   private IPPool ensureFinalizer(IPPool pool) throws ApiException {
-    if (KubeObjects.hasFinalizer(pool, FINALIZER)) {
+    if (KubeObjects.hasFinalizer(pool, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(pool)) {
       return pool;
     }
     IPPool updated = writes.updatePool(KubeObjects.withFinalizer(pool, FINALIZER, IPPool.class));
@@ -503,7 +503,7 @@ final class PoolReconciler implements KeyReconciler {
 
   private Result finalizeDeletion(IPPool pool) throws ApiException {
     String key = pool.ref();
-    if (!KubeObjects.hasFinalizer(pool, FINALIZER)) {
+    if (!KubeObjects.hasFinalizer(pool, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(pool)) {
       return DONE;
     }
     List<String> users = PoolUsage.users(pool, cache::configsOnNetwork);

@@ -388,6 +388,20 @@ class IPPoolControllerIT {
   }
 
   @Test
+  void upstreamsFinalizerIsReplacedSoAPoolLeftByUpstreamCanBeDeleted() throws Exception {
+    IPPool left = ControllerHarness.pool(ns, "from-upstream", 9);
+    left.getMetadata().finalizers(List.of("wrangler.cattle.io/vm-dhcp-ippool-controller"));
+    harness.create(left);
+    awaitCondition("from-upstream", PoolCondition.REGISTERED, "True", "Registered");
+    Await.until(
+        "upstream's finalizer is replaced by this controller's",
+        WAIT,
+        () ->
+            List.of(PoolReconciler.FINALIZER)
+                .equals(harness.read(ns, "from-upstream").getMetadata().getFinalizers()));
+  }
+
+  @Test
   void deletionRemovesTheAgentDeploymentThenThePool() throws Exception {
     harness.create(ControllerHarness.pool(ns, "delete", 5));
     awaitCondition("delete", PoolCondition.REGISTERED, "True", "Registered");

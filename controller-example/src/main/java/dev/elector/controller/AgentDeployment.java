@@ -297,6 +297,14 @@ final class AgentDeployment {
     return null;
   }
 
+  /** Whether {@code live} has at least one ready replica (its agent serves). */
+  static boolean serving(V1Deployment live) {
+    return live != null
+        && live.getStatus() != null
+        && live.getStatus().getReadyReplicas() != null
+        && live.getStatus().getReadyReplicas() > 0;
+  }
+
   /** Upstream's IPPool annotation: while present (any value), the agent keeps its image. */
   static final String HOLD_UPGRADE_ANNOTATION = "network.harvesterhci.io/hold-ippool-agent-upgrade";
 

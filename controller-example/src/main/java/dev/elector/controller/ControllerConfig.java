@@ -40,6 +40,7 @@ public final class ControllerConfig {
   private final boolean agents;
   private final boolean dhcp;
   private final AgentPlacement agentPlacement;
+  private final String upstreamAgentNamespace;
   private final Consumer<String> events;
   private final Clock clock;
 
@@ -58,6 +59,7 @@ public final class ControllerConfig {
     this.agents = b.agents;
     this.dhcp = b.dhcp;
     this.agentPlacement = b.agentPlacement;
+    this.upstreamAgentNamespace = b.upstreamAgentNamespace;
     this.events = b.events;
     this.clock = b.clock;
   }
@@ -80,6 +82,14 @@ public final class ControllerConfig {
   /** Node selector, tolerations, resources and spreading of the agent pods. */
   AgentPlacement agentPlacement() {
     return agentPlacement;
+  }
+
+  /**
+   * Where upstream's agent pods run ({@code <ns>-<pool>-agent}), to be deleted once this
+   * controller's agent of the pool is ready; null: none are deleted.
+   */
+  String upstreamAgentNamespace() {
+    return upstreamAgentNamespace;
   }
 
   /** Name of the controller's Lease. */
@@ -170,6 +180,7 @@ public final class ControllerConfig {
     private boolean agents = true;
     private boolean dhcp = true;
     private AgentPlacement agentPlacement = AgentPlacement.DEFAULT;
+    private String upstreamAgentNamespace;
     private Consumer<String> events = System.out::println;
     private Clock clock = Clock.systemUTC();
 
@@ -190,6 +201,12 @@ public final class ControllerConfig {
     /** Agent pod placement; default {@link AgentPlacement#DEFAULT}. */
     Builder agentPlacement(AgentPlacement agentPlacement) {
       this.agentPlacement = Objects.requireNonNull(agentPlacement, "agentPlacement");
+      return this;
+    }
+
+    /** Namespace of upstream's agent pods to take over from; default none. */
+    Builder upstreamAgentNamespace(String namespace) {
+      this.upstreamAgentNamespace = Objects.requireNonNull(namespace, "upstreamAgentNamespace");
       return this;
     }
 

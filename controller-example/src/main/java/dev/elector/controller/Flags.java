@@ -164,6 +164,14 @@ final class Flags {
   private boolean cacheDumpApi;
 
   @Option(
+      names = "--upstream-agent-namespace",
+      paramLabel = "NS",
+      description =
+          "delete upstream's agent pod NS/<namespace>-<pool>-agent of a pool once this"
+              + " controller's agent of it is ready (needs delete on pods in NS; default: none)")
+  private String upstreamAgentNamespace;
+
+  @Option(
       names = "--apply-crds",
       description =
           "create or update the IPPool and VirtualMachineNetworkConfig CRDs at start, from the"
@@ -290,6 +298,7 @@ final class Flags {
                   : AgentPlacement.parseTolerations(agentTolerations),
               agentResources == null ? null : AgentPlacement.parseResources(agentResources),
               agentSpread == null || AgentPlacement.parseSpread(agentSpread)));
+      Optional.ofNullable(upstreamAgentNamespace).ifPresent(builder::upstreamAgentNamespace);
       builder.leaderElection(!noLeaderElection).agents(!noAgent).dhcp(!noDhcp);
       builder.build();
     } catch (IllegalArgumentException e) {

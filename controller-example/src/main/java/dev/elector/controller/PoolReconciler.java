@@ -44,6 +44,9 @@ final class PoolReconciler implements KeyReconciler {
   private final WarnOnce warnings;
   private final Clock clock;
 
+  /** Pools whose upstream agent pod this term has deleted (or found absent). */
+  private final java.util.Set<String> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   PoolReconciler(
       ClusterCache cache,
       LeaderWrites writes,
@@ -132,6 +135,11 @@ final class PoolReconciler implements KeyReconciler {
         deploymentName);
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
+    if (config.upstreamAgentNamespace() != null
+        && agent.problem() == null
+        && AgentDeployment.serving(agent.live())) {
+      retireUpstreamAgent(pool);
+    }
     if (validation.isValid()) {
       removeHandledReports(pool);
     }
@@ -140,6 +148,32 @@ final class PoolReconciler implements KeyReconciler {
 
   /** The agent Deployment as it is after {@link #syncAgent}, and why it is not ours, if so. */
   private record Agent(V1Deployment live, String problem) {}
+
+  /**
+   * Upstream's agent pod of the pool, deleted once this controller's agent serves (two DHCP servers
+   * would answer the same clients). A pod that is not there is fine.
+   */
+  private void retireUpstreamAgent(IPPool pool) throws ApiException {
+    String namespace = config.upstreamAgentNamespace();
+    String name = upstreamAgentPodName(pool);
+    if (!retired.add(pool.getMetadata().getUid())) {
+      return;
+    }
+    if (writes.deletePod(namespace, name)) {
+      log.info(
+          "IPPool {}: its agent serves; deleted upstream's agent pod {}/{}",
+          pool.ref(),
+          namespace,
+          name);
+      events.emit(
+          "UPSTREAM_AGENT", "action", "deleted", "pool", pool.ref(), "pod", namespace + "/" + name);
+    }
+  }
+
+  /** Upstream's name for a pool's agent pod: {@code <namespace>-<pool>-agent}. */
+  static String upstreamAgentPodName(IPPool pool) {
+    return pool.getMetadata().getNamespace() + "-" + pool.getMetadata().getName() + "-agent";
+  }
 
   /** Step 1: the cleanup finalizer is on the pool before anything is made for it. */
   private IPPool ensureFinalizer(IPPool pool) throws ApiException {

@@ -172,6 +172,15 @@ class ChartIT {
     off.add(0, "--set");
     List<Map<String, Object>> withoutCrds = template(namespace.name(), off);
     assertEquals(rules(shipped, "ClusterRole"), rules(withoutCrds, "ClusterRole"));
+    List<Map<String, Object>> migrating =
+        template(namespace.name(), List.of("--set", "upstreamMigration=true"));
+    Set<String> migratingRole = rules(migrating, "Role");
+    assertTrue(migratingRole.remove("[] pods [] delete"), migratingRole.toString());
+    assertEquals(rules(shipped, "Role"), migratingRole);
+    assertTrue(
+        controllerArgs(migrating).contains("--upstream-agent-namespace=" + namespace.name()));
+    assertTrue(
+        controllerArgs(chart).stream().noneMatch(a -> a.startsWith("--upstream-agent-namespace")));
     assertTrue(!controllerArgs(withoutCrds).contains("--apply-crds"));
     assertTrue(controllerArgs(chart).contains("--apply-crds"));
   }
@@ -257,7 +266,7 @@ class ChartIT {
         "--set",
         "replicas=3,agent.replicas=3,agent.spread=preferred,serviceCIDR=10.43.0.0/16",
         "--set",
-        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9",
+        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true",
         "--set-json",
         "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
         "--set-json",

@@ -61,6 +61,19 @@ class ChartIT {
   }
 
   @Test
+  void theChartsCrdsAreTheShippedOnes() throws Exception {
+    for (String name :
+        List.of(
+            "ippools.network.harvesterhci.io.yaml",
+            "virtualmachinenetworkconfigs.network.harvesterhci.io.yaml")) {
+      assertEquals(
+          Files.readString(ROOT.resolve("deploy/crds").resolve(name)),
+          Files.readString(CHART.resolve("crds").resolve(name)),
+          "charts/elector-vm-dhcp-controller/crds/" + name + " differs from deploy/crds; copy it");
+    }
+  }
+
+  @Test
   void lintPassesWithDefaultAndNonDefaultValues() throws Exception {
     Run plain = helm("lint", "--strict", CHART.toString());
     assertEquals(0, plain.code(), plain.output());

@@ -14,6 +14,8 @@ if [ -x testenv/build.sh ]; then
   export ELECTOR_APISERVER_BIN
   echo "== control plane smoke test (storage, 409, RBAC, CRD, TokenRequest, restart)"
   bash testenv/smoke.sh
+  echo "== helm for the chart check (built once from its Go module, cached)"
+  bash testenv/build-helm.sh | tail -n 1
 fi
 if [ -x dhcp-agent-example/scripts/install-dhcp-client.sh ]; then
   echo "== DHCP client for the end-to-end tests"

@@ -3,6 +3,8 @@ package dev.elector.controller;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkApis;
 import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1Affinity;
 import io.kubernetes.client.openapi.models.V1Capabilities;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ContainerPort;
@@ -14,15 +16,23 @@ import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1EnvVarSource;
 import io.kubernetes.client.openapi.models.V1HTTPGetAction;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1NodeAffinity;
+import io.kubernetes.client.openapi.models.V1NodeSelector;
+import io.kubernetes.client.openapi.models.V1NodeSelectorRequirement;
+import io.kubernetes.client.openapi.models.V1NodeSelectorTerm;
 import io.kubernetes.client.openapi.models.V1ObjectFieldSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PodAffinityTerm;
+import io.kubernetes.client.openapi.models.V1PodAntiAffinity;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Probe;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import io.kubernetes.client.openapi.models.V1SecurityContext;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
+import io.kubernetes.client.openapi.models.V1WeightedPodAffinityTerm;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -31,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Renders the agent Deployment of one pool, and tells whether a live Deployment differs from the
@@ -57,6 +68,7 @@ final class AgentDeployment {
   static final String APP = "vm-dhcp-agent";
   static final String MANAGER = "ippool-controller";
   static final int HEALTH_PORT = 8080;
+  static final String HOSTNAME_KEY = "kubernetes.io/hostname";
 
   /** Pod names add 17 characters ("-", a 10-character hash, "-", 5); hostnames allow 63. */
   private static final int MAX_NAME = 52;
@@ -104,6 +116,21 @@ final class AgentDeployment {
    * controller's --no-dhcp, the agent's --no-dhcp).
    */
   static V1Deployment render(IPPool pool, String image, int replicas, boolean noDhcp) {
+    return render(pool, image, replicas, noDhcp, AgentPlacement.DEFAULT, null);
+  }
+
+  /**
+   * The Deployment for {@code pool}, placed by {@code placement}; with a {@code clusterNetwork}
+   * (the NetworkAttachmentDefinition's {@value AgentPlacement#CLUSTER_NETWORK_LABEL} label) its
+   * pods only run on nodes labelled {@code network.harvesterhci.io/<clusterNetwork>=true}.
+   */
+  static V1Deployment render(
+      IPPool pool,
+      String image,
+      int replicas,
+      boolean noDhcp,
+      AgentPlacement placement,
+      String clusterNetwork) {
     String namespace = pool.getMetadata().getNamespace();
     String name = pool.getMetadata().getName();
     String ref = namespace + "/" + name;
@@ -155,7 +182,28 @@ final class AgentDeployment {
             .readinessProbe(probe("/readyz"))
             .securityContext(
                 new V1SecurityContext()
-                    .capabilities(new V1Capabilities().add(List.of("NET_ADMIN"))));
+                    .capabilities(new V1Capabilities().add(List.of("NET_ADMIN"))))
+            .resources(placement.resources());
+    V1PodSpec podSpec =
+        new V1PodSpec()
+            .serviceAccountName(SERVICE_ACCOUNT)
+            .affinity(affinity(selector, placement.spreadRequired(), clusterNetwork))
+            .nodeSelector(placement.nodeSelector().isEmpty() ? null : placement.nodeSelector())
+            .tolerations(placement.tolerations().isEmpty() ? null : placement.tolerations())
+            .containers(List.of(agent))
+            .volumes(
+                List.of(
+                    new V1Volume()
+                        .name(PODINFO_VOLUME)
+                        .downwardAPI(
+                            new V1DownwardAPIVolumeSource()
+                                .items(
+                                    List.of(
+                                        new V1DownwardAPIVolumeFile()
+                                            .path("annotations")
+                                            .fieldRef(
+                                                new V1ObjectFieldSelector()
+                                                    .fieldPath("metadata.annotations")))))));
     return new V1Deployment()
         .apiVersion("apps/v1")
         .kind("Deployment")
@@ -178,24 +226,100 @@ final class AgentDeployment {
                                     Map.of(
                                         NETWORKS_ANNOTATION,
                                         networksAnnotation(pool.getSpec().getNetworkName()))))
-                        .spec(
-                            new V1PodSpec()
-                                .serviceAccountName(SERVICE_ACCOUNT)
-                                .containers(List.of(agent))
-                                .volumes(
-                                    List.of(
-                                        new V1Volume()
-                                            .name(PODINFO_VOLUME)
-                                            .downwardAPI(
-                                                new V1DownwardAPIVolumeSource()
-                                                    .items(
-                                                        List.of(
-                                                            new V1DownwardAPIVolumeFile()
-                                                                .path("annotations")
-                                                                .fieldRef(
-                                                                    new V1ObjectFieldSelector()
-                                                                        .fieldPath(
-                                                                            "metadata.annotations"))))))))));
+                        .spec(podSpec)));
+  }
+
+  /**
+   * Agents of one pool on different nodes (required, or preferred when nodes are fewer than
+   * replicas), and, with a cluster network, only on the nodes that carry it.
+   */
+  private static V1Affinity affinity(
+      Map<String, String> selector, boolean spreadRequired, String clusterNetwork) {
+    V1PodAffinityTerm apart =
+        new V1PodAffinityTerm()
+            .labelSelector(new V1LabelSelector().matchLabels(selector))
+            .topologyKey(HOSTNAME_KEY);
+    V1PodAntiAffinity antiAffinity =
+        spreadRequired
+            ? new V1PodAntiAffinity().requiredDuringSchedulingIgnoredDuringExecution(List.of(apart))
+            : new V1PodAntiAffinity()
+                .preferredDuringSchedulingIgnoredDuringExecution(
+                    List.of(new V1WeightedPodAffinityTerm().weight(100).podAffinityTerm(apart)));
+    V1Affinity affinity = new V1Affinity().podAntiAffinity(antiAffinity);
+    if (clusterNetwork != null && !clusterNetwork.isBlank()) {
+      affinity.nodeAffinity(
+          new V1NodeAffinity()
+              .requiredDuringSchedulingIgnoredDuringExecution(
+                  new V1NodeSelector()
+                      .nodeSelectorTerms(
+                          List.of(
+                              new V1NodeSelectorTerm()
+                                  .matchExpressions(
+                                      List.of(
+                                          new V1NodeSelectorRequirement()
+                                              .key(AgentPlacement.nodeLabel(clusterNetwork))
+                                              .operator("In")
+                                              .values(List.of("true"))))))));
+    }
+    return affinity;
+  }
+
+  /**
+   * The cluster network {@code live} is pinned to (its node affinity), or null; kept while the
+   * NetworkAttachmentDefinition cannot be read, so a passing lookup failure moves no agent.
+   */
+  static String clusterNetworkOf(V1Deployment live) {
+    if (live == null
+        || live.getSpec() == null
+        || live.getSpec().getTemplate() == null
+        || live.getSpec().getTemplate().getSpec() == null) {
+      return null;
+    }
+    V1Affinity a = live.getSpec().getTemplate().getSpec().getAffinity();
+    if (a == null
+        || a.getNodeAffinity() == null
+        || a.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
+      return null;
+    }
+    for (V1NodeSelectorTerm term :
+        a.getNodeAffinity()
+            .getRequiredDuringSchedulingIgnoredDuringExecution()
+            .getNodeSelectorTerms()) {
+      if (term.getMatchExpressions() == null) {
+        continue;
+      }
+      for (V1NodeSelectorRequirement r : term.getMatchExpressions()) {
+        if (r.getKey().startsWith(AgentPlacement.NODE_LABEL_PREFIX)) {
+          return r.getKey().substring(AgentPlacement.NODE_LABEL_PREFIX.length());
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether {@code live} has at least one ready replica (its agent serves). */
+  static boolean serving(V1Deployment live) {
+    return live != null
+        && live.getStatus() != null
+        && live.getStatus().getReadyReplicas() != null
+        && live.getStatus().getReadyReplicas() > 0;
+  }
+
+  /** Upstream's IPPool annotation: while present (any value), the agent keeps its image. */
+  static final String HOLD_UPGRADE_ANNOTATION = "network.harvesterhci.io/hold-ippool-agent-upgrade";
+
+  /**
+   * The agent image for {@code pool}: {@code configured}, unless the pool carries {@value
+   * #HOLD_UPGRADE_ANNOTATION} and an agent already runs, which then keeps its image (other changes,
+   * such as replicas or a new spec, still apply).
+   */
+  static String imageFor(IPPool pool, V1Deployment live, String configured) {
+    Map<String, String> annotations = pool.getMetadata().getAnnotations();
+    if (annotations == null || !annotations.containsKey(HOLD_UPGRADE_ANNOTATION) || live == null) {
+      return configured;
+    }
+    String running = owned(live).image();
+    return running == null || running.isBlank() ? configured : running;
   }
 
   /**
@@ -255,7 +379,8 @@ final class AgentDeployment {
       String readiness,
       List<String> capabilities,
       List<String> owners,
-      List<String> volumes) {}
+      List<String> volumes,
+      String placement) {}
 
   static Owned owned(V1Deployment d) {
     V1DeploymentSpec spec = d.getSpec();
@@ -321,7 +446,64 @@ final class AgentDeployment {
                             + "/"
                             + o.getBlockOwnerDeletion())
                 .toList(),
-        podinfo(pod, c));
+        podinfo(pod, c),
+        placementText(pod, c));
+  }
+
+  /**
+   * Affinity, node selector, tolerations and resources as JSON (quantities in canonical form, so
+   * the server's normalising changes nothing); null fields are left out, as the server leaves them.
+   */
+  private static String placementText(V1PodSpec pod, V1Container c) {
+    if (pod == null) {
+      return null;
+    }
+    Map<String, Object> placement = new LinkedHashMap<>();
+    placement.put("affinity", pod.getAffinity());
+    placement.put(
+        "nodeSelector",
+        pod.getNodeSelector() == null ? null : new TreeMap<>(pod.getNodeSelector()));
+    placement.put("tolerations", pod.getTolerations());
+    V1ResourceRequirements r = c == null ? null : c.getResources();
+    boolean none =
+        r == null
+            || (r.getRequests() == null || r.getRequests().isEmpty())
+                && (r.getLimits() == null || r.getLimits().isEmpty());
+    placement.put(
+        "resources",
+        none
+            ? null
+            : new TreeMap<>(
+                Map.of(
+                    "requests",
+                    r.getRequests() == null ? Map.of() : new TreeMap<>(r.getRequests()),
+                    "limits",
+                    r.getLimits() == null ? Map.of() : new TreeMap<>(r.getLimits()))));
+    return pruned(com.google.gson.JsonParser.parseString(JSON.serialize(placement))).toString();
+  }
+
+  /** {@code e} without empty lists and objects, which the server drops and the models add. */
+  private static com.google.gson.JsonElement pruned(com.google.gson.JsonElement e) {
+    if (e.isJsonObject()) {
+      com.google.gson.JsonObject out = new com.google.gson.JsonObject();
+      for (var entry : e.getAsJsonObject().entrySet()) {
+        com.google.gson.JsonElement v = pruned(entry.getValue());
+        boolean empty =
+            v.isJsonNull()
+                || v.isJsonArray() && v.getAsJsonArray().isEmpty()
+                || v.isJsonObject() && v.getAsJsonObject().isEmpty();
+        if (!empty) {
+          out.add(entry.getKey(), v);
+        }
+      }
+      return out;
+    }
+    if (e.isJsonArray()) {
+      com.google.gson.JsonArray out = new com.google.gson.JsonArray();
+      e.getAsJsonArray().forEach(x -> out.add(pruned(x)));
+      return out;
+    }
+    return e;
   }
 
   /** The podinfo volume and its mount, as text; null when either is missing. */
@@ -375,7 +557,8 @@ final class AgentDeployment {
                 a.readiness(),
                 a.capabilities(),
                 a.owners(),
-                a.volumes())
+                a.volumes(),
+                a.placement())
             .equals(
                 new Owned(
                     null,
@@ -391,7 +574,8 @@ final class AgentDeployment {
                     b.readiness(),
                     b.capabilities(),
                     b.owners(),
-                    b.volumes()));
+                    b.volumes(),
+                    b.placement()));
   }
 
   private static String probeText(V1Probe probe) {

@@ -39,6 +39,8 @@ public final class ControllerConfig {
   private final boolean leaderElection;
   private final boolean agents;
   private final boolean dhcp;
+  private final AgentPlacement agentPlacement;
+  private final String upstreamAgentNamespace;
   private final Consumer<String> events;
   private final Clock clock;
 
@@ -56,6 +58,8 @@ public final class ControllerConfig {
     this.leaderElection = b.leaderElection;
     this.agents = b.agents;
     this.dhcp = b.dhcp;
+    this.agentPlacement = b.agentPlacement;
+    this.upstreamAgentNamespace = b.upstreamAgentNamespace;
     this.events = b.events;
     this.clock = b.clock;
   }
@@ -73,6 +77,19 @@ public final class ControllerConfig {
   /** Replicas of each agent Deployment while its pool is not paused. */
   public int agentReplicas() {
     return agentReplicas;
+  }
+
+  /** Node selector, tolerations, resources and spreading of the agent pods. */
+  AgentPlacement agentPlacement() {
+    return agentPlacement;
+  }
+
+  /**
+   * Where upstream's agent pods run ({@code <ns>-<pool>-agent}), to be deleted once this
+   * controller's agent of the pool is ready; null: none are deleted.
+   */
+  String upstreamAgentNamespace() {
+    return upstreamAgentNamespace;
   }
 
   /** Name of the controller's Lease. */
@@ -162,6 +179,8 @@ public final class ControllerConfig {
     private boolean leaderElection = true;
     private boolean agents = true;
     private boolean dhcp = true;
+    private AgentPlacement agentPlacement = AgentPlacement.DEFAULT;
+    private String upstreamAgentNamespace;
     private Consumer<String> events = System.out::println;
     private Clock clock = Clock.systemUTC();
 
@@ -176,6 +195,18 @@ public final class ControllerConfig {
     /** Agent replicas, 1 to 100; default {@value #DEFAULT_AGENT_REPLICAS}. */
     public Builder agentReplicas(int agentReplicas) {
       this.agentReplicas = agentReplicas;
+      return this;
+    }
+
+    /** Agent pod placement; default {@link AgentPlacement#DEFAULT}. */
+    Builder agentPlacement(AgentPlacement agentPlacement) {
+      this.agentPlacement = Objects.requireNonNull(agentPlacement, "agentPlacement");
+      return this;
+    }
+
+    /** Namespace of upstream's agent pods to take over from; default none. */
+    Builder upstreamAgentNamespace(String namespace) {
+      this.upstreamAgentNamespace = Objects.requireNonNull(namespace, "upstreamAgentNamespace");
       return this;
     }
 

@@ -60,6 +60,18 @@ public final class ControllerMain {
       System.exit(2);
       return;
     }
+    if (flags.applyCrds()) {
+      try {
+        CrdApply.apply(client, CrdApply.TIMEOUT);
+      } catch (ApiException | IllegalStateException e) {
+        System.err.println("ippool-controller: --apply-crds: " + CrdApply.describe(e));
+        System.exit(2);
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
     IPPoolController controller;
     try {
       controller = IPPoolController.start(client, flags.config().build());

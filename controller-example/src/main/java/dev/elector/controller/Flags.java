@@ -65,6 +65,32 @@ final class Flags {
   private Integer agentReplicas;
 
   @Option(
+      names = "--agent-node-selector",
+      paramLabel = "JSON",
+      description = "the agent pods' nodeSelector, a JSON object (default none)")
+  private String agentNodeSelector;
+
+  @Option(
+      names = "--agent-tolerations",
+      paramLabel = "JSON",
+      description = "the agent pods' tolerations, a JSON list (default none)")
+  private String agentTolerations;
+
+  @Option(
+      names = "--agent-resources",
+      paramLabel = "JSON",
+      description = "the agent container's resources, a JSON object (default none)")
+  private String agentResources;
+
+  @Option(
+      names = "--agent-spread",
+      paramLabel = "required|preferred",
+      description =
+          "whether agents of one pool must run on different nodes (default required; preferred"
+              + " where nodes on a network are fewer than --agent-replicas)")
+  private String agentSpread;
+
+  @Option(
       names = "--lease-duration",
       paramLabel = "D",
       description = "lease duration (default" + " 15s)")
@@ -136,6 +162,21 @@ final class Flags {
           "also serve /ipams and /caches on --health-addr: every pool's allocation table, by"
               + " network")
   private boolean cacheDumpApi;
+
+  @Option(
+      names = "--upstream-agent-namespace",
+      paramLabel = "NS",
+      description =
+          "delete upstream's agent pod NS/<namespace>-<pool>-agent of a pool once this"
+              + " controller's agent of it is ready (needs delete on pods in NS; default: none)")
+  private String upstreamAgentNamespace;
+
+  @Option(
+      names = "--apply-crds",
+      description =
+          "create or update the IPPool and VirtualMachineNetworkConfig CRDs at start, from the"
+              + " copies in this build (needs get and update on them by name, and create)")
+  private boolean applyCrds;
 
   @Option(names = "--debug", description = "log at DEBUG (or VM_DHCP_CONTROLLER_DEBUG=true)")
   private boolean debug;
@@ -247,6 +288,17 @@ final class Flags {
       Optional.ofNullable(identity).ifPresent(builder::identity);
       Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
+      builder.agentPlacement(
+          new AgentPlacement(
+              agentNodeSelector == null
+                  ? java.util.Map.of()
+                  : AgentPlacement.parseNodeSelector(agentNodeSelector),
+              agentTolerations == null
+                  ? java.util.List.of()
+                  : AgentPlacement.parseTolerations(agentTolerations),
+              agentResources == null ? null : AgentPlacement.parseResources(agentResources),
+              agentSpread == null || AgentPlacement.parseSpread(agentSpread)));
+      Optional.ofNullable(upstreamAgentNamespace).ifPresent(builder::upstreamAgentNamespace);
       builder.leaderElection(!noLeaderElection).agents(!noAgent).dhcp(!noDhcp);
       builder.build();
     } catch (IllegalArgumentException e) {
@@ -316,6 +368,10 @@ final class Flags {
   }
 
   /** Whether /ipams and /caches are served. */
+  boolean applyCrds() {
+    return applyCrds;
+  }
+
   boolean cacheDumpApi() {
     return cacheDumpApi;
   }

@@ -137,6 +137,23 @@ final class LeaderWrites {
     }
   }
 
+  /**
+   * Deletes a Pod; true when it was there. Used only for upstream's agent pod of a pool whose own
+   * agent serves.
+   */
+  boolean deletePod(String namespace, String name) throws ApiException {
+    check("deletion of Pod " + namespace + "/" + name);
+    try {
+      core.deleteNamespacedPod(name, namespace).execute();
+      return true;
+    } catch (ApiException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+      return false;
+    }
+  }
+
   /** Whether the ServiceAccount exists. */
   boolean serviceAccountExists(String namespace, String name) throws ApiException {
     return exists(() -> core.readNamespacedServiceAccount(name, namespace).execute());

@@ -38,7 +38,11 @@ final class NetworkAttachments {
   static final Duration RECHECK = Duration.ofSeconds(10);
 
   /** The answer, as the condition shows it. */
-  record Check(boolean found, String reason, String message) {}
+  record Check(boolean found, String reason, String message, String clusterNetwork) {
+    Check(boolean found, String reason, String message) {
+      this(found, reason, message, null);
+    }
+  }
 
   private final CustomObjectsApi api;
 
@@ -66,10 +70,26 @@ final class NetworkAttachments {
       if (poolNamespace != null) {
         label(nad, network, poolNamespace, poolName);
       }
-      return new Check(true, "NetworkFound", "NetworkAttachmentDefinition " + network + " exists");
+      return new Check(
+          true,
+          "NetworkFound",
+          "NetworkAttachmentDefinition " + network + " exists",
+          clusterNetwork(nad));
     } catch (ApiException e) {
       return fromError(network, e.getCode(), e.getResponseBody());
     }
+  }
+
+  /** The NetworkAttachmentDefinition's Harvester cluster network label, or null. */
+  static String clusterNetwork(Object nad) {
+    if (nad instanceof java.util.Map<?, ?> object
+        && object.get("metadata") instanceof java.util.Map<?, ?> metadata
+        && metadata.get("labels") instanceof java.util.Map<?, ?> labels
+        && labels.get(AgentPlacement.CLUSTER_NETWORK_LABEL) instanceof String value
+        && !value.isBlank()) {
+      return value;
+    }
+    return null;
   }
 
   @SuppressWarnings("unchecked") // a custom object reads as nested maps

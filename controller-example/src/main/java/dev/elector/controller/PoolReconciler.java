@@ -44,6 +44,9 @@ final class PoolReconciler implements KeyReconciler {
   private final WarnOnce warnings;
   private final Clock clock;
 
+  /** Pools whose upstream agent pod this term has deleted (or found absent). */
+  private final java.util.Set<String> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   PoolReconciler(
       ClusterCache cache,
       LeaderWrites writes,
@@ -99,15 +102,25 @@ final class PoolReconciler implements KeyReconciler {
     boolean networkFound = true;
     if (validation.isValid()) {
       warnings.forget(key);
+      NetworkAttachments.Check network =
+          networks.check(
+              pool.getSpec().getNetworkName(),
+              pool.getMetadata().getNamespace(),
+              pool.getMetadata().getName());
       if (config.agents()) {
-        agent = syncAgent(pool, paused, agent.live());
+        // While the network cannot be read, the agents stay where they are.
+        String clusterNetwork =
+            network.found()
+                ? network.clusterNetwork()
+                : AgentDeployment.clusterNetworkOf(agent.live());
+        agent = syncAgent(pool, paused, agent.live(), clusterNetwork);
       }
       AllocationTable table = syncTable(pool, current, validation.layout());
       next.ipv4(table.toStatus())
           .agentDeploymentRef(
               config.agents() ? new ObjectRef().namespace(namespace).name(deploymentName) : null);
       setRegistered(conditions, pool, validation);
-      networkFound = checkNetwork(conditions, pool);
+      networkFound = reportNetwork(conditions, pool, network);
     } else {
       reportInvalid(conditions, pool, validation);
     }
@@ -122,6 +135,11 @@ final class PoolReconciler implements KeyReconciler {
         deploymentName);
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
+    if (config.upstreamAgentNamespace() != null
+        && agent.problem() == null
+        && AgentDeployment.serving(agent.live())) {
+      retireUpstreamAgent(pool);
+    }
     if (validation.isValid()) {
       removeHandledReports(pool);
     }
@@ -131,9 +149,35 @@ final class PoolReconciler implements KeyReconciler {
   /** The agent Deployment as it is after {@link #syncAgent}, and why it is not ours, if so. */
   private record Agent(V1Deployment live, String problem) {}
 
+  /**
+   * Upstream's agent pod of the pool, deleted once this controller's agent serves (two DHCP servers
+   * would answer the same clients). A pod that is not there is fine.
+   */
+  private void retireUpstreamAgent(IPPool pool) throws ApiException {
+    String namespace = config.upstreamAgentNamespace();
+    String name = upstreamAgentPodName(pool);
+    if (!retired.add(pool.getMetadata().getUid())) {
+      return;
+    }
+    if (writes.deletePod(namespace, name)) {
+      log.info(
+          "IPPool {}: its agent serves; deleted upstream's agent pod {}/{}",
+          pool.ref(),
+          namespace,
+          name);
+      events.emit(
+          "UPSTREAM_AGENT", "action", "deleted", "pool", pool.ref(), "pod", namespace + "/" + name);
+    }
+  }
+
+  /** Upstream's name for a pool's agent pod: {@code <namespace>-<pool>-agent}. */
+  static String upstreamAgentPodName(IPPool pool) {
+    return pool.getMetadata().getNamespace() + "-" + pool.getMetadata().getName() + "-agent";
+  }
+
   /** Step 1: the cleanup finalizer is on the pool before anything is made for it. */
   private IPPool ensureFinalizer(IPPool pool) throws ApiException {
-    if (KubeObjects.hasFinalizer(pool, FINALIZER)) {
+    if (KubeObjects.hasFinalizer(pool, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(pool)) {
       return pool;
     }
     IPPool updated = writes.updatePool(KubeObjects.withFinalizer(pool, FINALIZER, IPPool.class));
@@ -164,14 +208,21 @@ final class PoolReconciler implements KeyReconciler {
    * Step 2 (valid spec): the agents' identity, and the agent Deployment created, updated or scaled
    * when an owned field differs; a foreign Deployment of that name is left alone and reported.
    */
-  private Agent syncAgent(IPPool pool, boolean paused, V1Deployment live) throws ApiException {
+  private Agent syncAgent(IPPool pool, boolean paused, V1Deployment live, String clusterNetwork)
+      throws ApiException {
     String key = pool.ref();
     String namespace = pool.getMetadata().getNamespace();
     String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
     access.ensure(namespace);
     int replicas = paused ? 0 : config.agentReplicas();
     V1Deployment rendered =
-        AgentDeployment.render(pool, config.agentImage(), replicas, !config.dhcp());
+        AgentDeployment.render(
+            pool,
+            AgentDeployment.imageFor(pool, live, config.agentImage()),
+            replicas,
+            !config.dhcp(),
+            config.agentPlacement(),
+            clusterNetwork);
     if (live == null) {
       V1Deployment created = writes.createDeployment(rendered);
       stats.deploymentWrites.incrementAndGet();
@@ -269,12 +320,8 @@ final class PoolReconciler implements KeyReconciler {
   }
 
   /** Step 5: NetworkReady; false asks for another look in {@link NetworkAttachments#RECHECK}. */
-  private boolean checkNetwork(Conditions conditions, IPPool pool) {
-    NetworkAttachments.Check network =
-        networks.check(
-            pool.getSpec().getNetworkName(),
-            pool.getMetadata().getNamespace(),
-            pool.getMetadata().getName());
+  private boolean reportNetwork(
+      Conditions conditions, IPPool pool, NetworkAttachments.Check network) {
     conditions.set(
         PoolCondition.NETWORK_READY, network.found(), network.reason(), network.message());
     if (!network.found()) {
@@ -490,7 +537,7 @@ final class PoolReconciler implements KeyReconciler {
 
   private Result finalizeDeletion(IPPool pool) throws ApiException {
     String key = pool.ref();
-    if (!KubeObjects.hasFinalizer(pool, FINALIZER)) {
+    if (!KubeObjects.hasFinalizer(pool, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(pool)) {
       return DONE;
     }
     List<String> users = PoolUsage.users(pool, cache::configsOnNetwork);

@@ -82,7 +82,7 @@ final class VmConfigReconciler implements KeyReconciler {
     if (KubeObjects.deleting(config)) {
       return releaseAll(config);
     }
-    if (!KubeObjects.hasFinalizer(config, FINALIZER)) {
+    if (!KubeObjects.hasFinalizer(config, FINALIZER) || KubeObjects.hasUpstreamFinalizer(config)) {
       config =
           writes.updateVmConfig(
               KubeObjects.withFinalizer(config, FINALIZER, VirtualMachineNetworkConfig.class));
@@ -378,7 +378,7 @@ final class VmConfigReconciler implements KeyReconciler {
 
   private Result releaseAll(VirtualMachineNetworkConfig config) throws ApiException {
     String key = KubeObjects.key(config);
-    if (!KubeObjects.hasFinalizer(config, FINALIZER)) {
+    if (!KubeObjects.hasFinalizer(config, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(config)) {
       return DONE;
     }
     Map<String, Set<String>> byPool = new LinkedHashMap<>();

@@ -172,4 +172,119 @@ class AgentDeploymentTest {
             .contains("--no-dhcp"));
     assertTrue(AgentDeployment.differs(serving, quiet));
   }
+
+  @Test
+  void agentsGoOnlyToNodesOfTheClusterNetworkAndNeverShareANodeByDefault() {
+    V1Deployment d =
+        AgentDeployment.render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "mgmt-vlan");
+    var affinity = d.getSpec().getTemplate().getSpec().getAffinity();
+    var requirement =
+        affinity
+            .getNodeAffinity()
+            .getRequiredDuringSchedulingIgnoredDuringExecution()
+            .getNodeSelectorTerms()
+            .get(0)
+            .getMatchExpressions()
+            .get(0);
+    assertEquals(
+        List.of("network.harvesterhci.io/mgmt-vlan", "In", List.of("true")),
+        List.of(requirement.getKey(), requirement.getOperator(), requirement.getValues()));
+    var apart = affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    assertEquals(1, apart.size());
+    assertEquals("kubernetes.io/hostname", apart.get(0).getTopologyKey());
+    assertEquals(
+        d.getSpec().getSelector().getMatchLabels(),
+        apart.get(0).getLabelSelector().getMatchLabels(),
+        "the replicas of this pool's agent repel each other, not other pools' agents");
+    assertEquals("mgmt-vlan", AgentDeployment.clusterNetworkOf(d));
+    assertTrue(
+        AgentDeployment.differs(AgentDeployment.render(pool(), "img:1", 2), d),
+        "a network that gains its cluster network label moves the agents");
+  }
+
+  @Test
+  void withoutAClusterNetworkThereIsNoNodeAffinityAndPreferredSpreadIsSoft() {
+    AgentPlacement soft = new AgentPlacement(Map.of(), List.of(), null, false);
+    V1Deployment d = AgentDeployment.render(pool(), "img:1", 3, false, soft, null);
+    var affinity = d.getSpec().getTemplate().getSpec().getAffinity();
+    assertEquals(null, affinity.getNodeAffinity());
+    var required =
+        affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
+    assertTrue(required == null || required.isEmpty(), String.valueOf(required));
+    var preferred =
+        affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution();
+    assertEquals(100, preferred.get(0).getWeight());
+    assertEquals("kubernetes.io/hostname", preferred.get(0).getPodAffinityTerm().getTopologyKey());
+    assertEquals(null, AgentDeployment.clusterNetworkOf(d));
+    assertTrue(AgentDeployment.differs(AgentDeployment.render(pool(), "img:1", 3), d));
+  }
+
+  @Test
+  void nodeSelectorTolerationsAndResourcesComeFromTheFlagsAndCountAsOwned() {
+    AgentPlacement placement =
+        new AgentPlacement(
+            AgentPlacement.parseNodeSelector("{\"zone\":\"a\",\"disk\":\"ssd\"}"),
+            AgentPlacement.parseTolerations(
+                "[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]"),
+            AgentPlacement.parseResources(
+                "{\"requests\":{\"cpu\":\"0.01\",\"memory\":\"64Mi\"},\"limits\":{\"memory\":\"128Mi\"}}"),
+            true);
+    V1Deployment d = AgentDeployment.render(pool(), "img:1", 2, false, placement, "vlan");
+    var pod = d.getSpec().getTemplate().getSpec();
+    assertEquals(Map.of("zone", "a", "disk", "ssd"), pod.getNodeSelector());
+    assertEquals("dedicated", pod.getTolerations().get(0).getKey());
+    assertEquals("NoSchedule", pod.getTolerations().get(0).getEffect());
+    assertEquals("10m", agent(d).getResources().getRequests().get("cpu").toSuffixedString());
+    assertEquals("128Mi", agent(d).getResources().getLimits().get("memory").toSuffixedString());
+    assertFalse(
+        AgentDeployment.differs(
+            d, AgentDeployment.render(pool(), "img:1", 2, false, placement, "vlan")));
+    assertTrue(
+        AgentDeployment.differs(
+            d,
+            AgentDeployment.render(
+                pool(),
+                "img:1",
+                2,
+                false,
+                new AgentPlacement(Map.of(), List.of(), null, true),
+                "vlan")));
+    // the server's form of an unset resources field is {}, which is no difference
+    V1Deployment plain =
+        AgentDeployment.render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "vlan");
+    V1Deployment served =
+        AgentDeployment.render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "vlan");
+    agent(served).resources(new io.kubernetes.client.openapi.models.V1ResourceRequirements());
+    assertFalse(AgentDeployment.differs(served, plain));
+  }
+
+  @Test
+  void badPlacementFlagsAreRefusedNamingTheFlag() {
+    var e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> AgentPlacement.parseTolerations("{\"key\":1}"));
+    assertTrue(
+        e.getMessage().startsWith("--agent-tolerations '{\"key\":1}' is not valid JSON"),
+        e.getMessage());
+    var spread =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> AgentPlacement.parseSpread("soft"));
+    assertTrue(spread.getMessage().contains("neither required nor preferred"), spread.getMessage());
+  }
+
+  @Test
+  void theHoldAnnotationKeepsTheRunningAgentImageAndNothingElse() {
+    V1Deployment running = AgentDeployment.render(pool(), "agent:1", 2);
+    IPPool held = pool();
+    held.getMetadata().putAnnotationsItem(AgentDeployment.HOLD_UPGRADE_ANNOTATION, "");
+    assertEquals("agent:1", AgentDeployment.imageFor(held, running, "agent:2"));
+    assertEquals(
+        "agent:2",
+        AgentDeployment.imageFor(pool(), running, "agent:2"),
+        "without the annotation the agent is upgraded");
+    assertEquals(
+        "agent:2",
+        AgentDeployment.imageFor(held, null, "agent:2"),
+        "a pool without an agent gets the configured image");
+  }
 }

@@ -126,13 +126,20 @@ final class ControllerHarness implements AutoCloseable {
     return roles;
   }
 
+  /** Where started controllers look for upstream's agent pods; null for nowhere. */
+  String upstreamAgentNamespace;
+
   /** Starts a controller named {@code name} (its identity) under the restricted identity. */
   IPPoolController start(String name, int workers) {
     List<ProcessEvent> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
+    ControllerConfig.Builder builder = ControllerConfig.newBuilder();
+    if (upstreamAgentNamespace != null) {
+      builder.upstreamAgentNamespace(upstreamAgentNamespace);
+    }
     IPPoolController controller =
         IPPoolController.start(
             identity.client(),
-            ControllerConfig.newBuilder()
+            builder
                 .identity(name)
                 .leaseNamespace(home.name())
                 .leaseDuration(LEASE)

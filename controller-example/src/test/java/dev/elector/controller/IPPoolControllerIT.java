@@ -52,6 +52,34 @@ class IPPoolControllerIT {
   static void start(KubeCluster cluster, KubeNamespace namespace) throws Exception {
     harness = ControllerHarness.create(cluster, "ippool-controller-it");
     ns = namespace.name();
+    // upstream's agent pods, in the controllers' namespace as upstream runs them
+    harness.upstreamAgentNamespace = harness.home.name();
+    var rbac = new io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api(harness.admin);
+    String home = harness.home.name();
+    rbac.createNamespacedRole(
+            home,
+            new io.kubernetes.client.openapi.models.V1Role()
+                .metadata(
+                    new io.kubernetes.client.openapi.models.V1ObjectMeta().name("upstream-agents"))
+                .rules(
+                    List.of(
+                        new io.kubernetes.client.openapi.models.V1PolicyRule()
+                            .apiGroups(List.of(""))
+                            .resources(List.of("pods"))
+                            .verbs(List.of("delete")))))
+        .execute();
+    rbac.createNamespacedRoleBinding(
+            home,
+            new io.kubernetes.client.openapi.models.V1RoleBinding()
+                .metadata(
+                    new io.kubernetes.client.openapi.models.V1ObjectMeta().name("upstream-agents"))
+                .roleRef(
+                    new io.kubernetes.client.openapi.models.V1RoleRef()
+                        .apiGroup("rbac.authorization.k8s.io")
+                        .kind("Role")
+                        .name("upstream-agents"))
+                .subjects(List.of(harness.identity.subject())))
+        .execute();
     harness.start("replica-a", 2);
     harness.start("replica-b", 2);
     harness.awaitLeader(WAIT);
@@ -167,7 +195,10 @@ class IPPoolControllerIT {
                 """
         apiVersion: k8s.cni.cncf.io/v1
         kind: NetworkAttachmentDefinition
-        metadata: {namespace: %s, name: network}
+        metadata:
+          namespace: %s
+          name: network
+          labels: {network.harvesterhci.io/clusternetwork: vlan48}
         spec: {config: '{"cniVersion":"0.3.1","type":"bridge","bridge":"br-48"}'}
         """
                     .formatted(ns)))
@@ -187,6 +218,15 @@ class IPPoolControllerIT {
               && ns.equals(labels.get(NetworkAttachments.LABEL_POOL_NAMESPACE))
               && "network".equals(labels.get(NetworkAttachments.LABEL_POOL_NAME));
         });
+    // its cluster network pins the agents to the nodes that carry it
+    Await.until(
+        "the agent Deployment requires nodes of cluster network vlan48",
+        WAIT,
+        () ->
+            "vlan48"
+                .equals(
+                    AgentDeployment.clusterNetworkOf(
+                        harness.deployment(ns, "network-dhcp-agent"))));
   }
 
   @Test
@@ -363,7 +403,29 @@ class IPPoolControllerIT {
   @Test
   void agentReadyFollowsTheDeploymentsReadyReplicas() throws Exception {
     harness.create(ControllerHarness.pool(ns, "ready", 4));
+    // upstream's agent of the same pool, still running
+    String upstreamPod = ns + "-ready-agent";
+    CoreV1Api core = new CoreV1Api(harness.admin);
+    core.createNamespacedPod(
+            harness.home.name(),
+            new io.kubernetes.client.openapi.models.V1Pod()
+                .metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().name(upstreamPod))
+                .spec(
+                    new io.kubernetes.client.openapi.models.V1PodSpec()
+                        .overhead(
+                            null) // the model's empty default is refused without a RuntimeClass
+                        .containers(
+                            List.of(
+                                new io.kubernetes.client.openapi.models.V1Container()
+                                    .name("agent")
+                                    .image("upstream-agent:1")))))
+        .execute();
     awaitCondition("ready", PoolCondition.AGENT_READY, "False", "NoReadyReplica");
+    harness.awaitIdle(WAIT);
+    assertEquals(
+        upstreamPod,
+        core.readNamespacedPod(upstreamPod, harness.home.name()).execute().getMetadata().getName(),
+        "upstream's agent stays while this controller's agent is not ready");
 
     // No kubelet runs on the local control plane: report a ready replica as one would.
     V1Deployment d = harness.deployment(ns, "ready-dhcp-agent");
@@ -371,8 +433,28 @@ class IPPoolControllerIT {
     harness.apps.replaceNamespacedDeploymentStatus("ready-dhcp-agent", ns, d).execute();
 
     IPPool ready = awaitCondition("ready", PoolCondition.AGENT_READY, "True", "AgentReady");
+    Await.until(
+        "upstream's agent pod is deleted once this agent serves",
+        WAIT,
+        () ->
+            core.listNamespacedPod(harness.home.name()).execute().getItems().stream()
+                .noneMatch(p -> upstreamPod.equals(p.getMetadata().getName())));
     assertEquals(
         "1 of 2 agent replicas ready", condition(ready, PoolCondition.AGENT_READY).getMessage());
+  }
+
+  @Test
+  void upstreamsFinalizerIsReplacedSoAPoolLeftByUpstreamCanBeDeleted() throws Exception {
+    IPPool left = ControllerHarness.pool(ns, "from-upstream", 9);
+    left.getMetadata().finalizers(List.of("wrangler.cattle.io/vm-dhcp-ippool-controller"));
+    harness.create(left);
+    awaitCondition("from-upstream", PoolCondition.REGISTERED, "True", "Registered");
+    Await.until(
+        "upstream's finalizer is replaced by this controller's",
+        WAIT,
+        () ->
+            List.of(PoolReconciler.FINALIZER)
+                .equals(harness.read(ns, "from-upstream").getMetadata().getFinalizers()));
   }
 
   @Test

@@ -23,7 +23,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 /**
  * The CRD manifests of {@code deploy/crds/}, packaged in this jar, and a way to install them.
  * Cluster-scoped CRDs need cluster-admin rights: the demo and tests install them with the admin
- * client; the agent and the controller never do.
+ * client; the agent never does, the controller only with {@code --apply-crds}.
  */
 public final class NetworkCrds {
   /** Class-path resources of the manifests, in install order. */

@@ -1,0 +1,480 @@
+package dev.elector.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.testkit.kube.Await;
+import dev.elector.testkit.kube.KubeNamespace;
+import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.Discovery;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.openapi.apis.ApiextensionsV1Api;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import okhttp3.Call;
+import okhttp3.Response;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The Helm chart under charts/elector-vm-dhcp-controller: {@code helm lint} passes, {@code helm
+ * template} renders with the default and with non-default values, every rendered object passes a
+ * strict server-side dry run, the rendered controller arguments are accepted by the controller's
+ * own flag parser, and the rendered release installs for real into a namespace.
+ *
+ * <p>helm is built from its Go module by testenv/build-helm.sh (cached; ./test.sh builds it first).
+ */
+@KubeTest
+class ChartIT {
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path CHART = ROOT.resolve("charts/elector-vm-dhcp-controller");
+  private static final String RELEASE = "vm-dhcp";
+
+  /** Cluster-scoped objects the real install leaves out (see {@link #theReleaseInstalls}). */
+  private static final Set<String> NOT_INSTALLED =
+      Set.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration");
+
+  private static String helm;
+
+  @BeforeAll
+  static void buildHelm() throws Exception {
+    Run built = run(List.of("bash", ROOT.resolve("testenv/build-helm.sh").toString()), 900);
+    assertEquals(0, built.code(), "testenv/build-helm.sh failed:\n" + built.output());
+    String[] lines = built.stdout().strip().split("\n");
+    helm = lines[lines.length - 1];
+  }
+
+  @Test
+  void theChartsCrdsAreTheShippedOnes() throws Exception {
+    for (String name :
+        List.of(
+            "ippools.network.harvesterhci.io.yaml",
+            "virtualmachinenetworkconfigs.network.harvesterhci.io.yaml")) {
+      assertEquals(
+          Files.readString(ROOT.resolve("deploy/crds").resolve(name)),
+          Files.readString(CHART.resolve("crds").resolve(name)),
+          "charts/elector-vm-dhcp-controller/crds/" + name + " differs from deploy/crds; copy it");
+    }
+  }
+
+  @Test
+  void lintPassesWithDefaultAndNonDefaultValues() throws Exception {
+    Run plain = helm("lint", "--strict", CHART.toString());
+    assertEquals(0, plain.code(), plain.output());
+    List<String> custom = new ArrayList<>(List.of("lint", "--strict", CHART.toString()));
+    custom.addAll(nonDefaultValues());
+    Run other = helm(custom.toArray(String[]::new));
+    assertEquals(0, other.code(), other.output());
+  }
+
+  @Test
+  void theDefaultRenderingIsOneReleaseInItsNamespaceAndPassesStrictDryRun(
+      ApiClient admin, KubeNamespace namespace) throws Exception {
+    List<Map<String, Object>> objects = template(namespace.name(), List.of());
+    Set<String> kinds = new TreeSet<>();
+    objects.forEach(o -> kinds.add(kind(o)));
+    assertEquals(
+        new TreeSet<>(
+            List.of(
+                "ClusterRole",
+                "ClusterRoleBinding",
+                "CustomResourceDefinition",
+                "Deployment",
+                "MutatingWebhookConfiguration",
+                "Role",
+                "RoleBinding",
+                "Service",
+                "ServiceAccount",
+                "ValidatingWebhookConfiguration")),
+        kinds);
+    for (Map<String, Object> o : objects) {
+      Object ns = metadata(o).get("namespace");
+      assertTrue(
+          ns == null || ns.equals(namespace.name()),
+          describe(o) + " is in namespace " + ns + ", not the release's");
+    }
+    List<String> args = controllerArgs(objects);
+    assertTrue(args.contains("--agent-spread=required"), args.toString());
+    assertTrue(args.contains("--service-cidr=10.53.0.0/16"), args.toString());
+    Flags.parse(args.toArray(String[]::new));
+    assertEquals(List.of(), dryRunAll(admin, objects));
+  }
+
+  @Test
+  void nonDefaultValuesReachTheControllerFlagsAndPassStrictDryRun(
+      ApiClient admin, KubeNamespace namespace) throws Exception {
+    List<Map<String, Object>> objects = template(namespace.name(), nonDefaultValues());
+    List<String> args = controllerArgs(objects);
+    assertTrue(args.contains("--agent-spread=preferred"), args.toString());
+    assertTrue(args.contains("--agent-replicas=3"), args.toString());
+    assertTrue(
+        args.contains(
+            "--agent-tolerations=[{\"effect\":\"NoSchedule\",\"key\":\"dedicated\","
+                + "\"operator\":\"Exists\"}]"),
+        args.toString());
+    assertTrue(args.contains("--agent-node-selector={\"zone\":\"a\"}"), args.toString());
+    assertTrue(args.contains("--service-cidr=10.43.0.0/16"), args.toString());
+    // the controller accepts what the chart renders, and reads the JSON the way it is meant
+    ControllerConfig config = Flags.parse(args.toArray(String[]::new)).config().build();
+    assertEquals(3, config.agentReplicas());
+    assertEquals(false, config.agentPlacement().spreadRequired());
+    assertEquals(Map.of("zone", "a"), config.agentPlacement().nodeSelector());
+    assertEquals("dedicated", config.agentPlacement().tolerations().get(0).getKey());
+    assertEquals(
+        "64Mi", config.agentPlacement().resources().getRequests().get("memory").toSuffixedString());
+    List<Map<String, Object>> monitors =
+        objects.stream().filter(o -> kind(o).equals("ServiceMonitor")).toList();
+    assertEquals(1, monitors.size(), "metrics.serviceMonitor.enabled renders one ServiceMonitor");
+    // The local control plane has no prometheus-operator CRDs, so the ServiceMonitor is checked
+    // above for presence only; every other object goes to the server.
+    List<Map<String, Object>> served =
+        objects.stream().filter(o -> !kind(o).equals("ServiceMonitor")).toList();
+    assertEquals(List.of(), dryRunAll(admin, served));
+  }
+
+  /**
+   * The chart grants what deploy/controller/rbac.yaml grants (which the controller's ITs run
+   * under), plus the CRD rules of --apply-crds, and nothing else.
+   */
+  @Test
+  void theChartsRulesAreTheShippedRulesPlusTheCrdRules(KubeNamespace namespace) throws Exception {
+    List<Map<String, Object>> chart = template(namespace.name(), List.of());
+    List<Map<String, Object>> shipped = new ArrayList<>();
+    for (Object doc :
+        new Yaml().loadAll(Files.readString(ROOT.resolve("deploy/controller/rbac.yaml")))) {
+      if (doc instanceof Map<?, ?> map && map.containsKey("kind")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) map;
+        shipped.add(object);
+      }
+    }
+    Set<String> chartCluster = rules(chart, "ClusterRole");
+    Set<String> crdRules = new TreeSet<>();
+    chartCluster.stream()
+        .filter(r -> r.startsWith("[apiextensions.k8s.io]"))
+        .forEach(crdRules::add);
+    String names =
+        "[ippools.network.harvesterhci.io, virtualmachinenetworkconfigs.network.harvesterhci.io]";
+    assertEquals(
+        new TreeSet<>(
+            List.of(
+                "[apiextensions.k8s.io] customresourcedefinitions [] create",
+                "[apiextensions.k8s.io] customresourcedefinitions " + names + " get",
+                "[apiextensions.k8s.io] customresourcedefinitions " + names + " update")),
+        crdRules);
+    chartCluster.removeAll(crdRules);
+    assertEquals(rules(shipped, "ClusterRole"), chartCluster);
+    assertEquals(rules(shipped, "Role"), rules(chart, "Role"));
+    List<String> off = new ArrayList<>(List.of("applyCRDs=false"));
+    off.add(0, "--set");
+    List<Map<String, Object>> withoutCrds = template(namespace.name(), off);
+    assertEquals(rules(shipped, "ClusterRole"), rules(withoutCrds, "ClusterRole"));
+    List<Map<String, Object>> migrating =
+        template(namespace.name(), List.of("--set", "upstreamMigration=true"));
+    Set<String> migratingRole = rules(migrating, "Role");
+    assertTrue(migratingRole.remove("[] pods [] delete"), migratingRole.toString());
+    assertEquals(rules(shipped, "Role"), migratingRole);
+    assertTrue(
+        controllerArgs(migrating).contains("--upstream-agent-namespace=" + namespace.name()));
+    assertTrue(
+        controllerArgs(chart).stream().noneMatch(a -> a.startsWith("--upstream-agent-namespace")));
+    assertTrue(!controllerArgs(withoutCrds).contains("--apply-crds"));
+    assertTrue(controllerArgs(chart).contains("--apply-crds"));
+  }
+
+  /** Every rule of every object of {@code kind}, as text (one rule per resource and verb). */
+  @SuppressWarnings("unchecked")
+  private static Set<String> rules(List<Map<String, Object>> objects, String kind) {
+    Set<String> out = new TreeSet<>();
+    for (Map<String, Object> o : objects) {
+      if (!kind(o).equals(kind)) {
+        continue;
+      }
+      for (Map<String, Object> rule : (List<Map<String, Object>>) o.get("rules")) {
+        for (Object resource : (List<Object>) rule.get("resources")) {
+          for (Object verb : (List<Object>) rule.get("verbs")) {
+            out.add(
+                rule.get("apiGroups")
+                    + " "
+                    + resource
+                    + " "
+                    + new TreeSet<>((List<Object>) rule.getOrDefault("resourceNames", List.of()))
+                    + " "
+                    + verb);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The rendered objects applied for real, in the test's namespace. The two webhook configurations
+   * are cluster-wide with failurePolicy Fail and the test API server is shared with other test
+   * classes, so they are only dry-run (above); everything else is created.
+   */
+  @Test
+  void theReleaseInstalls(ApiClient admin, KubeNamespace namespace) throws Exception {
+    String ns = namespace.name();
+    List<Map<String, Object>> objects = template(ns, List.of());
+    Resources resources = new Resources(admin);
+    createCrds(admin, objects);
+    List<String> problems = new ArrayList<>();
+    for (Map<String, Object> o : objects) {
+      if (kind(o).equals("CustomResourceDefinition") || NOT_INSTALLED.contains(kind(o))) {
+        continue;
+      }
+      send(admin, resources, ns, o, false).ifPresent(problems::add);
+    }
+    assertEquals(List.of(), problems);
+    try {
+      assertEquals(
+          2,
+          new AppsV1Api(admin)
+              .readNamespacedDeployment("ippool-controller", ns)
+              .execute()
+              .getSpec()
+              .getReplicas());
+      assertEquals(
+          "ippool-controller",
+          new RbacAuthorizationV1Api(admin)
+              .readClusterRoleBinding("ippool-controller-" + ns)
+              .execute()
+              .getSubjects()
+              .get(0)
+              .getName());
+    } finally {
+      deleteClusterScoped(admin, ns);
+    }
+  }
+
+  private static void deleteClusterScoped(ApiClient admin, String ns) {
+    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
+    try {
+      rbac.deleteClusterRoleBinding("ippool-controller-" + ns).execute();
+      rbac.deleteClusterRole("ippool-controller-" + ns).execute();
+    } catch (ApiException e) {
+      // the namespace's cleanup does not reach cluster-scoped objects; a leftover is harmless
+    }
+  }
+
+  private static List<String> nonDefaultValues() {
+    return List.of(
+        "--set",
+        "replicas=3,agent.replicas=3,agent.spread=preferred,serviceCIDR=10.43.0.0/16",
+        "--set",
+        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true",
+        "--set-json",
+        "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
+        "--set-json",
+        "agent.nodeSelector={\"zone\":\"a\"}",
+        "--set-json",
+        "agent.resources={\"requests\":{\"memory\":\"64Mi\"}}",
+        "--set-json",
+        "tolerations=[{\"key\":\"node-role.kubernetes.io/control-plane\",\"operator\":\"Exists\"}]");
+  }
+
+  private static List<Map<String, Object>> template(String namespace, List<String> values)
+      throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "template", RELEASE, CHART.toString(), "--namespace", namespace, "--include-crds"));
+    cmd.addAll(values);
+    Run rendered = helm(cmd.toArray(String[]::new));
+    assertEquals(0, rendered.code(), rendered.output());
+    List<Map<String, Object>> objects = new ArrayList<>();
+    for (Object doc : new Yaml().loadAll(rendered.stdout())) {
+      if (doc instanceof Map<?, ?> map && map.containsKey("kind")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) map;
+        objects.add(object);
+      }
+    }
+    return objects;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> controllerArgs(List<Map<String, Object>> objects) {
+    Map<String, Object> deployment =
+        objects.stream().filter(o -> kind(o).equals("Deployment")).findFirst().orElseThrow();
+    Map<String, Object> spec =
+        (Map<String, Object>)
+            ((Map<String, Object>) ((Map<String, Object>) deployment.get("spec")).get("template"))
+                .get("spec");
+    Map<String, Object> container = ((List<Map<String, Object>>) spec.get("containers")).get(0);
+    return (List<String>) container.get("args");
+  }
+
+  private static List<String> dryRunAll(ApiClient admin, List<Map<String, Object>> objects)
+      throws Exception {
+    createCrds(admin, objects);
+    Resources resources = new Resources(admin);
+    List<String> problems = new ArrayList<>();
+    int checked = 0;
+    for (Map<String, Object> o : objects) {
+      if (!kind(o).equals("CustomResourceDefinition")) {
+        send(admin, resources, null, o, true).ifPresent(problems::add);
+        checked++;
+      }
+    }
+    assertTrue(checked >= 10, "expected the chart's objects, dry-ran " + checked);
+    return problems;
+  }
+
+  /** The chart's CRDs, created for real (their create validates them as strictly). */
+  private static void createCrds(ApiClient admin, List<Map<String, Object>> objects)
+      throws Exception {
+    for (Map<String, Object> crd :
+        objects.stream().filter(o -> kind(o).equals("CustomResourceDefinition")).toList()) {
+      Optional<String> failure =
+          post(admin, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd, false);
+      if (failure.isPresent() && !failure.get().contains(" 409")) {
+        throw new AssertionError(describe(crd) + " was refused: " + failure.get());
+      }
+      String name = String.valueOf(metadata(crd).get("name"));
+      Await.until(
+          name + " established",
+          Duration.ofSeconds(30),
+          () ->
+              new ApiextensionsV1Api(admin)
+                  .readCustomResourceDefinition(name).execute().getStatus().getConditions().stream()
+                      .anyMatch(
+                          c -> c.getType().equals("Established") && c.getStatus().equals("True")));
+    }
+  }
+
+  private static Optional<String> send(
+      ApiClient admin, Resources resources, String fallbackNs, Map<String, Object> o, boolean dry)
+      throws Exception {
+    String apiVersion = String.valueOf(o.get("apiVersion"));
+    Optional<Discovery.APIResource> resource = resources.find(apiVersion, kind(o));
+    if (resource.isEmpty()) {
+      return Optional.of(describe(o) + ": the API server serves no " + kind(o));
+    }
+    String base = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
+    String path;
+    if (resource.get().getNamespaced()) {
+      Object ns = metadata(o).getOrDefault("namespace", fallbackNs);
+      if (ns == null) {
+        return Optional.of(describe(o) + " has no namespace; the chart must set it");
+      }
+      path = base + "/namespaces/" + ns + "/" + resource.get().getResourcePlural();
+    } else {
+      path = base + "/" + resource.get().getResourcePlural();
+    }
+    return post(admin, path, o, dry).map(f -> describe(o) + ": " + f);
+  }
+
+  private static Optional<String> post(
+      ApiClient admin, String path, Map<String, Object> object, boolean dryRun) throws Exception {
+    List<Pair> query = new ArrayList<>();
+    query.add(new Pair("fieldValidation", "Strict"));
+    if (dryRun) {
+      query.add(new Pair("dryRun", "All"));
+    }
+    Map<String, String> headers = new HashMap<>();
+    headers.put("Content-Type", "application/json");
+    headers.put("Accept", "application/json");
+    Call call =
+        admin.buildCall(
+            admin.getBasePath(),
+            path,
+            "POST",
+            query,
+            List.of(),
+            object,
+            headers,
+            Map.of(),
+            Map.of(),
+            new String[] {"BearerToken"},
+            null);
+    try (Response response = call.execute()) {
+      if (response.isSuccessful()) {
+        return Optional.empty();
+      }
+      String body = response.body() == null ? "" : response.body().string();
+      return Optional.of("refused with " + response.code() + ": " + body);
+    }
+  }
+
+  private static String kind(Map<String, Object> o) {
+    return String.valueOf(o.get("kind"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> metadata(Map<String, Object> o) {
+    return (Map<String, Object>) o.getOrDefault("metadata", Map.of());
+  }
+
+  private static String describe(Map<String, Object> o) {
+    return kind(o) + "/" + metadata(o).getOrDefault("name", "?");
+  }
+
+  private static Run helm(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(helm);
+    cmd.addAll(List.of(args));
+    return run(cmd, 120);
+  }
+
+  record Run(int code, String stdout, String stderr) {
+    String output() {
+      return stdout + stderr;
+    }
+  }
+
+  private static Run run(List<String> cmd, int timeoutSeconds) throws Exception {
+    Path out = Files.createTempFile("chart-it", ".out");
+    Path err = Files.createTempFile("chart-it", ".err");
+    try {
+      Process p =
+          new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError(cmd + " did not finish in " + timeoutSeconds + " s");
+      }
+      return new Run(
+          p.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  /** The API server's resources by apiVersion and kind. */
+  private static final class Resources {
+    private final Map<String, Discovery.APIResource> byKind = new LinkedHashMap<>();
+
+    Resources(ApiClient admin) throws ApiException {
+      for (Discovery.APIResource r : new Discovery(admin).findAll()) {
+        for (String version : r.getVersions()) {
+          String apiVersion = r.getGroup().isEmpty() ? version : r.getGroup() + "/" + version;
+          byKind.putIfAbsent(apiVersion + " " + r.getKind(), r);
+        }
+      }
+    }
+
+    Optional<Discovery.APIResource> find(String apiVersion, String kind) {
+      return Optional.ofNullable(byKind.get(apiVersion + " " + kind));
+    }
+  }
+}

@@ -483,7 +483,10 @@ public abstract class AbstractKubeLockIT {
         "FIGURE handover after release ({}): {} ms",
         getClass().getSimpleName(),
         handover.toMillis());
-    // Handed over by the release, not by expiry: second saw the lock released, then took it.
+    // Handed over by the release, not by expiry: second saw the lock released, then took it. The
+    // listener hears of the term just after isLeader() turns true: wait for it, not for a race.
+    Await.until(
+        "second's term reported", Duration.ofSeconds(5), () -> seenBySecond.contains("term"));
     assertEquals(List.of("holder first", "holder none", "holder second", "term"), seenBySecond);
     assertTrue(second.isLeader());
   }

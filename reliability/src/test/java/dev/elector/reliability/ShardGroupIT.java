@@ -39,6 +39,9 @@ class ShardGroupIT {
   private static final String GROUP = "pools";
   private static final int SHARDS = 12;
 
+  /** Longer than a member's wait after a join, (jitter + 1) × retryPeriod, plus a retryPeriod. */
+  private static final Duration QUIET = Duration.ofSeconds(7);
+
   @TempDir Path work;
 
   private record Event(
@@ -92,12 +95,12 @@ class ShardGroupIT {
       int overlaps = overlapsPerShard();
       Figures.record("shards 3x12", "overlapping terms on a shard", overlaps);
 
-      // processes start seconds apart: a replica that joins after the others settled takes its
-      // share from them, which is one join's moves (virtual time shows exactly 12 for a joint
-      // start)
+      // The JVMs start seconds apart, so a cold start is one replica leading alone, then two
+      // joins: at most 12 + 12/2 + 12/3 shard terms (virtual time, with one start instant for
+      // all, shows exactly 12: ShardGroupTest).
       assertTrue(
-          coldMoves <= SHARDS + SHARDS / 3,
-          "a cold start moves at most one join's share: " + coldMoves);
+          coldMoves <= SHARDS + SHARDS / 2 + SHARDS / 3,
+          "a cold start moves at most what two joins move: " + coldMoves);
       assertEquals(4, splitMoves, "only the killed replica's shards moved");
       assertEquals(4, backMoves, "the returning replica took four shards, and nothing else moved");
       Duration bound = ElectorConfig.DEFAULT_LEASE_DURATION.plus(Duration.ofSeconds(10));
@@ -154,10 +157,29 @@ class ShardGroupIT {
     latestRun.put(name, run);
   }
 
-  /** Waits until the replicas a, b, c lead these many shards, judged from their events. */
+  /**
+   * Waits until the replicas a, b, c lead these many shards, judged from their events, and then
+   * until no shard term has started or ended for {@link #QUIET}: balanced counts can come a moment
+   * before every replica sees every member, and a move may still follow. Returns the time to the
+   * counts.
+   */
   private Duration awaitCounts(List<Integer> wanted, Duration limit) {
-    return Await.until(
-        "shard counts " + wanted, limit, () -> counts().equals(wanted) && allLed(wanted));
+    Duration reached =
+        Await.until(
+            "shard counts " + wanted, limit, () -> counts().equals(wanted) && allLed(wanted));
+    Await.until(
+        "no shard move for " + QUIET + " with counts " + wanted,
+        limit,
+        () -> {
+          long last =
+              events().stream()
+                  .filter(e -> e.fields().containsKey("shard"))
+                  .mapToLong(Event::nanos)
+                  .max()
+                  .orElse(0);
+          return System.nanoTime() - last >= QUIET.toNanos() && counts().equals(wanted);
+        });
+    return reached;
   }
 
   private static boolean allLed(List<Integer> counts) {

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -14,11 +15,12 @@ import java.util.TreeSet;
  * the same plan from the same view, so members agree without talking to each other.
  *
  * <p>The rule: with R members and N shards, {@code N mod R} members may lead {@code ⌈N/R⌉} shards
- * and the others {@code ⌊N/R⌋}. The larger quotas go to the members that lead most now, counting at
- * most ⌈N/R⌉ each (ties by identity), so a settled group keeps its assignment. A member above its
- * quota gives up one shard at a time (the highest-numbered). Shards that no member leads are dealt,
- * in order, to the members below their quota (by identity, one at a time while a member still lacks
- * some); a member takes only the shards dealt to it, so members do not race for them.
+ * and the others {@code ⌊N/R⌋}. The larger quotas go first to the members that already lead ⌈N/R⌉
+ * or more, then by identity, so a settled group keeps its assignment. A member above its quota
+ * gives up one shard at a time (the highest-numbered). Shards that no member leads are dealt to the
+ * members below their quota, a consecutive run to each, by identity; a member takes only the shards
+ * dealt to it, so members do not race for them, and a member taking its shards changes no other
+ * member's deal, so members that plan at different moments still agree.
  */
 final class ShardBalance {
 
@@ -73,18 +75,19 @@ final class ShardBalance {
   }
 
   /**
-   * Each member's quota: ⌈N/R⌉ for the N mod R members that lead most (ties by identity). Counts
-   * are capped at ⌈N/R⌉ for the ranking: every member above it must come down that far anyway, so
-   * which of them keep ⌈N/R⌉ moves no more shards, and a member stepping down one shard at a time
-   * keeps its rank until it reaches its quota (uncapped, its rank could flip mid-way and it would
-   * give up a shard more than needed).
+   * Each member's quota: ⌈N/R⌉ for N mod R members, ⌊N/R⌋ for the others. The larger quotas go
+   * first to the members that already lead ⌈N/R⌉ or more (by identity), then to the others by
+   * identity. So a settled group keeps its assignment; a member stepping down one shard at a time
+   * keeps its quota until it gets there; and a member taking the shards dealt to it never takes a
+   * larger quota from another (ranked by how many they lead, a member below ⌈N/R⌉ could pass
+   * another by taking a shard, and then both would take the shards of one quota, and one would hand
+   * a shard on).
    */
   static Map<String, Integer> quotas(int shards, Map<String, List<Integer>> led) {
     List<String> ranked = new ArrayList<>(led.keySet());
     int ceil = (shards + ranked.size() - 1) / ranked.size();
     ranked.sort(
-        Comparator.comparing((String m) -> Math.min(ceil, led.getOrDefault(m, List.of()).size()))
-            .reversed()
+        Comparator.comparing((String m) -> led.getOrDefault(m, List.of()).size() < ceil)
             .thenComparing(Comparator.naturalOrder()));
     int base = shards / ranked.size();
     int extra = shards % ranked.size();
@@ -95,33 +98,24 @@ final class ShardBalance {
     return quotas;
   }
 
-  /** The unled shards dealt to {@code me}: in shard order, round-robin over members below quota. */
+  /**
+   * The unled shards dealt to {@code me}: the members below their quota, by identity, are dealt
+   * consecutive runs of the unled shards, as many as each lacks. A member taking one of its own
+   * shards shortens its run by that shard and its lack by one, so nobody else's deal changes, and a
+   * member acting on a plan made a moment ago never competes for a shard dealt to another since.
+   */
   private static Set<Integer> dealt(
       String me, List<Integer> unled, Map<String, List<Integer>> led, Map<String, Integer> quotas) {
-    Map<String, Integer> lacking = new HashMap<>();
-    for (Map.Entry<String, List<Integer>> e : led.entrySet()) {
-      int lack = quotas.getOrDefault(e.getKey(), 0) - e.getValue().size();
-      if (lack > 0) {
-        lacking.put(e.getKey(), lack);
-      }
-    }
-    List<String> takers = new ArrayList<>(new TreeSet<>(lacking.keySet()));
     Set<Integer> mine = new TreeSet<>();
     int next = 0;
-    for (int shard : unled) {
-      if (takers.isEmpty()) {
-        break;
-      }
-      String taker = takers.get(next % takers.size());
+    for (Map.Entry<String, List<Integer>> member : new TreeMap<>(led).entrySet()) {
+      String taker = member.getKey();
+      int lack = Math.max(0, quotas.getOrDefault(taker, 0) - member.getValue().size());
+      int end = Math.min(unled.size(), next + lack);
       if (taker.equals(me)) {
-        mine.add(shard);
+        mine.addAll(unled.subList(next, end));
       }
-      int left = lacking.merge(taker, -1, Integer::sum);
-      if (left == 0) {
-        takers.remove(next % takers.size());
-      } else {
-        next++;
-      }
+      next = end;
     }
     return mine;
   }

@@ -126,12 +126,53 @@ class ShardBalanceTest {
     ShardBalance.Plan b = ShardBalance.plan("b", members, holders);
     assertEquals(8, b.release());
     holders.set(8, "");
-    // b plans again before a and c have acted: at 4 it ties with a, but counted at most ⌈N/R⌉ = 4
-    // each, a, b and c all tie, and b keeps a quota of 4 (uncapped, c at 5 would rank first, a
-    // would win the tie, and b would give up a fifth shard that a then takes back)
+    // b plans again before a and c have acted: a, b and c all still lead ⌈N/R⌉ = 4 or more, so
+    // the larger quotas go to a and b by identity and b keeps 4 (ranked by how many they lead, c
+    // at 5 would rank first, a would win the tie, and b would give up a fifth shard that a then
+    // takes back)
     assertEquals(-1, ShardBalance.plan("b", members, holders).release());
     assertEquals(3, settle(holders, List.of("a", "b", "c", "d")), "d takes b's and two more");
     assertBalanced(holders, List.of("a", "b", "c", "d"));
+  }
+
+  @Test
+  void takingADealtShardChangesNoOtherMembersDeal() {
+    // members plan at different moments, so one may act on a plan made before another took a
+    // shard: a take must leave every other member's deal a subset of what it was, and give nobody
+    // a reason to step down, or two members would win one member's quota and one would hand a
+    // shard on (a move more than the change needed)
+    java.util.SplittableRandom random = new java.util.SplittableRandom(20261205);
+    List<String> names = List.of("a", "b", "c", "d", "e", "f");
+    for (int trial = 0; trial < 20_000; trial++) {
+      int n = 1 + random.nextInt(24);
+      Set<String> members = new TreeSet<>(names.subList(0, 1 + random.nextInt(names.size())));
+      List<String> holders = new ArrayList<>();
+      for (int s = 0; s < n; s++) {
+        int pick = random.nextInt(members.size() + 2);
+        holders.add(
+            pick < members.size()
+                ? List.copyOf(members).get(pick)
+                : pick == members.size() ? "" : "x");
+      }
+      Map<String, ShardBalance.Plan> before = new HashMap<>();
+      members.forEach(m -> before.put(m, ShardBalance.plan(m, members, holders)));
+      for (String taker : members) {
+        for (int shard : before.get(taker).take()) {
+          List<String> after = new ArrayList<>(holders);
+          after.set(shard, taker);
+          for (String m : members) {
+            ShardBalance.Plan was = before.get(m);
+            ShardBalance.Plan now = ShardBalance.plan(m, members, after);
+            String state = holders + " with " + taker + " taking " + shard + ", for " + m;
+            assertTrue(
+                was.take().containsAll(now.take()),
+                "deal grew: " + was + " to " + now + " in " + state);
+            assertTrue(
+                was.release() >= 0 || now.release() < 0, "new step-down: " + now + " in " + state);
+          }
+        }
+      }
+    }
   }
 
   /**

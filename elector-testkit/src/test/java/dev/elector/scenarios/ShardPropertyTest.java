@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Test;
  * Shard groups under randomized schedules of joins, graceful leaves, crashes, pauses and API
  * failures: no shard ever has two leaders at once; once the faults heal, every live replica leads
  * ⌊N/R⌋ or ⌈N/R⌉ shards and nothing moves any more; and a replica joining a settled group takes at
- * most ⌈N/(R+1)⌉ shards, all other shards staying where they were. A failure names the seed.
+ * most ⌈N/(R+1)⌉ shards, all other shards staying where they were, and a replica crashing moves
+ * exactly the shards it led. A failure names the seed.
  */
 class ShardPropertyTest {
   private static final long BASE_SEED = Long.getLong("elector.shard.seed", 20261205L);
-  private static final int SCHEDULES = Integer.getInteger("elector.shard.schedules", 150);
+  private static final int SCHEDULES = Integer.getInteger("elector.shard.schedules", 2000);
 
   @Test
   void atMostOneLeaderPerShardBalanceAfterHealingAndFewMovesOnJoin() {
@@ -106,6 +107,30 @@ class ShardPropertyTest {
     assertTrue(
         joinMoves <= bound,
         "a joiner moved " + joinMoves + " shards, more than ⌈N/(R+1)⌉ = " + bound);
+
+    // then one replica crashes: only the shards it led move, unless a standby (a replica beyond
+    // the member slots) takes its slot, which is a join as well
+    if (live.size() > 1) {
+      boolean standbyJoins = live.size() > shards;
+      String crashed = live.remove(random.nextInt(live.size()));
+      int itLed = fixture.replica(crashed).leading();
+      before = fixture.termsStarted;
+      fixture.replica(crashed).cutOff();
+      fixture.advanceUntilSettled(live, Duration.ofMinutes(3));
+      int crashMoves = fixture.termsStarted - before;
+      int crashBound = itLed + (standbyJoins ? (shards + live.size() - 1) / live.size() : 0);
+      assertTrue(
+          standbyJoins ? crashMoves <= crashBound : crashMoves == itLed,
+          "a crash of "
+              + crashed
+              + " moved "
+              + crashMoves
+              + " shards; it led "
+              + itLed
+              + (standbyJoins
+                  ? " and a standby joined: at most " + crashBound
+                  : " and only those should move"));
+    }
 
     fixture.assertNoOverlapPerShard();
     fixture.closeAll();

@@ -101,8 +101,16 @@ class ShardGroupIT {
       assertTrue(
           coldMoves <= SHARDS + SHARDS / 2 + SHARDS / 3,
           "a cold start moves at most what two joins move: " + coldMoves);
-      assertEquals(4, splitMoves, "only the killed replica's shards moved");
-      assertEquals(4, backMoves, "the returning replica took four shards, and nothing else moved");
+      assertEquals(
+          4,
+          splitMoves,
+          () -> "only the killed replica's shards moved:\n" + timeline(kill, restart));
+      assertEquals(
+          4,
+          backMoves,
+          () ->
+              "the returning replica took four shards, and nothing else moved:\n"
+                  + timeline(restart, end));
       Duration bound = ElectorConfig.DEFAULT_LEASE_DURATION.plus(Duration.ofSeconds(10));
       assertTrue(split.compareTo(bound) <= 0, "6/6 within a lease and a margin: " + split);
       assertEquals(0, overlaps, "no shard had two leaders at once");
@@ -257,6 +265,29 @@ class ShardGroupIT {
       }
     }
     return overlaps;
+  }
+
+  /** The shard terms that started or ended between two instants, a line each, for a failure. */
+  private String timeline(long from, long to) {
+    StringBuilder lines = new StringBuilder();
+    try {
+      for (Event e : events()) {
+        if (e.fields().containsKey("shard") && e.nanos() >= from && e.nanos() < to) {
+          lines.append(
+              String.format(
+                  "  +%6d ms %-4s %-7s shard %2d token %s%s%n",
+                  (e.nanos() - from) / 1_000_000,
+                  e.run(),
+                  e.kind(),
+                  e.shard(),
+                  e.fields().get("token"),
+                  e.fields().containsKey("reason") ? " " + e.fields().get("reason") : ""));
+        }
+      }
+    } catch (IOException unreadable) {
+      lines.append("  (events unreadable: ").append(unreadable).append(')');
+    }
+    return lines.toString();
   }
 
   private Map<String, Double> requestsPerSecond(long end) throws IOException {

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A replica of a shard group in a process of its own, at the default timings, so that a scenario
  * can kill it without warning. Arguments: NAME NAMESPACE KUBECONFIG GROUP SHARDS. Prints one {@link
  * ProcessEvent} line per event, with {@code System.nanoTime()} as its monotonic time: kinds started
- * and stopped (shard, token; stopped with the term's activeUntil), and calls (the lock calls made
- * so far, every second).
+ * and stopped (shard, token; stopped with the term's activeUntil and end reason), and calls (the
+ * lock calls made so far, every second).
  */
 public final class ShardReplicaMain {
   private ShardReplicaMain() {}
@@ -62,7 +62,9 @@ public final class ShardReplicaMain {
                             "token",
                             term.fencingToken(),
                             "activeUntil",
-                            term.activeUntilNanos()));
+                            term.activeUntilNanos(),
+                            "reason",
+                            reason));
           }
         };
     ShardGroup group =

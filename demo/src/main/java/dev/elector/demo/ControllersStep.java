@@ -5,10 +5,21 @@ import static dev.elector.demo.Demo.CONTROLLER_SA;
 import static dev.elector.demo.Demo.POOL;
 
 import dev.elector.controller.ControllerMain;
+import dev.elector.ippool.IPPool;
+import dev.elector.ippool.IPPoolSpec;
+import dev.elector.ippool.IPv4Config;
 import dev.elector.ippool.NetworkApis;
+import dev.elector.ippool.Pool;
+import dev.elector.testkit.net.TcpBalancer;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.options.CreateOptions;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,12 +41,20 @@ import java.util.concurrent.TimeUnit;
  * events on the timeline, and what an operator reads of them (/metrics, Kubernetes Events).
  */
 final class ControllersStep implements AutoCloseable {
+  private static final String WEBHOOK_SECRET = "vm-dhcp-webhook-tls";
+
   private final DemoRun run;
   private final List<Process> processes = new ArrayList<>();
   private final List<ProcessLog> logs = new ArrayList<>();
 
   /** Each replica's health address, from its health event. */
   private final Map<String, String> health = new ConcurrentHashMap<>();
+
+  /**
+   * In front of the replicas' admission webhooks on the local control plane, standing in for the
+   * Service: the API server calls it, and it forwards each connection to a replica that accepts.
+   */
+  private TcpBalancer webhookFront;
 
   ControllersStep(DemoRun run) {
     this.run = run;
@@ -57,6 +76,7 @@ final class ControllersStep implements AutoCloseable {
             .execute();
     Path kubeconfig = run.work.resolve("controller.kubeconfig");
     Files.writeString(kubeconfig, run.cluster.kubeconfigYaml(token.getStatus().getToken()));
+    List<Integer> webhookPorts = startWebhookFront();
     for (int i = 0; i < 2; i++) {
       String name = "ippool-controller-" + i;
       List<String> command =
@@ -79,6 +99,17 @@ final class ControllersStep implements AutoCloseable {
                   "--identity",
                   name));
       command.addAll(run.options.timings());
+      if (webhookFront != null) {
+        command.addAll(
+            List.of(
+                "--webhook-addr",
+                "127.0.0.1:" + webhookPorts.get(i),
+                "--webhook-url",
+                "https://127.0.0.1:" + webhookFront.address().getPort(),
+                "--webhook-secret",
+                WEBHOOK_SECRET,
+                "--register-webhooks"));
+      }
       Path log = run.work.resolve(name + ".log");
       processes.add(
           new ProcessBuilder(command)
@@ -101,6 +132,104 @@ final class ControllersStep implements AutoCloseable {
                 .flatMap(l -> l.events().stream())
                 .filter(e -> e.kind().equals("leading"))
                 .findFirst());
+  }
+
+  /**
+   * On the local control plane (whose API server runs on this machine and can call 127.0.0.1):
+   * applies deploy/webhook/webhooks.yaml as an operator would, and starts the front the replicas'
+   * webhooks are registered behind. Returns each replica's webhook port; none elsewhere.
+   */
+  private List<Integer> startWebhookFront() throws Exception {
+    if (run.options.kubeconfig().isPresent()) {
+      run.progress.step(
+          "the admission webhook is not run here: the API server of --kubeconfig cannot call this"
+              + " machine (the chart deploys it behind a Service)");
+      return List.of();
+    }
+    List<String> applied =
+        Manifests.apply(
+            run.cluster.admin(), run.options.manifests().resolve("webhook/webhooks.yaml"));
+    List<Integer> ports = List.of(freePort(), freePort());
+    webhookFront =
+        TcpBalancer.start(
+            "webhook", ports.stream().map(p -> new InetSocketAddress("127.0.0.1", p)).toList());
+    run.progress.step(
+        "applied deploy/webhook/webhooks.yaml ("
+            + String.join(", ", applied)
+            + ", failurePolicy Fail); the replicas serve it behind https://127.0.0.1:"
+            + webhookFront.address().getPort()
+            + " with a certificate shared through Secret "
+            + CONTROLLER_NAMESPACE
+            + "/"
+            + WEBHOOK_SECRET
+            + ", and keep its caBundle");
+    return ports;
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /**
+   * Shows the admission webhook refusing a bad pool: its serverIP is the router's address, which
+   * would put the gateway's address on the leading agent's NIC. Waits (with server-side dry runs,
+   * which store nothing) until the API server calls the webhook, then creates the pool for real.
+   */
+  void webhookRefusesABadPool() throws Exception {
+    if (webhookFront == null) {
+      return;
+    }
+    Waits.until(
+        "the API server calling the admission webhook",
+        Duration.ofSeconds(60),
+        () -> refusal(badPool(), "All"));
+    String message = refusal(badPool(), null).orElse("");
+    run.progress.step(
+        "the admission webhook refused IPPool "
+            + run.namespace
+            + "/bad-pool (serverIP = router): "
+            + (message.isEmpty() ? "it was stored" : message));
+    run.summary.check(
+        "the admission webhook refuses a pool whose serverIP is the router's address, naming"
+            + " the field",
+        message.contains("serverIP") && message.contains("router"));
+  }
+
+  private IPPool badPool() {
+    return new IPPool()
+        .metadata(new V1ObjectMeta().namespace(run.namespace).name("bad-pool"))
+        .spec(
+            new IPPoolSpec()
+                .networkName(run.namespace + "/" + POOL)
+                .ipv4Config(
+                    new IPv4Config()
+                        .cidr("192.168.49.0/24")
+                        .serverIP("192.168.49.1")
+                        .router("192.168.49.1")
+                        .pool(new Pool().start("192.168.49.100").end("192.168.49.200"))));
+  }
+
+  /**
+   * The API server's refusal of {@code pool} by the webhook, or empty if it was accepted (then, if
+   * it was stored, it is deleted again) or refused by something else.
+   */
+  private Optional<String> refusal(IPPool pool, String dryRun) throws Exception {
+    CreateOptions options = new CreateOptions();
+    options.setDryRun(dryRun);
+    KubernetesApiResponse<IPPool> response =
+        NetworkApis.ipPools(run.cluster.admin()).create(pool, options);
+    if (response.isSuccess()) {
+      if (dryRun == null) {
+        NetworkApis.ipPools(run.cluster.admin()).delete(run.namespace, "bad-pool");
+      }
+      return Optional.empty();
+    }
+    String message = response.getStatus() == null ? "" : response.getStatus().getMessage();
+    return message != null && message.contains("admission webhook")
+        ? Optional.of(message)
+        : Optional.empty();
   }
 
   private void onEvent(EventLine e) {
@@ -210,6 +339,9 @@ final class ControllersStep implements AutoCloseable {
       } catch (Exception e) {
         run.progress.step("could not clean up namespace " + namespace + ": " + e);
       }
+    }
+    if (webhookFront != null) {
+      webhookFront.close();
     }
     processes.forEach(Process::destroy);
     for (Process p : processes) {

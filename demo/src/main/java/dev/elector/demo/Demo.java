@@ -23,9 +23,9 @@ import picocli.CommandLine.Option;
  * led when, failover times, addresses served, checks) ends the run and is written as JSON.
  *
  * <p>Each step is a class of its own: {@link ControlPlaneStep}, {@link ClusterObjectsStep}, {@link
- * ControllersStep}, {@link AgentsStep}, {@link VmStep}, {@link FailoverStep} and {@link
- * SummaryStep}; they share the {@link DemoRun}. Exits 0 when every check passed, 1 when one failed,
- * 2 on bad arguments.
+ * ControllersStep} (with the admission webhook), {@link AgentsStep}, {@link VmStep}, {@link
+ * FailoverStep} and {@link SummaryStep}; they share the {@link DemoRun}. Exits 0 when every check
+ * passed, 1 when one failed, 2 on bad arguments.
  */
 public final class Demo {
   static final String CONTROLLER_NAMESPACE = "vm-dhcp-system";
@@ -191,6 +191,7 @@ public final class Demo {
       ClusterObjectsStep objects = new ClusterObjectsStep(run);
       objects.ensureKubeVirt();
       controllers.start();
+      controllers.webhookRefusesABadPool();
       objects.createNetworkPoolAndVm();
       LocalKubelet.Pod leader = agents.start();
       vm.firstLease(leader);

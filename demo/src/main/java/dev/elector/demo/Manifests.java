@@ -3,15 +3,18 @@ package dev.elector.demo;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.util.Yaml;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -39,6 +42,7 @@ final class Manifests {
       throws IOException, ApiException {
     CoreV1Api core = new CoreV1Api(admin);
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
+    AdmissionregistrationV1Api admission = new AdmissionregistrationV1Api(admin);
     List<String> applied = new ArrayList<>();
     for (Object document : Yaml.loadAll(file.toFile())) {
       if (namespace != null
@@ -81,6 +85,44 @@ final class Manifests {
                 rbac.replaceNamespacedRoleBinding(binding.getMetadata().getName(), ns, binding)
                     .execute());
         applied.add("RoleBinding " + ns + "/" + binding.getMetadata().getName());
+      } else if (document instanceof V1ValidatingWebhookConfiguration webhook) {
+        upsert(
+            () -> admission.createValidatingWebhookConfiguration(webhook).execute(),
+            () ->
+                admission
+                    .replaceValidatingWebhookConfiguration(
+                        webhook.getMetadata().getName(),
+                        webhook.metadata(
+                            webhook
+                                .getMetadata()
+                                .resourceVersion(
+                                    admission
+                                        .readValidatingWebhookConfiguration(
+                                            webhook.getMetadata().getName())
+                                        .execute()
+                                        .getMetadata()
+                                        .getResourceVersion())))
+                    .execute());
+        applied.add("ValidatingWebhookConfiguration " + webhook.getMetadata().getName());
+      } else if (document instanceof V1MutatingWebhookConfiguration webhook) {
+        upsert(
+            () -> admission.createMutatingWebhookConfiguration(webhook).execute(),
+            () ->
+                admission
+                    .replaceMutatingWebhookConfiguration(
+                        webhook.getMetadata().getName(),
+                        webhook.metadata(
+                            webhook
+                                .getMetadata()
+                                .resourceVersion(
+                                    admission
+                                        .readMutatingWebhookConfiguration(
+                                            webhook.getMetadata().getName())
+                                        .execute()
+                                        .getMetadata()
+                                        .getResourceVersion())))
+                    .execute());
+        applied.add("MutatingWebhookConfiguration " + webhook.getMetadata().getName());
       } else if (document != null) {
         throw new IOException(
             file

@@ -100,8 +100,13 @@ class DemoIT {
             && output.contains("/vm-1 from the VirtualMachine: " + Demo.VM_MAC + " on "),
         "the VM config comes from the VirtualMachine:\n" + output);
     assertTrue(
-        json.getAsJsonObject("checks").size() >= (realDhcp ? 12 : 9),
+        json.getAsJsonObject("checks").size() >= (realDhcp ? 13 : 10),
         json.getAsJsonObject("checks").toString());
+    assertTrue(
+        output.contains("the admission webhook refused IPPool ")
+            && output.contains("/bad-pool (serverIP = router): admission webhook ")
+            && output.contains("is the router's address"),
+        "the API server called the replicas' webhook, which refused the bad pool:\n" + output);
     assertTrue(output.contains("where to look (read while it ran)"), output);
     assertTrue(
         output.contains("leader_election_master_status{name=\"ippool-controller\"} 1.0"),

@@ -204,8 +204,12 @@ public final class ControllerConfig {
       return this;
     }
 
-    /** Namespace of upstream's agent pods to take over from; default none. */
-    Builder upstreamAgentNamespace(String namespace) {
+    /**
+     * Namespace of upstream's agent pods to take over from (Harvester's: harvester-system); default
+     * none. The leader deletes upstream's agent pod of a pool once this controller's agent of the
+     * pool has a ready replica.
+     */
+    public Builder upstreamAgentNamespace(String namespace) {
       this.upstreamAgentNamespace = Objects.requireNonNull(namespace, "upstreamAgentNamespace");
       return this;
     }

@@ -16,7 +16,8 @@ link="$bin_dir/helm"
 go_bin="$(bash "$here/go.sh" | tail -n 1)"
 export PATH="$(dirname "$go_bin"):$PATH" GOTOOLCHAIN=local
 
-key="$({ go version; echo "$helm_version"; sha256sum "$here/build-helm.sh"; } | sha256sum | cut -c1-12)"
+# The script's content, not its path: every checkout of one version shares one binary.
+key="$({ go version; echo "$helm_version"; sha256sum < "$here/build-helm.sh"; } | sha256sum | cut -c1-12)"
 binary="$bin_dir/helm-$key"
 
 if [[ -x "$binary" ]]; then

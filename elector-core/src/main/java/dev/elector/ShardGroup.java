@@ -1,9 +1,6 @@
 package dev.elector;
 
 import dev.elector.lock.LeaderLock;
-import dev.elector.time.Cancellable;
-import dev.elector.time.MonotonicClock;
-import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,29 +52,15 @@ import org.slf4j.LoggerFactory;
 public final class ShardGroup implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ShardGroup.class);
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Duration FOREVER = Duration.ofDays(365L * 100);
 
   private final String group;
   private final String identity;
   private final List<LeaderElector> shards;
   private final List<LeaderElector> members;
-  private final Scheduler scheduler;
-  private final long tickNanos;
-  private final long settleNanos;
-  private final MonotonicClock clock;
   private final Duration closeTimeout;
-  private volatile int lastPlanQuota;
   private final @Nullable SharedThreads shared;
-  private final SerialExecutor planner;
-  // planner state: touched only on the planner
-  private final boolean[] mayTakeShard;
-  private final boolean[] mayTakeMember;
-  private ShardBalance.Plan lastPlan = ShardBalance.Plan.NOTHING;
-  private Set<String> lastMembers = Set.of();
-  private long joinedAt;
-  private boolean joinSeen;
+  private final ShardPlanner planner; // its Replan listeners run only once started
   private final Object lifecycle = new Object();
-  private @Nullable Cancellable tick;
   private boolean started;
   private boolean closed;
 
@@ -120,15 +103,17 @@ public final class ShardGroup implements AutoCloseable {
     members.forEach(this::requireSameIdentity);
     ElectorConfig probe = configs.get(0);
     this.closeTimeout = probe.closeTimeout();
-    this.tickNanos = probe.retryPeriod().toNanos();
-    // a new member shows itself by renewing its slot, jitter × retryPeriod after it took it
-    this.settleNanos = (long) ((probe.jitter() + 1) * tickNanos);
-    this.clock = probe.clock();
     this.shared = probe.scheduler().isEmpty() ? SharedThreads.acquire() : null;
-    this.scheduler = shared == null ? probe.scheduler().orElseThrow() : shared.scheduler;
-    this.planner = new SerialExecutor(scheduler);
-    this.mayTakeShard = new boolean[shardCount];
-    this.mayTakeMember = new boolean[memberSlots];
+    this.planner =
+        new ShardPlanner(
+            group,
+            identity,
+            shards,
+            members,
+            probe.clock(),
+            shared == null ? probe.scheduler().orElseThrow() : shared.scheduler,
+            probe.retryPeriod(),
+            probe.jitter());
   }
 
   private static LeaderElector elector(
@@ -145,7 +130,7 @@ public final class ShardGroup implements AutoCloseable {
     config = config.toBuilder().listener(Listeners.both(config.listener(), replan)).build();
     configs.add(config);
     LeaderElector elector = LeaderElector.create(config);
-    elector.holdOff(FOREVER); // nothing is taken until the first plan deals it
+    elector.holdOff(ShardPlanner.FOREVER); // nothing is taken until the first plan deals it
     return elector;
   }
 
@@ -189,7 +174,7 @@ public final class ShardGroup implements AutoCloseable {
     }
     shards.forEach(LeaderElector::start);
     members.forEach(LeaderElector::start);
-    replan();
+    planner.replan();
   }
 
   /** This replica's identity. */
@@ -230,16 +215,12 @@ public final class ShardGroup implements AutoCloseable {
 
   /** The live members as this replica sees them, itself included once it holds a member slot. */
   public Set<String> members() {
-    Set<String> live = new TreeSet<>();
-    for (LeaderElector m : members) {
-      m.renewingHolder().ifPresent(live::add); // a record found on the first look may be dead
-    }
-    return Collections.unmodifiableSet(live);
+    return planner.liveMembers();
   }
 
   /** The quota the balance rule gives this replica now (0 while it is not a member). */
   public int quota() {
-    return lastPlanQuota;
+    return planner.quota();
   }
 
   /**
@@ -249,12 +230,8 @@ public final class ShardGroup implements AutoCloseable {
   public CompletableFuture<Void> closeAsync() {
     synchronized (lifecycle) {
       closed = true;
-      Cancellable t = tick;
-      tick = null;
-      if (t != null) {
-        t.cancel();
-      }
     }
+    planner.stop();
     List<CompletableFuture<Void>> closing = new ArrayList<>();
     shards.forEach(e -> closing.add(e.closeAsync()));
     members.forEach(e -> closing.add(e.closeAsync()));
@@ -282,137 +259,21 @@ public final class ShardGroup implements AutoCloseable {
     return "ShardGroup[" + group + ", " + identity + ", " + shards.size() + " shards]";
   }
 
-  // ---------------------------------------------------------------- planning
-
-  private void replan() {
-    try {
-      planner.execute(this::plan);
-    } catch (RuntimeException stopped) {
-      log.debug("shard group {} [{}]: scheduler stopped, no more plans", group, identity);
-    }
-  }
-
-  private void plan() {
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      Cancellable t = tick;
-      if (t != null) {
-        t.cancel();
-      }
-    }
-    joinOneSlot();
-    Set<String> live = members();
-    List<String> holders = new ArrayList<>(shards.size());
-    for (LeaderElector s : shards) {
-      holders.add(s.liveHolder().orElse(""));
-    }
-    ShardBalance.Plan plan = ShardBalance.plan(identity, live, holders);
-    long settling = settlingAfterJoin(live);
-    // members it cannot see may lead shards too: it takes nothing until it sees every slot again
-    boolean blind = members.stream().anyMatch(m -> !m.seesTheLock());
-    if (settling > 0 || blind) {
-      plan = new ShardBalance.Plan(Set.of(), plan.release(), plan.quota());
-    }
-    synchronized (lifecycle) {
-      if (!closed) { // expiries make no events: look again after a retryPeriod, or when settled
-        tick = scheduler.schedule(this::replan, settling > 0 ? settling : tickNanos);
-      }
-    }
-    lastPlanQuota = plan.quota();
-    for (int i = 0; i < shards.size(); i++) {
-      boolean take = plan.take().contains(i);
-      if (take != mayTakeShard[i]) {
-        mayTakeShard[i] = take;
-        shards.get(i).holdOff(take ? Duration.ZERO : FOREVER);
-      }
-    }
-    if (plan.release() >= 0) {
-      LeaderElector surplus = shards.get(plan.release());
-      mayTakeShard[plan.release()] = false;
-      if (surplus.stepDown(FOREVER)) {
-        log.info(
-            "shard group {} [{}]: stepping down from shard {} (leading {}, quota {}, members {})",
-            group,
-            identity,
-            plan.release(),
-            holders.stream().filter(identity::equals).count(),
-            plan.quota(),
-            live.size());
-      }
-    }
-    if (!plan.equals(lastPlan)) {
-      log.debug("shard group {} [{}]: plan {} with members {}", group, identity, plan, live);
-      lastPlan = plan;
-    }
-  }
-
-  /**
-   * How long until a member that joined has been a member for (jitter + 1) × retryPeriod, or 0.
-   * Replicas that start together become members one after another within moments, and each counts
-   * the others once it saw them renew; dealing free shards only once membership has held still that
-   * long keeps the first member from taking every shard and handing most of them on. Members
-   * leaving need no wait: their shards are dealt at once (after their leases expire).
-   */
-  private long settlingAfterJoin(Set<String> live) {
-    long now = clock.nanos();
-    if (!lastMembers.containsAll(live)) {
-      joinSeen = true;
-      joinedAt = now;
-    }
-    lastMembers = live;
-    return joinSeen ? Math.max(0, joinedAt + settleNanos - now) : 0;
-  }
-
-  /**
-   * Keeps this replica in exactly one member slot: it competes for the lowest slot without a live
-   * holder until it leads one, steps down from any extra slot it won, and holds back from the rest.
-   */
-  private void joinOneSlot() {
-    int held = -1;
-    for (int j = 0; j < members.size(); j++) {
-      if (members.get(j).isLeader()) {
-        if (held < 0) {
-          held = j;
-        } else {
-          members.get(j).stepDown(FOREVER); // won two at once: keep the lower
-          mayTakeMember[j] = false;
-        }
-      }
-    }
-    int wanted = held;
-    if (wanted < 0) {
-      for (int j = 0; j < members.size() && wanted < 0; j++) {
-        if (members.get(j).liveHolder().isEmpty()) {
-          wanted = j;
-        }
-      }
-    }
-    for (int j = 0; j < members.size(); j++) {
-      boolean take = j == wanted;
-      if (take != mayTakeMember[j]) {
-        mayTakeMember[j] = take;
-        members.get(j).holdOff(take ? Duration.ZERO : FOREVER);
-      }
-    }
-  }
-
   /** Re-plans on any change an election of this replica sees. */
   private final class Replan implements ElectorListener {
     @Override
     public void onTermStarted(Term term) {
-      replan();
+      planner.replan();
     }
 
     @Override
     public void onTermEnded(Term term, TermEnd reason) {
-      replan();
+      planner.replan();
     }
 
     @Override
     public void onLeaderObserved(String identity) {
-      replan();
+      planner.replan();
     }
   }
 

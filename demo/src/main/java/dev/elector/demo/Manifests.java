@@ -86,42 +86,11 @@ final class Manifests {
                     .execute());
         applied.add("RoleBinding " + ns + "/" + binding.getMetadata().getName());
       } else if (document instanceof V1ValidatingWebhookConfiguration webhook) {
-        upsert(
-            () -> admission.createValidatingWebhookConfiguration(webhook).execute(),
-            () ->
-                admission
-                    .replaceValidatingWebhookConfiguration(
-                        webhook.getMetadata().getName(),
-                        webhook.metadata(
-                            webhook
-                                .getMetadata()
-                                .resourceVersion(
-                                    admission
-                                        .readValidatingWebhookConfiguration(
-                                            webhook.getMetadata().getName())
-                                        .execute()
-                                        .getMetadata()
-                                        .getResourceVersion())))
-                    .execute());
+        // kept as they are if they exist: the controllers keep their caBundle up to date
+        upsert(() -> admission.createValidatingWebhookConfiguration(webhook).execute(), null);
         applied.add("ValidatingWebhookConfiguration " + webhook.getMetadata().getName());
       } else if (document instanceof V1MutatingWebhookConfiguration webhook) {
-        upsert(
-            () -> admission.createMutatingWebhookConfiguration(webhook).execute(),
-            () ->
-                admission
-                    .replaceMutatingWebhookConfiguration(
-                        webhook.getMetadata().getName(),
-                        webhook.metadata(
-                            webhook
-                                .getMetadata()
-                                .resourceVersion(
-                                    admission
-                                        .readMutatingWebhookConfiguration(
-                                            webhook.getMetadata().getName())
-                                        .execute()
-                                        .getMetadata()
-                                        .getResourceVersion())))
-                    .execute());
+        upsert(() -> admission.createMutatingWebhookConfiguration(webhook).execute(), null);
         applied.add("MutatingWebhookConfiguration " + webhook.getMetadata().getName());
       } else if (document != null) {
         throw new IOException(

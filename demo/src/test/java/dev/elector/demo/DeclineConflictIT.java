@@ -2,7 +2,6 @@ package dev.elector.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.elector.controller.ControllerConfig;
 import dev.elector.controller.IPPoolController;
@@ -14,7 +13,6 @@ import dev.elector.ippool.IPPoolSpec;
 import dev.elector.ippool.IPv4Config;
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.NetworkApis;
-import dev.elector.ippool.NetworkCrds;
 import dev.elector.ippool.Pool;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
@@ -34,7 +32,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,14 +55,8 @@ class DeclineConflictIT {
   @Test
   void aDeclinedAddressIsTakenOutOfUseAndTheVmBindsAnotherWithoutALoop(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
-    if (NetLab.skipRequested()) {
-      Assumptions.abort(NetLab.SKIP_VARIABLE + "=true: network namespace test skipped on request");
-    }
-    NetLab.prepare("../dhcp-agent-example/scripts/install-dhcp-client.sh")
-        .ifPresent(why -> fail(why));
+    LabClusters.prepare(cluster, WAIT);
     String ns = namespace.name();
-    NetworkCrds.install(cluster.admin(), WAIT);
-    Manifests.apply(cluster.admin(), Path.of("..", "deploy", "controller", "rbac.yaml"));
     IPPoolController controller =
         IPPoolController.start(
             cluster.admin(),

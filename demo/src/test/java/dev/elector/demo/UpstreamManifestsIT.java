@@ -2,7 +2,6 @@ package dev.elector.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.elector.controller.ControllerConfig;
 import dev.elector.controller.IPPoolController;
@@ -11,7 +10,6 @@ import dev.elector.dhcp.lab.NetLab;
 import dev.elector.dhcp.lab.Udhcpc;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkApis;
-import dev.elector.ippool.NetworkCrds;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -28,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,13 +50,7 @@ class UpstreamManifestsIT {
   @Test
   void theUpstreamReadmeExamplesApplyAsTheyAreAndARealClientIsServed(
       KubeCluster cluster, KubeNamespace home) throws Exception {
-    if (NetLab.skipRequested()) {
-      Assumptions.abort(NetLab.SKIP_VARIABLE + "=true: network namespace test skipped on request");
-    }
-    NetLab.prepare("../dhcp-agent-example/scripts/install-dhcp-client.sh")
-        .ifPresent(why -> fail(why));
-    NetworkCrds.install(cluster.admin(), WAIT);
-    Manifests.apply(cluster.admin(), Path.of("..", "deploy", "controller", "rbac.yaml"));
+    LabClusters.prepare(cluster, WAIT);
 
     DynamicKubernetesApi pools =
         new DynamicKubernetesApi(

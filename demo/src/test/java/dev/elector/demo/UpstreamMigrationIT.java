@@ -3,7 +3,6 @@ package dev.elector.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.elector.controller.ControllerConfig;
 import dev.elector.controller.IPPoolController;
@@ -13,7 +12,6 @@ import dev.elector.dhcp.lab.Udhcpc;
 import dev.elector.dhcp.server.StaticDhcpServerMain;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkApis;
-import dev.elector.ippool.NetworkCrds;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -43,7 +41,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,13 +74,7 @@ class UpstreamMigrationIT {
   @Test
   void aClusterLeftByUpstreamIsTakenOverWithTheSameAddressesAndNoGapInDhcp(
       KubeCluster cluster, KubeNamespace home) throws Exception {
-    if (NetLab.skipRequested()) {
-      Assumptions.abort(NetLab.SKIP_VARIABLE + "=true: network namespace test skipped on request");
-    }
-    NetLab.prepare("../dhcp-agent-example/scripts/install-dhcp-client.sh")
-        .ifPresent(why -> fail(why));
-    NetworkCrds.install(cluster.admin(), WAIT);
-    Manifests.apply(cluster.admin(), Path.of("..", "deploy", "controller", "rbac.yaml"));
+    LabClusters.prepare(cluster, WAIT);
     String ns = home.name();
     storeAsUpstreamLeftIt(cluster, ns);
     String upstreamPod = ns + "-net-48-agent";

@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -59,11 +61,11 @@ public final class CommandLines {
   /** Parses {@code args}, filling the command's fields and collecting every problem. */
   public static Parsed parse(CommandLine cli, String... args) {
     ParseResult result = cli.parseArgs(args);
-    List<String> problems = new ArrayList<>();
+    Set<String> problems = new LinkedHashSet<>(); // picocli may report one problem twice
     for (Exception e : result.errors()) {
       problems.addAll(describe(cli, e));
     }
-    return new Parsed(result, problems);
+    return new Parsed(result, List.copyOf(problems));
   }
 
   /**
@@ -124,15 +126,21 @@ public final class CommandLines {
     if (error instanceof OverwrittenOptionException overwritten) {
       return List.of(name(overwritten.getOverwritten()) + " is given twice; give it once");
     }
-    if (error instanceof MissingParameterException missing
-        && !missing.getMissing().isEmpty()
-        && missing.getMissing().get(0) instanceof OptionSpec option) {
-      return List.of(
-          option.longestName()
-              + " needs a value, for example "
-              + option.longestName()
-              + " "
-              + option.paramLabel());
+    if (error instanceof MissingParameterException missing) {
+      List<String> lines = new ArrayList<>();
+      for (ArgSpec spec : missing.getMissing()) {
+        if (spec instanceof OptionSpec option) {
+          lines.add(
+              option.longestName()
+                  + " needs a value, for example "
+                  + option.longestName()
+                  + " "
+                  + option.paramLabel());
+        }
+      }
+      if (!lines.isEmpty()) {
+        return lines;
+      }
     }
     if (error instanceof ParameterException parameter
         && parameter.getArgSpec() != null

@@ -131,8 +131,15 @@ final class ControllerHarness implements AutoCloseable {
 
   /** Starts a controller named {@code name} (its identity) under the restricted identity. */
   IPPoolController start(String name, int workers) {
+    return start(name, workers, b -> {});
+  }
+
+  /** {@link #start(String, int)}, with more settings made by {@code more}. */
+  IPPoolController start(
+      String name, int workers, java.util.function.Consumer<ControllerConfig.Builder> more) {
     List<ProcessEvent> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
     ControllerConfig.Builder builder = ControllerConfig.newBuilder();
+    more.accept(builder);
     if (upstreamAgentNamespace != null) {
       builder.upstreamAgentNamespace(upstreamAgentNamespace);
     }

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,11 @@ import org.junit.jupiter.api.Test;
 class ShardedControllerIT {
   private static final int SHARDS = 6;
   private static final Duration WAIT = Duration.ofSeconds(30);
-  private static final List<String> REPLICAS = List.of("replica-a", "replica-b", "replica-c");
+
+  /** Three replicas; {@code -Dshards.it.replicas=2} for two. */
+  private static final List<String> REPLICAS =
+      List.of("replica-a", "replica-b", "replica-c")
+          .subList(0, Math.max(2, Math.min(3, Integer.getInteger("shards.it.replicas", 3))));
 
   /** One reconcile of a pool: which replica, in which shard's term, when. */
   record Reconcile(String pool, String identity, int shard, long token, long start, long end) {}
@@ -64,8 +69,14 @@ class ShardedControllerIT {
         pools.add("pool-" + i);
       }
       long started = System.nanoTime();
+      Map<String, AtomicBoolean> cuts = new TreeMap<>();
       for (String replica : REPLICAS) {
-        harness.start(replica, 2, b -> b.shards(SHARDS).reconcileObserver(new Recorder()));
+        cuts.put(replica, new AtomicBoolean());
+        harness.start(
+            replica,
+            2,
+            b -> b.shards(SHARDS).reconcileObserver(new Recorder()),
+            harness.severableClient(cuts.get(replica)));
       }
       int subnet = 60;
       for (String pool : pools) {
@@ -138,10 +149,53 @@ class ShardedControllerIT {
       long servedAgain = System.nanoTime();
       awaitIdle(harness, rest);
 
+      // with three replicas, one of the two left is cut off from the API server: it can neither
+      // renew nor release, so the last one takes its shards once their leases expire
+      String cutFigures = "";
+      List<String> severedPools = List.of();
+      String severed = null;
+      if (rest.size() >= 2) {
+        severed = rest.get(0);
+        Set<Integer> severedShards = harness.controller(severed).leadingShards();
+        severedPools =
+            after.stream().filter(p -> severedShards.contains(shardOf(ns + "/" + p))).toList();
+        List<String> last = rest.subList(1, rest.size());
+        long cutAt = System.nanoTime();
+        cuts.get(severed).set(true);
+        Await.until(
+            "the last replica leads every shard",
+            WAIT,
+            () ->
+                last.stream().mapToInt(r -> harness.controller(r).leadingShards().size()).sum()
+                    == SHARDS);
+        long ledAfterCut = System.nanoTime();
+        for (String pool : severedPools) {
+          createConfig(harness, ns, "vm3-" + pool, pool, 3);
+        }
+        List<String> cutPools = severedPools;
+        Await.until(
+            "the cut-off replica's pools are served again",
+            WAIT,
+            () -> cutPools.stream().allMatch(p -> harness.allocated(ns, "vm3-" + p)));
+        long servedAfterCut = System.nanoTime();
+        awaitIdle(harness, last);
+        cutFigures =
+            String.format(
+                "; %s cut off (shards %s, pools %s): its shards led by the last replica after %d"
+                    + " ms, its pools serving new VMs after %d ms",
+                severed,
+                severedShards,
+                severedPools,
+                millis(ledAfterCut - cutAt),
+                millis(servedAfterCut - cutAt));
+        cuts.get(severed).set(false);
+        harness.stop(severed);
+      }
+
       System.out.printf(
           "FIGURES sharded controller: %d replicas, %d shards, %d pools: all served %d ms after"
               + " start, balanced after %d ms; %s closed (shards %s, pools %s): its shards led by"
-              + " the others after %d ms, its pools serving new VMs after %d ms%n",
+              + " the others after %d ms, its pools serving new VMs after %d ms%s%n",
           REPLICAS.size(),
           SHARDS,
           pools.size(),
@@ -151,7 +205,8 @@ class ShardedControllerIT {
           victimShards,
           victimPools,
           millis(takenOver - closing),
-          millis(servedAgain - closing));
+          millis(servedAgain - closing),
+          cutFigures);
 
       assertOneWriterAtATime(ns, after.size());
       Map<String, Set<String>> writersAfter = writersOfPools();
@@ -160,6 +215,13 @@ class ShardedControllerIT {
         assertTrue(
             of.contains(victim) && of.stream().anyMatch(rest::contains),
             pool + " was written by " + of + ": by " + victim + " and then by another replica");
+      }
+      for (String pool : severedPools) {
+        Set<String> of = writersAfter.get(ns + "/" + pool);
+        String cutOff = severed;
+        assertTrue(
+            of.contains(cutOff) && of.size() > 1,
+            pool + " was written by " + of + ": by " + cutOff + " and then by another replica");
       }
     }
   }

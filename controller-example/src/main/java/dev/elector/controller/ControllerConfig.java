@@ -23,8 +23,11 @@ public final class ControllerConfig {
   /** Default name of the controller's Lease. */
   public static final String DEFAULT_LEASE_NAME = "ippool-controller";
 
-  /** Most shards a group may have ({@code --shards}). */
-  public static final int MAX_SHARDS = 256;
+  /**
+   * Most shards a group may have ({@code --shards}): each shard a replica leads runs its own
+   * controllers, three times {@code workers} reconciler threads.
+   */
+  public static final int MAX_SHARDS = 64;
 
   /** Default reconciler workers per resource kind. */
   public static final int DEFAULT_WORKERS = 2;

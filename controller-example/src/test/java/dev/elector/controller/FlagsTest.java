@@ -186,8 +186,8 @@ class FlagsTest {
 
   @Test
   void badShardSettingsNameTheFlagAndTheFix() {
-    String tooMany = rejected("--shards", "257");
-    assertTrue(tooMany.contains("shards (--shards) 257 must be 0 (one leader) to 256"), tooMany);
+    String tooMany = rejected("--shards", "65");
+    assertTrue(tooMany.contains("shards (--shards) 65 must be 0 (one leader) to 64"), tooMany);
     String negative = rejected("--shards=-1");
     assertTrue(negative.contains("shards (--shards) -1"), negative);
     String noElection = rejected("--shards", "4", "--no-leader-election");

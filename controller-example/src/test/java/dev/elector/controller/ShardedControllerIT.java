@@ -119,12 +119,7 @@ class ShardedControllerIT {
       List<String> rest = REPLICAS.stream().filter(r -> !r.equals(victim)).toList();
       long closing = System.nanoTime();
       harness.stop(victim);
-      Await.until(
-          "the other replicas lead every shard",
-          WAIT,
-          () ->
-              rest.stream().mapToInt(r -> harness.controller(r).leadingShards().size()).sum()
-                  == SHARDS);
+      awaitEveryShardLed(harness, rest);
       long takenOver = System.nanoTime();
       // the victim's pools are served again: a new VM on each gets an address
       for (String pool : victimPools) {
@@ -162,12 +157,7 @@ class ShardedControllerIT {
         List<String> last = rest.subList(1, rest.size());
         long cutAt = System.nanoTime();
         cuts.get(severed).set(true);
-        Await.until(
-            "the last replica leads every shard",
-            WAIT,
-            () ->
-                last.stream().mapToInt(r -> harness.controller(r).leadingShards().size()).sum()
-                    == SHARDS);
+        awaitEveryShardLed(harness, last);
         long ledAfterCut = System.nanoTime();
         for (String pool : severedPools) {
           createConfig(harness, ns, "vm3-" + pool, pool, 3);
@@ -357,6 +347,15 @@ class ShardedControllerIT {
       return names;
     }
     return names;
+  }
+
+  private static void awaitEveryShardLed(ControllerHarness harness, List<String> replicas) {
+    Await.until(
+        replicas + " lead every shard",
+        WAIT,
+        () ->
+            replicas.stream().mapToInt(r -> harness.controller(r).leadingShards().size()).sum()
+                == SHARDS);
   }
 
   private static void awaitIdle(ControllerHarness harness, List<String> replicas) {

@@ -161,12 +161,11 @@ public final class IPPoolController implements AutoCloseable {
         .locks(
             name -> {
               LeaseLock.Builder lock =
-                  LeaseLock.newBuilder()
-                      .apiClient(client)
-                      .name(name)
-                      .identity(identity)
-                      .recordEvents(true)
-                      .eventComponent("ippool-controller");
+                  LeaseLock.newBuilder().apiClient(client).name(name).identity(identity);
+              // Events on the shard Leases only: members come and go with the replicas
+              if (!name.startsWith(config.leaseName() + "-member-")) {
+                lock.recordEvents(true).eventComponent("ippool-controller");
+              }
               config.leaseNamespace().ifPresent(lock::namespace);
               return lock.build();
             })

@@ -239,7 +239,11 @@ class ShardedControllerIT {
    */
   private void assertOneWriterAtATime(String ns, int pools) {
     Map<String, List<Reconcile>> byPool = new TreeMap<>();
+    // the informers are cluster-wide: pools that other tests left are reconciled too
     for (Reconcile r : reconciles) {
+      if (!r.pool().startsWith(ns + "/")) {
+        continue;
+      }
       assertEquals(shardOf(r.pool()), r.shard(), "reconcile in another pool's shard: " + r);
       byPool.computeIfAbsent(r.pool(), k -> new ArrayList<>()).add(r);
     }
@@ -259,6 +263,9 @@ class ShardedControllerIT {
     }
     Map<String, List<Write>> writesByPool = new TreeMap<>();
     for (Write w : writes) {
+      if (!w.pool().startsWith(ns + "/")) {
+        continue;
+      }
       assertEquals(shardOf(w.pool()), w.shard(), "write in another pool's shard: " + w);
       writesByPool.computeIfAbsent(w.pool(), k -> new ArrayList<>()).add(w);
     }
@@ -277,8 +284,6 @@ class ShardedControllerIT {
                 + now);
       }
     }
-    assertTrue(
-        writes.stream().allMatch(w -> w.pool().startsWith(ns + "/")), "only this test's pools");
   }
 
   private static int shardOf(String pool) {

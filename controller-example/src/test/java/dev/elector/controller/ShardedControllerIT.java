@@ -98,6 +98,33 @@ class ShardedControllerIT {
       awaitIdle(harness, REPLICAS);
       assertTrue(
           agentRoleNames(harness, ns).containsAll(pools), "the agents' Role names all pools");
+      // each pool's upstream gauge comes from one replica, the leader of its shard
+      Map<String, String> scrapes = new TreeMap<>();
+      for (String replica : REPLICAS) {
+        scrapes.put(replica, ControllerMain.prometheus(harness.controller(replica)).get());
+      }
+      for (String pool : pools) {
+        String row = "ippool=\"" + ns + "/" + pool + "\"";
+        List<String> exporting =
+            REPLICAS.stream()
+                .filter(
+                    r ->
+                        scrapes
+                            .get(r)
+                            .lines()
+                            .anyMatch(
+                                l ->
+                                    l.startsWith("vmdhcpcontroller_ippool_used{")
+                                        && l.contains(row)))
+                .toList();
+        List<String> leading =
+            REPLICAS.stream()
+                .filter(
+                    r -> harness.controller(r).leadingShards().contains(shardOf(ns + "/" + pool)))
+                .toList();
+        assertEquals(leading, exporting, pool + ": the replicas exporting its gauge");
+        assertEquals(1, exporting.size(), pool + ": the replicas exporting its gauge");
+      }
       Map<String, Set<String>> writers = writersOfPools();
       for (String replica : REPLICAS) {
         assertTrue(

@@ -285,7 +285,7 @@ final class ClusterCache implements AutoCloseable {
   }
 
   /** Networks a config's NICs are on now (spec) or were on (status), for release on change. */
-  private static List<String> networksOf(VirtualMachineNetworkConfig c) {
+  static List<String> networksOf(VirtualMachineNetworkConfig c) {
     Set<String> networks = new LinkedHashSet<>();
     if (c.getSpec() != null) {
       c.getSpec().getNetworkConfigs().forEach(n -> networks.add(n.getNetworkName()));

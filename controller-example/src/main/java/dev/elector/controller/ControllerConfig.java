@@ -23,8 +23,17 @@ public final class ControllerConfig {
   /** Default name of the controller's Lease. */
   public static final String DEFAULT_LEASE_NAME = "ippool-controller";
 
+  /**
+   * Most shards a group may have ({@code --shards}): each shard a replica leads runs its own
+   * controllers, three times {@code workers} reconciler threads.
+   */
+  public static final int MAX_SHARDS = 64;
+
   /** Default reconciler workers per resource kind. */
   public static final int DEFAULT_WORKERS = 2;
+
+  private static final java.util.regex.Pattern SHARD_GROUP_NAME =
+      java.util.regex.Pattern.compile("(?=.{1,40}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final String agentImage;
   private final int agentReplicas;
@@ -43,6 +52,8 @@ public final class ControllerConfig {
   private final String upstreamAgentNamespace;
   private final Consumer<String> events;
   private final Clock clock;
+  private final int shards;
+  private final ReconcileObserver reconcileObserver;
 
   private ControllerConfig(Builder b) {
     this.agentImage = b.agentImage;
@@ -62,6 +73,8 @@ public final class ControllerConfig {
     this.upstreamAgentNamespace = b.upstreamAgentNamespace;
     this.events = b.events;
     this.clock = b.clock;
+    this.shards = b.shards;
+    this.reconcileObserver = b.reconcileObserver;
   }
 
   /** A builder with every default set. */
@@ -164,6 +177,19 @@ public final class ControllerConfig {
     return clock;
   }
 
+  /**
+   * How many shards the pools are spread over (active-active); 0: one leader reconciles every pool
+   * through the Lease {@link #leaseName()}.
+   */
+  public int shards() {
+    return shards;
+  }
+
+  /** Told of every reconcile; for tests. */
+  ReconcileObserver reconcileObserver() {
+    return reconcileObserver;
+  }
+
   /** Builds a {@link ControllerConfig}. Setters reject null at once. */
   public static final class Builder {
     private String agentImage = DEFAULT_AGENT_IMAGE;
@@ -183,6 +209,8 @@ public final class ControllerConfig {
     private String upstreamAgentNamespace;
     private Consumer<String> events = System.out::println;
     private Clock clock = Clock.systemUTC();
+    private int shards;
+    private ReconcileObserver reconcileObserver = ReconcileObserver.NONE;
 
     private Builder() {}
 
@@ -299,6 +327,24 @@ public final class ControllerConfig {
     }
 
     /**
+     * Active-active over {@code shards} shard Leases {@code <leaseName>-shard-<i>} (and member
+     * Leases {@code <leaseName>-member-<j>}) in the lease namespace, 1 to {@value #MAX_SHARDS}:
+     * each pool belongs to one shard, and each replica reconciles the pools of the shards it leads.
+     * Default 0: one leader, through the Lease {@code <leaseName>}. Every replica must be given the
+     * same count.
+     */
+    public Builder shards(int shards) {
+      this.shards = shards;
+      return this;
+    }
+
+    /** Told of every reconcile; default none. */
+    Builder reconcileObserver(ReconcileObserver reconcileObserver) {
+      this.reconcileObserver = Objects.requireNonNull(reconcileObserver, "reconcileObserver");
+      return this;
+    }
+
+    /**
      * Checks every setting.
      *
      * @throws IllegalArgumentException listing every problem
@@ -360,6 +406,28 @@ public final class ControllerConfig {
       }
       if (workers < 1 || workers > 64) {
         problems.add("workers (--workers) " + workers + " must be 1 to 64");
+      }
+      if (shards < 0 || shards > MAX_SHARDS) {
+        problems.add(
+            "shards (--shards) "
+                + shards
+                + " must be 0 (one leader) to "
+                + MAX_SHARDS
+                + "; a few per replica is plenty, for example 6 for 2 or 3 replicas");
+      }
+      if (shards > 0 && !leaderElection) {
+        problems.add(
+            "shards (--shards) "
+                + shards
+                + " needs leader election; drop --no-leader-election or --shards");
+      }
+      if (shards > 0 && !SHARD_GROUP_NAME.matcher(leaseName).matches()) {
+        problems.add(
+            "leaseName (--lease-name) '"
+                + leaseName
+                + "' cannot name a shard group: with --shards it must be 1 to 40 lowercase letters,"
+                + " digits or '-', starting and ending with a letter or digit (the shard Leases are"
+                + " '<lease-name>-shard-<i>')");
       }
       if (!problems.isEmpty()) {
         throw new IllegalArgumentException(String.join("; ", problems));

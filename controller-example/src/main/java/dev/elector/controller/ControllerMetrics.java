@@ -1,5 +1,6 @@
 package dev.elector.controller;
 
+import dev.elector.LeaderElector;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
@@ -32,7 +33,7 @@ final class ControllerMetrics {
   ControllerMetrics(IPPoolController controller, MeterRegistry registry) {
     this.controller = controller;
     this.cache = controller.cache();
-    ElectorMetrics.of(controller.elector()).bindTo(registry);
+    ElectorMetrics.of(controller.electors().toArray(LeaderElector[]::new)).bindTo(registry);
     ControllerStats stats = controller.stats();
     counter(
         registry,
@@ -77,8 +78,12 @@ final class ControllerMetrics {
     List<MultiGauge.Row<?>> usedRows = new ArrayList<>();
     List<MultiGauge.Row<?>> availableRows = new ArrayList<>();
     List<MultiGauge.Row<?>> nicRows = new ArrayList<>();
-    boolean leading = controller.isLeader();
-    for (IPPool pool : leading ? cache.allPools() : List.<IPPool>of()) {
+    // each pool's and config's rows come from the replica that reconciles it: the leader, or over
+    // shards the leader of its shard
+    for (IPPool pool : cache.allPools()) {
+      if (!controller.ownsPool(KubeObjects.key(pool))) {
+        continue;
+      }
       IPv4Status ipv4 = pool.getStatus() == null ? null : pool.getStatus().getIpv4();
       if (ipv4 == null || pool.getSpec() == null || pool.getSpec().getIpv4Config() == null) {
         continue;
@@ -95,9 +100,8 @@ final class ControllerMetrics {
       availableRows.add(
           MultiGauge.Row.of(tags, ipv4.getAvailable() == null ? 0 : ipv4.getAvailable()));
     }
-    for (VirtualMachineNetworkConfig config :
-        leading ? cache.allVmConfigs() : List.<VirtualMachineNetworkConfig>of()) {
-      if (config.getStatus() == null) {
+    for (VirtualMachineNetworkConfig config : cache.allVmConfigs()) {
+      if (config.getStatus() == null || !controller.ownsVmConfig(KubeObjects.key(config))) {
         continue;
       }
       for (VirtualMachineNetworkConfig.NetworkConfigStatus nic :

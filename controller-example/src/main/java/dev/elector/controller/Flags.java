@@ -138,6 +138,17 @@ final class Flags {
   private Integer workers;
 
   @Option(
+      names = "--shards",
+      paramLabel = "N",
+      description =
+          "run active-active: spread the pools over N shard Leases <lease-name>-shard-<i>, each"
+              + " replica reconciling the pools of the shards it leads; the same N on every"
+              + " replica, 1-"
+              + ControllerConfig.MAX_SHARDS
+              + " (default 0: one leader)")
+  private Integer shards;
+
+  @Option(
       names = "--kubecontext",
       paramLabel = "NAME",
       description = "the kubeconfig context to use (or KUBECONTEXT; default its current one)")
@@ -287,6 +298,7 @@ final class Flags {
       Optional.ofNullable(retryPeriod).ifPresent(builder::retryPeriod);
       Optional.ofNullable(identity).ifPresent(builder::identity);
       Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
+      Optional.ofNullable(shards).ifPresent(builder::shards);
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
       builder.agentPlacement(
           new AgentPlacement(

@@ -37,9 +37,18 @@ final class LeaderWrites {
   private final AppsV1Api apps;
   private final CoreV1Api core;
   private final RbacAuthorizationV1Api rbac;
+  private final java.util.function.Consumer<String> poolWritten;
 
   LeaderWrites(Term term, ApiClient client) {
+    this(term, client, pool -> {});
+  }
+
+  /**
+   * @param poolWritten told the key of each pool written, after the write (for tests)
+   */
+  LeaderWrites(Term term, ApiClient client, java.util.function.Consumer<String> poolWritten) {
     this.term = term;
+    this.poolWritten = poolWritten;
     this.client = client;
     this.pools = NetworkApis.ipPools(client);
     this.configs = NetworkApis.vmNetworkConfigs(client);
@@ -67,13 +76,17 @@ final class LeaderWrites {
   /** PUT of a pool's main resource (its finalizers), conditional on its resourceVersion. */
   IPPool updatePool(IPPool pool) throws ApiException {
     check("update of IPPool " + pool.ref());
-    return pools.update(pool).throwsApiException().getObject();
+    IPPool updated = pools.update(pool).throwsApiException().getObject();
+    poolWritten.accept(pool.ref());
+    return updated;
   }
 
   /** PUT of a pool's status, conditional on its resourceVersion. */
   IPPool replacePoolStatus(IPPool pool) throws ApiException {
     check("status of IPPool " + pool.ref());
-    return NetworkApis.replaceStatus(client, pool);
+    IPPool updated = NetworkApis.replaceStatus(client, pool);
+    poolWritten.accept(pool.ref());
+    return updated;
   }
 
   VirtualMachineNetworkConfig updateVmConfig(VirtualMachineNetworkConfig config)

@@ -35,7 +35,10 @@ final class PoolReconciler implements KeyReconciler {
 
   private final ClusterCache cache;
   private final LeaderWrites writes;
+
+  /** The agents' RBAC of the pool's namespace; null where another term keeps it (shards). */
   private final AgentAccess access;
+
   private final NetworkAttachments networks;
   private final ControllerConfig config;
   private final EventLog events;
@@ -213,7 +216,9 @@ final class PoolReconciler implements KeyReconciler {
     String key = pool.ref();
     String namespace = pool.getMetadata().getNamespace();
     String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
-    access.ensure(namespace);
+    if (access != null) {
+      access.ensure(namespace);
+    }
     int replicas = paused ? 0 : config.agentReplicas();
     V1Deployment rendered =
         AgentDeployment.render(
@@ -563,7 +568,9 @@ final class PoolReconciler implements KeyReconciler {
           "deployment",
           namespace + "/" + deploymentName);
     }
-    access.release(namespace);
+    if (access != null) {
+      access.release(namespace);
+    }
     writes.updatePool(KubeObjects.withoutFinalizer(pool, FINALIZER, IPPool.class));
     warnings.forget(key);
     log.info("IPPool {}: finalizer {} removed", key, FINALIZER);

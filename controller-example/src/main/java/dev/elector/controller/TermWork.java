@@ -3,6 +3,7 @@ package dev.elector.controller;
 import dev.elector.Term;
 import io.kubernetes.client.extended.controller.DefaultController;
 import io.kubernetes.client.extended.controller.reconciler.Request;
+import io.kubernetes.client.extended.controller.reconciler.Result;
 import io.kubernetes.client.extended.workqueue.DefaultRateLimitingQueue;
 import io.kubernetes.client.extended.workqueue.RateLimitingQueue;
 import io.kubernetes.client.extended.workqueue.ratelimiter.DefaultControllerRateLimiter;
@@ -20,10 +21,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The controllers of one leadership term: three client-java {@link DefaultController}s, each with a
  * rate-limited work queue (IPPools, VirtualMachineNetworkConfigs, VirtualMachines) and its
- * reconciler workers. client-java controllers cannot run again once shut down, so every term builds
- * new ones. On start every object in the cache is queued, so a new leader picks up all work the
- * previous one left; on stop the controllers shut down first, and stop() waits for the reconciles
- * in flight (whose writes check the term) to return.
+ * reconciler workers. Over shards, a term is one shard's: it queues and reconciles only the keys
+ * that route to its shard ({@link ShardRouting.Owned}, checked again when a reconcile starts), and
+ * the term of shard 0 runs a fourth controller that keeps the agents' RBAC of each pool namespace.
+ * client-java controllers cannot run again once shut down, so every term builds new ones. On start
+ * every object in the cache is queued, so a new leader picks up all work the previous one left; on
+ * stop the controllers shut down first, and stop() waits for the reconciles in flight (whose writes
+ * check the term) to return.
  *
  * <p>Two choices differ from client-java's usual wiring, both for a controller that lives for one
  * term only. The controllers are made with their constructor, because {@code
@@ -49,9 +53,17 @@ final class TermWork {
   private final GuardedReconciler configs;
   private final GuardedReconciler vms;
   private final List<DefaultController> controllers;
+  private final ShardRouting.Owned owned;
+  private final boolean sharded;
+  // over shards, in the term of shard 0 only: the agents' RBAC per namespace; else null
+  private final RateLimitingQueue<Request> accessQueue;
+  private final GuardedReconciler access;
+  private final ScheduledExecutorService accessWorkers;
 
   TermWork(
       Term term,
+      ShardRouting routing,
+      int shard,
       ApiClient client,
       ClusterCache cache,
       ControllerConfig config,
@@ -61,7 +73,9 @@ final class TermWork {
       WarnOnce warnings) {
     this.term = term;
     this.cache = cache;
-    String suffix = "-t" + term.fencingToken();
+    this.owned = routing.owned(shard);
+    this.sharded = routing.sharded();
+    String suffix = (sharded ? "-s" + shard : "") + "-t" + term.fencingToken();
     this.queueThreads = Executors.newCachedThreadPool(Threads.daemon("ippool-queue" + suffix));
     this.poolQueue =
         new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
@@ -69,21 +83,30 @@ final class TermWork {
         new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
     this.vmQueue =
         new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
-    LeaderWrites writes = new LeaderWrites(term, client);
+    ReconcileObserver observer = config.reconcileObserver();
+    LeaderWrites writes =
+        new LeaderWrites(
+            term, client, pool -> observer.poolWritten(pool, shard, term, System.nanoTime()));
+    AgentAccess agentAccess = new AgentAccess(cache, writes, events);
     this.pools =
         new GuardedReconciler(
             "IPPool",
             term,
-            new PoolReconciler(
-                cache,
-                writes,
-                new AgentAccess(cache, writes, events),
-                new NetworkAttachments(client),
-                config,
-                events,
-                objectEvents,
-                stats,
-                warnings),
+            observed(
+                "IPPool",
+                shard,
+                owned::pool,
+                observer,
+                new PoolReconciler(
+                    cache,
+                    writes,
+                    sharded ? null : agentAccess,
+                    new NetworkAttachments(client),
+                    config,
+                    events,
+                    objectEvents,
+                    stats,
+                    warnings)),
             stats);
     PoolAllocator allocator =
         new PoolAllocator(
@@ -92,14 +115,31 @@ final class TermWork {
         new GuardedReconciler(
             "VirtualMachineNetworkConfig",
             term,
-            new VmConfigReconciler(
-                cache, writes, allocator, events, objectEvents, warnings, config.clock()),
+            observed(
+                "VirtualMachineNetworkConfig",
+                shard,
+                owned::vmConfig,
+                observer,
+                new VmConfigReconciler(
+                    cache,
+                    writes,
+                    allocator,
+                    events,
+                    objectEvents,
+                    warnings,
+                    config.clock(),
+                    owned::vmConfig)),
             stats);
     this.vms =
         new GuardedReconciler(
             "VirtualMachine",
             term,
-            new VmReconciler(cache, writes, events, objectEvents, warnings, config.clock()),
+            observed(
+                "VirtualMachine",
+                shard,
+                owned::vm,
+                observer,
+                new VmReconciler(cache, writes, events, objectEvents, warnings, config.clock())),
             stats);
     this.poolWorkers =
         Executors.newScheduledThreadPool(config.workers(), Threads.daemon("ippool-pools" + suffix));
@@ -108,12 +148,70 @@ final class TermWork {
             config.workers(), Threads.daemon("ippool-vmconfigs" + suffix));
     this.vmWorkers =
         Executors.newScheduledThreadPool(config.workers(), Threads.daemon("ippool-vms" + suffix));
-    this.controllers =
-        List.of(
-            controller("ippool-pools" + suffix, pools, poolQueue, poolWorkers, config.workers()),
-            controller(
-                "ippool-vmconfigs" + suffix, configs, configQueue, configWorkers, config.workers()),
-            controller("ippool-vms" + suffix, vms, vmQueue, vmWorkers, config.workers()));
+    List<DefaultController> all =
+        new java.util.ArrayList<>(
+            List.of(
+                controller(
+                    "ippool-pools" + suffix, pools, poolQueue, poolWorkers, config.workers()),
+                controller(
+                    "ippool-vmconfigs" + suffix,
+                    configs,
+                    configQueue,
+                    configWorkers,
+                    config.workers()),
+                controller("ippool-vms" + suffix, vms, vmQueue, vmWorkers, config.workers())));
+    if (sharded && owned.agentAccess()) {
+      this.accessQueue =
+          new DefaultRateLimitingQueue<>(queueThreads, new DefaultControllerRateLimiter<>());
+      this.access =
+          new GuardedReconciler(
+              "agent RBAC", term, (namespace, name) -> syncAccess(agentAccess, namespace), stats);
+      this.accessWorkers =
+          Executors.newScheduledThreadPool(1, Threads.daemon("ippool-agent-rbac" + suffix));
+      all.add(controller("ippool-agent-rbac" + suffix, access, accessQueue, accessWorkers, 1));
+    } else {
+      this.accessQueue = null;
+      this.access = null;
+      this.accessWorkers = null;
+    }
+    this.controllers = List.copyOf(all);
+  }
+
+  /**
+   * A reconciler that does nothing for a key of another shard (its route may have changed since it
+   * was queued: a config's networks, a new pool) and tells the observer of every reconcile it runs.
+   */
+  private KeyReconciler observed(
+      String kind,
+      int shard,
+      java.util.function.Predicate<String> owns,
+      ReconcileObserver observer,
+      KeyReconciler delegate) {
+    return (namespace, name) -> {
+      String key = namespace + "/" + name;
+      if (!owns.test(key)) {
+        log.debug("{} {} belongs to another shard now; left to it", kind, key);
+        return KeyReconciler.DONE;
+      }
+      long start = System.nanoTime();
+      try {
+        return delegate.reconcile(namespace, name);
+      } finally {
+        observer.reconciled(kind, key, shard, term, start, System.nanoTime());
+      }
+    };
+  }
+
+  /** The agents' RBAC of one namespace: kept while it has a pool, the Role deleted after. */
+  private Result syncAccess(AgentAccess agentAccess, String namespace)
+      throws io.kubernetes.client.openapi.ApiException {
+    boolean pools = cache.poolsIn(namespace).stream().anyMatch(p -> !KubeObjects.deleting(p));
+    if (pools) {
+      agentAccess.ensure(namespace);
+    } else {
+      agentAccess.release(namespace);
+    }
+    return KeyReconciler.DONE;
   }
 
   @SuppressWarnings("unchecked") // DefaultController takes its ready checks as generic varargs
@@ -142,7 +240,8 @@ final class TermWork {
       cache.allVmConfigs().forEach(c -> vm(KubeObjects.key(c)));
     }
     log.info(
-        "term {}: controllers started, {} pools, {} configs and {} VMs queued",
+        "{}term {}: controllers started, {} pools, {} configs and {} VMs queued",
+        sharded ? "shard " + owned.shard() + " " : "",
         term.fencingToken(),
         poolQueue.length(),
         configQueue.length(),
@@ -157,33 +256,51 @@ final class TermWork {
     }
   }
 
+  /** Queues a pool of this term's shard (and its namespace's agent RBAC, where kept here). */
   void pool(String key) {
-    poolQueue.add(request(key));
+    if (owned.pool(key)) {
+      poolQueue.add(request(key));
+    }
+    if (accessQueue != null) {
+      accessQueue.add(request(key.substring(0, key.indexOf('/')) + "/" + AgentAccess.NAME));
+    }
   }
 
+  /** Queues a config of this term's shard. */
   void vmConfig(String key) {
-    configQueue.add(request(key));
+    if (owned.vmConfig(key)) {
+      configQueue.add(request(key));
+    }
   }
 
+  /** Queues a VirtualMachine of this term's shard. */
   void vm(String key) {
-    vmQueue.add(request(key));
+    if (owned.vm(key)) {
+      vmQueue.add(request(key));
+    }
   }
 
-  /** Whether both queues are empty and no reconcile runs or waits for a retry. */
+  /** Whether every queue is empty and no reconcile runs or waits for a retry. */
   boolean idle() {
     return poolQueue.length() == 0
         && configQueue.length() == 0
         && vmQueue.length() == 0
         && pools.idle()
         && configs.idle()
-        && vms.idle();
+        && vms.idle()
+        && (access == null || (accessQueue.length() == 0 && access.idle()));
   }
 
   /** Shuts the controllers down and waits (bounded) for reconciles in flight to return. */
   void stop() {
     controllers.forEach(DefaultController::shutdown);
     try {
-      for (ExecutorService workers : List.of(poolWorkers, configWorkers, vmWorkers)) {
+      List<ExecutorService> all =
+          new java.util.ArrayList<>(List.of(poolWorkers, configWorkers, vmWorkers));
+      if (accessWorkers != null) {
+        all.add(accessWorkers);
+      }
+      for (ExecutorService workers : all) {
         if (!workers.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
           log.warn(
               "term {}: reconcilers still running {} after shutdown; their writes are"

@@ -53,7 +53,13 @@ final class VmConfigReconciler implements KeyReconciler {
   private final ObjectEvents objectEvents;
   private final WarnOnce warnings;
   private final Clock clock;
+  private final java.util.function.Predicate<String> owned;
 
+  /**
+   * @param owned whether a config (by key) is still this term's to reconcile, looked at again once
+   *     its pools are known and before any pool is written (over shards, a pool that just appeared
+   *     in the cache may move the config to that pool's shard)
+   */
   VmConfigReconciler(
       ClusterCache cache,
       LeaderWrites writes,
@@ -61,7 +67,9 @@ final class VmConfigReconciler implements KeyReconciler {
       EventLog events,
       ObjectEvents objectEvents,
       WarnOnce warnings,
-      Clock clock) {
+      Clock clock,
+      java.util.function.Predicate<String> owned) {
+    this.owned = owned;
     this.cache = cache;
     this.writes = writes;
     this.allocator = allocator;
@@ -142,6 +150,10 @@ final class VmConfigReconciler implements KeyReconciler {
           .add(new NicRequest(i, mac.get(), requested));
     }
     Map<String, Set<String>> releaseByPool = staleMacs(config, wanted);
+    if (!owned.test(key)) {
+      log.debug("VirtualMachineNetworkConfig {}: its pools are another shard's now", key);
+      return DONE;
+    }
     // Pools that release first: an address the spec dropped goes back before any new one is
     // handed out, in another pool too (within one pool, one write releases, then allocates).
     Set<String> poolKeys = new LinkedHashSet<>(releaseByPool.keySet());

@@ -134,6 +134,7 @@ class ChartIT {
     // the controller accepts what the chart renders, and reads the JSON the way it is meant
     ControllerConfig config = Flags.parse(args.toArray(String[]::new)).config().build();
     assertEquals(3, config.agentReplicas());
+    assertEquals(6, config.shards());
     assertEquals(false, config.agentPlacement().spreadRequired());
     assertEquals(Map.of("zone", "a"), config.agentPlacement().nodeSelector());
     assertEquals("dedicated", config.agentPlacement().tolerations().get(0).getKey());
@@ -163,6 +164,16 @@ class ChartIT {
     Map<String, Object> metrics = only(objects, "Service", "ippool-controller-metrics");
     assertEquals(
         9090, ((List<Map<String, Object>>) path(metrics, "spec", "ports")).get(0).get("port"));
+    // the Role names the shard and member Leases of --shards
+    Set<String> role = rules(objects, "Role");
+    assertTrue(
+        role.stream()
+            .anyMatch(
+                r ->
+                    r.contains("ippool-controller-shard-5")
+                        && r.contains("ippool-controller-member-5")
+                        && !r.contains("shard-6")),
+        role.toString());
     List<Map<String, Object>> monitors =
         objects.stream().filter(o -> kind(o).equals("ServiceMonitor")).toList();
     assertEquals(1, monitors.size(), "metrics.serviceMonitor.enabled renders one ServiceMonitor");
@@ -333,7 +344,7 @@ class ChartIT {
         "--set-json",
         "imagePullSecrets=[{\"name\":\"registry\"}]",
         "--set",
-        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true",
+        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true,shards=6",
         "--set-json",
         "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
         "--set-json",

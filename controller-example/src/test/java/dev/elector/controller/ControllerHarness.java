@@ -131,14 +131,56 @@ final class ControllerHarness implements AutoCloseable {
 
   /** Starts a controller named {@code name} (its identity) under the restricted identity. */
   IPPoolController start(String name, int workers) {
+    return start(name, workers, b -> {});
+  }
+
+  /** {@link #start(String, int)}, with more settings made by {@code more}. */
+  IPPoolController start(
+      String name, int workers, java.util.function.Consumer<ControllerConfig.Builder> more) {
+    return start(name, workers, more, identity.client());
+  }
+
+  /**
+   * A client of the controller identity whose every new request fails with an IOException while
+   * {@code cut} is true: a replica cut off from the API server, which can neither renew nor release
+   * (as if killed, seen from the others), while its calls already open go on.
+   */
+  ApiClient severableClient(java.util.concurrent.atomic.AtomicBoolean cut) {
+    ApiClient shared = identity.client();
+    String bearer = "Bearer " + identity.token();
+    ApiClient client =
+        new ApiClient(
+            shared
+                .getHttpClient()
+                .newBuilder()
+                .addInterceptor(
+                    chain -> {
+                      if (cut.get()) {
+                        throw new IOException("cut off from the API server (test)");
+                      }
+                      return chain.proceed(
+                          chain.request().newBuilder().header("Authorization", bearer).build());
+                    })
+                .build());
+    client.setBasePath(shared.getBasePath());
+    return client;
+  }
+
+  /** {@link #start(String, int)} with more settings and its own client. */
+  IPPoolController start(
+      String name,
+      int workers,
+      java.util.function.Consumer<ControllerConfig.Builder> more,
+      ApiClient client) {
     List<ProcessEvent> lines = events.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
     ControllerConfig.Builder builder = ControllerConfig.newBuilder();
+    more.accept(builder);
     if (upstreamAgentNamespace != null) {
       builder.upstreamAgentNamespace(upstreamAgentNamespace);
     }
     IPPoolController controller =
         IPPoolController.start(
-            identity.client(),
+            client,
             builder
                 .identity(name)
                 .leaseNamespace(home.name())

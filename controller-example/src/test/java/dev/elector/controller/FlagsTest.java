@@ -177,4 +177,27 @@ class FlagsTest {
         rejected("--webhook-addr=0.0.0.0:8443", "--webhook-service=svc")
             .contains("is not NAMESPACE/NAME[:PORT]"));
   }
+
+  @Test
+  void shardsDefaultToASingleLeaderAndTakeACount() {
+    assertEquals(0, Flags.parse().config().build().shards());
+    assertEquals(6, Flags.parse("--shards", "6").config().build().shards());
+  }
+
+  @Test
+  void badShardSettingsNameTheFlagAndTheFix() {
+    String tooMany = rejected("--shards", "65");
+    assertTrue(tooMany.contains("shards (--shards) 65 must be 0 (one leader) to 64"), tooMany);
+    String negative = rejected("--shards=-1");
+    assertTrue(negative.contains("shards (--shards) -1"), negative);
+    String noElection = rejected("--shards", "4", "--no-leader-election");
+    assertTrue(noElection.contains("needs leader election; drop --no-leader-election"), noElection);
+    String longName = rejected("--shards", "4", "--lease-name", "x".repeat(41));
+    assertTrue(longName.contains("cannot name a shard group"), longName);
+    String upper = rejected("--shards", "4", "--lease-name", "IPPool");
+    assertTrue(upper.contains("leaseName (--lease-name) 'IPPool'"), upper);
+    // without shards the Lease name is not a group's prefix
+    assertEquals(
+        41, Flags.parse("--lease-name", "x".repeat(41)).config().build().leaseName().length());
+  }
 }

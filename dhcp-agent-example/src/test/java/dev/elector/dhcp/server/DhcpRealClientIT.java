@@ -174,6 +174,8 @@ class DhcpRealClientIT {
         List.of(
             DhcpServer.class,
             MonotonicClock.class,
+            dev.elector.examples.CommandLines.class,
+            picocli.CommandLine.class,
             org.slf4j.LoggerFactory.class,
             Class.forName("org.slf4j.simple.SimpleLogger"))) {
       entries.add(

@@ -53,6 +53,42 @@ final class Cohort implements AutoCloseable {
   static final Duration RETRY = Duration.ofMillis(500);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
   private static final AtomicInteger IDENTITIES = new AtomicInteger();
+  private static final org.slf4j.Logger CALL_LOG =
+      org.slf4j.LoggerFactory.getLogger("dev.elector.reliability.calls");
+
+  /**
+   * Logs each request of a client-java candidate at DEBUG with the local port of its connection and
+   * its outcome, so a failed call can be traced through the proxy and the balancer to a server.
+   */
+  private static okhttp3.Interceptor callLog(String name) {
+    return chain -> {
+      okhttp3.Connection connection = chain.connection();
+      int port = connection == null ? -1 : connection.socket().getLocalPort();
+      String what = chain.request().method() + " " + chain.request().url().encodedPath();
+      long start = System.nanoTime();
+      try {
+        okhttp3.Response response = chain.proceed(chain.request());
+        CALL_LOG.debug(
+            "{}: {} on port {} ({}): {} in {} ms",
+            name,
+            what,
+            port,
+            connection == null ? "?" : connection.protocol(),
+            response.code(),
+            (System.nanoTime() - start) / 1_000_000);
+        return response;
+      } catch (java.io.IOException | RuntimeException e) {
+        CALL_LOG.debug(
+            "{}: {} on port {} failed after {} ms: {}",
+            name,
+            what,
+            port,
+            (System.nanoTime() - start) / 1_000_000,
+            e.toString());
+        throw e;
+      }
+    };
+  }
 
   /**
    * What the soak's faults act on, for an Elector candidate or a client-go one: its network path
@@ -289,6 +325,10 @@ final class Cohort implements AutoCloseable {
     ApiClient client = identity.client();
     client.setBasePath("https://127.0.0.1:" + proxy.address().getPort());
     HttpFaults http = HttpFaults.withSeed(name.hashCode()).installOn(client);
+    if (CALL_LOG.isDebugEnabled()) {
+      client.setHttpClient(
+          client.getHttpClient().newBuilder().addNetworkInterceptor(callLog(name)).build());
+    }
     LeaseLock lock =
         LeaseLock.newBuilder()
             .apiClient(client)

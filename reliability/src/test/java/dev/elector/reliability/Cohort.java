@@ -52,6 +52,38 @@ final class Cohort implements AutoCloseable {
   static final Duration RENEW_DEADLINE = Duration.ofSeconds(2);
   static final Duration RETRY = Duration.ofMillis(500);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
+
+  /**
+   * The timings of a cohort's candidates, Elector's and client-go's alike: lease, renewDeadline,
+   * retryPeriod, Elector's maxBackoff and its request timeout (half the renewDeadline).
+   */
+  record Timings(Duration lease, Duration renewDeadline, Duration retry, Duration maxBackoff) {
+    /** The scenarios' shortened timings: a fifth of the defaults. */
+    static final Timings SHORT = new Timings(LEASE, RENEW_DEADLINE, RETRY, MAX_BACKOFF);
+
+    /** The defaults of Elector and client-go: 15 s, 10 s, 2 s. */
+    static final Timings DEFAULTS =
+        new Timings(
+            ElectorConfig.DEFAULT_LEASE_DURATION,
+            ElectorConfig.DEFAULT_RENEW_DEADLINE,
+            ElectorConfig.DEFAULT_RETRY_PERIOD,
+            ElectorConfig.DEFAULT_MAX_BACKOFF);
+
+    Duration requestTimeout() {
+      return renewDeadline.dividedBy(2);
+    }
+
+    @Override
+    public String toString() {
+      return lease.toMillis()
+          + "/"
+          + renewDeadline.toMillis()
+          + "/"
+          + retry.toMillis()
+          + " ms (lease/renewDeadline/retryPeriod)";
+    }
+  }
+
   private static final AtomicInteger IDENTITIES = new AtomicInteger();
   private static final org.slf4j.Logger CALL_LOG =
       org.slf4j.LoggerFactory.getLogger("dev.elector.reliability.calls");
@@ -274,7 +306,8 @@ final class Cohort implements AutoCloseable {
   private final KubeCluster cluster;
   private final KubeNamespace namespace;
   private InetSocketAddress server;
-  private Duration requestTimeout = RENEW_DEADLINE.dividedBy(2);
+  private Timings timings = Timings.SHORT;
+  private Duration requestTimeout = Timings.SHORT.requestTimeout();
   private final Map<String, Member> members = new LinkedHashMap<>();
   private final Map<String, GoCandidate> goCandidates = new LinkedHashMap<>();
   private final List<KubernetesClient> fabric8Clients = new ArrayList<>();
@@ -294,6 +327,21 @@ final class Cohort implements AutoCloseable {
     URI uri = URI.create(url);
     this.server = new InetSocketAddress(uri.getHost(), uri.getPort());
     return this;
+  }
+
+  /**
+   * Candidates added from now on, of every kind, run at {@code timings}; Elector's bound each lock
+   * call by half the renewDeadline.
+   */
+  Cohort timings(Timings timings) {
+    this.timings = timings;
+    this.requestTimeout = timings.requestTimeout();
+    return this;
+  }
+
+  /** The timings of the candidates added from now on. */
+  Timings timings() {
+    return timings;
   }
 
   /** Elector candidates added from now on bound each lock call by {@code timeout}. */
@@ -390,10 +438,10 @@ final class Cohort implements AutoCloseable {
                 .apply(
                     ElectorConfig.newBuilder()
                         .lock(lock)
-                        .leaseDuration(LEASE)
-                        .renewDeadline(RENEW_DEADLINE)
-                        .retryPeriod(RETRY)
-                        .maxBackoff(MAX_BACKOFF)
+                        .leaseDuration(timings.lease())
+                        .renewDeadline(timings.renewDeadline())
+                        .retryPeriod(timings.retry())
+                        .maxBackoff(timings.maxBackoff())
                         .callbacks(
                             LeaderCallbacks.of(
                                 term -> {
@@ -450,6 +498,7 @@ final class Cohort implements AutoCloseable {
               namespace.name(),
               LOCK,
               kubeconfig,
+              timings,
               releaseOnCancel,
               proxy,
               timeline,

@@ -43,7 +43,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Raw JSON requests through a user's {@link ApiClient}, so its authentication and TLS apply, with a
  * timeout over each whole call, and {@link Call#cancel()} to abort one: the client-java {@link
- * ApiTransport}. Working on raw JSON keeps fields this library does not know. Bodies are written
+ * ApiTransport}. Lock requests run on a connection pool of their own. A request whose new
+ * connection is not ready (TCP and TLS) within a third of its timeout, as behind a balancer that
+ * hands connections to an API server that has bound its port but does not serve yet, gives that
+ * connection up and dials once more within its deadline: nothing was sent on it, so the request
+ * count stays one. After a request without an answer the lock's idle connections are closed: OkHttp
+ * ends only the timed-out HTTP/2 stream, and would otherwise send the next request on a connection
+ * that may be dead. Working on raw JSON keeps fields this library does not know. Bodies are written
  * with {@link JsonText}, so the nulls of a merge patch are sent; answers are read with Gson into
  * plain values (numbers as {@link BigDecimal}).
  */

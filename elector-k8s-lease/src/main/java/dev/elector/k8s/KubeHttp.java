@@ -26,9 +26,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -68,8 +68,14 @@ final class KubeHttp implements ApiTransport {
   static final long MIN_SECOND_DIAL_MILLIS = 100;
 
   /** Gives up on connections that do not get ready in time (see {@link #send}). */
-  private static final ScheduledExecutorService SETUP_CHECKS =
-      Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("elector-kube-setup-"));
+  private static final ScheduledExecutorService SETUP_CHECKS = setupChecks();
+
+  private static ScheduledExecutorService setupChecks() {
+    ScheduledThreadPoolExecutor checks =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.factory("elector-kube-setup-"));
+    checks.setRemoveOnCancelPolicy(true); // a check is cancelled once its request has an answer
+    return checks;
+  }
 
   private final ApiClient client;
   private final Duration timeout;

@@ -10,6 +10,8 @@ import dev.elector.testkit.kube.KubeTest;
 import dev.elector.testkit.net.FaultProxy;
 import dev.elector.testkit.net.TcpBalancer;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.Config;
+import java.io.StringReader;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
@@ -34,7 +36,8 @@ class DeadConnectionIT {
     try (FaultProxy dying = FaultProxy.newBuilder().name("dying").target(server).start();
         TcpBalancer balancer =
             TcpBalancer.start("two-paths", List.of(dying.address(), server))) { // round robin
-      ApiClient client = cluster.admin();
+      // the admin's credentials on a client of its own: the suite's admin client stays as it is
+      ApiClient client = Config.fromConfig(new StringReader(cluster.adminKubeconfigYaml()));
       client.setBasePath("https://127.0.0.1:" + balancer.address().getPort());
       LeaseLock lock =
           LeaseLock.newBuilder()

@@ -9,8 +9,10 @@ import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
 import dev.elector.testkit.net.TcpBalancer;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.Config;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -42,7 +44,8 @@ class StalledConnectionIT {
               List.of(
                   new InetSocketAddress(InetAddress.getLoopbackAddress(), starting.getLocalPort()),
                   new InetSocketAddress(server.getHost(), server.getPort())))) {
-        ApiClient client = cluster.admin();
+        // the admin's credentials on a client of its own: the suite's admin client stays as it is
+        ApiClient client = Config.fromConfig(new StringReader(cluster.adminKubeconfigYaml()));
         client.setBasePath("https://127.0.0.1:" + balancer.address().getPort());
         LeaseLock lock =
             LeaseLock.newBuilder()

@@ -9,6 +9,7 @@ import com.google.gson.JsonPrimitive;
 import com.google.gson.JsonSyntaxException;
 import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
+import dev.elector.kube.internal.DaemonThreads;
 import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.ListWatchLoop;
 import dev.elector.kube.internal.WatchPacer;
@@ -25,6 +26,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -39,7 +43,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Raw JSON requests through a user's {@link ApiClient}, so its authentication and TLS apply, with a
  * timeout over each whole call, and {@link Call#cancel()} to abort one: the client-java {@link
- * ApiTransport}. Working on raw JSON keeps fields this library does not know. Bodies are written
+ * ApiTransport}. Lock requests run on a connection pool of their own. A request whose new
+ * connection is not ready (TCP and TLS) within a third of its timeout, as behind a balancer that
+ * hands connections to an API server that has bound its port but does not serve yet, gives that
+ * connection up and dials once more within its deadline: nothing was sent on it, so the request
+ * count stays one. After a request without an answer the lock's idle connections are closed: OkHttp
+ * ends only the timed-out HTTP/2 stream, and would otherwise send the next request on a connection
+ * that may be dead. Working on raw JSON keeps fields this library does not know. Bodies are written
  * with {@link JsonText}, so the nulls of a merge patch are sent; answers are read with Gson into
  * plain values (numbers as {@link BigDecimal}).
  */
@@ -49,6 +59,23 @@ final class KubeHttp implements ApiTransport {
   /** The watch client of each user client, kept while the user client lives. */
   private static final Map<OkHttpClient, OkHttpClient> WATCH_CLIENTS =
       Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** The lock-request client of each user client, kept while the user client lives. */
+  private static final Map<OkHttpClient, OkHttpClient> LOCK_CLIENTS =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  /** A second dial is worth it only with at least this much of the deadline left. */
+  static final long MIN_SECOND_DIAL_MILLIS = 100;
+
+  /** Gives up on connections that do not get ready in time (see {@link #send}). */
+  private static final ScheduledExecutorService SETUP_CHECKS = setupChecks();
+
+  private static ScheduledExecutorService setupChecks() {
+    ScheduledThreadPoolExecutor checks =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.factory("elector-kube-setup-"));
+    checks.setRemoveOnCancelPolicy(true); // a check is cancelled once its request has an answer
+    return checks;
+  }
 
   private final ApiClient client;
   private final Duration timeout;
@@ -74,13 +101,115 @@ final class KubeHttp implements ApiTransport {
       Duration timeout,
       Abort abort)
       throws IOException {
-    Call call = client.getHttpClient().newCall(request(method, path, query, body, contentType));
-    call.timeout().timeout(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS);
+    OkHttpClient http = lockClient();
+    Request request = request(method, path, query, body, contentType);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Setup first = new Setup();
+    try {
+      return execute(http, request, first, Math.max(1, timeout.toMillis()), abort, true);
+    } catch (IOException e) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (!first.stalled || abort.aborted() || left < MIN_SECOND_DIAL_MILLIS) {
+        evictAfterFailure(http);
+        throw e;
+      }
+      // The first connection was accepted but never got ready (a server that has bound its port
+      // but does not serve yet, behind a balancer); the request was not sent. Dial again: a new
+      // connection may reach another server.
+      try {
+        return execute(http, request, new Setup(), left, abort, false);
+      } catch (IOException again) {
+        evictAfterFailure(http);
+        throw again;
+      }
+    }
+  }
+
+  /**
+   * Runs one attempt of a lock request within {@code millis}. With {@code boundSetup}, an attempt
+   * whose connection is not ready (TCP and TLS) within a third of {@code millis} is cancelled and
+   * marked {@link Setup#stalled}: nothing was sent on it.
+   */
+  private static ListWatchLoop.Reply execute(
+      OkHttpClient http, Request request, Setup setup, long millis, Abort abort, boolean boundSetup)
+      throws IOException {
+    Call call = http.newCall(request.newBuilder().tag(Setup.class, setup).build());
+    call.timeout().timeout(millis, TimeUnit.MILLISECONDS);
     // Cancelling ends the exchange and makes execute() throw at once; before it, execute() throws
     // without sending anything.
     abort.onAbort(call::cancel);
+    ScheduledFuture<?> check = null;
+    if (boundSetup && millis >= 3 * MIN_SECOND_DIAL_MILLIS) {
+      check =
+          SETUP_CHECKS.schedule(
+              () -> {
+                if (setup.stallIfNotConnected()) {
+                  call.cancel();
+                }
+              },
+              millis / 3,
+              TimeUnit.MILLISECONDS);
+    }
     try (Response response = call.execute()) {
       return reply(response);
+    } finally {
+      if (check != null) {
+        check.cancel(false);
+      }
+    }
+  }
+
+  /**
+   * The client for lock requests: the user's client (its authentication, TLS and interceptors) on a
+   * connection pool of its own, so that dropping the lock's connections after a failure never
+   * touches the user's, with an interceptor that marks a request's connection as ready.
+   */
+  private OkHttpClient lockClient() {
+    OkHttpClient user = client.getHttpClient();
+    OkHttpClient http = LOCK_CLIENTS.get(user);
+    if (http == null) {
+      http =
+          LOCK_CLIENTS.computeIfAbsent(
+              user,
+              u ->
+                  u.newBuilder()
+                      .connectionPool(new ConnectionPool())
+                      .addNetworkInterceptor(
+                          chain -> {
+                            Setup setup = chain.request().tag(Setup.class);
+                            if (setup != null) {
+                              setup.connected();
+                            }
+                            return chain.proceed(chain.request());
+                          })
+                      .build());
+    }
+    return http;
+  }
+
+  /**
+   * After a lock request that got no answer (timeout, I/O error), closes the lock's idle
+   * connections: the next request dials afresh instead of trusting a connection that may be dead.
+   */
+  private static void evictAfterFailure(OkHttpClient http) {
+    http.connectionPool().evictAll();
+  }
+
+  /** Whether one attempt's connection became ready, or was given up before. */
+  private static final class Setup {
+    private boolean connected;
+    private boolean stalled;
+
+    synchronized void connected() {
+      connected = true;
+    }
+
+    /** Marks the attempt stalled unless its connection is ready; returns whether it did. */
+    synchronized boolean stallIfNotConnected() {
+      if (!connected) {
+        stalled = true;
+      }
+      return stalled;
     }
   }
 

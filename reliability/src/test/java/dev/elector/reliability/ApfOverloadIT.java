@@ -36,19 +36,23 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * API Priority and Fairness under overload. One API server with few seats ({@code
  * --max-requests-inflight=10 --max-mutating-requests-inflight=5}, so that two cores suffice to
- * saturate it) and a load generator, a ServiceAccount of its own, running {@link #LOADERS}
- * concurrent LISTs of about 1 MB without pause. An Elector leader at the default timings renews
- * meanwhile: first with no FlowSchema of ours (its requests queue in "workload-low" with the
- * flood), then with {@code deploy/apf/flowschema.yaml} applied for its ServiceAccount. Figures:
- * renewal latency, longest renewal gap, lost terms, the load's 429s. The test checks, from the API
- * server's X-Kubernetes-PF-PriorityLevel-UID header, that the lock's GET and PATCH run in
+ * saturate it) and a short queue wait ({@code --request-timeout=4s}: APF rejects with 429 a request
+ * that waited a quarter of it, 1 s), and a load generator, a ServiceAccount of its own, running
+ * {@link #LOADERS} concurrent LISTs of about 1 MB without pause. An Elector leader at the default
+ * timings renews meanwhile: first with no FlowSchema of ours (its requests queue in "workload-low"
+ * with the flood), then with {@code deploy/apf/flowschema.yaml} applied for its ServiceAccount.
+ * Figures: renewal latency, longest renewal gap, lost terms, the load's 429s. The test checks, from
+ * the API server's X-Kubernetes-PF-PriorityLevel-UID header, that the lock's GET and PATCH run in
  * "workload-low" without the schema and in the shipped priority level with it, and that the lease
  * is not lost with it. {@link #WINDOW} per phase; three minutes with {@code
  * -Delector.ha.long=true}.
  */
 class ApfOverloadIT {
   static final Path SHIPPED_APF = Path.of("..", "deploy", "apf", "flowschema.yaml");
-  static final int LOADERS = HaPlane.LONG ? 64 : 32;
+
+  /** More than one flow's hand of 6 queues of 50 in workload-low holds: APF rejects the rest. */
+  static final int LOADERS = 320;
+
   static final int CONFIGMAPS = 100;
   static final Duration WINDOW = HaPlane.LONG ? Duration.ofMinutes(3) : Duration.ofSeconds(20);
 
@@ -56,7 +60,14 @@ class ApfOverloadIT {
   void aListFloodDelaysRenewalsUntilTheShippedFlowSchemaSeparatesThem() throws Exception {
     try (HaControlPlane plane =
         HaPlane.start(
-            1, i -> List.of("--max-requests-inflight=10", "--max-mutating-requests-inflight=5"))) {
+            1,
+            i ->
+                List.of(
+                    "--max-requests-inflight=10",
+                    "--max-mutating-requests-inflight=5",
+                    // APF rejects a request that waited in its queue for a quarter of the request
+                    // timeout: 1 s here instead of 15 s, so that the flood's queues overflow.
+                    "--request-timeout=4s"))) {
       KubeCluster cluster = plane.cluster();
       KubeNamespace data = cluster.createNamespace("apf-load");
       CoreV1Api core = new CoreV1Api(cluster.admin());
@@ -86,6 +97,9 @@ class ApfOverloadIT {
       assertTrue(
           without.load429 + without.loadOk > 0 && with.load429 + with.loadOk > 0,
           "the load generator made no request");
+      assertTrue(
+          without.load429 > 0,
+          "APF rejected none of the flood: the overload did not reach APF's limits");
       assertEquals(0, with.lostTerms, "the leader lost its term despite the shipped FlowSchema");
     }
   }

@@ -52,7 +52,75 @@ final class Cohort implements AutoCloseable {
   static final Duration RENEW_DEADLINE = Duration.ofSeconds(2);
   static final Duration RETRY = Duration.ofMillis(500);
   static final Duration MAX_BACKOFF = Duration.ofSeconds(4);
+
+  /**
+   * The timings of a cohort's candidates, Elector's and client-go's alike: lease, renewDeadline,
+   * retryPeriod, Elector's maxBackoff and its request timeout (half the renewDeadline).
+   */
+  record Timings(Duration lease, Duration renewDeadline, Duration retry, Duration maxBackoff) {
+    /** The scenarios' shortened timings: a fifth of the defaults. */
+    static final Timings SHORT = new Timings(LEASE, RENEW_DEADLINE, RETRY, MAX_BACKOFF);
+
+    /** The defaults of Elector and client-go: 15 s, 10 s, 2 s. */
+    static final Timings DEFAULTS =
+        new Timings(
+            ElectorConfig.DEFAULT_LEASE_DURATION,
+            ElectorConfig.DEFAULT_RENEW_DEADLINE,
+            ElectorConfig.DEFAULT_RETRY_PERIOD,
+            ElectorConfig.DEFAULT_MAX_BACKOFF);
+
+    Duration requestTimeout() {
+      return renewDeadline.dividedBy(2);
+    }
+
+    @Override
+    public String toString() {
+      return lease.toMillis()
+          + "/"
+          + renewDeadline.toMillis()
+          + "/"
+          + retry.toMillis()
+          + " ms (lease/renewDeadline/retryPeriod)";
+    }
+  }
+
   private static final AtomicInteger IDENTITIES = new AtomicInteger();
+  private static final org.slf4j.Logger CALL_LOG =
+      org.slf4j.LoggerFactory.getLogger("dev.elector.reliability.calls");
+
+  /**
+   * Logs each request of a client-java candidate at DEBUG with the local port of its connection and
+   * its outcome, so a failed call can be traced through the proxy and the balancer to a server.
+   */
+  private static okhttp3.Interceptor callLog(String name) {
+    return chain -> {
+      okhttp3.Connection connection = chain.connection();
+      int port = connection == null ? -1 : connection.socket().getLocalPort();
+      String what = chain.request().method() + " " + chain.request().url().encodedPath();
+      long start = System.nanoTime();
+      try {
+        okhttp3.Response response = chain.proceed(chain.request());
+        CALL_LOG.debug(
+            "{}: {} on port {} ({}): {} in {} ms",
+            name,
+            what,
+            port,
+            connection == null ? "?" : connection.protocol(),
+            response.code(),
+            (System.nanoTime() - start) / 1_000_000);
+        return response;
+      } catch (java.io.IOException | RuntimeException e) {
+        CALL_LOG.debug(
+            "{}: {} on port {} failed after {} ms: {}",
+            name,
+            what,
+            port,
+            (System.nanoTime() - start) / 1_000_000,
+            e.toString());
+        throw e;
+      }
+    };
+  }
 
   /**
    * What the soak's faults act on, for an Elector candidate or a client-go one: its network path
@@ -238,7 +306,8 @@ final class Cohort implements AutoCloseable {
   private final KubeCluster cluster;
   private final KubeNamespace namespace;
   private InetSocketAddress server;
-  private Duration requestTimeout = RENEW_DEADLINE.dividedBy(2);
+  private Timings timings = Timings.SHORT;
+  private Duration requestTimeout = Timings.SHORT.requestTimeout();
   private final Map<String, Member> members = new LinkedHashMap<>();
   private final Map<String, GoCandidate> goCandidates = new LinkedHashMap<>();
   private final List<KubernetesClient> fabric8Clients = new ArrayList<>();
@@ -258,6 +327,21 @@ final class Cohort implements AutoCloseable {
     URI uri = URI.create(url);
     this.server = new InetSocketAddress(uri.getHost(), uri.getPort());
     return this;
+  }
+
+  /**
+   * Candidates added from now on, of every kind, run at {@code timings}; Elector's bound each lock
+   * call by half the renewDeadline.
+   */
+  Cohort timings(Timings timings) {
+    this.timings = timings;
+    this.requestTimeout = timings.requestTimeout();
+    return this;
+  }
+
+  /** The timings of the candidates added from now on. */
+  Timings timings() {
+    return timings;
   }
 
   /** Elector candidates added from now on bound each lock call by {@code timeout}. */
@@ -289,6 +373,10 @@ final class Cohort implements AutoCloseable {
     ApiClient client = identity.client();
     client.setBasePath("https://127.0.0.1:" + proxy.address().getPort());
     HttpFaults http = HttpFaults.withSeed(name.hashCode()).installOn(client);
+    if (CALL_LOG.isDebugEnabled()) {
+      client.setHttpClient(
+          client.getHttpClient().newBuilder().addNetworkInterceptor(callLog(name)).build());
+    }
     LeaseLock lock =
         LeaseLock.newBuilder()
             .apiClient(client)
@@ -350,10 +438,10 @@ final class Cohort implements AutoCloseable {
                 .apply(
                     ElectorConfig.newBuilder()
                         .lock(lock)
-                        .leaseDuration(LEASE)
-                        .renewDeadline(RENEW_DEADLINE)
-                        .retryPeriod(RETRY)
-                        .maxBackoff(MAX_BACKOFF)
+                        .leaseDuration(timings.lease())
+                        .renewDeadline(timings.renewDeadline())
+                        .retryPeriod(timings.retry())
+                        .maxBackoff(timings.maxBackoff())
                         .callbacks(
                             LeaderCallbacks.of(
                                 term -> {
@@ -410,6 +498,7 @@ final class Cohort implements AutoCloseable {
               namespace.name(),
               LOCK,
               kubeconfig,
+              timings,
               releaseOnCancel,
               proxy,
               timeline,

@@ -106,7 +106,9 @@ final class GoCandidate implements Cohort.Candidate {
   }
 
   /**
-   * Starts the process with the cohort's timings; returns once it printed READY.
+   * Starts the process with {@code timings} (its {@code --lease-duration}, {@code --renew-deadline}
+   * and {@code --retry-period}; its request timeout is the renew deadline, as
+   * kube-controller-manager sets it); returns once it printed READY.
    *
    * @param kubeconfig a kubeconfig whose server is {@code proxy}'s address
    * @param releaseOnCancel client-go's {@code ReleaseOnCancel}, which also releases after a renewal
@@ -119,6 +121,7 @@ final class GoCandidate implements Cohort.Candidate {
       String namespace,
       String lock,
       Path kubeconfig,
+      Cohort.Timings timings,
       boolean releaseOnCancel,
       FaultProxy proxy,
       LeadershipTimeline timeline,
@@ -137,11 +140,11 @@ final class GoCandidate implements Cohort.Candidate {
                 "--identity",
                 name,
                 "--lease-duration",
-                seconds(Cohort.LEASE),
+                seconds(timings.lease()),
                 "--renew-deadline",
-                seconds(Cohort.RENEW_DEADLINE),
+                seconds(timings.renewDeadline()),
                 "--retry-period",
-                seconds(Cohort.RETRY),
+                seconds(timings.retry()),
                 "--release-on-cancel=" + releaseOnCancel)
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();

@@ -25,7 +25,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * plane of three API servers sharing one etcd ({@link HaControlPlane}), with the overlap detector
  * on: a rolling restart of the servers, one server whose view of etcd lags, and one server cut off
  * from etcd while it still answers clients. Each scenario runs once per kind of leader; the others
- * follow. {@code -Delector.ha.long=true} repeats the rolling restart five times.
+ * follow. {@code -Delector.ha.long=true} repeats the rolling restart five times, at the default
+ * timings (15 s / 10 s / 2 s) for every kind of candidate ({@code -Delector.ha.short-timings=true}:
+ * at the cohort's shortened timings, as the short version runs).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HaControlPlaneIT {
@@ -55,6 +57,7 @@ class HaControlPlaneIT {
     KubeNamespace namespace = HaPlane.namespace(cluster, scenario);
     Path work = HaPlane.work(scenario);
     try (Cohort cohort = new Cohort(cluster, namespace)) { // every candidate through the balancer
+      cohort.timings(HaPlane.rollingRestartTimings());
       Cohort.Candidate leader = HaPlane.add(cohort, leaderKind, "leader", work);
       assertEquals(leader, HaPlane.awaitOneLeader(cohort, Duration.ofSeconds(20)));
       for (Kind kind : Kind.values()) {
@@ -74,19 +77,21 @@ class HaControlPlaneIT {
         }
       }
       Figures.record(scenario, "leader", leaderKind.label);
+      Figures.record(scenario, "timings", cohort.timings());
       HaPlane.figures(scenario, cohort, termsBefore, requestsBefore, start);
 
       // Safety always; the number of changes is a figure (at these timings a backend can lose a
       // term to a restart, see RELIABILITY.md), bounded by one per restart.
       List<LeadershipTimeline.Interval> terms = cohort.timeline.terms();
+      Duration settle = cohort.timings().lease().multipliedBy(2).plusSeconds(10);
       for (int i = 0; i < terms.size() - 1; i++) {
-        awaitEnded(cohort, i, Duration.ofSeconds(30));
+        awaitEnded(cohort, i, settle);
       }
       cohort.timeline.assertNoOverlap();
       assertTrue(
           terms.size() - termsBefore <= passes * plane.size(),
           "more leadership changes than restarts: " + terms);
-      HaPlane.awaitOneLeader(cohort, Duration.ofSeconds(20));
+      HaPlane.awaitOneLeader(cohort, settle);
     }
   }
 

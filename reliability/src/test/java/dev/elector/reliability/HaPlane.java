@@ -22,6 +22,16 @@ final class HaPlane {
   /** {@code -Delector.ha.long=true}: the long versions of the HA and APF scenarios. */
   static final boolean LONG = Boolean.getBoolean("elector.ha.long");
 
+  /**
+   * The timings of the rolling restart: the defaults in the long version, unless {@code
+   * -Delector.ha.short-timings=true} keeps the shortened ones (to compare with the short version).
+   */
+  static Cohort.Timings rollingRestartTimings() {
+    return LONG && !Boolean.getBoolean("elector.ha.short-timings")
+        ? Cohort.Timings.DEFAULTS
+        : Cohort.Timings.SHORT;
+  }
+
   private HaPlane() {}
 
   /**

@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A highly available local control plane, as production runs one: one etcd process and several
@@ -33,6 +35,7 @@ import java.util.stream.Stream;
  * one at a time the way a real control plane does.
  */
 public final class HaControlPlane implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HaControlPlane.class);
   private final Path workDir;
   private final LocalControlPlane etcd;
   private final List<FaultProxy> etcdLinks;
@@ -197,7 +200,9 @@ public final class HaControlPlane implements AutoCloseable {
    * @throws IOException if it does not become ready again
    */
   public void restart(int index) throws IOException {
+    log.info("restarting API server {} ({})", index, servers.get(index).server());
     servers.get(index).restart();
+    log.info("API server {} ready again", index);
   }
 
   /** Stops everything and deletes the data. */

@@ -187,6 +187,7 @@ public final class LocalControlPlane implements AutoCloseable {
       throw new IllegalStateException("the control plane was closed");
     }
     stop();
+    log.info("elector-apiserver at {} stopped; starting it again", endpoint().server());
     launch();
   }
 

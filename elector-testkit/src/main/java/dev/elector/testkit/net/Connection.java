@@ -8,6 +8,8 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One client connection and its connection to the target, joined by two {@link Flow}s. The target
@@ -16,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Used only on the proxy's loop thread.
  */
 final class Connection {
+  private static final Logger log = LoggerFactory.getLogger(Connection.class);
   private final SocketChannel client;
   private final SelectionKey clientKey;
   private final Flow toTarget;
@@ -104,6 +107,16 @@ final class Connection {
 
   private void connected(SocketChannel channel) {
     connected = true;
+    if (log.isDebugEnabled()) { // which client connection became which target connection
+      try {
+        log.debug(
+            "connection from {} to the target from {}",
+            client.getRemoteAddress(),
+            channel.getLocalAddress());
+      } catch (IOException e) {
+        log.debug("connection to the target: {}", e.toString());
+      }
+    }
     toTarget.connect(client, channel);
     toClient.connect(channel, client);
   }

@@ -187,6 +187,12 @@ public final class TcpBalancer implements AutoCloseable {
         closeQuietly(upstream);
         break;
       }
+      log.debug(
+          "{}: connection from port {} to backend {} ({})",
+          this,
+          client.getPort(),
+          (first + i) % n,
+          backend.address);
       pump(client, upstream, backend, "up");
       pump(upstream, client, backend, "down");
       return;
@@ -206,6 +212,12 @@ public final class TcpBalancer implements AutoCloseable {
                   out.write(buffer, 0, read);
                   out.flush();
                 }
+                log.debug(
+                    "{}: {} connection from port {} ended by its {} side",
+                    this,
+                    backend.address,
+                    direction.equals("up") ? from.getPort() : to.getPort(),
+                    direction.equals("up") ? "client" : "backend");
               } catch (IOException e) {
                 // closed by the peer, by drain() or by close(): end both sides
               } finally {

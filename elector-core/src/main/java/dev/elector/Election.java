@@ -1,13 +1,18 @@
 package dev.elector;
 
+import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
+import dev.elector.time.MonotonicClock;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,40 +30,176 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>This class is the policy: the state of each phase is one {@link Phase} value, the decisions
  * are pure functions ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the mechanism
- * (steps, calls, queries) is {@link ElectionLoop}'s.
+ * (steps, timers, calls) is the {@link ElectionLoop} it owns.
  */
-final class Election extends ElectionLoop {
+final class Election {
+  private static final org.slf4j.Logger log = ElectionLoop.log;
+
+  private final ElectionLoop loop;
+  private final Object monitor;
+  private final ElectorConfig config;
+  private final LeaderLock lock;
+  private final String identity;
+  private final String subject;
+  private final MonotonicClock clock;
+  private final Clock wall;
+  private final LeaderCallbacks callbacks;
+  private final Timings timings;
+  private final FailureLog failureLog;
+  private final ElectionCounters counters;
+  private final Dispatcher dispatcher;
+  private final LockView view;
+  private final LockWatching watching;
+  private final Health health;
+
+  /**
+   * Watch events in the order the watch delivered them: the scheduler may run two tasks on two
+   * threads, and an older event taken in after a newer one would turn the view back.
+   */
+  private final SerialExecutor watchEvents;
+
+  // Guarded by monitor.
+  private boolean started;
+  private boolean closeRequested;
+  private int consecutiveFailures;
+  private @Nullable LockFailure lastFailure;
+
   /** Watch events taken in while following; a read answered after one of them may be older. */
   private long watchEventsSeen;
 
   /** Whether the first look, a create without a read (see followStep), was taken. */
   private boolean createTried;
 
-  /**
-   * Watch events in the order the watch delivered them: the scheduler may run two tasks on two
-   * threads, and an older event taken in after a newer one would turn the view back.
-   */
-  private final SerialExecutor watchEvents = new SerialExecutor(this::execute);
+  /** Written under the monitor; read without it by the queries, the current term among them. */
+  private volatile Phase phase = new Phase.AwaitingGate(null);
 
   Election(ElectorConfig config) {
-    super(config);
+    this.loop = new ElectionLoop(config);
+    this.monitor = loop.monitor;
+    this.config = config;
+    this.lock = loop.lock;
+    this.identity = loop.identity;
+    this.subject = loop.subject;
+    this.clock = loop.clock;
+    this.wall = loop.wall;
+    this.callbacks = config.callbacks();
+    this.timings = loop.timings;
+    this.failureLog = new FailureLog(log, subject);
+    this.counters = loop.counters;
+    this.dispatcher = loop.dispatcher;
+    TakeoverRule rule = new TakeoverRule(identity, timings.lease());
+    this.view =
+        new LockView(rule, identity, subject, config.leaseDuration(), dispatcher, callbacks, log);
+    this.watching = loop.watching;
+    this.health = new Health(subject, timings, config.leaseDuration(), config.healthTolerance());
+    this.watchEvents = new SerialExecutor(loop::execute);
+  }
+
+  // ---------------------------------------------------------------- start and finish
+
+  void start() {
+    synchronized (monitor) {
+      if (started) {
+        throw new IllegalStateException(subject + " was already started");
+      }
+      if (closeRequested) {
+        throw new IllegalStateException(subject + " is closed");
+      }
+      started = true;
+      log.debug("{}: starting with {}", subject, config);
+      loop.bind(new Hooks());
+      begin();
+    }
+  }
+
+  CompletableFuture<Void> closeAsync() {
+    synchronized (monitor) {
+      if (!closeRequested) {
+        closeRequested = true;
+        if (!started) {
+          phase = new Phase.Closed();
+          loop.releaseShared();
+          loop.closed.complete(null);
+        } else {
+          loop.executeLocked(this::beginClose);
+        }
+      }
+    }
+    return loop.closed;
+  }
+
+  /** Stops everything and completes the close; idempotent. */
+  private void finish() {
+    if (phase instanceof Phase.Closed) {
+      return;
+    }
+    phase = new Phase.Closed();
+    loop.finish();
+  }
+
+  /** What the loop calls back. */
+  private final class Hooks implements ElectionLoop.Policy {
+    @Override
+    public void step() {
+      Election.this.step();
+    }
+
+    @Override
+    public void deadlineDue() {
+      onDeadline();
+    }
+
+    @Override
+    public void closeTimedOut() {
+      Election.this.closeTimedOut();
+    }
+
+    @Override
+    public void answeredEarlierPhase(LockCaller.Call call, CallAnswer answer) {
+      Election.this.answeredEarlierPhase(call, answer);
+    }
+  }
+
+  /** Counts a failed call and backs off; the view may be stale, so the next step reads. */
+  private void failed(LockFailure failure, String action, long now, String consequence) {
+    consecutiveFailures++;
+    lastFailure = failure;
+    failureLog.failure(action, failure, now, consequence);
+    watching.markStale();
+    loop.scheduleStep(loop.failureDelay(consecutiveFailures));
+  }
+
+  private void read(ElectionLoop.Handler<LockRead> handler) {
+    loop.read(CallPurpose.READ, handler);
+  }
+
+  /** Writes {@code writing} with {@code op}; a release writes no record of its own (null). */
+  private void write(
+      LockCall kind,
+      @Nullable LeaderRecord writing,
+      Supplier<CompletionStage<LockWrite>> op,
+      ElectionLoop.Handler<LockWrite> handler) {
+    CallPurpose purpose =
+        phase instanceof Phase.Leading
+            ? CallPurpose.RENEW
+            : Phase.closing(phase) ? CallPurpose.RELEASE : CallPurpose.ACQUIRE;
+    loop.write(kind, writing, purpose, op, handler);
   }
 
   // ---------------------------------------------------------------- 1. wait for the gate
 
-  @Override
-  void begin() {
+  private void begin() {
     CompletableFuture<?> gate = config.readinessGate().toCompletableFuture();
     if (gate.isDone() && !gate.isCompletedExceptionally()) {
       follow(null, 0);
     } else {
       log.info("{}: waiting for the readiness gate before taking part", subject);
       // onGate handles the gate's outcome; the stage whenComplete returns adds nothing to it.
-      var unused = gate.whenComplete((ignored, error) -> execute(() -> onGate(error)));
+      var unused = gate.whenComplete((ignored, error) -> loop.executeLocked(() -> onGate(error)));
     }
   }
 
-  private synchronized void onGate(Throwable error) {
+  private void onGate(Throwable error) {
     if (!(phase instanceof Phase.AwaitingGate)) {
       return;
     }
@@ -79,8 +220,10 @@ final class Election extends ElectionLoop {
   private void follow(Phase.@Nullable Claim claim, long delay) {
     phase = new Phase.Following(claim);
     watching.open(
-        lock, config.watchWhenFollowing(), event -> watchEvents.execute(() -> onWatchEvent(event)));
-    scheduleStep(delay);
+        lock,
+        config.watchWhenFollowing(),
+        event -> watchEvents.execute(() -> locked(() -> onWatchEvent(event))));
+    loop.scheduleStep(delay);
   }
 
   private void followStep() {
@@ -128,17 +271,17 @@ final class Election extends ElectionLoop {
     } else {
       failureLog.success(call);
       consecutiveFailures = 0;
-      scheduleStep(untilNextLook(seen, now));
+      loop.scheduleStep(untilNextLook(seen, now));
     }
   }
 
-  private synchronized void onWatchEvent(LockRead event) {
+  private void onWatchEvent(LockRead event) {
     long now = clock.nanos();
     if (event instanceof LockRead.Failed failed) {
       watching.interrupted(failed.failure());
       log.debug("{}: watch interrupted ({}), polling until it resumes", subject, failed.failure());
-      if (phase instanceof Phase.Following && !caller.inFlight()) {
-        scheduleStep(retryDelay());
+      if (phase instanceof Phase.Following && !loop.callInFlight()) {
+        loop.scheduleStep(loop.retryDelay());
       }
       return;
     }
@@ -147,17 +290,15 @@ final class Election extends ElectionLoop {
       watchEventsSeen++;
       Observation seen = view.see(event, now);
       watching.markCurrent();
-      if (!caller.inFlight() && releaseOnRequest(seen, now)) {
-        cancel(nextStep);
-        nextStep = null;
+      if (!loop.callInFlight() && releaseOnRequest(seen, now)) {
+        loop.cancelStep();
         return;
       }
-      if (!caller.inFlight() && view.mayTake(seen, now)) {
-        cancel(nextStep); // act on the event now, not one scheduler hop later
-        nextStep = null;
+      if (!loop.callInFlight() && view.mayTake(seen, now)) {
+        loop.cancelStep(); // act on the event now, not one scheduler hop later
         followStep();
-      } else if (!caller.inFlight()) {
-        scheduleStep(untilNextLook(seen, now));
+      } else if (!loop.callInFlight()) {
+        loop.scheduleStep(untilNextLook(seen, now));
       }
     } else if (phase instanceof Phase.Leading leading) {
       if (event instanceof LockRead.Found found) {
@@ -173,8 +314,8 @@ final class Election extends ElectionLoop {
       // The event may be stale (queued before our own write): renew at once and let the
       // conditional write decide. A foreign write makes it conflict, and we step down.
       log.debug("{}: watch shows a change by someone else; renewing now to check", subject);
-      if (!caller.inFlight()) {
-        scheduleStep(0);
+      if (!loop.callInFlight()) {
+        loop.scheduleStep(0);
       }
     }
   }
@@ -184,7 +325,7 @@ final class Election extends ElectionLoop {
    */
   private long untilNextLook(Observation seen, long now) {
     long untilExpiry = Math.max(0, view.mayTakeFrom(seen) - now);
-    long poll = watching.current() ? Long.MAX_VALUE : retryDelay();
+    long poll = watching.current() ? Long.MAX_VALUE : loop.retryDelay();
     return Math.min(untilExpiry, poll);
   }
 
@@ -262,7 +403,7 @@ final class Election extends ElectionLoop {
               + " without leading for leaseDuration {}, since that candidate may still lead",
           subject,
           config.leaseDuration());
-      scheduleStep(timings.lease());
+      loop.scheduleStep(timings.lease());
       return;
     }
     onAcquireWrite(result, start, record, at);
@@ -278,7 +419,7 @@ final class Election extends ElectionLoop {
       consecutiveFailures = 0;
       log.debug("{}: another candidate got there first ({})", subject, conflict.detail());
       watching.markStale();
-      scheduleStep(retryDelay());
+      loop.scheduleStep(loop.retryDelay());
     } else {
       failed(((LockWrite.Failed) result).failure(), "acquire", now, "Retrying with back-off.");
     }
@@ -294,21 +435,20 @@ final class Election extends ElectionLoop {
             lock.describe(),
             record.leaderTransitions(),
             at,
-            callbackExecutor,
+            loop.callbackExecutor,
             clock,
             start + timings.renewDeadline());
     phase = new Phase.Leading(term, new Phase.Claim(version, record), start);
-    epoch++;
+    loop.newEpoch();
     consecutiveFailures = 0;
     view.noteToken(record.leaderTransitions());
     view.see(new LockRead.Found(version, record), now);
-    currentTerm = term;
     counters.termStarted();
     log.info("{}: started leading (term {})", subject, term.fencingToken());
     dispatcher.listener(l -> l.onTermStarted(term));
     dispatcher.callback("onStartedLeading", () -> callbacks.onStartedLeading(term));
-    armDeadline(start, now);
-    scheduleStep(Math.max(0, start + renewalDelay() - now));
+    loop.armDeadline(start, now);
+    loop.scheduleStep(Math.max(0, start + loop.retryDelay() - now));
   }
 
   private void renewStep(Phase.Leading leading) {
@@ -333,8 +473,8 @@ final class Election extends ElectionLoop {
       phase = new Phase.Leading(leading.term(), new Phase.Claim(written.version(), renewed), start);
       leading.term().extend(start + timings.renewDeadline());
       view.see(new LockRead.Found(written.version(), renewed), now);
-      armDeadline(start, now);
-      scheduleStep(Math.max(0, start + renewalDelay() - now));
+      loop.armDeadline(start, now);
+      loop.scheduleStep(Math.max(0, start + loop.retryDelay() - now));
     } else if (result instanceof LockWrite.Conflict conflict) {
       // Someone else wrote the lock. Verifying first could be delayed (budget, errors), so the
       // term ends now; if a read shows the record is still ours, a new term starts after a write.
@@ -354,12 +494,11 @@ final class Election extends ElectionLoop {
           failure,
           now,
           "Stepping down in " + Duration.ofNanos(left) + " unless a renewal succeeds.");
-      scheduleStep(Math.min(timings.retry(), Math.max(0, left)));
+      loop.scheduleStep(Math.min(timings.retry(), Math.max(0, left)));
     }
   }
 
-  @Override
-  void onDeadline() {
+  private void onDeadline() {
     if (!(phase instanceof Phase.Leading leading)) {
       return;
     }
@@ -367,7 +506,7 @@ final class Election extends ElectionLoop {
     if (now - leading.validFrom() >= timings.renewDeadline()) {
       deadlineExceeded(leading);
     } else {
-      armDeadline(leading.validFrom(), now);
+      loop.armDeadline(leading.validFrom(), now);
     }
   }
 
@@ -380,7 +519,7 @@ final class Election extends ElectionLoop {
         config.renewDeadline());
     stepDown(leading, TermEnd.RENEW_DEADLINE_EXCEEDED, new Phase.Following(leading.claim()));
     consecutiveFailures = Math.max(consecutiveFailures, 1);
-    follow(leading.claim(), failureDelay());
+    follow(leading.claim(), loop.failureDelay(consecutiveFailures));
   }
 
   /** Ends the term and enters {@code next}. */
@@ -393,12 +532,10 @@ final class Election extends ElectionLoop {
    */
   private void stepDown(Phase.Leading leading, TermEnd reason, Phase next, Runnable afterStop) {
     Term ended = leading.term();
-    currentTerm = null;
     phase = next;
-    epoch++;
-    cancel(deadlineTimer);
-    cancel(nextStep);
-    nextStep = null;
+    loop.newEpoch();
+    loop.cancelDeadline();
+    loop.cancelStep();
     ended.end(reason);
     counters.termEnded(reason);
     if (reason == TermEnd.CLOSED) {
@@ -417,18 +554,20 @@ final class Election extends ElectionLoop {
    * Ends the term on request, releases the lock once the stop callback returned, and follows,
    * holding back from the lock for {@code holdOffNanos}; false when not leading or closing.
    */
-  synchronized boolean requestStepDown(long holdOffNanos) {
-    if (!(phase instanceof Phase.Leading leading) || closeRequested()) {
-      return false;
+  boolean requestStepDown(long holdOffNanos) {
+    synchronized (monitor) {
+      if (!(phase instanceof Phase.Leading leading) || closeRequested) {
+        return false;
+      }
+      long until = clock.nanos() + holdOffNanos;
+      view.holdOff(until);
+      stepDown(
+          leading,
+          TermEnd.STEPPED_DOWN,
+          new Phase.SteppingDown(leading.claim(), true, until),
+          () -> loop.executeLocked(this::stepDownCallbackReturned));
+      return true;
     }
-    long until = clock.nanos() + holdOffNanos;
-    view.holdOff(until);
-    stepDown(
-        leading,
-        TermEnd.STEPPED_DOWN,
-        new Phase.SteppingDown(leading.claim(), true, until),
-        () -> execute(this::stepDownCallbackReturned));
-    return true;
   }
 
   /**
@@ -436,12 +575,14 @@ final class Election extends ElectionLoop {
    * any earlier hold (a step-down's included); zero lets it compete at once. A term goes on: only
    * the next acquisition waits. Works before start too.
    */
-  synchronized void holdOff(long holdOffNanos) {
-    long now = clock.nanos();
-    view.holdOff(now + holdOffNanos);
-    Observation seen = view.current();
-    if (phase instanceof Phase.Following && !caller.inFlight() && seen != null) {
-      scheduleStep(untilNextLook(seen, now)); // the next look moves with the hold; no call
+  void holdOff(long holdOffNanos) {
+    synchronized (monitor) {
+      long now = clock.nanos();
+      view.holdOff(now + holdOffNanos);
+      Observation seen = view.current();
+      if (phase instanceof Phase.Following && !loop.callInFlight() && seen != null) {
+        loop.scheduleStep(untilNextLook(seen, now)); // the next look moves with the hold; no call
+      }
     }
   }
 
@@ -450,8 +591,10 @@ final class Election extends ElectionLoop {
    * record that has not yet expired on this candidate's clock, else empty (free, released, expired
    * or not seen yet).
    */
-  synchronized Optional<String> liveHolder() {
-    return liveHolder(false);
+  Optional<String> liveHolder() {
+    synchronized (monitor) {
+      return liveHolder(false);
+    }
   }
 
   /**
@@ -459,13 +602,17 @@ final class Election extends ElectionLoop {
    * (a renewal, say) since its first look: a record found on the first look may be a dead holder's,
    * whose lease this candidate honours without taking it for a sign of life.
    */
-  synchronized Optional<String> renewingHolder() {
-    return liveHolder(true);
+  Optional<String> renewingHolder() {
+    synchronized (monitor) {
+      return liveHolder(true);
+    }
   }
 
   /** Whether this candidate has seen the lock, and its watch or its last call is fresh. */
-  synchronized boolean seesTheLock() {
-    return view.current() != null && (watching.current() || consecutiveFailures == 0);
+  boolean seesTheLock() {
+    synchronized (monitor) {
+      return view.current() != null && (watching.current() || consecutiveFailures == 0);
+    }
   }
 
   private Optional<String> liveHolder(boolean seenRenewing) {
@@ -504,7 +651,7 @@ final class Election extends ElectionLoop {
         leading,
         TermEnd.STEPPED_DOWN,
         new Phase.SteppingDown(new Phase.Claim(found.version(), found.record()), true, until),
-        () -> execute(this::stepDownCallbackReturned));
+        () -> loop.executeLocked(this::stepDownCallbackReturned));
   }
 
   /**
@@ -531,7 +678,7 @@ final class Election extends ElectionLoop {
     return true;
   }
 
-  private synchronized void stepDownCallbackReturned() {
+  private void stepDownCallbackReturned() {
     if (phase instanceof Phase.SteppingDown steppingDown) {
       phase = new Phase.SteppingDown(steppingDown.claim(), false, steppingDown.holdOffUntil());
       releaseAfterStepDown();
@@ -542,7 +689,7 @@ final class Election extends ElectionLoop {
 
   /** Writes a released record over the claim, as close does, but stays a candidate after it. */
   private void releaseAfterStepDown() {
-    if (caller.inFlight()) {
+    if (loop.callInFlight()) {
       return; // a renewal sent before the step-down; its answer comes back to step()
     }
     Phase.Claim claim = ((Phase.SteppingDown) phase).claim();
@@ -580,13 +727,11 @@ final class Election extends ElectionLoop {
 
   // ---------------------------------------------------------------- 6. release and close
 
-  @Override
-  void beginClose() {
+  private void beginClose() {
     if (Phase.closing(phase)) {
       return;
     }
-    cancel(nextStep);
-    nextStep = null;
+    loop.cancelStep();
     Phase.Closing closing = new Phase.Closing(Phase.claimOf(phase), true);
     // A stop callback still running after a step-down comes back to stopCallbackReturned too.
     boolean stopPending =
@@ -594,25 +739,25 @@ final class Election extends ElectionLoop {
             || (phase instanceof Phase.SteppingDown steppingDown
                 && steppingDown.stopCallbackPending());
     if (phase instanceof Phase.Leading leading) {
-      stepDown(leading, TermEnd.CLOSED, closing, () -> execute(this::stopCallbackReturned));
+      stepDown(
+          leading, TermEnd.CLOSED, closing, () -> loop.executeLocked(this::stopCallbackReturned));
     }
     phase = closing;
-    epoch++;
-    armCloseTimer();
+    loop.newEpoch();
+    loop.armCloseTimer();
     if (!stopPending) {
-      execute(this::stopCallbackReturned);
+      loop.executeLocked(this::stopCallbackReturned);
     }
   }
 
-  private synchronized void stopCallbackReturned() {
+  private void stopCallbackReturned() {
     if (phase instanceof Phase.Closing closing) {
       phase = new Phase.Closing(closing.claim(), false);
     }
     releaseOrFinish();
   }
 
-  @Override
-  void closeTimedOut() {
+  private void closeTimedOut() {
     if (!(phase instanceof Phase.Closing || phase instanceof Phase.Releasing)) {
       return;
     }
@@ -634,7 +779,7 @@ final class Election extends ElectionLoop {
       finish();
       return;
     }
-    if (caller.writeInFlight()) {
+    if (loop.writeInFlight()) {
       return; // the write may yet name us; its completion comes back here
     }
     Phase.Claim claim = closing.claim();
@@ -642,7 +787,7 @@ final class Election extends ElectionLoop {
       finish();
       return;
     }
-    if (caller.inFlight()) {
+    if (loop.callInFlight()) {
       return; // the call's completion comes back here
     }
     phase = new Phase.Releasing(claim);
@@ -672,7 +817,7 @@ final class Election extends ElectionLoop {
     } else {
       LockFailure failure = ((LockWrite.Failed) result).failure();
       failureLog.failure("release", failure, clock.nanos(), "Retrying until closeTimeout.");
-      scheduleStep(timings.retry() / 2);
+      loop.scheduleStep(timings.retry() / 2);
     }
   }
 
@@ -683,7 +828,7 @@ final class Election extends ElectionLoop {
     } else if (result instanceof LockRead.Failed failed) {
       failureLog.failure(
           "release", failed.failure(), clock.nanos(), "Retrying until closeTimeout.");
-      scheduleStep(timings.retry() / 2);
+      loop.scheduleStep(timings.retry() / 2);
     } else {
       finish(); // no longer ours: nothing to release
     }
@@ -691,8 +836,7 @@ final class Election extends ElectionLoop {
 
   // ---------------------------------------------------------------- the loop's hooks
 
-  @Override
-  void step() {
+  private void step() {
     if (phase instanceof Phase.Following) {
       followStep();
     } else if (phase instanceof Phase.Leading leading) {
@@ -705,17 +849,85 @@ final class Election extends ElectionLoop {
     }
   }
 
-  @Override
-  void answeredEarlierPhase(LockCaller.Call call, Object result) {
-    if (result instanceof LockWrite.Written written) {
-      // The record there names us: keep its version and token so that close may release it.
-      phase = Phase.withClaim(phase, new Phase.Claim(written.version(), call.writing()));
-    }
+  private void answeredEarlierPhase(LockCaller.Call call, CallAnswer answer) {
+    // A write that took effect left a record naming us: keep its version and token so that close
+    // may release it.
+    answer
+        .writtenVersion()
+        .ifPresent(
+            version -> phase = Phase.withClaim(phase, new Phase.Claim(version, call.writing())));
     if (phase instanceof Phase.Closing || phase instanceof Phase.Releasing) {
       releaseOrFinish();
-    } else if (nextStep == null) {
+    } else if (!loop.stepScheduled()) {
       boolean atOnce = phase instanceof Phase.Leading || phase instanceof Phase.SteppingDown;
-      scheduleStep(atOnce ? 0 : retryDelay());
+      loop.scheduleStep(atOnce ? 0 : loop.retryDelay());
+    }
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  String identity() {
+    return identity;
+  }
+
+  long closeTimeoutMillis() {
+    return config.closeTimeout().toMillis();
+  }
+
+  Duration leaseDuration() {
+    return config.leaseDuration();
+  }
+
+  String describe() {
+    return lock.describe();
+  }
+
+  /** The term being led: the phase is the one place that knows it. */
+  Optional<Term> currentTerm() {
+    return phase instanceof Phase.Leading leading ? Optional.of(leading.term()) : Optional.empty();
+  }
+
+  Optional<String> observedLeader() {
+    return view.leader();
+  }
+
+  boolean closingFromOwnCallback() {
+    return dispatcher.inCallback();
+  }
+
+  void awaitSharedThreadsStopped(long millis) {
+    loop.awaitSharedThreadsStopped(millis);
+  }
+
+  ElectorHealth health() {
+    synchronized (monitor) {
+      return health.report(
+          phase,
+          clock.nanos(),
+          view.current(),
+          consecutiveFailures,
+          lastFailure,
+          watching.describe());
+    }
+  }
+
+  ElectorStats stats() {
+    ElectorStats.Following following;
+    int failures;
+    boolean leading;
+    synchronized (monitor) { // a few field reads; steps never block while holding the monitor
+      Phase now = phase;
+      leading = now instanceof Phase.Leading;
+      following =
+          now instanceof Phase.Following ? watching.following() : ElectorStats.Following.NONE;
+      failures = consecutiveFailures;
+    }
+    return counters.snapshot(leading, view.leader(), following, failures);
+  }
+
+  private void locked(Runnable task) {
+    synchronized (monitor) {
+      task.run();
     }
   }
 }

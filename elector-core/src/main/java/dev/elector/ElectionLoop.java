@@ -143,6 +143,9 @@ final class ElectionLoop {
 
   /** Stops every timer and waits for no call any more; idempotent. */
   void finish() {
+    if (finished) {
+      return;
+    }
     finished = true;
     epoch++;
     cancel(nextStep);

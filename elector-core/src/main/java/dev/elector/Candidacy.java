@@ -19,13 +19,6 @@ import org.slf4j.Logger;
  * loop's monitor; owned by the {@link Election}.
  */
 final class Candidacy {
-  /** What the candidacy asks of the election. */
-  interface Host {
-    Phase phase();
-
-    void apply(Transitions.Transition transition);
-  }
-
   private static final Logger log = ElectionLoop.log;
 
   private final ElectionLoop loop;
@@ -45,7 +38,7 @@ final class Candidacy {
    */
   private final SerialExecutor watchEvents;
 
-  private @Nullable Host host;
+  private @Nullable PhaseOwner owner;
   private int consecutiveFailures;
   private @Nullable LockFailure lastFailure;
 
@@ -70,12 +63,12 @@ final class Candidacy {
   }
 
   /** Binds the election; its start does, once. */
-  void bind(Host host) {
-    this.host = host;
+  void bind(PhaseOwner owner) {
+    this.owner = owner;
   }
 
-  private Host host() {
-    Host bound = host;
+  private PhaseOwner owner() {
+    PhaseOwner bound = owner;
     if (bound == null) {
       throw new IllegalStateException(subject + ": the candidacy runs only once started");
     }
@@ -187,13 +180,13 @@ final class Candidacy {
     if (event instanceof LockRead.Failed failed) {
       watching.interrupted(failed.failure());
       log.debug("{}: watch interrupted ({}), polling until it resumes", subject, failed.failure());
-      if (host().phase() instanceof Phase.Following && !loop.callInFlight()) {
+      if (owner().phase() instanceof Phase.Following && !loop.callInFlight()) {
         loop.scheduleStep(loop.retryDelay());
       }
       return;
     }
     watching.resumed();
-    Phase phase = host().phase();
+    Phase phase = owner().phase();
     if (phase instanceof Phase.Following) {
       watchEventsSeen++;
       Observation seen = view.see(event, now);
@@ -216,7 +209,7 @@ final class Candidacy {
           if (found.record().prefersOtherThan(identity)) {
             // An operator asked that another identity lead next: the release keeps the request,
             // so that identity takes the lock and the others, this one included, hold back.
-            host().apply(transitions.handOverAsked(leading, found, now + view.requestTimeout()));
+            owner().apply(transitions.handOverAsked(leading, found, now + view.requestTimeout()));
           }
           return; // our own write, or our record with a request that is handled now
         }
@@ -285,7 +278,7 @@ final class Candidacy {
         || !view.heldBackByRequest(now)) {
       return false;
     }
-    host()
+    owner()
         .apply(
             transitions.releaseAsked(
                 new LockRead.Found(version, record), now + view.requestTimeout()));
@@ -386,7 +379,7 @@ final class Candidacy {
               loop.callbackExecutor,
               clock,
               start + loop.timings.renewDeadline());
-      host().apply(transitions.acquired(term, written.version(), record, start));
+      owner().apply(transitions.acquired(term, written.version(), record, start));
     } else if (result instanceof LockWrite.Conflict conflict) {
       failureLog.success("acquire");
       consecutiveFailures = 0;

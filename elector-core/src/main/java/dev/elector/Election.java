@@ -1,21 +1,16 @@
 package dev.elector;
 
-import dev.elector.lock.LeaderRecord;
-import dev.elector.lock.LockWrite;
 import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
  * The election loop of one candidate, in the order of a term's life: wait for the readiness gate,
  * observe the lock, acquire it, lead and renew, step down, release, close. Every step runs on the
- * scheduler under this object's monitor and never blocks: lock calls are asynchronous, their
- * results come back as new steps, and callbacks go to the callback executor.
+ * scheduler under its loop's monitor and never blocks: lock calls are asynchronous, their results
+ * come back as new steps, and callbacks go to the callback executor.
  *
  * <p>Safety rests on three rules. (1) A candidate takes a lock only when it is free, held by
  * itself, or has not changed for the record's lease duration measured on the local monotonic clock
@@ -44,7 +39,7 @@ final class Election {
   private final Candidacy candidacy;
   private final FailureLog failureLog;
   private final Health health;
-  private final Effects effects = new Effects();
+  private final ActionRunner effects;
 
   // Guarded by monitor.
   private boolean started;
@@ -60,7 +55,14 @@ final class Election {
     this.identity = loop.identity;
     this.subject = loop.subject;
     this.clock = loop.clock;
-    this.transitions = new Transitions(identity, loop.timings, config);
+    this.transitions =
+        new Transitions(
+            identity,
+            loop.timings.renewDeadline(),
+            loop.timings.retry(),
+            config.renewDeadline(),
+            config.closeTimeout(),
+            config.releaseOnClose());
     this.view =
         new LockView(
             new TakeoverRule(identity, loop.timings.lease()),
@@ -72,6 +74,7 @@ final class Election {
             log);
     this.failureLog = new FailureLog(log, subject);
     this.candidacy = new Candidacy(loop, transitions, view, failureLog);
+    this.effects = new ActionRunner(loop, transitions, view, candidacy, failureLog);
     this.health =
         new Health(subject, loop.timings, config.leaseDuration(), config.healthTolerance());
   }
@@ -91,6 +94,7 @@ final class Election {
       Hooks hooks = new Hooks();
       loop.bind(hooks);
       candidacy.bind(hooks);
+      effects.bind(hooks);
       CompletableFuture<?> gate = config.readinessGate().toCompletableFuture();
       if (gate.isDone() && !gate.isCompletedExceptionally()) {
         apply(transitions.gateCompleted(phase, null));
@@ -126,7 +130,7 @@ final class Election {
   }
 
   /** Enters the transition's phase, then runs its actions in order. */
-  private void apply(Transitions.Transition transition) {
+  private void apply(Transition transition) {
     phase = transition.next();
     for (Action action : transition.actions()) {
       action.runOn(effects);
@@ -134,7 +138,7 @@ final class Election {
   }
 
   /** What the loop and the candidacy call back, under the monitor. */
-  private final class Hooks implements ElectionLoop.Policy, Candidacy.Host {
+  private final class Hooks implements ElectionLoop.Policy, PhaseOwner {
     @Override
     public void step() {
       apply(transitions.step(phase, clock.nanos()));
@@ -161,7 +165,7 @@ final class Election {
     }
 
     @Override
-    public void apply(Transitions.Transition transition) {
+    public void apply(Transition transition) {
       Election.this.apply(transition);
     }
   }
@@ -284,226 +288,5 @@ final class Election {
       failures = candidacy.consecutiveFailures();
     }
     return loop.counters.snapshot(leading, view.leader(), following, failures);
-  }
-
-  // ---------------------------------------------------------------- the actions
-
-  /** Runs the transitions' actions: the one place where a phase's change meets the world. */
-  private final class Effects implements Action.Effects {
-    @Override
-    public void log(Action.Log action) {
-      switch (action.level()) {
-        case DEBUG -> log.debug("{}: {}", subject, action.message());
-        case INFO -> log.info("{}: {}", subject, action.message());
-        case WARN -> log.warn("{}: {}", subject, action.message());
-        case ERROR -> log.error("{}: {}", subject, action.message());
-      }
-    }
-
-    @Override
-    public void scheduleStep(Action.ScheduleStep action) {
-      loop.scheduleStep(action.delayNanos());
-    }
-
-    @Override
-    public void scheduleRetry(Action.ScheduleRetry action) {
-      loop.scheduleStep(loop.retryDelay());
-    }
-
-    @Override
-    public void scheduleRenewal(Action.ScheduleRenewal action) {
-      loop.scheduleStep(Math.max(0, action.from() + loop.retryDelay() - clock.nanos()));
-    }
-
-    @Override
-    public void cancelStep(Action.CancelStep action) {
-      loop.cancelStep();
-    }
-
-    @Override
-    public void armDeadline(Action.ArmDeadline action) {
-      loop.armDeadline(action.validFrom(), clock.nanos());
-    }
-
-    @Override
-    public void armCloseTimer(Action.ArmCloseTimer action) {
-      loop.armCloseTimer();
-    }
-
-    @Override
-    public void newEpoch(Action.NewEpoch action) {
-      loop.newEpoch();
-    }
-
-    @Override
-    public void startTerm(Action.StartTerm action) {
-      Term term = action.term();
-      loop.newEpoch();
-      candidacy.resetFailures();
-      view.noteToken(term.fencingToken());
-      view.see(action.written(), clock.nanos());
-      loop.counters.termStarted();
-      log.info("{}: started leading (term {})", subject, term.fencingToken());
-      loop.dispatcher.listener(l -> l.onTermStarted(term));
-      loop.dispatcher.callback("onStartedLeading", () -> config.callbacks().onStartedLeading(term));
-    }
-
-    @Override
-    public void extendTerm(Action.ExtendTerm action) {
-      action.term().extend(action.validUntil());
-    }
-
-    @Override
-    public void endTerm(Action.EndTerm action) {
-      Term ended = action.term();
-      TermEnd reason = action.reason();
-      loop.newEpoch();
-      loop.cancelDeadline();
-      loop.cancelStep();
-      ended.end(reason);
-      loop.counters.termEnded(reason);
-      if (reason == TermEnd.CLOSED) {
-        log.info("{}: stopped leading (term {}): closing", subject, ended.fencingToken());
-      } else if (reason != TermEnd.RENEW_DEADLINE_EXCEEDED) {
-        log.warn("{}: stopped leading (term {}): {}", subject, ended.fencingToken(), reason);
-      }
-      loop.dispatcher.listener(l -> l.onTermEnded(ended, reason));
-      Runnable afterStop =
-          switch (action.then()) {
-            case NOTHING -> () -> {};
-            case STEP_DOWN ->
-                () -> loop.executeLocked(() -> apply(transitions.stepDownCallbackReturned(phase)));
-            case CLOSE ->
-                () -> loop.executeLocked(() -> apply(transitions.stopCallbackReturned(phase)));
-          };
-      loop.dispatcher.callback(
-          "onStoppedLeading", () -> config.callbacks().onStoppedLeading(ended, reason), afterStop);
-    }
-
-    @Override
-    public void see(Action.See action) {
-      view.see(action.found(), clock.nanos());
-    }
-
-    @Override
-    public void holdOff(Action.HoldOff action) {
-      view.holdOff(action.until());
-    }
-
-    @Override
-    public void markStale(Action.MarkStale action) {
-      loop.watching.markStale();
-    }
-
-    @Override
-    public void follow(Action.Follow action) {
-      candidacy.follow(action.backOff() ? candidacy.backOffAfterDeadline() : 0);
-    }
-
-    @Override
-    public void look(Action.Look action) {
-      candidacy.look();
-    }
-
-    @Override
-    public void renew(Action.Renew action) {
-      LeaderRecord renewed = action.leading().record().withRenewTime(loop.wall.instant());
-      String version = action.leading().claim().version();
-      write(
-          LockCall.UPDATE,
-          renewed,
-          () -> loop.lock.update(version, renewed),
-          (result, start) -> {
-            // A renewal answers in the epoch it was sent, which only a leader's renewals change.
-            if (phase instanceof Phase.Leading leading) {
-              apply(transitions.renewed(leading, result, start, renewed, clock.nanos()));
-            }
-          });
-    }
-
-    @Override
-    public void succeeded(Action.Succeeded action) {
-      failureLog.success(action.call());
-    }
-
-    @Override
-    public void failed(Action.Failed action) {
-      failureLog.failure(action.call(), action.failure(), clock.nanos(), action.consequence());
-    }
-
-    @Override
-    public void releaseAfterStepDown(Action.ReleaseAfterStepDown action) {
-      if (phase instanceof Phase.SteppingDown steppingDown) {
-        apply(transitions.releaseAfterStepDown(steppingDown, loop.callInFlight(), seenRecord()));
-      }
-    }
-
-    @Override
-    public void stopCallbackReturnedLater(Action.StopCallbackReturnedLater action) {
-      loop.executeLocked(() -> apply(transitions.stopCallbackReturned(phase)));
-    }
-
-    @Override
-    public void releaseOrFinish(Action.ReleaseOrFinish action) {
-      apply(transitions.releaseOrFinish(phase, loop.writeInFlight(), loop.callInFlight()));
-    }
-
-    @Override
-    public void release(Action.Release action) {
-      if (phase instanceof Phase.Releasing releasing) {
-        apply(transitions.releaseDue(releasing, seenRecord()));
-      }
-    }
-
-    @Override
-    public void writeRelease(Action.WriteRelease action) {
-      Phase.Claim claim = action.claim();
-      LeaderRecord released = action.base().released(loop.wall.instant());
-      write(
-          LockCall.UPDATE,
-          null,
-          () -> loop.lock.update(claim.version(), released),
-          (result, start) -> {
-            if (action.stayCandidate()) {
-              apply(transitions.releasedAfterStepDown(result, claim));
-            } else if (phase instanceof Phase.Releasing releasing) {
-              apply(transitions.released(releasing, result));
-            }
-          });
-    }
-
-    @Override
-    public void readForRelease(Action.ReadForRelease action) {
-      loop.read(
-          CallPurpose.READ,
-          (result, start) -> {
-            if (phase instanceof Phase.Releasing releasing) {
-              apply(transitions.readForRelease(releasing, result));
-            }
-          });
-    }
-
-    @Override
-    public void finish(Action.Finish action) {
-      loop.finish();
-    }
-
-    private @Nullable LeaderRecord seenRecord() {
-      Observation seen = view.current();
-      return seen == null ? null : seen.record();
-    }
-
-    /** Writes with {@code op}, for what the phase says: a renewal, a release or an acquisition. */
-    private void write(
-        LockCall kind,
-        @Nullable LeaderRecord writing,
-        Supplier<CompletionStage<LockWrite>> op,
-        ElectionLoop.Handler<LockWrite> handler) {
-      CallPurpose purpose =
-          phase instanceof Phase.Leading
-              ? CallPurpose.RENEW
-              : Phase.closing(phase) ? CallPurpose.RELEASE : CallPurpose.ACQUIRE;
-      loop.write(kind, writing, purpose, op, handler);
-    }
   }
 }

@@ -17,17 +17,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class Transitions {
 
-  /** The next phase and what to run, in order, once it is entered. */
-  record Transition(Phase next, List<Action> actions) {
-    static Transition stay(Phase phase) {
-      return new Transition(phase, List.of());
-    }
-
-    static Transition to(Phase next, Action... actions) {
-      return new Transition(next, List.of(actions));
-    }
-  }
-
   private final String identity;
   private final long renewDeadline;
   private final long retry;
@@ -35,16 +24,10 @@ final class Transitions {
   private final Duration closeTimeout;
   private final boolean releaseOnClose;
 
-  Transitions(String identity, Timings timings, ElectorConfig config) {
-    this(
-        identity,
-        timings.renewDeadline(),
-        timings.retry(),
-        config.renewDeadline(),
-        config.closeTimeout(),
-        config.releaseOnClose());
-  }
-
+  /**
+   * Transitions for the candidate {@code identity}: {@code renewDeadline} and {@code retry} in
+   * monotonic nanoseconds; the settings as configured, for the log.
+   */
   Transitions(
       String identity,
       long renewDeadline,
@@ -178,10 +161,7 @@ final class Transitions {
 
   // ---------------------------------------------------------------- step down on request
 
-  /**
-   * Stepping down was asked for, holding back from the lock until {@code until}: only a leader not
-   * closing steps down.
-   */
+  /** Stepping down, holding back until {@code until}, was asked: a leader not closing does. */
   Transition stepDownAsked(Phase phase, boolean closeRequested, long until) {
     if (!(phase instanceof Phase.Leading leading) || closeRequested) {
       return Transition.stay(phase);
@@ -295,7 +275,7 @@ final class Transitions {
     if (!stopPending) {
       actions.add(new Action.StopCallbackReturnedLater());
     }
-    return new Transition(closing, List.copyOf(actions));
+    return new Transition(closing, actions);
   }
 
   /** The stop callback returned while closing (or close found none running). */

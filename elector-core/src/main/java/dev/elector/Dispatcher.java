@@ -11,19 +11,12 @@ import org.slf4j.Logger;
 final class Dispatcher {
   private static final ThreadLocal<Object> IN_CALLBACK = new ThreadLocal<>();
 
-  private final Object owner;
   private final SerialExecutor callbackQueue;
   private final ElectorListener listener;
   private final String subject;
   private final Logger log;
 
-  Dispatcher(
-      Object owner,
-      Executor callbackExecutor,
-      ElectorListener listener,
-      String subject,
-      Logger log) {
-    this.owner = owner;
+  Dispatcher(Executor callbackExecutor, ElectorListener listener, String subject, Logger log) {
     this.callbackQueue = new SerialExecutor(callbackExecutor);
     this.listener = listener;
     this.subject = subject;
@@ -41,7 +34,7 @@ final class Dispatcher {
   void callback(String name, Runnable callback, Runnable afterwards) {
     callbackQueue.execute(
         () -> {
-          IN_CALLBACK.set(owner);
+          IN_CALLBACK.set(this);
           try {
             callback.run();
           } catch (RuntimeException | Error e) {
@@ -62,8 +55,8 @@ final class Dispatcher {
     }
   }
 
-  /** Whether the calling thread is running one of this owner's callbacks. */
+  /** Whether the calling thread is running one of this dispatcher's callbacks. */
   boolean inCallback() {
-    return IN_CALLBACK.get() == owner;
+    return IN_CALLBACK.get() == this;
   }
 }

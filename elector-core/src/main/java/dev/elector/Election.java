@@ -1,20 +1,16 @@
 package dev.elector;
 
-import dev.elector.lock.LeaderRecord;
-import dev.elector.lock.LockFailure;
-import dev.elector.lock.LockRead;
-import dev.elector.lock.LockWrite;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
 
 /**
  * The election loop of one candidate, in the order of a term's life: wait for the readiness gate,
  * observe the lock, acquire it, lead and renew, step down, release, close. Every step runs on the
- * scheduler under this object's monitor and never blocks: lock calls are asynchronous, their
- * results come back as new steps, and callbacks go to the callback executor.
+ * scheduler under its loop's monitor and never blocks: lock calls are asynchronous, their results
+ * come back as new steps, and callbacks go to the callback executor.
  *
  * <p>Safety rests on three rules. (1) A candidate takes a lock only when it is free, held by
  * itself, or has not changed for the record's lease duration measured on the local monotonic clock
@@ -23,412 +19,169 @@ import org.jspecify.annotations.Nullable;
  * since then, which is before any other candidate can count the lease as expired. (3) Every write
  * is conditional on the version last seen, so of two racing candidates at most one wins.
  *
- * <p>This class is the policy: the state of each phase is one {@link Phase} value, the decisions
- * are pure functions ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the mechanism
- * (steps, calls, queries) is {@link ElectionLoop}'s.
+ * <p>This class is the policy's owner: the state of each phase is one {@link Phase} value, which
+ * changes only by the pure functions of {@link Transitions}; the election runs the {@link Action}s
+ * they return. A follower's looks and acquisitions are its {@link Candidacy}'s, the decisions under
+ * them pure functions too ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the
+ * mechanism (steps, timers, calls) is the {@link ElectionLoop} it owns.
  */
-final class Election extends ElectionLoop {
-  /** Watch events taken in while following; a read answered after one of them may be older. */
-  private long watchEventsSeen;
+final class Election {
+  private static final Logger log = ElectionLoop.log;
 
-  /** Whether the first look, a create without a read (see followStep), was taken. */
-  private boolean createTried;
+  private final ElectionLoop loop;
+  private final Object monitor;
+  private final ElectorConfig config;
+  private final String identity;
+  private final String subject;
+  private final MonotonicClock clock;
+  private final Transitions transitions;
+  private final LockView view;
+  private final Candidacy candidacy;
+  private final FailureLog failureLog;
+  private final Health health;
+  private final ActionRunner effects;
 
-  /**
-   * Watch events in the order the watch delivered them: the scheduler may run two tasks on two
-   * threads, and an older event taken in after a newer one would turn the view back.
-   */
-  private final SerialExecutor watchEvents = new SerialExecutor(this::execute);
+  // Guarded by monitor.
+  private boolean started;
+  private boolean closeRequested;
+
+  /** Written under the monitor; read without it by the queries, the current term among them. */
+  private volatile Phase phase = new Phase.AwaitingGate(null);
 
   Election(ElectorConfig config) {
-    super(config);
+    this.loop = new ElectionLoop(config);
+    this.monitor = loop.monitor;
+    this.config = config;
+    this.identity = loop.identity;
+    this.subject = loop.subject;
+    this.clock = loop.clock;
+    this.transitions =
+        new Transitions(
+            identity,
+            loop.timings.renewDeadline(),
+            loop.timings.retry(),
+            config.renewDeadline(),
+            config.closeTimeout(),
+            config.releaseOnClose());
+    this.view =
+        new LockView(
+            new TakeoverRule(identity, loop.timings.lease()),
+            identity,
+            subject,
+            config.leaseDuration(),
+            loop.dispatcher,
+            config.callbacks(),
+            log);
+    this.failureLog = new FailureLog(log, subject);
+    this.candidacy = new Candidacy(loop, transitions, view, failureLog);
+    this.effects = new ActionRunner(loop, transitions, view, candidacy, failureLog);
+    this.health =
+        new Health(subject, loop.timings, config.leaseDuration(), config.healthTolerance());
   }
 
-  // ---------------------------------------------------------------- 1. wait for the gate
+  // ---------------------------------------------------------------- start and close
 
-  @Override
-  void begin() {
-    CompletableFuture<?> gate = config.readinessGate().toCompletableFuture();
-    if (gate.isDone() && !gate.isCompletedExceptionally()) {
-      follow(null, 0);
-    } else {
-      log.info("{}: waiting for the readiness gate before taking part", subject);
-      // onGate handles the gate's outcome; the stage whenComplete returns adds nothing to it.
-      var unused = gate.whenComplete((ignored, error) -> execute(() -> onGate(error)));
-    }
-  }
-
-  private synchronized void onGate(Throwable error) {
-    if (!(phase instanceof Phase.AwaitingGate)) {
-      return;
-    }
-    if (error != null) {
-      phase = new Phase.AwaitingGate(String.valueOf(error));
-      log.error(
-          "{}: readiness gate failed, this candidate will not take part until restarted: {}",
-          subject,
-          error.toString());
-      return;
-    }
-    follow(null, 0);
-  }
-
-  // ---------------------------------------------------------------- 2. observe
-
-  /** Follows the lock, keeping {@code claim} for close, and takes the next look after a delay. */
-  private void follow(Phase.@Nullable Claim claim, long delay) {
-    phase = new Phase.Following(claim);
-    watching.open(
-        lock, config.watchWhenFollowing(), event -> watchEvents.execute(() -> onWatchEvent(event)));
-    scheduleStep(delay);
-  }
-
-  private void followStep() {
-    long now = clock.nanos();
-    Observation seen = view.current();
-    if (watching.current() && seen != null && view.mayTake(seen, now)) {
-      acquire(seen);
-    } else if (seen == null && !createTried && !view.holdingOff(now)) {
-      // Nothing seen yet: a create succeeds only where the lock is absent, where a read would
-      // only have let this candidate create it, so the first look is a create. A refusal counts
-      // as a holder seen, and anything but success reads at once.
-      createTried = true;
-      acquire(null);
-    } else {
-      long eventsBefore = watchEventsSeen;
-      read((result, start) -> onFollowerRead(result, eventsBefore));
-    }
-  }
-
-  private void onFollowerRead(LockRead result, long eventsBefore) {
-    long now = clock.nanos();
-    if (result instanceof LockRead.Failed failed) {
-      failed(failed.failure(), "read", now, "Retrying with back-off.");
-      return;
-    }
-    // A watch event taken in while this read was on its way may be newer than the read, which
-    // would then undo it (a release forgotten, an expiry restarted). The watch is current, and
-    // it shows any later change too, so the read adds nothing.
-    Observation seen = view.current();
-    if (watchEventsSeen == eventsBefore || seen == null) {
-      seen = view.see(result, now);
-    }
-    decide(seen, now, "read");
-  }
-
-  /** Takes the lock as {@code seen} if it may, or waits for the next look after a good call. */
-  private void decide(Observation seen, long now, String call) {
-    if (releaseOnRequest(seen, now)) {
-      return;
-    }
-    if (view.mayTake(seen, now)) {
-      // Not progress yet: only the write decides. Keeping the streak makes a write that keeps
-      // failing after good reads (an identity that may read but not write) back off all the same.
-      acquire(seen);
-    } else {
-      failureLog.success(call);
-      consecutiveFailures = 0;
-      scheduleStep(untilNextLook(seen, now));
-    }
-  }
-
-  private synchronized void onWatchEvent(LockRead event) {
-    long now = clock.nanos();
-    if (event instanceof LockRead.Failed failed) {
-      watching.interrupted(failed.failure());
-      log.debug("{}: watch interrupted ({}), polling until it resumes", subject, failed.failure());
-      if (phase instanceof Phase.Following && !caller.inFlight()) {
-        scheduleStep(retryDelay());
+  void start() {
+    synchronized (monitor) {
+      if (started) {
+        throw new IllegalStateException(subject + " was already started");
       }
-      return;
+      if (closeRequested) {
+        throw new IllegalStateException(subject + " is closed");
+      }
+      started = true;
+      log.debug("{}: starting with {}", subject, config);
+      Hooks hooks = new Hooks();
+      loop.bind(hooks);
+      candidacy.bind(hooks);
+      effects.bind(hooks);
+      CompletableFuture<?> gate = config.readinessGate().toCompletableFuture();
+      if (gate.isDone() && !gate.isCompletedExceptionally()) {
+        apply(transitions.gateCompleted(phase, null));
+      } else {
+        log.info("{}: waiting for the readiness gate before taking part", subject);
+        // The gate's outcome is handled as a step; the stage whenComplete returns adds nothing.
+        var unused =
+            gate.whenComplete(
+                (ignored, error) ->
+                    loop.executeLocked(
+                        () ->
+                            apply(
+                                transitions.gateCompleted(
+                                    phase, error == null ? null : String.valueOf(error)))));
+      }
     }
-    watching.resumed();
-    if (phase instanceof Phase.Following) {
-      watchEventsSeen++;
-      Observation seen = view.see(event, now);
-      watching.markCurrent();
-      if (!caller.inFlight() && releaseOnRequest(seen, now)) {
-        cancel(nextStep);
-        nextStep = null;
-        return;
-      }
-      if (!caller.inFlight() && view.mayTake(seen, now)) {
-        cancel(nextStep); // act on the event now, not one scheduler hop later
-        nextStep = null;
-        followStep();
-      } else if (!caller.inFlight()) {
-        scheduleStep(untilNextLook(seen, now));
-      }
-    } else if (phase instanceof Phase.Leading leading) {
-      if (event instanceof LockRead.Found found) {
-        view.noteToken(found.record().leaderTransitions());
-        if (found.record().isHeldBy(identity)
-            && found.record().leaderTransitions() == leading.record().leaderTransitions()) {
-          if (found.record().prefersOtherThan(identity)) {
-            handOverOnRequest(leading, found, now);
-          }
-          return; // our own write, or our record with a request that is handled now
+  }
+
+  CompletableFuture<Void> closeAsync() {
+    synchronized (monitor) {
+      if (!closeRequested) {
+        closeRequested = true;
+        if (!started) {
+          phase = new Phase.Closed();
+          loop.releaseShared();
+          loop.closed.complete(null);
+        } else {
+          loop.executeLocked(() -> apply(transitions.closeAsked(phase)));
         }
       }
-      // The event may be stale (queued before our own write): renew at once and let the
-      // conditional write decide. A foreign write makes it conflict, and we step down.
-      log.debug("{}: watch shows a change by someone else; renewing now to check", subject);
-      if (!caller.inFlight()) {
-        scheduleStep(0);
-      }
+    }
+    return loop.closed;
+  }
+
+  /** Enters the transition's phase, then runs its actions in order. */
+  private void apply(Transition transition) {
+    phase = transition.next();
+    for (Action action : transition.actions()) {
+      action.runOn(effects);
     }
   }
 
-  /**
-   * Until this candidate may take the lock, or the next poll if no watch keeps the view current.
-   */
-  private long untilNextLook(Observation seen, long now) {
-    long untilExpiry = Math.max(0, view.mayTakeFrom(seen) - now);
-    long poll = watching.current() ? Long.MAX_VALUE : retryDelay();
-    return Math.min(untilExpiry, poll);
-  }
+  /** What the loop and the candidacy call back, under the monitor. */
+  private final class Hooks implements ElectionLoop.Policy, PhaseOwner {
+    @Override
+    public void step() {
+      apply(transitions.step(phase, clock.nanos()));
+    }
 
-  // ---------------------------------------------------------------- 3. acquire
+    @Override
+    public void deadlineDue() {
+      apply(transitions.deadlineDue(phase, clock.nanos()));
+    }
 
-  /**
-   * Writes a record naming this candidate over {@code seen}, the current observation, or creates
-   * the lock when nothing has been seen of it yet ({@code seen} null).
-   */
-  private void acquire(@Nullable Observation seen) {
-    long token =
-        seen == null ? view.highestToken() + 1 : TakeoverRule.nextToken(view.highestToken(), seen);
-    Instant at = wall.instant();
-    LeaderRecord record = new LeaderRecord(identity, config.leaseDuration(), at, at, token);
-    String version = seen == null ? null : seen.version();
-    if (seen == null || version == null) {
-      log.debug("{}: lock is absent or not seen yet, creating it", subject);
-      long othersBefore = view.othersSeen();
-      write(
-          LockCall.CREATE,
-          record,
-          () -> lock.create(record),
-          (result, start) -> onCreateWrite(result, start, record, at, othersBefore, seen == null));
-    } else {
-      log.debug("{}: trying to acquire (holder was {})", subject, seen.describeHolder());
-      write(
-          LockCall.UPDATE,
-          record,
-          () -> lock.update(version, record),
-          (result, start) -> onAcquireWrite(result, start, record, at));
+    @Override
+    public void closeTimedOut() {
+      apply(transitions.closeTimedOut(phase));
+    }
+
+    @Override
+    public void answeredEarlierPhase(LockCaller.Call call, CallAnswer answer) {
+      apply(transitions.answeredEarlierPhase(phase, answer, call.writing(), loop.stepScheduled()));
+    }
+
+    @Override
+    public Phase phase() {
+      return phase;
+    }
+
+    @Override
+    public void apply(Transition transition) {
+      Election.this.apply(transition);
     }
   }
 
-  /**
-   * A refused create shows that the lock exists. A create written after the view showed someone
-   * else's lock landed on a lock that was created and deleted while it was on its way: that other
-   * candidate may still be leading until its next renewal fails, so this one holds the lock without
-   * leading for a lease, and takes it with a new token after. A first look that did not create the
-   * lock is no failure of its own: a read follows at once and decides.
-   */
-  private void onCreateWrite(
-      LockWrite result,
-      long start,
-      LeaderRecord record,
-      Instant at,
-      long othersBefore,
-      boolean firstLook) {
-    long now = clock.nanos();
-    if (result instanceof LockWrite.Conflict) {
-      view.createRefused(now);
-    }
-    Observation shown = view.current();
-    if (firstLook
-        && result instanceof LockWrite.Conflict
-        && watching.current()
-        && shown != null
-        && shown.record() != null) {
-      // The watch has already shown the record that refused the create, and shows every change
-      // from here on: a read would add nothing.
-      decide(shown, now, "acquire");
-      return;
-    }
-    if (firstLook && !(result instanceof LockWrite.Written)) {
-      long eventsBefore = watchEventsSeen;
-      read((answer, readStart) -> onFollowerRead(answer, eventsBefore));
-      return;
-    }
-    if (result instanceof LockWrite.Written written && view.othersSeen() != othersBefore) {
-      failureLog.success("acquire");
-      consecutiveFailures = 0;
-      view.see(new LockRead.Found(written.version(), record), now);
-      view.holdOff(now + timings.lease());
-      log.warn(
-          "{}: created the lock after another candidate's copy of it was deleted; holding it"
-              + " without leading for leaseDuration {}, since that candidate may still lead",
-          subject,
-          config.leaseDuration());
-      scheduleStep(timings.lease());
-      return;
-    }
-    onAcquireWrite(result, start, record, at);
-  }
-
-  private void onAcquireWrite(LockWrite result, long start, LeaderRecord record, Instant at) {
-    long now = clock.nanos();
-    if (result instanceof LockWrite.Written written) {
-      failureLog.success("acquire");
-      lead(record, at, written.version(), start, now);
-    } else if (result instanceof LockWrite.Conflict conflict) {
-      failureLog.success("acquire");
-      consecutiveFailures = 0;
-      log.debug("{}: another candidate got there first ({})", subject, conflict.detail());
-      watching.markStale();
-      scheduleStep(retryDelay());
-    } else {
-      failed(((LockWrite.Failed) result).failure(), "acquire", now, "Retrying with back-off.");
-    }
-  }
-
-  // ---------------------------------------------------------------- 4. lead and renew
-
-  /** Starts a term with {@code record}, written at version {@code version}, acquired {@code at}. */
-  private void lead(LeaderRecord record, Instant at, String version, long start, long now) {
-    Term term =
-        new Term(
-            identity,
-            lock.describe(),
-            record.leaderTransitions(),
-            at,
-            callbackExecutor,
-            clock,
-            start + timings.renewDeadline());
-    phase = new Phase.Leading(term, new Phase.Claim(version, record), start);
-    epoch++;
-    consecutiveFailures = 0;
-    view.noteToken(record.leaderTransitions());
-    view.see(new LockRead.Found(version, record), now);
-    currentTerm = term;
-    counters.termStarted();
-    log.info("{}: started leading (term {})", subject, term.fencingToken());
-    dispatcher.listener(l -> l.onTermStarted(term));
-    dispatcher.callback("onStartedLeading", () -> callbacks.onStartedLeading(term));
-    armDeadline(start, now);
-    scheduleStep(Math.max(0, start + renewalDelay() - now));
-  }
-
-  private void renewStep(Phase.Leading leading) {
-    if (clock.nanos() - leading.validFrom() >= timings.renewDeadline()) {
-      deadlineExceeded(leading);
-      return;
-    }
-    LeaderRecord renewed = leading.record().withRenewTime(wall.instant());
-    String version = leading.claim().version();
-    write(
-        LockCall.UPDATE,
-        renewed,
-        () -> lock.update(version, renewed),
-        (result, start) -> onRenewWrite(result, start, renewed));
-  }
-
-  private void onRenewWrite(LockWrite result, long start, LeaderRecord renewed) {
-    Phase.Leading leading = (Phase.Leading) phase; // a renewal answers in the epoch it was sent
-    long now = clock.nanos();
-    if (result instanceof LockWrite.Written written) {
-      failureLog.success("renew");
-      phase = new Phase.Leading(leading.term(), new Phase.Claim(written.version(), renewed), start);
-      leading.term().extend(start + timings.renewDeadline());
-      view.see(new LockRead.Found(written.version(), renewed), now);
-      armDeadline(start, now);
-      scheduleStep(Math.max(0, start + renewalDelay() - now));
-    } else if (result instanceof LockWrite.Conflict conflict) {
-      // Someone else wrote the lock. Verifying first could be delayed (budget, errors), so the
-      // term ends now; if a read shows the record is still ours, a new term starts after a write.
-      log.debug(
-          "{}: renew conflicted ({}); stepping down and reading the lock",
-          subject,
-          conflict.detail());
-      Phase.Claim overwritten = new Phase.Claim(leading.claim().version(), null);
-      stepDown(leading, TermEnd.LOCK_LOST, new Phase.Following(overwritten));
-      watching.markStale();
-      follow(overwritten, 0);
-    } else {
-      LockFailure failure = ((LockWrite.Failed) result).failure();
-      long left = leading.validFrom() + timings.renewDeadline() - now;
-      failureLog.failure(
-          "renew",
-          failure,
-          now,
-          "Stepping down in " + Duration.ofNanos(left) + " unless a renewal succeeds.");
-      scheduleStep(Math.min(timings.retry(), Math.max(0, left)));
-    }
-  }
-
-  @Override
-  void onDeadline() {
-    if (!(phase instanceof Phase.Leading leading)) {
-      return;
-    }
-    long now = clock.nanos();
-    if (now - leading.validFrom() >= timings.renewDeadline()) {
-      deadlineExceeded(leading);
-    } else {
-      armDeadline(leading.validFrom(), now);
-    }
-  }
-
-  // ---------------------------------------------------------------- 5. step down
-
-  private void deadlineExceeded(Phase.Leading leading) {
-    log.error(
-        "{}: lost leadership: no successful renewal within renewDeadline {}",
-        subject,
-        config.renewDeadline());
-    stepDown(leading, TermEnd.RENEW_DEADLINE_EXCEEDED, new Phase.Following(leading.claim()));
-    consecutiveFailures = Math.max(consecutiveFailures, 1);
-    follow(leading.claim(), failureDelay());
-  }
-
-  /** Ends the term and enters {@code next}. */
-  private void stepDown(Phase.Leading leading, TermEnd reason, Phase next) {
-    stepDown(leading, reason, next, () -> {});
-  }
-
-  /**
-   * Ends the term and enters {@code next}; runs {@code afterStop} once onStoppedLeading returned.
-   */
-  private void stepDown(Phase.Leading leading, TermEnd reason, Phase next, Runnable afterStop) {
-    Term ended = leading.term();
-    currentTerm = null;
-    phase = next;
-    epoch++;
-    cancel(deadlineTimer);
-    cancel(nextStep);
-    nextStep = null;
-    ended.end(reason);
-    counters.termEnded(reason);
-    if (reason == TermEnd.CLOSED) {
-      log.info("{}: stopped leading (term {}): closing", subject, ended.fencingToken());
-    } else if (reason != TermEnd.RENEW_DEADLINE_EXCEEDED) {
-      log.warn("{}: stopped leading (term {}): {}", subject, ended.fencingToken(), reason);
-    }
-    dispatcher.listener(l -> l.onTermEnded(ended, reason));
-    dispatcher.callback(
-        "onStoppedLeading", () -> callbacks.onStoppedLeading(ended, reason), afterStop);
-  }
-
-  // ---------------------------------------------------------------- 5b. step down on request
+  // ---------------------------------------------------------------- step down and hold off
 
   /**
    * Ends the term on request, releases the lock once the stop callback returned, and follows,
    * holding back from the lock for {@code holdOffNanos}; false when not leading or closing.
    */
-  synchronized boolean requestStepDown(long holdOffNanos) {
-    if (!(phase instanceof Phase.Leading leading) || closeRequested()) {
-      return false;
+  boolean requestStepDown(long holdOffNanos) {
+    synchronized (monitor) {
+      Phase before = phase;
+      apply(transitions.stepDownAsked(before, closeRequested, clock.nanos() + holdOffNanos));
+      return phase != before;
     }
-    long until = clock.nanos() + holdOffNanos;
-    view.holdOff(until);
-    stepDown(
-        leading,
-        TermEnd.STEPPED_DOWN,
-        new Phase.SteppingDown(leading.claim(), true, until),
-        () -> execute(this::stepDownCallbackReturned));
-    return true;
   }
 
   /**
@@ -436,12 +189,10 @@ final class Election extends ElectionLoop {
    * any earlier hold (a step-down's included); zero lets it compete at once. A term goes on: only
    * the next acquisition waits. Works before start too.
    */
-  synchronized void holdOff(long holdOffNanos) {
-    long now = clock.nanos();
-    view.holdOff(now + holdOffNanos);
-    Observation seen = view.current();
-    if (phase instanceof Phase.Following && !caller.inFlight() && seen != null) {
-      scheduleStep(untilNextLook(seen, now)); // the next look moves with the hold; no call
+  void holdOff(long holdOffNanos) {
+    synchronized (monitor) {
+      long now = clock.nanos();
+      candidacy.holdOff(now + holdOffNanos, now, phase instanceof Phase.Following);
     }
   }
 
@@ -450,7 +201,7 @@ final class Election extends ElectionLoop {
    * record that has not yet expired on this candidate's clock, else empty (free, released, expired
    * or not seen yet).
    */
-  synchronized Optional<String> liveHolder() {
+  Optional<String> liveHolder() {
     return liveHolder(false);
   }
 
@@ -459,263 +210,83 @@ final class Election extends ElectionLoop {
    * (a renewal, say) since its first look: a record found on the first look may be a dead holder's,
    * whose lease this candidate honours without taking it for a sign of life.
    */
-  synchronized Optional<String> renewingHolder() {
+  Optional<String> renewingHolder() {
     return liveHolder(true);
   }
 
-  /** Whether this candidate has seen the lock, and its watch or its last call is fresh. */
-  synchronized boolean seesTheLock() {
-    return view.current() != null && (watching.current() || consecutiveFailures == 0);
-  }
-
   private Optional<String> liveHolder(boolean seenRenewing) {
-    if (phase instanceof Phase.Leading) {
-      return Optional.of(identity);
-    }
-    Observation seen = view.current();
-    if (seen == null || seen.record() == null || seen.record().isReleased()) {
-      return Optional.empty();
-    }
-    if (seen.record().isHeldBy(identity) || view.expired(seen, clock.nanos())) {
-      return Optional.empty();
-    }
-    if (seenRenewing && !view.changedSinceFirstLook(seen)) {
-      return Optional.empty();
-    }
-    return Optional.of(seen.record().holderIdentity());
-  }
-
-  /**
-   * The lock, still naming this leader, asks that another identity lead next (an operator wrote
-   * {@value LeaderRecord#PREFERRED_HOLDER}): the term ends as by {@link #requestStepDown}, and the
-   * release, written over the version that carries the request, keeps it, so that the identity it
-   * names takes the lock and the other candidates, this one included, hold back meanwhile (for two
-   * leases at most, should that identity never take it).
-   */
-  private void handOverOnRequest(Phase.Leading leading, LockRead.Found found, long now) {
-    view.see(found, now); // the request now holds this candidate back, as any other
-    long until = now + view.requestTimeout();
-    log.info(
-        "{}: {} is asked to lead next; stepping down (term {})",
-        subject,
-        found.record().preferredHolder(),
-        leading.term().fencingToken());
-    stepDown(
-        leading,
-        TermEnd.STEPPED_DOWN,
-        new Phase.SteppingDown(new Phase.Claim(found.version(), found.record()), true, until),
-        () -> execute(this::stepDownCallbackReturned));
-  }
-
-  /**
-   * A follower that finds the lock still naming itself (its term already ended, say by a renewal
-   * that conflicted with the request's write) and asking for another identity releases it for that
-   * identity, rather than take it back or let it expire. True if it did.
-   */
-  private boolean releaseOnRequest(Observation seen, long now) {
-    LeaderRecord record = seen.record();
-    String version = seen.version();
-    if (record == null
-        || version == null
-        || !record.isHeldBy(identity)
-        || !view.heldBackByRequest(now)) {
-      return false;
-    }
-    long until = now + view.requestTimeout();
-    log.info(
-        "{}: the lock still names this candidate and asks that {} lead next; releasing it",
-        subject,
-        record.preferredHolder());
-    phase = new Phase.SteppingDown(new Phase.Claim(version, record), false, until);
-    releaseAfterStepDown();
-    return true;
-  }
-
-  private synchronized void stepDownCallbackReturned() {
-    if (phase instanceof Phase.SteppingDown steppingDown) {
-      phase = new Phase.SteppingDown(steppingDown.claim(), false, steppingDown.holdOffUntil());
-      releaseAfterStepDown();
-    } else if (phase instanceof Phase.Closing) {
-      stopCallbackReturned(); // close began while the stop callback ran
+    synchronized (monitor) {
+      return phase instanceof Phase.Leading
+          ? Optional.of(identity)
+          : candidacy.liveHolder(seenRenewing);
     }
   }
 
-  /** Writes a released record over the claim, as close does, but stays a candidate after it. */
-  private void releaseAfterStepDown() {
-    if (caller.inFlight()) {
-      return; // a renewal sent before the step-down; its answer comes back to step()
+  /** Whether this candidate has seen the lock, and its watch or its last call is fresh. */
+  boolean seesTheLock() {
+    synchronized (monitor) {
+      return candidacy.seesTheLock();
     }
-    Phase.Claim claim = ((Phase.SteppingDown) phase).claim();
-    Observation seen = view.current();
-    LeaderRecord base =
-        claim.record() != null ? claim.record() : seen == null ? null : seen.record();
-    if (base == null) {
-      follow(claim, 0);
-      return;
-    }
-    LeaderRecord released = base.released(wall.instant());
-    write(
-        LockCall.UPDATE,
-        null,
-        () -> lock.update(claim.version(), released),
-        (result, start) -> onStepDownRelease(result, claim));
   }
 
-  private void onStepDownRelease(LockWrite result, Phase.Claim claim) {
-    if (result instanceof LockWrite.Written) {
-      log.info("{}: released the lock after stepping down; still a candidate", subject);
-      follow(null, 0);
-    } else if (result instanceof LockWrite.Conflict) {
-      follow(null, 0); // someone else wrote it: not ours to release any more
-    } else {
-      LockFailure failure = ((LockWrite.Failed) result).failure();
-      failureLog.failure(
-          "release",
-          failure,
+  // ---------------------------------------------------------------- queries
+
+  String identity() {
+    return identity;
+  }
+
+  long closeTimeoutMillis() {
+    return config.closeTimeout().toMillis();
+  }
+
+  Duration leaseDuration() {
+    return config.leaseDuration();
+  }
+
+  String describe() {
+    return loop.lock.describe();
+  }
+
+  /** The term being led: the phase is the one place that knows it. */
+  Optional<Term> currentTerm() {
+    return phase instanceof Phase.Leading leading ? Optional.of(leading.term()) : Optional.empty();
+  }
+
+  Optional<String> observedLeader() {
+    return view.leader();
+  }
+
+  boolean closingFromOwnCallback() {
+    return loop.dispatcher.inCallback();
+  }
+
+  void awaitSharedThreadsStopped(long millis) {
+    loop.awaitSharedThreadsStopped(millis);
+  }
+
+  ElectorHealth health() {
+    synchronized (monitor) {
+      return health.report(
+          phase,
           clock.nanos(),
-          "The lock will expire after its lease duration; following until then.");
-      follow(claim, 0);
+          view.current(),
+          candidacy.consecutiveFailures(),
+          candidacy.lastFailure(),
+          loop.watching.describe());
     }
   }
 
-  // ---------------------------------------------------------------- 6. release and close
-
-  @Override
-  void beginClose() {
-    if (Phase.closing(phase)) {
-      return;
+  ElectorStats stats() {
+    ElectorStats.Following following;
+    int failures;
+    boolean leading;
+    synchronized (monitor) { // a few field reads; steps never block while holding the monitor
+      Phase now = phase;
+      leading = now instanceof Phase.Leading;
+      following =
+          now instanceof Phase.Following ? loop.watching.following() : ElectorStats.Following.NONE;
+      failures = candidacy.consecutiveFailures();
     }
-    cancel(nextStep);
-    nextStep = null;
-    Phase.Closing closing = new Phase.Closing(Phase.claimOf(phase), true);
-    // A stop callback still running after a step-down comes back to stopCallbackReturned too.
-    boolean stopPending =
-        phase instanceof Phase.Leading
-            || (phase instanceof Phase.SteppingDown steppingDown
-                && steppingDown.stopCallbackPending());
-    if (phase instanceof Phase.Leading leading) {
-      stepDown(leading, TermEnd.CLOSED, closing, () -> execute(this::stopCallbackReturned));
-    }
-    phase = closing;
-    epoch++;
-    armCloseTimer();
-    if (!stopPending) {
-      execute(this::stopCallbackReturned);
-    }
-  }
-
-  private synchronized void stopCallbackReturned() {
-    if (phase instanceof Phase.Closing closing) {
-      phase = new Phase.Closing(closing.claim(), false);
-    }
-    releaseOrFinish();
-  }
-
-  @Override
-  void closeTimedOut() {
-    if (!(phase instanceof Phase.Closing || phase instanceof Phase.Releasing)) {
-      return;
-    }
-    log.warn(
-        "{}: close did not finish within closeTimeout {}; {}",
-        subject,
-        config.closeTimeout(),
-        Phase.claimOf(phase) != null && config.releaseOnClose()
-            ? "the lock was not released and will expire after its lease duration"
-            : "a stop callback may still be running");
-    finish();
-  }
-
-  private void releaseOrFinish() {
-    if (!(phase instanceof Phase.Closing closing) || closing.stopCallbackPending()) {
-      return;
-    }
-    if (!config.releaseOnClose()) {
-      finish();
-      return;
-    }
-    if (caller.writeInFlight()) {
-      return; // the write may yet name us; its completion comes back here
-    }
-    Phase.Claim claim = closing.claim();
-    if (claim == null) {
-      finish();
-      return;
-    }
-    if (caller.inFlight()) {
-      return; // the call's completion comes back here
-    }
-    phase = new Phase.Releasing(claim);
-    release();
-  }
-
-  private void release() {
-    Phase.Claim claim = ((Phase.Releasing) phase).claim();
-    Observation seen = view.current();
-    LeaderRecord ours = claim.record();
-    LeaderRecord base = ours != null ? ours : seen == null ? null : seen.record();
-    if (base == null) {
-      finish();
-      return;
-    }
-    LeaderRecord released = base.released(wall.instant());
-    write(
-        LockCall.UPDATE, null, () -> lock.update(claim.version(), released), this::onReleaseWrite);
-  }
-
-  private void onReleaseWrite(LockWrite result, long start) {
-    if (result instanceof LockWrite.Written) {
-      log.info("{}: released the lock", subject);
-      finish();
-    } else if (result instanceof LockWrite.Conflict) {
-      read(this::onReleaseRead);
-    } else {
-      LockFailure failure = ((LockWrite.Failed) result).failure();
-      failureLog.failure("release", failure, clock.nanos(), "Retrying until closeTimeout.");
-      scheduleStep(timings.retry() / 2);
-    }
-  }
-
-  private void onReleaseRead(LockRead result, long start) {
-    if (result instanceof LockRead.Found found && found.record().isHeldBy(identity)) {
-      phase = new Phase.Releasing(new Phase.Claim(found.version(), found.record()));
-      release();
-    } else if (result instanceof LockRead.Failed failed) {
-      failureLog.failure(
-          "release", failed.failure(), clock.nanos(), "Retrying until closeTimeout.");
-      scheduleStep(timings.retry() / 2);
-    } else {
-      finish(); // no longer ours: nothing to release
-    }
-  }
-
-  // ---------------------------------------------------------------- the loop's hooks
-
-  @Override
-  void step() {
-    if (phase instanceof Phase.Following) {
-      followStep();
-    } else if (phase instanceof Phase.Leading leading) {
-      renewStep(leading);
-    } else if (phase instanceof Phase.Releasing) {
-      release();
-    } else if (phase instanceof Phase.SteppingDown steppingDown
-        && !steppingDown.stopCallbackPending()) {
-      releaseAfterStepDown();
-    }
-  }
-
-  @Override
-  void answeredEarlierPhase(LockCaller.Call call, Object result) {
-    if (result instanceof LockWrite.Written written) {
-      // The record there names us: keep its version and token so that close may release it.
-      phase = Phase.withClaim(phase, new Phase.Claim(written.version(), call.writing()));
-    }
-    if (phase instanceof Phase.Closing || phase instanceof Phase.Releasing) {
-      releaseOrFinish();
-    } else if (nextStep == null) {
-      boolean atOnce = phase instanceof Phase.Leading || phase instanceof Phase.SteppingDown;
-      scheduleStep(atOnce ? 0 : retryDelay());
-    }
+    return loop.counters.snapshot(leading, view.leader(), following, failures);
   }
 }

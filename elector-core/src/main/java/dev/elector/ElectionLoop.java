@@ -2,20 +2,18 @@ package dev.elector;
 
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
-import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -23,13 +21,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mechanism under an {@link Election}, which holds the policy: the parts wired from the config,
- * one step at a time on the scheduler under this object's monitor, lock calls whose results reach
- * the phase that asked (an {@code epoch} bumped on every change of phase tells a result that
- * answers an earlier one), and the queries.
+ * The mechanism an {@link Election} owns: the parts wired from the config, one task at a time on
+ * the scheduler under {@link #monitor}, the step, deadline and close timers, and lock calls whose
+ * results reach the phase that asked. The election bumps the {@code epoch} on every change of
+ * phase, which tells a result that answers an earlier one. It decides nothing: what a step does,
+ * and what a result means, are the {@link Policy}'s.
  */
-abstract class ElectionLoop {
+final class ElectionLoop {
   static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
+
+  /** What the loop calls back, under the monitor; bound once at start. */
+  interface Policy {
+    /** Takes the next step of the current phase; no call is in flight. */
+    void step();
+
+    /** The renew deadline timer is due. */
+    void deadlineDue();
+
+    /** closeTimeout has passed since close began. */
+    void closeTimedOut();
+
+    /** A call issued in an earlier phase has answered (a renewal in flight at step-down, say). */
+    void answeredEarlierPhase(LockCaller.Call call, CallAnswer answer);
+  }
+
+  /** Receives a result that answers the current phase. */
+  @FunctionalInterface
+  interface Handler<T> {
+    void handle(T result, long startNanos);
+  }
+
+  /** The one lock the election's state is guarded by. */
+  final Object monitor = new Object();
 
   final ElectorConfig config;
   final LeaderLock lock;
@@ -39,34 +62,23 @@ abstract class ElectionLoop {
   final Clock wall;
   final Scheduler scheduler;
   final Executor callbackExecutor;
-  final LeaderCallbacks callbacks;
   final Timings timings;
-  final TakeoverRule rule;
-  final FailureLog failureLog;
   final ElectionCounters counters = new ElectionCounters();
   final Dispatcher dispatcher;
-  final LockView view;
   final LockWatching watching;
-  final LockCaller caller;
   final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final LockCaller caller;
   private final RandomGenerator random;
   private final Backoff backoff;
-  private final Health health;
   private final @Nullable SharedThreads shared;
 
-  // Guarded by this.
-  Phase phase = new Phase.AwaitingGate(null);
-  private boolean started;
-  private boolean closeRequested;
-  @Nullable Cancellable deadlineTimer;
+  // Guarded by monitor.
+  private @Nullable Policy policy;
+  private boolean finished;
+  private long epoch;
+  private @Nullable Cancellable nextStep;
+  private @Nullable Cancellable deadlineTimer;
   private @Nullable Cancellable closeTimer;
-  long epoch;
-  int consecutiveFailures;
-  @Nullable LockFailure lastFailure;
-  @Nullable Cancellable nextStep;
-
-  // Read without the monitor by queries.
-  volatile @Nullable Term currentTerm;
 
   ElectionLoop(ElectorConfig config) {
     this.config = config;
@@ -86,24 +98,19 @@ abstract class ElectionLoop {
         threads == null
             ? config.callbackExecutor().orElseThrow()
             : config.callbackExecutor().orElse(threads.callbackExecutor());
-    this.callbacks = config.callbacks();
     this.random = config.random().orElseGet(SplittableRandom::new);
     this.timings = Timings.of(config);
     this.backoff = new Backoff(timings.retry(), timings.maxBackoff(), config.jitter());
-    this.rule = new TakeoverRule(identity, timings.lease());
-    this.health = new Health(subject, timings, config.leaseDuration(), config.healthTolerance());
-    this.failureLog = new FailureLog(log, subject);
-    this.dispatcher =
-        new Dispatcher(this, callbackExecutor, config.notifiedListener(), subject, log);
-    this.view =
-        new LockView(rule, identity, subject, config.leaseDuration(), dispatcher, callbacks, log);
+    this.dispatcher = new Dispatcher(callbackExecutor, config.notifiedListener(), subject, log);
     this.watching = new LockWatching(subject, log);
     CallBudget budget =
         new CallBudget(
             ElectorConfig.CALL_BURST, timings.retry() / ElectorConfig.CALLS_PER_RETRY_PERIOD);
+    Scheduler steps = scheduler;
+    String name = subject;
     this.caller =
         new LockCaller(
-            this,
+            monitor,
             lock,
             scheduler,
             clock,
@@ -111,77 +118,35 @@ abstract class ElectionLoop {
             config.callTimeout(),
             counters,
             dispatcher,
-            this::execute,
+            task -> execute(steps, name, task),
             subject,
             log);
   }
 
-  // ---------------------------------------------------------------- the policy's hooks
-
-  /** Takes part: the election's first step, once started. */
-  abstract void begin();
-
-  /** Begins to close: runs on the scheduler once close is asked for after start. */
-  abstract void beginClose();
-
-  /** The renew deadline timer is due. */
-  abstract void onDeadline();
-
-  /** closeTimeout has passed since close began. */
-  abstract void closeTimedOut();
-
-  /** Takes the next step of the current phase; no call is in flight. */
-  abstract void step();
-
-  /** A call issued in an earlier phase has answered (a renewal in flight at step-down, say). */
-  abstract void answeredEarlierPhase(LockCaller.Call call, Object result);
-
-  // ---------------------------------------------------------------- start and finish
-
-  synchronized void start() {
-    if (started) {
-      throw new IllegalStateException(subject + " was already started");
-    }
-    if (closeRequested) {
-      throw new IllegalStateException(subject + " is closed");
-    }
-    started = true;
-    log.debug("{}: starting with {}", subject, config);
-    begin();
+  /** Binds the policy the loop calls back; the election's start does, once. */
+  void bind(Policy policy) {
+    this.policy = policy;
   }
 
-  CompletableFuture<Void> closeAsync() {
-    synchronized (this) {
-      if (!closeRequested) {
-        closeRequested = true;
-        if (!started) {
-          phase = new Phase.Closed();
-          releaseShared();
-          closed.complete(null);
-        } else {
-          execute(
-              () -> {
-                synchronized (this) {
-                  beginClose();
-                }
-              });
-        }
-      }
+  private Policy policy() {
+    Policy bound = policy;
+    if (bound == null) {
+      throw new IllegalStateException(subject + ": the loop runs only once started");
     }
-    return closed;
+    return bound;
   }
 
-  /** Whether close was asked for; read under this object's monitor. */
-  final boolean closeRequested() {
-    return closeRequested;
+  /** A new phase began: results of calls issued before now answer an earlier phase. */
+  void newEpoch() {
+    epoch++;
   }
 
-  /** Stops everything and completes the close; idempotent. */
-  final void finish() {
-    if (phase instanceof Phase.Closed) {
+  /** Stops every timer and waits for no call any more; idempotent. */
+  void finish() {
+    if (finished) {
       return;
     }
-    phase = new Phase.Closed();
+    finished = true;
     epoch++;
     cancel(nextStep);
     cancel(closeTimer);
@@ -198,72 +163,81 @@ abstract class ElectionLoop {
 
   // ---------------------------------------------------------------- steps, timers and delays
 
-  final void scheduleStep(long delayNanos) {
+  void scheduleStep(long delayNanos) {
     cancel(nextStep);
     nextStep = scheduler.schedule(this::runStep, delayNanos);
   }
 
-  private synchronized void runStep() {
-    nextStep = null;
-    if (caller.inFlight()) {
-      return; // the call's completion schedules the next step
-    }
-    step();
+  /** Whether a step is scheduled. */
+  boolean stepScheduled() {
+    return nextStep != null;
   }
 
-  /** Counts a failed call and backs off; the view may be stale, so the next step reads. */
-  final void failed(LockFailure failure, String action, long now, String consequence) {
-    consecutiveFailures++;
-    lastFailure = failure;
-    failureLog.failure(action, failure, now, consequence);
-    watching.markStale();
-    scheduleStep(failureDelay());
+  /** Cancels the scheduled step, if any. */
+  void cancelStep() {
+    cancel(nextStep);
+    nextStep = null;
+  }
+
+  private void runStep() {
+    synchronized (monitor) {
+      nextStep = null;
+      if (caller.inFlight()) {
+        return; // the call's completion schedules the next step
+      }
+      policy().step();
+    }
   }
 
   /** Arms the renew deadline: due once renewDeadline has passed since {@code validFrom}. */
-  final void armDeadline(long validFrom, long now) {
+  void armDeadline(long validFrom, long now) {
     cancel(deadlineTimer);
     deadlineTimer =
         scheduler.schedule(
-            () -> {
-              synchronized (this) {
-                onDeadline();
-              }
-            },
-            validFrom + timings.renewDeadline() - now);
+            () -> locked(() -> policy().deadlineDue()), validFrom + timings.renewDeadline() - now);
   }
 
-  final void armCloseTimer() {
+  void cancelDeadline() {
+    cancel(deadlineTimer);
+  }
+
+  void armCloseTimer() {
     closeTimer =
-        scheduler.schedule(
-            () -> {
-              synchronized (this) {
-                closeTimedOut();
-              }
-            },
-            timings.closeTimeout());
-  }
-
-  /** One retry period with jitter: the pause between looks while nothing fails. */
-  final long retryDelay() {
-    return backoff.retry(random.nextDouble());
+        scheduler.schedule(() -> locked(() -> policy().closeTimedOut()), timings.closeTimeout());
   }
 
   /**
-   * The pause from one renewal's start to the next: retryPeriod × U[1, jitter], as between looks.
-   * Electors that started together would otherwise renew together forever; the draw spreads them
-   * within the bound the config checks (jitter × retryPeriod &lt; renewDeadline).
+   * One retry period with jitter: the pause between looks while nothing fails, and from one
+   * renewal's start to the next. Electors that started together would otherwise renew together
+   * forever; the draw spreads them within the bound the config checks (jitter × retryPeriod &lt;
+   * renewDeadline).
    */
-  final long renewalDelay() {
+  long retryDelay() {
     return backoff.retry(random.nextDouble());
   }
 
-  /** The back-off after {@code consecutiveFailures} failures in a row. */
-  final long failureDelay() {
-    return backoff.afterFailures(consecutiveFailures, random.nextDouble());
+  /** The back-off after {@code failures} failures in a row. */
+  long failureDelay(int failures) {
+    return backoff.afterFailures(failures, random.nextDouble());
   }
 
-  final void execute(Runnable task) {
+  /** Runs {@code task} on the scheduler; dropped once the scheduler stopped. */
+  void execute(Runnable task) {
+    execute(scheduler, subject, task);
+  }
+
+  /** Runs {@code task} on the scheduler under the monitor. */
+  void executeLocked(Runnable task) {
+    execute(() -> locked(task));
+  }
+
+  private void locked(Runnable task) {
+    synchronized (monitor) {
+      task.run();
+    }
+  }
+
+  private static void execute(Scheduler scheduler, String subject, Runnable task) {
     try {
       scheduler.execute(task);
     } catch (RejectedExecutionException e) {
@@ -279,23 +253,28 @@ abstract class ElectionLoop {
 
   // ---------------------------------------------------------------- lock calls
 
-  /** Receives a result that answers the current phase. */
-  @FunctionalInterface
-  interface Handler<T> {
-    void handle(T result, long startNanos);
+  boolean callInFlight() {
+    return caller.inFlight();
   }
 
-  final void read(Handler<LockRead> handler) {
-    deferIfSpent(caller.read(purposeOf(LockCall.READ), epoch, inThisPhase(handler)));
+  boolean writeInFlight() {
+    return caller.writeInFlight();
+  }
+
+  void read(CallPurpose purpose, Handler<LockRead> handler) {
+    deferIfSpent(caller.read(purpose, epoch, inThisPhase(handler, CallAnswer.Read::new)));
   }
 
   /** Writes {@code writing} with {@code op}; a release writes no record of its own (null). */
-  final void write(
+  void write(
       LockCall kind,
       @Nullable LeaderRecord writing,
+      CallPurpose purpose,
       Supplier<CompletionStage<LockWrite>> op,
       Handler<LockWrite> handler) {
-    deferIfSpent(caller.write(kind, writing, purposeOf(kind), epoch, op, inThisPhase(handler)));
+    deferIfSpent(
+        caller.write(
+            kind, writing, purpose, epoch, op, inThisPhase(handler, CallAnswer.Write::new)));
   }
 
   private void deferIfSpent(long wait) {
@@ -304,32 +283,23 @@ abstract class ElectionLoop {
     }
   }
 
-  private <T> LockCaller.Completion<T> inThisPhase(Handler<T> handler) {
+  private <T> LockCaller.Completion<T> inThisPhase(
+      Handler<T> handler, Function<T, CallAnswer> answer) {
     return (call, result, start) -> {
-      if (phase instanceof Phase.Closed) {
+      if (finished) {
         return;
       }
       if (call.epoch() == epoch) {
         handler.handle(result, start);
       } else {
-        answeredEarlierPhase(call, result);
+        policy().answeredEarlierPhase(call, answer.apply(result));
       }
     };
   }
 
-  /** What a call issued now is for: the phase tells an acquire from a renewal or a release. */
-  private CallPurpose purposeOf(LockCall kind) {
-    if (kind == LockCall.READ) {
-      return CallPurpose.READ;
-    }
-    return phase instanceof Phase.Leading
-        ? CallPurpose.RENEW
-        : Phase.closing(phase) ? CallPurpose.RELEASE : CallPurpose.ACQUIRE;
-  }
-
   // ---------------------------------------------------------------- shared threads
 
-  final void releaseShared() {
+  void releaseShared() {
     if (shared != null) {
       shared.release();
     }
@@ -339,56 +309,5 @@ abstract class ElectionLoop {
     if (shared != null) {
       shared.awaitStopped(millis);
     }
-  }
-
-  boolean closingFromOwnCallback() {
-    return dispatcher.inCallback();
-  }
-
-  // ---------------------------------------------------------------- queries
-
-  String identity() {
-    return identity;
-  }
-
-  long closeTimeoutMillis() {
-    return config.closeTimeout().toMillis();
-  }
-
-  Duration leaseDuration() {
-    return config.leaseDuration();
-  }
-
-  String describe() {
-    return lock.describe();
-  }
-
-  Optional<Term> currentTerm() {
-    return Optional.ofNullable(currentTerm);
-  }
-
-  Optional<String> observedLeader() {
-    return view.leader();
-  }
-
-  synchronized ElectorHealth health() {
-    return health.report(
-        phase,
-        clock.nanos(),
-        view.current(),
-        consecutiveFailures,
-        lastFailure,
-        watching.describe());
-  }
-
-  ElectorStats stats() {
-    ElectorStats.Following following;
-    int failures;
-    synchronized (this) { // a few field reads; steps never block while holding the monitor
-      following =
-          phase instanceof Phase.Following ? watching.following() : ElectorStats.Following.NONE;
-      failures = consecutiveFailures;
-    }
-    return counters.snapshot(currentTerm != null, view.leader(), following, failures);
   }
 }

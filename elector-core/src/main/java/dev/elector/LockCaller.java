@@ -129,7 +129,12 @@ final class LockCaller {
    */
   long read(CallPurpose purpose, long epoch, Completion<LockRead> done) {
     return issue(
-        new Call(0, LockCall.READ, epoch, null), purpose, lock::read, LockRead.Failed::new, done);
+        new Call(0, LockCall.READ, epoch, null),
+        purpose,
+        lock::read,
+        LockRead.Failed::new,
+        CallAnswer.Read::new,
+        done);
   }
 
   /** Writes {@code writing} (null for a release) with {@code op}; returns as {@link #read} does. */
@@ -140,7 +145,13 @@ final class LockCaller {
       long epoch,
       Supplier<CompletionStage<LockWrite>> op,
       Completion<LockWrite> done) {
-    return issue(new Call(0, kind, epoch, writing), purpose, op, LockWrite.Failed::new, done);
+    return issue(
+        new Call(0, kind, epoch, writing),
+        purpose,
+        op,
+        LockWrite.Failed::new,
+        CallAnswer.Write::new,
+        done);
   }
 
   private <T> long issue(
@@ -148,6 +159,7 @@ final class LockCaller {
       CallPurpose purpose,
       Supplier<CompletionStage<T>> op,
       Function<LockFailure, T> failure,
+      Function<T, CallAnswer> answer,
       Completion<T> done) {
     long now = clock.nanos();
     long wait = budget.tryAcquire(now);
@@ -173,6 +185,7 @@ final class LockCaller {
                             LockFailure.Kind.TIMEOUT,
                             kind + " took longer than callTimeout " + timeout)),
                     true,
+                    answer,
                     done),
             timeoutNanos);
     CompletionStage<T> stage;
@@ -196,13 +209,19 @@ final class LockCaller {
                               LockFailure.Kind.UNEXPECTED,
                               "the lock completed " + kind + " with null"))
                       : value;
-          execute.accept(() -> complete(call, purpose, now, result, false, done));
+          execute.accept(() -> complete(call, purpose, now, result, false, answer, done));
         });
     return 0;
   }
 
   private <T> void complete(
-      Call call, CallPurpose purpose, long start, T result, boolean timedOut, Completion<T> done) {
+      Call call,
+      CallPurpose purpose,
+      long start,
+      T result,
+      boolean timedOut,
+      Function<T, CallAnswer> answer,
+      Completion<T> done) {
     synchronized (monitor) {
       if (pending == null || pending.seq() != call.seq()) {
         if (!timedOut) {
@@ -218,7 +237,7 @@ final class LockCaller {
         cancel(call, stage);
       }
       long now = clock.nanos();
-      CallOutcome outcome = outcomeOf(result, timedOut);
+      CallOutcome outcome = answer.apply(result).outcome(timedOut);
       counters.call(call.kind(), outcome, purpose, now - start);
       Duration latency = Duration.ofNanos(now - start);
       dispatcher.listener(l -> l.onLockCall(call.kind(), outcome, latency));
@@ -238,27 +257,6 @@ final class LockCaller {
     } catch (UnsupportedOperationException e) {
       log.debug("{}: the stage of {} cannot be cancelled", subject, call.kind());
     }
-  }
-
-  static CallOutcome outcomeOf(Object result, boolean timedOut) {
-    if (timedOut) {
-      return CallOutcome.TIMEOUT;
-    }
-    if (result instanceof LockRead.Found || result instanceof LockWrite.Written) {
-      return CallOutcome.OK;
-    }
-    if (result instanceof LockRead.Absent) {
-      return CallOutcome.ABSENT;
-    }
-    if (result instanceof LockRead.Malformed) {
-      return CallOutcome.MALFORMED;
-    }
-    if (result instanceof LockWrite.Conflict) {
-      return CallOutcome.CONFLICT;
-    }
-    LockFailure failure =
-        result instanceof LockRead.Failed f ? f.failure() : ((LockWrite.Failed) result).failure();
-    return failure.kind() == LockFailure.Kind.TIMEOUT ? CallOutcome.TIMEOUT : CallOutcome.FAILED;
   }
 
   private static LockFailure unexpected(Throwable error) {

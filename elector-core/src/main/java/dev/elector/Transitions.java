@@ -128,13 +128,17 @@ final class Transitions {
     }
     LockFailure failure = ((LockWrite.Failed) result).failure(); // the last of three kinds
     long left = leading.validFrom() + renewDeadline - now;
+    // The next try comes a retryPeriod after this one started, as renewals do: a renewal that
+    // failed slowly (a call that timed out, a server that answered late) is retried at once, so a
+    // stalled request does not cost the rest of the deadline a retry period more.
+    long sinceStart = now - start;
     return Transition.to(
         leading,
         new Action.Failed(
             "renew",
             failure,
             "Stepping down in " + Duration.ofNanos(left) + " unless a renewal succeeds."),
-        new Action.ScheduleStep(Math.min(retry, Math.max(0, left))));
+        new Action.ScheduleStep(Math.min(Math.max(0, retry - sinceStart), Math.max(0, left))));
   }
 
   /** The renew deadline timer is due. */

@@ -103,8 +103,20 @@ class TransitionsTest {
     assertSame(leading, early.next());
     assertEquals(new Action.ScheduleStep(RETRY), early.actions().get(1));
 
-    Transition late = transitions.renewed(leading, failed, 109 * S, OURS, 109 * S + S / 2);
-    assertEquals(new Action.ScheduleStep(S / 2), late.actions().get(1), "the deadline comes first");
+    Transition late = transitions.renewed(leading, failed, 109 * S, OURS, 109 * S + S / 10);
+    assertEquals(
+        new Action.ScheduleStep(S - S / 10), late.actions().get(1), "the deadline comes first");
+  }
+
+  @Test
+  void aRenewalThatFailedSlowlyIsRetriedARetryPeriodAfterItStarted() {
+    LockWrite failed = new LockWrite.Failed(failure());
+    // started at 101 s, failed 1.5 s later: the next try half a second on, not a whole period
+    Transition slow = transitions.renewed(leading, failed, 101 * S, OURS, 102 * S + S / 2);
+    assertEquals(new Action.ScheduleStep(S / 2), slow.actions().get(1));
+    // a call that took longer than the retry period: at once
+    Transition stalled = transitions.renewed(leading, failed, 101 * S, OURS, 104 * S);
+    assertEquals(new Action.ScheduleStep(0), stalled.actions().get(1));
   }
 
   @Test

@@ -111,9 +111,11 @@ class CallCancellationTest {
             "0.000s leading",
             "2.000s update",
             "4.000s update",
-            "9.000s update cancelled"),
+            "9.000s update cancelled",
+            "9.000s update"),
         transcript,
-        "cancelled when callTimeout (5 s) has passed");
+        "cancelled when callTimeout (5 s) has passed, and tried again at once: it started more"
+            + " than a retry period ago");
     ElectorStats stats = elector.stats();
     assertEquals(1, stats.calls(LockCall.UPDATE, CallOutcome.TIMEOUT), stats.toString());
     assertEquals(0, stats.lateResults(), "its own cancellation is no late answer");

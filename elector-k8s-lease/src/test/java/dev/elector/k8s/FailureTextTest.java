@@ -31,6 +31,27 @@ class FailureTextTest {
   }
 
   @Test
+  void aForbiddenAnswerNamingAMissingRoleSaysThatAStartingServerAnswersSoForAMoment() {
+    String missingRole =
+        failures
+            .fromStatus(
+                "patch",
+                403,
+                "leases.coordination.k8s.io \"lock\" is forbidden: User \"me\" cannot patch"
+                    + " resource \"leases\" in API group \"coordination.k8s.io\" in the"
+                    + " namespace \"ns\": RBAC: clusterrole.rbac.authorization.k8s.io"
+                    + " \"lease-writer\" not found")
+            .message();
+    assertTrue(missingRole.contains("grant it with a Role in namespace ns"), missingRole);
+    assertTrue(
+        missingRole.contains(
+            "or the API server has just started and its authorizer has not loaded the roles yet"),
+        missingRole);
+    assertFalse(
+        reply("patch", 403).message().contains("has just started"), "not for a plain refusal");
+  }
+
+  @Test
   void statusCodesMapToKinds() {
     assertEquals(Kind.FORBIDDEN, reply("get", 403).kind());
     assertEquals(Kind.UNAUTHORIZED, reply("get", 401).kind());

@@ -122,7 +122,12 @@ public final class FailureText {
                     ? ruleFor("list\", \"watch")
                         + "}, which the shared watch needs;"
                         + " or build the locks with watchMode(PER_LOCK) to watch each object by name"
-                    : ruleFor(verb) + "}"));
+                    : ruleFor(verb) + "}")
+                + (server != null && server.contains("RBAC: ") && server.contains(" not found")
+                    ? "; a role that the bindings name is missing, or the API server has just"
+                        + " started and its authorizer has not loaded the roles yet, which passes"
+                        + " within seconds"
+                    : ""));
       case 404:
         if (verb.equals("create")) {
           return LockFailure.of(

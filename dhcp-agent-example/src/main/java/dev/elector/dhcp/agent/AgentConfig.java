@@ -1,6 +1,7 @@
 package dev.elector.dhcp.agent;
 
 import dev.elector.dhcp.codec.Ipv4Address;
+import dev.elector.dhcp.server.DhcpCommandLines;
 import dev.elector.dhcp.server.Ipv4Cidr;
 import dev.elector.examples.CommandLines;
 import dev.elector.examples.HostPort;
@@ -287,14 +288,7 @@ public final class AgentConfig {
   }
 
   private static CommandLine commandLine(Flags flags) {
-    CommandLine cli = CommandLines.create(flags);
-    cli.registerConverter(
-        Ipv4Address.class,
-        text -> CommandLines.convert(text, Ipv4Address::parse, "an IPv4 address like 192.0.2.1"));
-    cli.registerConverter(
-        Ipv4Cidr.class,
-        text -> CommandLines.convert(text, Ipv4Cidr::parse, "a network like 192.0.2.0/24"));
-    return cli;
+    return DhcpCommandLines.create(flags);
   }
 
   /** The pool this agent serves. */

@@ -125,13 +125,7 @@ public final class StaticDhcpServerMain {
    */
   static Optional<DhcpServer> parse(String[] args, PrintStream out) {
     Flags flags = new Flags();
-    CommandLine cli = CommandLines.create(flags);
-    cli.registerConverter(
-        Ipv4Address.class,
-        text -> CommandLines.convert(text, Ipv4Address::parse, "an IPv4 address like 192.0.2.1"));
-    cli.registerConverter(
-        Ipv4Cidr.class,
-        text -> CommandLines.convert(text, Ipv4Cidr::parse, "a network like 192.0.2.0/24"));
+    CommandLine cli = DhcpCommandLines.create(flags);
     CommandLines.Parsed parsed = CommandLines.parse(cli, args);
     if (CommandLines.printHelpOrVersion(cli, parsed, out)) {
       return Optional.empty();

@@ -85,11 +85,16 @@ start_replica() { # start_replica I
     >"$work/replica-$i.log" 2>&1 &
   pid[$i]=$!
 }
-leader_of() { # the replica (of those running) whose log says it leads now, by its last transition
+leader_of() { # the replicas (of those running) whose logs say they lead now, by their last transition
+  # pid is an associative array, so its keys come in hash order: the last replica tested may follow,
+  # and the function must not return that test's status (under set -e the caller would fail).
   local i
   for i in "${!pid[@]}"; do
-    [[ "$(grep -E ' (started|stopped) leading' "$work/replica-$i.log" | tail -n1)" == *"started leading"* ]] && echo "$i"
+    if [[ "$(grep -E ' (started|stopped) leading' "$work/replica-$i.log" | tail -n1)" == *"started leading"* ]]; then
+      echo "$i"
+    fi
   done
+  return 0
 }
 
 step "two replicas of the image's entrypoint, from its layers"

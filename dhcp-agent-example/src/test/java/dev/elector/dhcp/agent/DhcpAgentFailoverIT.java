@@ -1,5 +1,6 @@
 package dev.elector.dhcp.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -27,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,23 +123,32 @@ class DhcpAgentFailoverIT {
   }
 
   /** The one agent serving now; fails if none does within {@code limit}, or two do. */
-  private static AgentProcess leader(Duration limit) throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
+  private static AgentProcess leader(Duration limit) {
+    try {
       List<AgentProcess> serving =
-          agents.stream().filter(AgentProcess::isAlive).filter(a -> servingNow(a)).toList();
-      if (serving.size() == 1) {
-        return serving.get(0);
-      }
-      assertTrue(serving.size() < 2, "two agents serve at once: " + serving);
-      if (System.nanoTime() > deadline) {
-        fail(
-            "no agent serves within "
-                + limit
-                + ":\n"
-                + agents.stream().map(a -> a.events().text()).reduce("", String::concat));
-      }
-      Thread.sleep(20);
+          await("one agent serving")
+              .atMost(limit)
+              .pollDelay(Duration.ZERO)
+              .pollInterval(Duration.ofMillis(20))
+              .until(
+                  () -> {
+                    List<AgentProcess> now =
+                        agents.stream()
+                            .filter(AgentProcess::isAlive)
+                            .filter(a -> servingNow(a))
+                            .toList();
+                    assertTrue(now.size() < 2, "two agents serve at once: " + now);
+                    return now;
+                  },
+                  now -> now.size() == 1);
+      return serving.get(0);
+    } catch (ConditionTimeoutException e) {
+      return fail(
+          "no agent serves within "
+              + limit
+              + ":\n"
+              + agents.stream().map(a -> a.events().text()).reduce("", String::concat),
+          e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.elector.dhcp.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -16,12 +17,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -159,12 +163,14 @@ class DhcpRealClientIT {
             "dhcp-it-server-output");
     reader.setDaemon(true);
     reader.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (serverOutput.stream().noneMatch(l -> l.startsWith("READY"))) {
-      if (!server.isAlive() || System.nanoTime() > deadline) {
-        fail("server did not start: " + serverOutput);
-      }
-      Thread.sleep(50);
+    try {
+      await("the static server's READY line")
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(50))
+          .failFast("the static server exited", () -> !server.isAlive())
+          .until(() -> serverOutput.stream().anyMatch(l -> l.startsWith("READY")));
+    } catch (ConditionTimeoutException | TerminalFailureException e) {
+      fail("server did not start: " + serverOutput, e);
     }
   }
 
@@ -294,17 +300,18 @@ class DhcpRealClientIT {
             .redirectOutput(work.resolve("renew.log").toFile())
             .start();
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!Files.exists(events.resolve("renew"))) {
-        if (System.nanoTime() > deadline || !client.isAlive()) {
-          fail(
-              "no renewal: "
-                  + Files.readString(work.resolve("renew.log"))
-                  + "\nserver: "
-                  + serverOutput);
-        }
-        Thread.sleep(50);
-      }
+      await("udhcpc's renewal")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(50))
+          .failFast("udhcpc exited", () -> !client.isAlive())
+          .until(() -> Files.exists(events.resolve("renew")));
+    } catch (ConditionTimeoutException | TerminalFailureException e) {
+      fail(
+          "no renewal: "
+              + Files.readString(work.resolve("renew.log"))
+              + "\nserver: "
+              + serverOutput,
+          e);
     } finally {
       client.destroy();
       client.waitFor(5, TimeUnit.SECONDS);

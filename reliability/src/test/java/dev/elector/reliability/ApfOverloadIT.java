@@ -23,8 +23,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -134,23 +136,24 @@ class ApfOverloadIT {
       String expected = flowSchema ? "elector-leader-election" : "workload-low";
       String uid = priorityLevelUid(cluster.admin(), expected);
       for (String method : List.of("GET", "PATCH")) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String seen;
-        while (!uid.equals(seen = priorityLevelOf(cluster, leader.identity, namespace, method))) {
-          if (System.nanoTime() > deadline) {
-            throw new AssertionError(
+        AtomicReference<String> seen = new AtomicReference<>();
+        Waiting.until(
+            Duration.ofSeconds(20),
+            Duration.ofMillis(100),
+            () -> {
+              seen.set(priorityLevelOf(cluster, leader.identity, namespace, method));
+              return Optional.of(seen.get()).filter(uid::equals);
+            },
+            () ->
                 "the lock's "
                     + method
                     + " runs in priority level "
-                    + seen
+                    + seen.get()
                     + ", not "
                     + expected
                     + " ("
                     + uid
                     + ")");
-          }
-          Thread.sleep(100);
-        }
       }
       Figures.record(scenario, "lock-requests-priority-level", expected);
       leader.renewals.reset();
@@ -187,10 +190,7 @@ class ApfOverloadIT {
         loaders.add(t);
       }
       long start = System.nanoTime();
-      long end = start + WINDOW.toNanos();
-      while (System.nanoTime() < end) {
-        Thread.sleep(100);
-      }
+      Thread.sleep(WINDOW.toMillis()); // the overload's window itself
       stop.set(true);
       for (Thread t : loaders) {
         t.join(Duration.ofSeconds(30).toMillis());

@@ -53,24 +53,17 @@ class GoawayIT {
     KubeNamespace namespace = HaPlane.namespace(cluster, scenario);
     Path work = HaPlane.work(scenario);
     try (Cohort cohort = new Cohort(cluster, namespace)) {
-      Cohort.Candidate leader = HaPlane.add(cohort, leaderKind, "leader", work);
-      assertEquals(leader, HaPlane.awaitOneLeader(cohort, Duration.ofSeconds(20)));
-      for (Kind kind : Kind.values()) {
-        if (kind != leaderKind) {
-          HaPlane.add(cohort, kind, "follower-" + kind.name().toLowerCase(Locale.ROOT), work);
-        }
-      }
+      Cohort.Candidate leader = HaPlane.leaderThenFollowers(cohort, leaderKind, work);
       int termsBefore = cohort.timeline.terms().size();
       Map<String, Long> requestsBefore = HaPlane.requests(cohort);
       Map<String, Long> callsBefore = cohort.callsByMember();
       long connectionsBefore = connections();
       cohort.members().forEach(m -> m.renewals.reset());
       long start = System.nanoTime();
-      long end = start + WINDOW.toNanos();
-      while (System.nanoTime() < end) {
-        assertTrue(cohort.allLeading().size() <= 1, "two leaders: " + cohort.allLeading());
-        Thread.sleep(20);
-      }
+      Waiting.throughout(
+          WINDOW,
+          Duration.ofMillis(20),
+          () -> assertTrue(cohort.allLeading().size() <= 1, "two leaders: " + cohort.allLeading()));
       Duration window = Duration.ofNanos(System.nanoTime() - start);
       Figures.record(scenario, "leader", leaderKind.label);
       Figures.record(scenario, "new-connections", connections() - connectionsBefore);

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -58,13 +59,7 @@ class HaControlPlaneIT {
     Path work = HaPlane.work(scenario);
     try (Cohort cohort = new Cohort(cluster, namespace)) { // every candidate through the balancer
       cohort.timings(HaPlane.rollingRestartTimings());
-      Cohort.Candidate leader = HaPlane.add(cohort, leaderKind, "leader", work);
-      assertEquals(leader, HaPlane.awaitOneLeader(cohort, Duration.ofSeconds(20)));
-      for (Kind kind : Kind.values()) {
-        if (kind != leaderKind) {
-          HaPlane.add(cohort, kind, "follower-" + kind.name().toLowerCase(Locale.ROOT), work);
-        }
-      }
+      Cohort.Candidate leader = HaPlane.leaderThenFollowers(cohort, leaderKind, work);
       int termsBefore = cohort.timeline.terms().size();
       Map<String, Long> requestsBefore = HaPlane.requests(cohort);
       cohort.members().forEach(m -> m.renewals.reset());
@@ -203,34 +198,20 @@ class HaControlPlaneIT {
    * timeline when client-go reports it stopped (its release can take a while after its renew
    * deadline passed), with the end at that deadline; the overlap check needs that end.
    */
-  static LeadershipTimeline.Interval awaitEnded(Cohort cohort, int index, Duration limit)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      LeadershipTimeline.Interval term = cohort.timeline.terms().get(index);
-      if (!term.open()) {
-        return term;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(term + " has not ended within " + limit);
-      }
-      Thread.sleep(10);
-    }
+  static LeadershipTimeline.Interval awaitEnded(Cohort cohort, int index, Duration limit) {
+    return Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () -> Optional.of(cohort.timeline.terms().get(index)).filter(term -> !term.open()),
+        () -> cohort.timeline.terms().get(index) + " has not ended within " + limit);
   }
 
   /** Waits for the first term after the first {@code before} terms and returns it. */
-  static LeadershipTimeline.Interval awaitTermAfter(Cohort cohort, int before, Duration limit)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      List<LeadershipTimeline.Interval> terms = cohort.timeline.terms();
-      if (terms.size() > before) {
-        return terms.get(before);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no new term within " + limit + ": " + terms);
-      }
-      Thread.sleep(10);
-    }
+  static LeadershipTimeline.Interval awaitTermAfter(Cohort cohort, int before, Duration limit) {
+    return Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () -> cohort.timeline.terms().stream().skip(before).findFirst(),
+        () -> "no new term within " + limit + ": " + cohort.timeline.terms());
   }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Assumptions;
@@ -102,22 +103,37 @@ final class HaPlane {
   }
 
   /** Waits until exactly one candidate of any kind leads; fails on two. */
-  static Cohort.Candidate awaitOneLeader(Cohort cohort, Duration limit)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      List<Cohort.Candidate> leading = cohort.allLeading();
-      if (leading.size() > 1) {
-        throw new AssertionError("two leaders at once: " + leading);
-      }
-      if (leading.size() == 1) {
-        return leading.get(0);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no leader within " + limit + "; " + cohort.timeline.terms());
-      }
-      Thread.sleep(10);
+  static Cohort.Candidate awaitOneLeader(Cohort cohort, Duration limit) {
+    return Waiting.until(
+        limit,
+        Duration.ofMillis(10),
+        () -> {
+          List<Cohort.Candidate> leading = cohort.allLeading();
+          if (leading.size() > 1) {
+            throw new AssertionError("two leaders at once: " + leading);
+          }
+          return leading.stream().findFirst();
+        },
+        () -> "no leader within " + limit + "; " + cohort.timeline.terms());
+  }
+
+  /**
+   * Adds a candidate of {@code leaderKind} named "leader" through the cohort's current server,
+   * checks that it alone leads, then adds a follower of each other kind; returns the leader.
+   */
+  static Cohort.Candidate leaderThenFollowers(Cohort cohort, Kind leaderKind, Path work)
+      throws Exception {
+    Cohort.Candidate leader = add(cohort, leaderKind, "leader", work);
+    Cohort.Candidate first = awaitOneLeader(cohort, Duration.ofSeconds(20));
+    if (!first.equals(leader)) {
+      throw new AssertionError(first + " leads, not " + leader);
     }
+    for (Kind kind : Kind.values()) {
+      if (kind != leaderKind) {
+        add(cohort, kind, "follower-" + kind.name().toLowerCase(Locale.ROOT), work);
+      }
+    }
+    return leader;
   }
 
   /** Requests so far per candidate: Elector's lock calls, client-go's HTTP requests. */

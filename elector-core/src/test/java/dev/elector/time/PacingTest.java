@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The token bucket and the exponential back-off, on explicit instants. */
@@ -52,6 +55,38 @@ class PacingTest {
     bucket.spend(0);
     bucket.spend(0);
     assertEquals(2 * S, bucket.delayNanos(0), "two spent at once: the next token in two intervals");
+  }
+
+  @Test
+  void racingThreadsGetOneTokenOfABurstOfOneBetweenThem() throws Exception {
+    // two threads walk the same buckets in step, meeting at a barrier every 100
+    int buckets = 200_000;
+    TokenBucket[] all = new TokenBucket[buckets];
+    for (int i = 0; i < buckets; i++) {
+      all[i] = TokenBucket.of(1, Duration.ofSeconds(1));
+    }
+    AtomicInteger let = new AtomicInteger();
+    CyclicBarrier step = new CyclicBarrier(2);
+    Runnable walk =
+        () -> {
+          try {
+            for (int i = 0; i < buckets; i++) {
+              if (i % 100 == 0) {
+                step.await();
+              }
+              if (all[i].tryAcquire(S) == 0) {
+                let.incrementAndGet();
+              }
+            }
+          } catch (InterruptedException | BrokenBarrierException e) {
+            throw new AssertionError(e);
+          }
+        };
+    Thread other = new Thread(walk);
+    other.start();
+    walk.run();
+    other.join();
+    assertEquals(buckets, let.get(), "one token per bucket, never two");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.elector;
 
-import dev.elector.internal.Doubling;
+import dev.elector.time.ExponentialBackoff;
+import java.time.Duration;
 
 /**
  * How long a candidate waits before its next attempt, as pure functions of the retry period, the
@@ -8,12 +9,12 @@ import dev.elector.internal.Doubling;
  */
 final class Backoff {
   private final long retryNanos;
-  private final Doubling doubling;
+  private final ExponentialBackoff doubling;
   private final double jitter;
 
   Backoff(long retryNanos, long maxNanos, double jitter) {
     this.retryNanos = retryNanos;
-    this.doubling = new Doubling(retryNanos, maxNanos, 30);
+    this.doubling = ExponentialBackoff.of(Duration.ofNanos(retryNanos), Duration.ofNanos(maxNanos));
     this.jitter = jitter;
   }
 
@@ -27,7 +28,7 @@ final class Backoff {
    * zero or less counts as one.
    */
   long afterFailures(int failures, double draw) {
-    return (long) (doubling.afterFailures(failures) * factor(draw));
+    return (long) (doubling.nanosAfterFailures(failures) * factor(draw));
   }
 
   private double factor(double draw) {

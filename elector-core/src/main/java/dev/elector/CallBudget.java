@@ -1,17 +1,18 @@
 package dev.elector;
 
-import dev.elector.internal.TokenBucket;
+import dev.elector.time.TokenBucket;
+import java.time.Duration;
 
 /**
  * The hard bound on lock calls: a {@link TokenBucket}. In any interval of length T a candidate
- * makes at most {@code burst + T / interval} calls, whatever state it is in and whatever fails. Not
- * thread-safe; used under the election's lock.
+ * makes at most {@code burst + T / interval} calls, whatever state it is in and whatever fails.
+ * Used under the election's lock.
  */
 final class CallBudget {
   private final TokenBucket bucket;
 
   CallBudget(int burst, long intervalNanos) {
-    this.bucket = new TokenBucket(burst, intervalNanos);
+    this.bucket = TokenBucket.of(burst, Duration.ofNanos(intervalNanos));
   }
 
   /**

@@ -1,7 +1,8 @@
 package dev.elector;
 
-import dev.elector.internal.TokenBucket;
 import dev.elector.lock.LockFailure;
+import dev.elector.time.TokenBucket;
+import java.time.Duration;
 import org.slf4j.Logger;
 
 /**
@@ -15,7 +16,7 @@ final class FailureLog {
   static final long REPORT_INTERVAL_NANOS = 60_000_000_000L;
 
   /** One report, then one per {@link #REPORT_INTERVAL_NANOS}. */
-  private final TokenBucket reports = new TokenBucket(1, REPORT_INTERVAL_NANOS);
+  private final TokenBucket reports = TokenBucket.of(1, Duration.ofNanos(REPORT_INTERVAL_NANOS));
 
   private final Logger log;
   private final String subject;

@@ -1,11 +1,22 @@
 package dev.elector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.lock.InMemoryLockStore;
+import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 class ElectorConfigTest {
@@ -143,5 +154,104 @@ class ElectorConfigTest {
         assertThrows(
             NullPointerException.class, () -> ElectorConfig.newBuilder().leaseDuration(null));
     assertEquals("leaseDuration", e.getMessage());
+  }
+
+  @Test
+  void everyRuleReportsInOneOrderWithValueAndFix() {
+    ElectorConfigException unset =
+        assertThrows(
+            ElectorConfigException.class,
+            () ->
+                ElectorConfig.newBuilder()
+                    .leaseDuration(Duration.ZERO)
+                    .renewDeadline(Duration.ofSeconds(-1))
+                    .retryPeriod(Duration.ZERO)
+                    .maxBackoff(Duration.ZERO)
+                    .callTimeout(Duration.ZERO)
+                    .closeTimeout(Duration.ZERO)
+                    .healthTolerance(Duration.ofSeconds(-1))
+                    .jitter(Double.NaN)
+                    .build());
+    assertEquals(
+        List.of(
+            "lock is missing; set lock(...) to a Lease, ConfigMap or in-memory lock",
+            "callbacks are missing; set callbacks(LeaderCallbacks.of(onStart, onStop))",
+            "leaseDuration PT0S must be positive; use a duration such as PT15S (the default)",
+            "renewDeadline PT-1S must be positive; use a duration such as PT10S (the default)",
+            "retryPeriod PT0S must be positive; use a duration such as PT2S (the default)",
+            "maxBackoff PT0S must be positive; use a duration such as PT16S (the default)",
+            "callTimeout PT0S must be positive; use a duration such as PT5S",
+            "closeTimeout PT0S must be positive; use a duration such as PT5S",
+            "healthTolerance PT-1S is negative; use zero or more",
+            "jitter NaN must be between 1.0 and 10.0; the default is 1.2"),
+        unset.violations());
+
+    ElectorConfigException crossed =
+        assertThrows(
+            ElectorConfigException.class,
+            () ->
+                ElectorConfig.newBuilder()
+                    .lock(InMemoryLockStore.create("l").lockFor(""))
+                    .callbacks(callbacks)
+                    .leaseDuration(Duration.ofSeconds(10))
+                    .renewDeadline(Duration.ofSeconds(12))
+                    .retryPeriod(Duration.ofSeconds(11))
+                    .callTimeout(Duration.ofSeconds(13))
+                    .maxBackoff(Duration.ofSeconds(5))
+                    .build());
+    assertEquals(
+        List.of(
+            "identity of in-memory lock l is blank; give every candidate a unique identity, for"
+                + " example the pod name with a per-process suffix",
+            "renewDeadline PT12S must be shorter than leaseDuration PT10S; raise leaseDuration or"
+                + " lower renewDeadline",
+            "renewDeadline PT12S must be longer than jitter 1.2 x retryPeriod PT11S = PT13.2S;"
+                + " raise renewDeadline or lower retryPeriod",
+            "callTimeout PT13S must not exceed renewDeadline PT12S, or a hung call could outlive a"
+                + " term; lower callTimeout",
+            "maxBackoff PT5S must be at least retryPeriod PT11S; raise maxBackoff"),
+        crossed.violations());
+  }
+
+  @Test
+  void aCopyKeepsEverySettingThatIsNotATiming() {
+    MonotonicClock clock = () -> 42;
+    Clock wallClock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
+    Scheduler scheduler = (task, delayNanos) -> () -> false;
+    Executor executor = Runnable::run;
+    ElectorListener listener = new ElectorListener() {};
+    CompletableFuture<Void> gate = new CompletableFuture<>();
+    RandomGenerator random = new SplittableRandom(1);
+    ElectorConfig base =
+        valid()
+            .jitter(1.5)
+            .releaseOnClose(false)
+            .watchWhenFollowing(false)
+            .clock(clock)
+            .wallClock(wallClock)
+            .scheduler(scheduler)
+            .callbackExecutor(executor)
+            .listener(listener)
+            .readinessGate(gate)
+            .random(random)
+            .healthTolerance(Duration.ofSeconds(7))
+            .maxBackoff(Duration.ofSeconds(9))
+            .build();
+    ElectorConfig copy = base.toBuilder().build();
+    assertSame(base.lock(), copy.lock());
+    assertSame(base.callbacks(), copy.callbacks());
+    assertEquals(1.5, copy.jitter());
+    assertEquals(false, copy.releaseOnClose());
+    assertEquals(false, copy.watchWhenFollowing());
+    assertSame(clock, copy.clock());
+    assertSame(wallClock, copy.wallClock());
+    assertSame(scheduler, copy.scheduler().orElseThrow());
+    assertSame(executor, copy.callbackExecutor().orElseThrow());
+    assertSame(listener, copy.listener());
+    assertSame(gate, copy.readinessGate());
+    assertSame(random, copy.random().orElseThrow());
+    assertEquals(Duration.ofSeconds(7), copy.healthTolerance());
+    assertEquals(Duration.ofSeconds(9), copy.maxBackoff());
+    assertTrue(valid().build().scheduler().isEmpty(), "unset stays unset");
   }
 }

@@ -1,14 +1,20 @@
 package dev.elector.controller;
 
+import dev.elector.time.ExponentialBackoff;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
  * How writes that lose an optimistic-concurrency race (409) are retried: at most {@link
- * #attempts()} tries, with a random pause before each retry that grows with the attempt (up to 5 ms
- * x 2^attempt, capped at 200 ms), so that racing writers spread out.
+ * #attempts()} tries, with a pause before each retry drawn uniformly from 1 ms to a ceiling that
+ * doubles from 10 ms with each retry up to 200 ms ({@link #CEILING}, Elector's exponential
+ * back-off), so that racing writers spread out.
  */
 final class ConflictRetry {
+  /** The ceiling of the pause before each retry: 10 ms doubling to 200 ms. */
+  static final ExponentialBackoff CEILING =
+      ExponentialBackoff.of(Duration.ofMillis(10), Duration.ofMillis(200));
+
   /** Pauses the calling thread. */
   interface Pause {
     void pause(Duration duration) throws InterruptedException;
@@ -36,10 +42,10 @@ final class ConflictRetry {
     return attempts;
   }
 
-  /** The pause before retry number {@code attempt} (1 = first retry). */
+  /** The pause before retry number {@code attempt} (1 = first retry; less counts as 1). */
   Duration delay(int attempt) {
-    long ceiling = Math.min(200, 5L << Math.min(attempt, 10));
-    return Duration.ofMillis(random.nextLong(1, ceiling + 1));
+    long ceilingMillis = CEILING.afterFailures(attempt).toMillis();
+    return Duration.ofMillis(random.nextLong(1, ceilingMillis + 1));
   }
 
   /** Pauses before retry number {@code attempt}; keeps the interrupt flag if interrupted. */

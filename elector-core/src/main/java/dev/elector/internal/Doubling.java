@@ -1,13 +1,14 @@
 package dev.elector.internal;
 
+import dev.elector.time.ExponentialBackoff;
+import java.time.Duration;
+
 /**
- * The base of an exponential back-off: {@code first} after the first failure, doubling with each
- * further one, up to {@code max}; the caller adds its own jitter. Pure; never overflows.
+ * Forwards to {@link ExponentialBackoff}, for modules built against this name; new code uses the
+ * public type. A limit on the doublings is a lower cap: min(max, first × 2^maxDoublings).
  */
 public final class Doubling {
-  private final long firstNanos;
-  private final long maxNanos;
-  private final int maxDoublings;
+  private final ExponentialBackoff backoff;
 
   /**
    * @param firstNanos the wait after the first failure; positive
@@ -16,29 +17,18 @@ public final class Doubling {
    * @throws IllegalArgumentException if the values are out of range
    */
   public Doubling(long firstNanos, long maxNanos, int maxDoublings) {
-    if (firstNanos <= 0 || maxNanos < firstNanos || maxDoublings < 0) {
-      throw new IllegalArgumentException(
-          "a back-off needs 0 < first <= max and maxDoublings >= 0, got first "
-              + firstNanos
-              + " ns, max "
-              + maxNanos
-              + " ns, maxDoublings "
-              + maxDoublings);
+    if (maxDoublings < 0) {
+      throw new IllegalArgumentException("maxDoublings " + maxDoublings + " must be at least 0");
     }
-    this.firstNanos = firstNanos;
-    this.maxNanos = maxNanos;
-    this.maxDoublings = maxDoublings;
+    long cap =
+        firstNanos <= 0 || maxDoublings >= Long.numberOfLeadingZeros(firstNanos)
+            ? maxNanos
+            : Math.min(maxNanos, firstNanos << maxDoublings);
+    this.backoff = ExponentialBackoff.of(Duration.ofNanos(firstNanos), Duration.ofNanos(cap));
   }
 
-  /**
-   * min(max, first × 2^(n-1)) after the n-th consecutive failure, with at most {@code maxDoublings}
-   * doublings; n of zero or less counts as one.
-   */
+  /** See {@link ExponentialBackoff#nanosAfterFailures(int)}. */
   public long afterFailures(int failures) {
-    int doublings = Math.min(Math.max(failures - 1, 0), maxDoublings);
-    if (doublings >= Long.numberOfLeadingZeros(firstNanos)) {
-      return maxNanos; // first << doublings would not fit in a long: far beyond any cap
-    }
-    return Math.min(firstNanos << doublings, maxNanos);
+    return backoff.nanosAfterFailures(failures);
   }
 }

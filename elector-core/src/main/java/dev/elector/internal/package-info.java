@@ -1,8 +1,8 @@
 /**
- * Internal: the pacing primitives every Elector module limits and backs off with, a token bucket
- * ({@link dev.elector.internal.TokenBucket}) and a doubling back-off ({@link
- * dev.elector.internal.Doubling}). Public only so that the backend modules share them; not API:
- * they may change in any release, and no public signature names them.
+ * Internal: forwarders to the public pacing types of {@code dev.elector.time} ({@link
+ * dev.elector.time.TokenBucket}, {@link dev.elector.time.ExponentialBackoff}) under the names that
+ * modules were built against. Not API: they may go in any release, and no public signature names
+ * them.
  */
 @NullMarked
 package dev.elector.internal;

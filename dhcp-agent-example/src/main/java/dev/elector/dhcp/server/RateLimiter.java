@@ -1,19 +1,22 @@
 package dev.elector.dhcp.server;
 
 import dev.elector.time.MonotonicClock;
+import dev.elector.time.TokenBucket;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Lets one event through per interval and counts the ones it held back in between. */
+/**
+ * Lets one event through per interval and counts the ones it held back in between: Elector's {@link
+ * TokenBucket} with a burst of one, on the server's clock. Thread-safe.
+ */
 final class RateLimiter {
   private final MonotonicClock clock;
-  private final long intervalNanos;
-  private final AtomicLong nextAllowed;
+  private final TokenBucket bucket;
   private final AtomicLong suppressed = new AtomicLong();
 
   RateLimiter(MonotonicClock clock, long intervalNanos) {
     this.clock = clock;
-    this.intervalNanos = intervalNanos;
-    this.nextAllowed = new AtomicLong(clock.nanos());
+    this.bucket = TokenBucket.of(1, Duration.ofNanos(intervalNanos));
   }
 
   /**
@@ -21,9 +24,7 @@ final class RateLimiter {
    * through.
    */
   long tryAcquire() {
-    long now = clock.nanos();
-    long next = nextAllowed.get();
-    if (now - next >= 0 && nextAllowed.compareAndSet(next, now + intervalNanos)) {
+    if (bucket.tryAcquire(clock.nanos()) == 0) {
       return suppressed.getAndSet(0);
     }
     suppressed.incrementAndGet();

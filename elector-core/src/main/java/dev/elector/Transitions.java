@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * behind (a release after the phase became releasing, say) asks for the next transition itself.
  */
 final class Transitions {
-
   private final String identity;
   private final long renewDeadline;
   private final long retry;

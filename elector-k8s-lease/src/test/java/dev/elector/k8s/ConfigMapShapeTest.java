@@ -47,7 +47,7 @@ class ConfigMapShapeTest {
   @Test
   void patchTouchesOnlyTheAnnotation() {
     JsonObject patch =
-        KubeHttp.toTree(
+        GsonValues.toTree(
                 format.patchBody(new LeaderRecord("me", Duration.ofSeconds(3), null, null, 1)))
             .getAsJsonObject();
 
@@ -66,7 +66,9 @@ class ConfigMapShapeTest {
   void configMapWithoutTheAnnotationIsFree() {
     assertEquals(
         new LeaderRecord("", null, null, null, 0),
-        format.parse(KubeHttp.parseObject("{\"metadata\":{\"name\":\"x\"},\"data\":{}}")).record());
+        format
+            .parse(GsonValues.parseObject("{\"metadata\":{\"name\":\"x\"},\"data\":{}}"))
+            .record());
   }
 
   @Test

@@ -8,7 +8,7 @@ import com.google.gson.JsonObject;
 import dev.elector.ElectorListener;
 import dev.elector.TermEnd;
 import dev.elector.kube.internal.EventRecorder;
-import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.Reply;
 import dev.elector.testkit.FakeClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
@@ -48,9 +48,8 @@ class EventRecorderTest {
         "my-operator",
         () -> "uid-1",
         event -> {
-          posted.add(KubeHttp.toTree(event).getAsJsonObject());
-          return new ListWatchLoop.Reply(
-              answer, null, answer == 403 ? "events is forbidden" : "", Duration.ZERO);
+          posted.add(GsonValues.toTree(event).getAsJsonObject());
+          return new Reply(answer, null, answer == 403 ? "events is forbidden" : "", Duration.ZERO);
         },
         executor::add,
         clock,
@@ -192,11 +191,11 @@ class EventRecorderTest {
             "elector",
             () -> null,
             event -> {
-              posted.add(KubeHttp.toTree(event).getAsJsonObject());
+              posted.add(GsonValues.toTree(event).getAsJsonObject());
               if (answer == 0) {
                 throw new IOException("connection refused");
               }
-              return new ListWatchLoop.Reply(answer, null, "", Duration.ZERO);
+              return new Reply(answer, null, "", Duration.ZERO);
             },
             executor::add,
             clock,

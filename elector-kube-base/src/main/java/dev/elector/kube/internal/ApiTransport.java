@@ -29,7 +29,7 @@ public interface ApiTransport {
    *     caller's deadline
    * @throws Exception when there was no answer, such as an I/O error, the timeout or the abort
    */
-  ListWatchLoop.Reply send(
+  Reply send(
       String method,
       String path,
       Map<String, String> query,
@@ -43,7 +43,7 @@ public interface ApiTransport {
    * Sends one request that nobody aborts (a watch's list, an Event): as {@link #send(String,
    * String, Map, Object, String, Duration, Abort)}, bounded by {@link #timeout()} alone.
    */
-  default ListWatchLoop.Reply send(
+  default Reply send(
       String method,
       String path,
       Map<String, String> query,
@@ -58,10 +58,9 @@ public interface ApiTransport {
 
   /**
    * Prepares a long-running GET (a watch): headers within the request timeout, no read timeout,
-   * ended after {@code total} at the latest. Sends nothing before {@link
-   * ListWatchLoop.WatchStream#open()}.
+   * ended after {@code total} at the latest. Sends nothing before {@link WatchStream#open()}.
    */
-  ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total);
+  WatchStream stream(String path, Map<String, String> query, Duration total);
 
   /** Parses any JSON value into plain values; throws on text that is not JSON. */
   @Nullable Object parseJson(String text);

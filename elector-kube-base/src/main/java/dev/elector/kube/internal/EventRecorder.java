@@ -53,7 +53,7 @@ public final class EventRecorder implements ElectorListener {
   @FunctionalInterface
   public interface Sender {
     /** POSTs the event; the answer, or an exception when there was none. */
-    ListWatchLoop.Reply post(Map<String, Object> event) throws Exception;
+    Reply post(Map<String, Object> event) throws Exception;
   }
 
   private final String apiVersion;
@@ -239,7 +239,7 @@ public final class EventRecorder implements ElectorListener {
     }
     event.put("involvedObject", involved);
     String message = (String) event.get("message");
-    ListWatchLoop.Reply reply;
+    Reply reply;
     try {
       reply = sender.post(event);
     } catch (Exception e) {

@@ -4,22 +4,17 @@ import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.ListWatchLoop.Reply;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import dev.elector.lock.WatchableLock;
-import dev.elector.time.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -82,7 +77,6 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /** The bound of each request: the one given, or the default shortened to electors' timeouts. */
   private volatile Duration requestTimeout;
 
-  private final Executor executor;
   private final ApiTransport http;
   private final FailureText failures;
   private final Object client;
@@ -91,7 +85,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   private final String objectPath;
   private final @Nullable EventRecorder events;
   private final LockTime time;
-  private final MonotonicClock clock;
+  private final LockBodies bodies;
+  private final LockRequests requests;
 
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile @Nullable String objectUid;
@@ -104,7 +99,6 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     this.identity = s.identity();
     this.givenRequestTimeout = s.requestTimeout();
     this.requestTimeout = LockOptions.requestTimeoutOrDefault(s.requestTimeout());
-    this.executor = s.executor();
     this.http = s.transport();
     this.shape = ObjectShape.forKind(kind, http);
     this.failures =
@@ -117,7 +111,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
             identity);
     this.watchMode = s.watchMode();
     this.time = s.time();
-    this.clock = time.clock();
+    this.bodies = new LockBodies(shape, namespace, name);
+    this.requests = new LockRequests(s.executor(), time.clock(), describe());
     String root =
         this.shape.group().isEmpty()
             ? "/api/" + this.shape.version()
@@ -143,8 +138,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                         Map.of(),
                         event,
                         null),
-                executor,
-                clock,
+                s.executor(),
+                time.clock(),
                 Clock.systemUTC(),
                 log);
   }
@@ -279,14 +274,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     Reply reply;
     try {
       reply =
-          http.send(
-              "POST",
-              collectionPath,
-              Map.of(),
-              withRequest(shape.createBody(namespace, name, record), record, false),
-              null,
-              timeout,
-              abort);
+          http.send("POST", collectionPath, Map.of(), bodies.create(record), null, timeout, abort);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("create", e));
     }
@@ -298,11 +286,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   private LockWrite updateNow(
       String expectedVersion, LeaderRecord record, Abort abort, Duration timeout) {
-    Map<String, Object> patch = withRequest(shape.patchBody(record), record, true);
-    Map<String, Object> metadata =
-        new LinkedHashMap<>(Objects.requireNonNull(ObjectFields.asObject(patch.get("metadata"))));
-    metadata.put("resourceVersion", expectedVersion);
-    patch.put("metadata", metadata);
+    Map<String, Object> patch = bodies.patch(expectedVersion, record);
     Reply reply;
     try {
       reply =
@@ -362,58 +346,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /** The state an object read from the API server stands for. */
   LockRead toRead(@Nullable Map<String, Object> object) {
     rememberUid(object);
-    String version = ObjectFields.resourceVersion(object);
-    if (version == null || object == null) { // no object has no version either
-      return new LockRead.Failed(
-          LockFailure.of(
-              LockFailure.Kind.UNEXPECTED,
-              "the API server" + " returned " + describe() + " without metadata.resourceVersion"));
-    }
-    RecordFields.Parsed parsed;
-    try {
-      parsed = shape.parse(object);
-    } catch (RuntimeException e) {
-      parsed = RecordFields.Parsed.malformed("cannot read the record: " + e);
-    }
-    String problem = parsed.problem();
-    if (problem != null) {
-      return new LockRead.Malformed(version, problem);
-    }
-    // Parsed holds exactly one of record and problem
-    LeaderRecord record = Objects.requireNonNull(parsed.record(), "record");
-    return new LockRead.Found(version, record.withPreferredHolder(request(object)));
-  }
-
-  /** The identity the object's annotation {@value LeaderRecord#PREFERRED_HOLDER} names, or null. */
-  private static @Nullable String request(Map<String, Object> object) {
-    Map<String, Object> metadata = ObjectFields.asObject(object.get("metadata"));
-    Map<String, Object> annotations =
-        metadata == null ? null : ObjectFields.asObject(metadata.get("annotations"));
-    return annotations != null && annotations.get(LeaderRecord.PREFERRED_HOLDER) instanceof String s
-        ? s
-        : null;
-  }
-
-  /**
-   * {@code body} with the record's request to move leadership as the annotation {@value
-   * LeaderRecord#PREFERRED_HOLDER}; a patch without a request removes the annotation (a new term's
-   * record has none: the request was for it, or has lapsed).
-   */
-  private static Map<String, Object> withRequest(
-      Map<String, Object> body, LeaderRecord record, boolean patch) {
-    String wanted = record.preferredHolder();
-    Map<String, Object> result = new LinkedHashMap<>(body);
-    if (wanted == null && !patch) {
-      return result;
-    }
-    Map<String, Object> metadata = ObjectFields.asObject(result.get("metadata"));
-    metadata = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(metadata);
-    Map<String, Object> annotations = ObjectFields.asObject(metadata.get("annotations"));
-    annotations = annotations == null ? new LinkedHashMap<>() : new LinkedHashMap<>(annotations);
-    annotations.put(LeaderRecord.PREFERRED_HOLDER, wanted); // null: a merge patch removes it
-    metadata.put("annotations", annotations);
-    result.put("metadata", metadata);
-    return result;
+    return bodies.read(object);
   }
 
   private void rememberUid(@Nullable Map<String, Object> object) {
@@ -424,70 +357,9 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     }
   }
 
-  /**
-   * Runs {@code work} on the executor, with what is left of the request's deadline (the
-   * requestTimeout after this call) when it gets a thread. Cancelling the returned stage, as the
-   * elector does with a call it stopped waiting for, aborts the request: one still waiting for a
-   * thread is never sent, and one in flight ends at once, which frees its thread.
-   */
+  /** Runs {@code work} on the executor within the request's deadline (see {@link LockRequests}). */
   private <T> CompletionStage<T> async(
       BiFunction<Abort, Duration, T> work, Function<LockFailure, T> failed) {
-    Duration timeout = requestTimeout;
-    CompletableFuture<T> result = new CompletableFuture<>();
-    Abort abort = new Abort();
-    // Runs on the canceller's thread; aborting only signals the transport, it never blocks.
-    var unused =
-        result.whenComplete(
-            (value, error) -> {
-              if (result.isCancelled()) {
-                abort.abort();
-              }
-            });
-    long queued = clock.nanos();
-    try {
-      executor.execute(
-          () -> {
-            if (abort.aborted()) {
-              return; // cancelled while it waited for a thread: nobody waits for it any more
-            }
-            long waited = clock.nanos() - queued;
-            if (waited >= timeout.toNanos()) { // its deadline has passed: do not send it
-              result.complete(
-                  failed.apply(
-                      LockFailure.of(
-                          LockFailure.Kind.TIMEOUT,
-                          "the request on "
-                              + describe()
-                              + " waited "
-                              + waited / 1_000_000
-                              + " ms for a thread of the lock's"
-                              + " executor, longer than requestTimeout "
-                              + timeout
-                              + ", and was not sent;"
-                              + " the executor has too few threads for the requests at once, or the API server"
-                              + " answers slowly")));
-              return;
-            }
-            try {
-              result.complete(work.apply(abort, timeout.minusNanos(waited)));
-            } catch (RuntimeException e) {
-              log.debug("{}: request failed unexpectedly", describe(), e);
-              result.complete(
-                  failed.apply(
-                      new LockFailure(
-                          LockFailure.Kind.UNEXPECTED,
-                          "request on " + describe() + " failed: " + e,
-                          e)));
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      result.complete(
-          failed.apply(
-              new LockFailure(
-                  LockFailure.Kind.UNEXPECTED,
-                  "the executor of " + describe() + " rejected the request: " + e,
-                  e)));
-    }
-    return result;
+    return requests.run(requestTimeout, work, failed);
   }
 }

@@ -59,7 +59,7 @@ class ObjectLockCancellationTest {
     final CountDownLatch sent = new CountDownLatch(1);
 
     @Override
-    public ListWatchLoop.Reply send(
+    public Reply send(
         String method,
         String path,
         Map<String, String> query,
@@ -88,8 +88,7 @@ class ObjectLockCancellationTest {
     }
 
     @Override
-    public ListWatchLoop.WatchStream stream(
-        String path, Map<String, String> query, Duration total) {
+    public WatchStream stream(String path, Map<String, String> query, Duration total) {
       throw new AssertionError("no watch here");
     }
 

@@ -35,7 +35,7 @@ class RequestDeadlineTest {
   /** Answers every GET with 404 at once and notes the timeout it was given. */
   private final class Recording implements ApiTransport {
     @Override
-    public ListWatchLoop.Reply send(
+    public Reply send(
         String method,
         String path,
         Map<String, String> query,
@@ -44,7 +44,7 @@ class RequestDeadlineTest {
         Duration timeout,
         Abort abort) {
       timeouts.add(timeout);
-      return new ListWatchLoop.Reply(404, null, null, Duration.ZERO);
+      return new Reply(404, null, null, Duration.ZERO);
     }
 
     @Override
@@ -53,8 +53,7 @@ class RequestDeadlineTest {
     }
 
     @Override
-    public ListWatchLoop.WatchStream stream(
-        String path, Map<String, String> query, Duration total) {
+    public WatchStream stream(String path, Map<String, String> query, Duration total) {
       throw new AssertionError("no watch here");
     }
 

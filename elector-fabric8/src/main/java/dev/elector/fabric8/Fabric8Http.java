@@ -2,7 +2,6 @@ package dev.elector.fabric8;
 
 import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
-import dev.elector.kube.internal.JsonText;
 import dev.elector.kube.internal.ObjectFields;
 import dev.elector.kube.internal.Reply;
 import dev.elector.kube.internal.WatchPacer;
@@ -92,7 +91,7 @@ final class Fabric8Http implements ApiTransport {
             .header("Accept", "application/json");
     if (body != null) {
       request.method(
-          method, contentType == null ? "application/json" : contentType, JsonText.write(body));
+          method, contentType == null ? "application/json" : contentType, writeJson(body));
     } else if (!method.equals("GET")) {
       request.method(method, "application/json", "");
     }
@@ -142,6 +141,12 @@ final class Fabric8Http implements ApiTransport {
   @Override
   public @Nullable Object parseJson(String text) {
     return serialization.unmarshal(text, Object.class);
+  }
+
+  /** With the client's own Jackson mapper, which writes the null values of maps. */
+  @Override
+  public String writeJson(@Nullable Object value) {
+    return serialization.asJson(value);
   }
 
   private static <T> T await(CompletableFuture<T> future, long millis) throws Exception {

@@ -1,5 +1,7 @@
 package dev.elector.k8s;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
@@ -19,7 +21,16 @@ import org.jspecify.annotations.Nullable;
  * strings, {@link BigDecimal} numbers, booleans and null.
  */
 final class GsonValues {
+  /** Writes the nulls of maps, which a merge patch needs, and strings as they are. */
+  private static final Gson GSON =
+      new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+
   private GsonValues() {}
+
+  /** The JSON text of plain values, nulls included. */
+  static String write(@Nullable Object value) {
+    return GSON.toJson(toTree(value));
+  }
 
   /** Parses any JSON value; throws on text that is not JSON. */
   static @Nullable Object parse(String text) {

@@ -2,7 +2,7 @@ package dev.elector.k8s;
 
 import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
-import dev.elector.kube.internal.JsonText;
+import dev.elector.kube.internal.ClientState;
 import dev.elector.kube.internal.Reply;
 import dev.elector.kube.internal.WatchStream;
 import io.kubernetes.client.openapi.ApiClient;
@@ -11,11 +11,9 @@ import io.kubernetes.client.openapi.Pair;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -31,15 +29,11 @@ import org.jspecify.annotations.Nullable;
  * Raw JSON requests through a user's {@link ApiClient}, so its authentication and TLS apply: the
  * client-java {@link ApiTransport}. Lock requests run as {@link LockConnections} describes, watches
  * on a connection pool of their own. Working on raw JSON keeps fields this library does not know.
- * Bodies are written with {@link JsonText}, so the nulls of a merge patch are sent; answers are
- * read with Gson into plain values ({@link GsonValues}).
+ * Bodies are written and answers read with Gson ({@link GsonValues}), the nulls of a merge patch
+ * included.
  */
 final class KubeHttp implements ApiTransport {
   private static final String[] AUTH = {"BearerToken"};
-
-  /** The watch client of each user client, kept while the user client lives. */
-  private static final Map<OkHttpClient, OkHttpClient> WATCH_CLIENTS =
-      Collections.synchronizedMap(new WeakHashMap<>());
 
   private final ApiClient client;
   private final Duration timeout;
@@ -84,18 +78,27 @@ final class KubeHttp implements ApiTransport {
     return GsonValues.parse(text);
   }
 
+  @Override
+  public String writeJson(@Nullable Object value) {
+    return GsonValues.write(value);
+  }
+
   private Call streamCall(String path, Map<String, String> query, Duration total)
       throws IOException {
     OkHttpClient http = streaming;
     if (http == null) {
+      OkHttpClient user = client.getHttpClient();
       http =
-          WATCH_CLIENTS.computeIfAbsent(
-              client.getHttpClient(),
-              user ->
-                  user.newBuilder()
-                      .readTimeout(Duration.ZERO)
-                      .connectionPool(new ConnectionPool())
-                      .build());
+          ClientState.of(user)
+              .attached(
+                  WatchClient.class,
+                  () ->
+                      new WatchClient(
+                          user.newBuilder()
+                              .readTimeout(Duration.ZERO)
+                              .connectionPool(new ConnectionPool())
+                              .build()))
+              .http();
       streaming = http;
     }
     Call call = http.newCall(request("GET", path, query, null, null));
@@ -141,7 +144,7 @@ final class KubeHttp implements ApiTransport {
     MediaType type = MediaType.get(contentType == null ? "application/json" : contentType);
     return request
         .newBuilder()
-        .method(method, RequestBody.create(JsonText.write(body), type))
+        .method(method, RequestBody.create(GsonValues.write(body), type))
         .build();
   }
 
@@ -202,4 +205,7 @@ final class KubeHttp implements ApiTransport {
       }
     }
   }
+
+  /** The watch client of one user client, kept with its {@link ClientState}. */
+  private record WatchClient(OkHttpClient http) {}
 }

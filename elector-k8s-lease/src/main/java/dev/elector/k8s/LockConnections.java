@@ -1,14 +1,12 @@
 package dev.elector.k8s;
 
 import dev.elector.kube.internal.Abort;
+import dev.elector.kube.internal.ClientState;
 import dev.elector.kube.internal.DaemonThreads;
 import dev.elector.kube.internal.Reply;
 import dev.elector.kube.internal.WatchPacer;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -33,10 +31,6 @@ import okhttp3.ResponseBody;
 final class LockConnections {
   /** A second dial is worth it only with at least this much of the deadline left. */
   static final long MIN_SECOND_DIAL_MILLIS = 100;
-
-  /** The lock-request client of each user client, kept while the user client lives. */
-  private static final Map<OkHttpClient, OkHttpClient> LOCK_CLIENTS =
-      Collections.synchronizedMap(new WeakHashMap<>());
 
   /** Gives up on connections that do not get ready in time (see {@link #send}). */
   private static final ScheduledExecutorService SETUP_CHECKS = setupChecks();
@@ -127,26 +121,27 @@ final class LockConnections {
    * touches the user's, with an interceptor that marks a request's connection as ready.
    */
   private static OkHttpClient lockClient(OkHttpClient user) {
-    OkHttpClient http = LOCK_CLIENTS.get(user);
-    if (http == null) {
-      http =
-          LOCK_CLIENTS.computeIfAbsent(
-              user,
-              u ->
-                  u.newBuilder()
-                      .connectionPool(new ConnectionPool())
-                      .addNetworkInterceptor(
-                          chain -> {
-                            Setup setup = chain.request().tag(Setup.class);
-                            if (setup != null) {
-                              setup.connected();
-                            }
-                            return chain.proceed(chain.request());
-                          })
-                      .build());
-    }
-    return http;
+    return ClientState.of(user)
+        .attached(
+            LockClient.class,
+            () ->
+                new LockClient(
+                    user.newBuilder()
+                        .connectionPool(new ConnectionPool())
+                        .addNetworkInterceptor(
+                            chain -> {
+                              Setup setup = chain.request().tag(Setup.class);
+                              if (setup != null) {
+                                setup.connected();
+                              }
+                              return chain.proceed(chain.request());
+                            })
+                        .build()))
+        .http();
   }
+
+  /** The lock-request client of one user client, kept with its {@link ClientState}. */
+  private record LockClient(OkHttpClient http) {}
 
   /**
    * After a lock request that got no answer (timeout, I/O error), closes the lock's idle

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ConfigMapShapeTest {
   private static final String ANNOTATION = ConfigMapShape.ANNOTATION;
   private final ConfigMapShape format =
-      new ConfigMapShape(new KubeHttp(new ApiClient(), Duration.ofSeconds(1))::parseJson);
+      new ConfigMapShape(new KubeHttp(new ApiClient(), Duration.ofSeconds(1)));
 
   private static Map<String, Object> withAnnotation(String value) {
     return Map.of("metadata", Map.of("annotations", Map.of(ANNOTATION, value)));

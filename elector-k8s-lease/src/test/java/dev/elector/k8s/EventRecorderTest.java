@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -31,6 +33,10 @@ class EventRecorderTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
   private final FakeClock clock = new FakeClock();
+
+  /** The refusals reported on the one client of this test's recorders. */
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
   private final Clock wall = Clock.fixed(Instant.parse("2026-12-03T14:00:00.123Z"), ZoneOffset.UTC);
   private final Queue<Runnable> executor = new ArrayDeque<>();
   private final List<JsonObject> posted = new ArrayList<>();
@@ -54,6 +60,7 @@ class EventRecorderTest {
         executor::add,
         clock,
         wall,
+        reported::add,
         recordingLogger());
   }
 
@@ -200,6 +207,7 @@ class EventRecorderTest {
             executor::add,
             clock,
             wall,
+            reported::add,
             recordingLogger());
     answer = 0;
     events.started("pod-a");

@@ -3,6 +3,7 @@ package dev.elector.kube.internal;
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
@@ -49,6 +50,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /**
    * A lock's resolved options and its client.
    *
+   * @param kind the kind of the lock object
    * @param client the user's client object, by identity the key of shared watches
    * @param transport requests through that client, bounded by {@code requestTimeout}
    * @param requestTimeout the requestTimeout set on the builder, or null to follow the elector's
@@ -57,6 +59,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
    * @param time the clock, waits and randomness of the lock, its watch and its Events
    */
   public record Settings(
+      ObjectKind kind,
       Object client,
       ApiTransport transport,
       String namespace,
@@ -79,7 +82,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   private final ApiTransport http;
   private final FailureText failures;
-  private final Object client;
+  private final ClientState state;
   private final WatchMode watchMode;
   private final String collectionPath;
   private final String objectPath;
@@ -91,16 +94,16 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile @Nullable String objectUid;
 
-  /** A lock on an object of {@code kind}, Lease or ConfigMap, with the settings {@code s}. */
-  public ObjectLock(Settings s, String kind) {
-    this.client = s.client();
+  /** A lock with the settings {@code s}. */
+  public ObjectLock(Settings s) {
+    this.state = ClientState.of(s.client());
     this.namespace = s.namespace();
     this.name = s.name();
     this.identity = s.identity();
     this.givenRequestTimeout = s.requestTimeout();
     this.requestTimeout = LockOptions.requestTimeoutOrDefault(s.requestTimeout());
     this.http = s.transport();
-    this.shape = ObjectShape.forKind(kind, http);
+    this.shape = ObjectShape.forKind(s.kind(), http);
     this.failures =
         new FailureText(
             this.shape.kind(),
@@ -141,6 +144,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                 s.executor(),
                 time.clock(),
                 Clock.systemUTC(),
+                state::firstReport,
                 log);
   }
 
@@ -224,24 +228,14 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   @Override
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
-    return switch (WatchSharing.PROCESS.choose(watchMode, client, collectionPath)) {
-      case SHARED -> SharedWatch.subscribe(this, client, listener, watchMode == WatchMode.AUTO);
+    return switch (state.sharing().choose(watchMode, collectionPath)) {
+      case SHARED -> SharedWatch.subscribe(this, state, listener, watchMode == WatchMode.AUTO);
       case PER_LOCK -> perLockWatch(listener);
     };
   }
 
-  /** The watch mode this lock was built with. */
-  public final WatchMode watchMode() {
-    return watchMode;
-  }
-
-  /** The event recorder, or null when no Events are recorded; for tests. */
-  public final @Nullable EventRecorder eventRecorder() {
-    return events;
-  }
-
   /** A watch of this lock's object alone, on a thread of its own. */
-  public final WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
+  WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
     ObjectWatch watch = new ObjectWatch(this, listener);
     watch.start();
     return watch;

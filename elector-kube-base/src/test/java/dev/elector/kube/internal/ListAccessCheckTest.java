@@ -59,6 +59,11 @@ class ListAccessCheckTest {
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no parsing in these tests");
     }
+
+    @Override
+    public String writeJson(@Nullable Object value) {
+      throw new AssertionError("no JSON to write here");
+    }
   }
 
   private static Object spec(Object body) {

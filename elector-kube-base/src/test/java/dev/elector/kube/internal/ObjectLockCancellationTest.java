@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -101,11 +102,17 @@ class ObjectLockCancellationTest {
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no JSON to parse here");
     }
+
+    @Override
+    public String writeJson(@Nullable Object value) {
+      throw new AssertionError("no JSON to write here");
+    }
   }
 
   private ObjectLock lock(Executor executor) {
     return new ObjectLock(
         new ObjectLock.Settings(
+            ObjectKind.LEASE,
             new Object(),
             transport,
             "ns",
@@ -115,8 +122,7 @@ class ObjectLockCancellationTest {
             executor,
             WatchMode.PER_LOCK,
             null,
-            LockTime.SYSTEM),
-        "Lease");
+            LockTime.SYSTEM));
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -61,11 +62,17 @@ class RequestDeadlineTest {
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no JSON here");
     }
+
+    @Override
+    public String writeJson(@Nullable Object value) {
+      throw new AssertionError("no JSON to write here");
+    }
   }
 
   private ObjectLock lock(@Nullable Duration requestTimeout) {
     return new ObjectLock(
         new ObjectLock.Settings(
+            ObjectKind.LEASE,
             new Object(),
             new Recording(),
             "ns",
@@ -75,8 +82,7 @@ class RequestDeadlineTest {
             queue::add,
             WatchMode.PER_LOCK,
             null,
-            new LockTime(clock, null, null)),
-        "Lease");
+            new LockTime(clock, null, null)));
   }
 
   private static ElectorConfig config(ObjectLock lock, Duration renewDeadline) {

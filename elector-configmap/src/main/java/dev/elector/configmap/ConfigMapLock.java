@@ -2,6 +2,7 @@ package dev.elector.configmap;
 
 import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.KubeObjectLock;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.internal.ConfigMapShape;
 
 /**
@@ -23,7 +24,7 @@ public final class ConfigMapLock extends KubeObjectLock {
   public static final String ANNOTATION = ConfigMapShape.ANNOTATION;
 
   private ConfigMapLock(Builder builder) {
-    super(builder, "ConfigMap");
+    super(builder, ObjectKind.CONFIG_MAP);
   }
 
   /** Returns a builder; {@code apiClient} and {@code name} are required. */

@@ -1,6 +1,7 @@
 package dev.elector.fabric8;
 
 import dev.elector.kube.ForwardingKubeLock;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.internal.ConfigMapShape;
 import dev.elector.kube.internal.ObjectLock;
 
@@ -24,7 +25,7 @@ public final class Fabric8ConfigMapLock extends ForwardingKubeLock {
   public static final String ANNOTATION = ConfigMapShape.ANNOTATION;
 
   private Fabric8ConfigMapLock(Builder builder) {
-    super(new ObjectLock(builder.resolve("ConfigMap"), "ConfigMap"));
+    super(new ObjectLock(builder.resolve(ObjectKind.CONFIG_MAP)));
   }
 
   /** Returns a builder; {@code client} and {@code name} are required. */

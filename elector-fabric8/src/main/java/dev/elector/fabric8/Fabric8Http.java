@@ -2,11 +2,10 @@ package dev.elector.fabric8;
 
 import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
-import dev.elector.kube.internal.JsonText;
-import dev.elector.kube.internal.ListWatchLoop;
-import dev.elector.kube.internal.ListWatchLoop.Reply;
 import dev.elector.kube.internal.ObjectFields;
+import dev.elector.kube.internal.Reply;
 import dev.elector.kube.internal.WatchPacer;
+import dev.elector.kube.internal.WatchStream;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfig;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
@@ -92,7 +91,7 @@ final class Fabric8Http implements ApiTransport {
             .header("Accept", "application/json");
     if (body != null) {
       request.method(
-          method, contentType == null ? "application/json" : contentType, JsonText.write(body));
+          method, contentType == null ? "application/json" : contentType, writeJson(body));
     } else if (!method.equals("GET")) {
       request.method(method, "application/json", "");
     }
@@ -111,7 +110,7 @@ final class Fabric8Http implements ApiTransport {
   }
 
   @Override
-  public ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total) {
+  public WatchStream stream(String path, Map<String, String> query, Duration total) {
     return new Stream(base + path + queryString(query), total);
   }
 
@@ -144,6 +143,12 @@ final class Fabric8Http implements ApiTransport {
     return serialization.unmarshal(text, Object.class);
   }
 
+  /** With the client's own Jackson mapper, which writes the null values of maps. */
+  @Override
+  public String writeJson(@Nullable Object value) {
+    return serialization.asJson(value);
+  }
+
   private static <T> T await(CompletableFuture<T> future, long millis) throws Exception {
     try {
       return future.get(millis + 100, TimeUnit.MILLISECONDS);
@@ -168,7 +173,7 @@ final class Fabric8Http implements ApiTransport {
   }
 
   /** One watch request: headers within the request timeout, then lines until the end. */
-  private final class Stream implements ListWatchLoop.WatchStream {
+  private final class Stream implements WatchStream {
     private final String uri;
     private final Duration total;
     private volatile @Nullable CompletableFuture<HttpResponse<InputStream>> future;
@@ -229,7 +234,7 @@ final class Fabric8Http implements ApiTransport {
       if (lines == null) {
         throw new IllegalStateException("the watch was not opened");
       }
-      return ListWatchLoop.nextEvent(lines::readLine, Fabric8Http.this::parseObject);
+      return WatchStream.nextEvent(lines::readLine, Fabric8Http.this::parseObject);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.elector.fabric8;
 
 import dev.elector.kube.ForwardingKubeLock;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.internal.ObjectLock;
 
 /**
@@ -25,7 +26,7 @@ import dev.elector.kube.internal.ObjectLock;
 public final class Fabric8LeaseLock extends ForwardingKubeLock {
 
   private Fabric8LeaseLock(Builder builder) {
-    super(new ObjectLock(builder.resolve("Lease"), "Lease"));
+    super(new ObjectLock(builder.resolve(ObjectKind.LEASE)));
   }
 
   /** Returns a builder; {@code client} and {@code name} are required. */

@@ -1,5 +1,6 @@
 package dev.elector.fabric8;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.internal.LockBuilder;
 import dev.elector.kube.internal.LockOptions;
 import dev.elector.kube.internal.ObjectLock;
@@ -41,7 +42,7 @@ public abstract class Fabric8LockBuilder<B extends Fabric8LockBuilder<B>> extend
    *
    * @throws IllegalStateException listing every missing or invalid option
    */
-  ObjectLock.Settings resolve(String kind) {
+  ObjectLock.Settings resolve(ObjectKind kind) {
     return settings(
         kind,
         client,

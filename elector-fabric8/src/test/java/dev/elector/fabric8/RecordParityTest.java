@@ -8,7 +8,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import dev.elector.configmap.ConfigMapLock;
 import dev.elector.kube.internal.ConfigMapShape;
-import dev.elector.kube.internal.JsonText;
+import dev.elector.kube.internal.JsonCodec;
 import dev.elector.kube.internal.LeaseShape;
 import dev.elector.kube.internal.ObjectFields;
 import dev.elector.kube.internal.RecordFields;
@@ -31,6 +31,35 @@ import org.junit.jupiter.api.Test;
  */
 class RecordParityTest {
   private static final KubernetesSerialization JACKSON = new KubernetesSerialization();
+
+  /** JSON as the fabric8 locks read and write it: the client's own Jackson mapper. */
+  private static final JsonCodec FABRIC8 =
+      new JsonCodec() {
+        @Override
+        public Object parseJson(String text) {
+          return parse(text);
+        }
+
+        @Override
+        public String writeJson(Object value) {
+          return JACKSON.asJson(value);
+        }
+      };
+
+  /** JSON as the client-java locks read it: Gson, numbers as BigDecimal. */
+  private static final JsonCodec GSON =
+      new JsonCodec() {
+        @Override
+        public Object parseJson(String text) {
+          return gsonValue(text);
+        }
+
+        @Override
+        public String writeJson(Object value) {
+          throw new AssertionError("only read here");
+        }
+      };
+
   private static final List<String> SPECS =
       List.of(
           "{}",
@@ -71,11 +100,10 @@ class RecordParityTest {
 
   @Test
   void configMapAnnotationsReadTheSameAsWithClientJava() {
-    ConfigMapShape shape = new ConfigMapShape(RecordParityTest::parse);
+    ConfigMapShape shape = new ConfigMapShape(FABRIC8);
     for (String spec : SPECS) {
       String json = spec.replace("leaseTransitions", "leaderTransitions");
-      RecordFields.Parsed clientJava =
-          new ConfigMapShape(RecordParityTest::gsonValue).parse(annotated(json));
+      RecordFields.Parsed clientJava = new ConfigMapShape(GSON).parse(annotated(json));
       RecordFields.Parsed fabric8 = shape.parse(annotated(json));
 
       assertEquals(clientJava.record(), fabric8.record(), json);
@@ -85,7 +113,7 @@ class RecordParityTest {
 
   @Test
   void garbledOrMissingAnnotations() {
-    ConfigMapShape shape = new ConfigMapShape(RecordParityTest::parse);
+    ConfigMapShape shape = new ConfigMapShape(FABRIC8);
 
     assertEquals(
         "annotation " + ConfigMapLock.ANNOTATION + " is not valid JSON: \"{not json\"",
@@ -110,7 +138,7 @@ class RecordParityTest {
                 + "\"acquireTime\":\"2026-12-02T12:00:00.123456Z\","
                 + "\"renewTime\":\"2026-12-02T12:00:00.123456Z\",\"leaseTransitions\":4}"),
         JsonParser.parseString(
-            JsonText.write(
+            JACKSON.asJson(
                 RecordFields.write(
                     new LeaderRecord("me", Duration.ofMillis(3500), t, t, 4),
                     "leaseTransitions",
@@ -118,13 +146,13 @@ class RecordParityTest {
     assertEquals(
         JsonParser.parseString("{\"holderIdentity\":\"\",\"leaseTransitions\":0}"),
         JsonParser.parseString(
-            JsonText.write(RecordFields.write(empty, "leaseTransitions", false))));
+            JACKSON.asJson(RecordFields.write(empty, "leaseTransitions", false))));
     assertEquals(
         JsonParser.parseString(
             "{\"holderIdentity\":\"\",\"leaseDurationSeconds\":null,\"acquireTime\":null,"
                 + "\"renewTime\":null,\"leaseTransitions\":0}"),
         JsonParser.parseString(
-            JsonText.write(RecordFields.write(empty, "leaseTransitions", true))));
+            JACKSON.asJson(RecordFields.write(empty, "leaseTransitions", true))));
   }
 
   @Test
@@ -136,15 +164,14 @@ class RecordParityTest {
             "{\"spec\":{\"holderIdentity\":\"me\","
                 + "\"leaseDurationSeconds\":3,\"acquireTime\":null,\"renewTime\":null,"
                 + "\"leaseTransitions\":1}}"),
-        JsonParser.parseString(JsonText.write(new LeaseShape().patchBody(record))));
+        JsonParser.parseString(JACKSON.asJson(new LeaseShape().patchBody(record))));
     assertEquals(
         JsonParser.parseString(
             "{\"metadata\":{\"annotations\":{\""
                 + ConfigMapLock.ANNOTATION
                 + "\":\"{\\\"holderIdentity\\\":\\\"me\\\","
                 + "\\\"leaseDurationSeconds\\\":3,\\\"leaderTransitions\\\":1}\"}}}"),
-        JsonParser.parseString(
-            JsonText.write(new ConfigMapShape(RecordParityTest::parse).patchBody(record))));
+        JsonParser.parseString(JACKSON.asJson(new ConfigMapShape(FABRIC8).patchBody(record))));
   }
 
   /** As the lock parses: fabric8's own JSON mapper, into plain values. */

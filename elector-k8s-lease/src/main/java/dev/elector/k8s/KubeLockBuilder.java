@@ -1,5 +1,6 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.internal.LockBuilder;
 import dev.elector.kube.internal.LockOptions;
 import dev.elector.kube.internal.ObjectLock;
@@ -42,7 +43,7 @@ public abstract class KubeLockBuilder<B extends KubeLockBuilder<B>> extends Lock
    *
    * @throws IllegalStateException listing every missing or invalid option
    */
-  ObjectLock.Settings resolve(String kind) {
+  ObjectLock.Settings resolve(ObjectKind kind) {
     return settings(
         kind,
         apiClient,

@@ -1,11 +1,10 @@
 package dev.elector.k8s;
 
 import dev.elector.kube.ForwardingKubeLock;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.ObjectLock;
 import dev.elector.lock.LockFailure;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The client-java base of {@link LeaseLock} and elector-configmap's {@code ConfigMapLock}: a lock
@@ -27,25 +26,17 @@ import org.jspecify.annotations.Nullable;
  * callTimeout) is not sent, or its OkHttp call is cancelled in flight. Thread-safe.
  */
 public abstract class KubeObjectLock extends ForwardingKubeLock {
-  private final ObjectLock lock;
-
   /**
    * Builds the lock from the shared options.
    *
-   * @param kind the object's kind: {@code Lease} or {@code ConfigMap}
+   * @param kind the object the lock keeps its record in
    * @throws IllegalStateException listing every problem with the options
    */
-  protected KubeObjectLock(KubeLockBuilder<?> builder, String kind) {
-    this(new ObjectLock(builder.resolve(kind), kind));
+  protected KubeObjectLock(KubeLockBuilder<?> builder, ObjectKind kind) {
+    this(new ObjectLock(builder.resolve(kind)));
   }
 
   private KubeObjectLock(ObjectLock lock) {
     super(lock);
-    this.lock = lock;
-  }
-
-  /** The Events recorder of this lock, or null when it records none (for tests). */
-  @Nullable EventRecorder eventRecorder() {
-    return lock.eventRecorder();
   }
 }

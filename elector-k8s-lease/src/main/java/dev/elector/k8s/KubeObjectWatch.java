@@ -210,7 +210,7 @@ public final class KubeObjectWatch implements AutoCloseable {
     }
 
     private static JsonObject tree(Map<String, Object> object) {
-      return KubeHttp.toTree(object).getAsJsonObject();
+      return GsonValues.toTree(object).getAsJsonObject();
     }
 
     @Override

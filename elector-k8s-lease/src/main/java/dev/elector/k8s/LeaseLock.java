@@ -1,5 +1,7 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.ObjectKind;
+
 /**
  * A lock in a {@code coordination.k8s.io/v1} Lease, compatible with client-go's LeaseLock: Go and
  * Java candidates can share one Lease.
@@ -20,7 +22,7 @@ package dev.elector.k8s;
 public final class LeaseLock extends KubeObjectLock {
 
   private LeaseLock(Builder builder) {
-    super(builder, "Lease");
+    super(builder, ObjectKind.LEASE);
   }
 
   /** Returns a builder; {@code apiClient} and {@code name} are required. */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ConfigMapShapeTest {
   private static final String ANNOTATION = ConfigMapShape.ANNOTATION;
   private final ConfigMapShape format =
-      new ConfigMapShape(new KubeHttp(new ApiClient(), Duration.ofSeconds(1))::parseJson);
+      new ConfigMapShape(new KubeHttp(new ApiClient(), Duration.ofSeconds(1)));
 
   private static Map<String, Object> withAnnotation(String value) {
     return Map.of("metadata", Map.of("annotations", Map.of(ANNOTATION, value)));
@@ -47,7 +47,7 @@ class ConfigMapShapeTest {
   @Test
   void patchTouchesOnlyTheAnnotation() {
     JsonObject patch =
-        KubeHttp.toTree(
+        GsonValues.toTree(
                 format.patchBody(new LeaderRecord("me", Duration.ofSeconds(3), null, null, 1)))
             .getAsJsonObject();
 
@@ -66,7 +66,9 @@ class ConfigMapShapeTest {
   void configMapWithoutTheAnnotationIsFree() {
     assertEquals(
         new LeaderRecord("", null, null, null, 0),
-        format.parse(KubeHttp.parseObject("{\"metadata\":{\"name\":\"x\"},\"data\":{}}")).record());
+        format
+            .parse(GsonValues.parseObject("{\"metadata\":{\"name\":\"x\"},\"data\":{}}"))
+            .record());
   }
 
   @Test

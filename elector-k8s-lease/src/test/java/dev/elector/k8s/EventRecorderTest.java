@@ -8,7 +8,7 @@ import com.google.gson.JsonObject;
 import dev.elector.ElectorListener;
 import dev.elector.TermEnd;
 import dev.elector.kube.internal.EventRecorder;
-import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.Reply;
 import dev.elector.testkit.FakeClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -31,6 +33,10 @@ class EventRecorderTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
   private final FakeClock clock = new FakeClock();
+
+  /** The refusals reported on the one client of this test's recorders. */
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
   private final Clock wall = Clock.fixed(Instant.parse("2026-12-03T14:00:00.123Z"), ZoneOffset.UTC);
   private final Queue<Runnable> executor = new ArrayDeque<>();
   private final List<JsonObject> posted = new ArrayList<>();
@@ -48,13 +54,13 @@ class EventRecorderTest {
         "my-operator",
         () -> "uid-1",
         event -> {
-          posted.add(KubeHttp.toTree(event).getAsJsonObject());
-          return new ListWatchLoop.Reply(
-              answer, null, answer == 403 ? "events is forbidden" : "", Duration.ZERO);
+          posted.add(GsonValues.toTree(event).getAsJsonObject());
+          return new Reply(answer, null, answer == 403 ? "events is forbidden" : "", Duration.ZERO);
         },
         executor::add,
         clock,
         wall,
+        reported::add,
         recordingLogger());
   }
 
@@ -192,15 +198,16 @@ class EventRecorderTest {
             "elector",
             () -> null,
             event -> {
-              posted.add(KubeHttp.toTree(event).getAsJsonObject());
+              posted.add(GsonValues.toTree(event).getAsJsonObject());
               if (answer == 0) {
                 throw new IOException("connection refused");
               }
-              return new ListWatchLoop.Reply(answer, null, "", Duration.ZERO);
+              return new Reply(answer, null, "", Duration.ZERO);
             },
             executor::add,
             clock,
             wall,
+            reported::add,
             recordingLogger());
     answer = 0;
     events.started("pod-a");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.kube.internal.FailureText;
-import dev.elector.kube.internal.ListWatchLoop;
+import dev.elector.kube.internal.Reply;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockFailure.Kind;
 import java.io.IOException;
@@ -21,10 +21,11 @@ class FailureTextTest {
       new FailureText("Lease", "coordination.k8s.io", "leases", "ns", "lock", "me_1");
 
   private LockFailure reply(String verb, int code) {
-    ListWatchLoop.Reply answer =
-        new ListWatchLoop.Reply(
+    Reply answer =
+        new Reply(
             code,
-            KubeHttp.parseObject("{\"kind\":\"Status\",\"message\":\"server says " + code + "\"}"),
+            GsonValues.parseObject(
+                "{\"kind\":\"Status\",\"message\":\"server says " + code + "\"}"),
             "",
             Duration.ZERO);
     return failures.fromStatus(verb, answer.code(), answer.statusMessage());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.LeaderElector;
+import dev.elector.kube.internal.EventRecorder;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
@@ -62,7 +63,7 @@ class LeaseEventsIT extends AbstractLeaseEventsIT {
         elector.close();
         await("both events of round " + round + " were refused")
             .atMost(Duration.ofSeconds(10))
-            .until(() -> lock.eventRecorder().counts()[1] == 2);
+            .until(() -> ((EventRecorder) lock.electorListener()).counts()[1] == 2);
       }
     } finally {
       System.setErr(err);

@@ -21,7 +21,7 @@ class LeaseShapeTest {
 
   /** An object as client-java's transport reads it. */
   private static Map<String, Object> json(String text) {
-    return KubeHttp.parseObject(text);
+    return GsonValues.parseObject(text);
   }
 
   private static JsonElement tree(String text) {
@@ -39,7 +39,7 @@ class LeaseShapeTest {
                 + "\"metadata\":{\"name\":\"lock\",\"namespace\":\"ns\"},\"spec\":{\"holderIdentity\":"
                 + "\"me\",\"leaseDurationSeconds\":3,\"acquireTime\":\"2026-12-02T12:00:00.500000Z\","
                 + "\"renewTime\":\"2026-12-02T12:00:00.500000Z\",\"leaseTransitions\":3}}"),
-        KubeHttp.toTree(body));
+        GsonValues.toTree(body));
   }
 
   @Test
@@ -51,7 +51,7 @@ class LeaseShapeTest {
             "{\"spec\":{\"holderIdentity\":\"\",\"leaseDurationSeconds\":null,"
                 + "\"acquireTime\":null,\"renewTime\":\"2026-12-02T12:00:00.500000Z\","
                 + "\"leaseTransitions\":1}}"),
-        KubeHttp.toTree(patch));
+        GsonValues.toTree(patch));
   }
 
   @Test

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * everything above it (which requests, their bodies, what answers mean) is {@link ObjectLock}'s,
  * the same for every client.
  */
-public interface ApiTransport {
+public interface ApiTransport extends JsonCodec {
   /** The content type of a JSON merge patch. */
   String MERGE_PATCH = "application/merge-patch+json";
 
@@ -23,13 +23,13 @@ public interface ApiTransport {
    *     /apis/coordination.k8s.io/v1/namespaces/ns/leases}
    * @param query query parameters, not yet encoded; empty for none
    * @param body the body as plain values (maps, lists, strings, numbers, booleans, null), written
-   *     with {@link JsonText} so that nulls stay in a merge patch; or null for none
+   *     with {@link #writeJson} so that nulls stay in a merge patch; or null for none
    * @param contentType the body's content type; null for {@code application/json}
    * @param timeout the bound of the whole exchange, at most {@link #timeout()}: what is left of the
    *     caller's deadline
    * @throws Exception when there was no answer, such as an I/O error, the timeout or the abort
    */
-  ListWatchLoop.Reply send(
+  Reply send(
       String method,
       String path,
       Map<String, String> query,
@@ -43,7 +43,7 @@ public interface ApiTransport {
    * Sends one request that nobody aborts (a watch's list, an Event): as {@link #send(String,
    * String, Map, Object, String, Duration, Abort)}, bounded by {@link #timeout()} alone.
    */
-  default ListWatchLoop.Reply send(
+  default Reply send(
       String method,
       String path,
       Map<String, String> query,
@@ -58,11 +58,7 @@ public interface ApiTransport {
 
   /**
    * Prepares a long-running GET (a watch): headers within the request timeout, no read timeout,
-   * ended after {@code total} at the latest. Sends nothing before {@link
-   * ListWatchLoop.WatchStream#open()}.
+   * ended after {@code total} at the latest. Sends nothing before {@link WatchStream#open()}.
    */
-  ListWatchLoop.WatchStream stream(String path, Map<String, String> query, Duration total);
-
-  /** Parses any JSON value into plain values; throws on text that is not JSON. */
-  @Nullable Object parseJson(String text);
+  WatchStream stream(String path, Map<String, String> query, Duration total);
 }

@@ -23,12 +23,12 @@ public final class CollectionTransport implements ListWatchLoop.Transport {
   }
 
   @Override
-  public ListWatchLoop.Reply list() throws Exception {
+  public Reply list() throws Exception {
     return http.send("GET", collectionPath, selector, null, null);
   }
 
   @Override
-  public ListWatchLoop.WatchStream watch(String resourceVersion, long timeoutSeconds) {
+  public WatchStream watch(String resourceVersion, long timeoutSeconds) {
     Map<String, String> query = new LinkedHashMap<>(selector);
     query.put("watch", "true");
     query.put("resourceVersion", resourceVersion);

@@ -4,8 +4,6 @@ import dev.elector.lock.LeaderRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A record kept as JSON in one annotation of a ConfigMap, as client-go's ConfigMapLock wrote it.
@@ -15,13 +13,13 @@ public final class ConfigMapShape implements ObjectShape {
   /** The annotation holding the record. */
   public static final String ANNOTATION = "control-plane.alpha.kubernetes.io/leader";
 
-  private final Function<String, @Nullable Object> parser;
+  private final JsonCodec json;
 
   /**
-   * @param parser parses JSON text into plain values, throwing on text that is not JSON
+   * @param json reads and writes the annotation's JSON, with the client's JSON library
    */
-  public ConfigMapShape(Function<String, @Nullable Object> parser) {
-    this.parser = parser;
+  public ConfigMapShape(JsonCodec json) {
+    this.json = json;
   }
 
   @Override
@@ -72,14 +70,14 @@ public final class ConfigMapShape implements ObjectShape {
       return RecordFields.Parsed.empty();
     }
     String text = String.valueOf(value);
-    Object json;
+    Object parsed;
     try {
-      json = parser.apply(text);
+      parsed = json.parseJson(text);
     } catch (RuntimeException e) {
       return RecordFields.Parsed.malformed(
           "annotation " + ANNOTATION + " is not valid JSON: " + abbreviate(text));
     }
-    Map<String, Object> fields = ObjectFields.asObject(json);
+    Map<String, Object> fields = ObjectFields.asObject(parsed);
     if (fields == null) {
       return RecordFields.Parsed.malformed(
           "annotation " + ANNOTATION + " is not a JSON object: " + abbreviate(text));
@@ -87,11 +85,11 @@ public final class ConfigMapShape implements ObjectShape {
     return RecordFields.read(fields, RecordFields.LEADER_TRANSITIONS, "annotation " + ANNOTATION);
   }
 
-  private static Map<String, Object> annotations(LeaderRecord record) {
+  private Map<String, Object> annotations(LeaderRecord record) {
     Map<String, Object> annotations = new LinkedHashMap<>();
     annotations.put(
         ANNOTATION,
-        JsonText.write(RecordFields.write(record, RecordFields.LEADER_TRANSITIONS, false)));
+        json.writeJson(RecordFields.write(record, RecordFields.LEADER_TRANSITIONS, false)));
     return annotations;
   }
 

@@ -11,10 +11,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -47,13 +46,11 @@ public final class EventRecorder implements ElectorListener {
   public static final String RULE =
       "{apiGroups: [\"\"], resources: [\"events\"], verbs: [\"create\"]}";
 
-  private static final Set<String> FORBIDDEN_REPORTED = ConcurrentHashMap.newKeySet();
-
   /** Sends one Event body; the lock's HTTP client in production. */
   @FunctionalInterface
   public interface Sender {
     /** POSTs the event; the answer, or an exception when there was none. */
-    ListWatchLoop.Reply post(Map<String, Object> event) throws Exception;
+    Reply post(Map<String, Object> event) throws Exception;
   }
 
   private final String apiVersion;
@@ -67,6 +64,7 @@ public final class EventRecorder implements ElectorListener {
   private final Executor executor;
   private final MonotonicClock clock;
   private final Clock wall;
+  private final Predicate<String> firstReport;
   private final Logger log;
   private final String subject;
 
@@ -83,6 +81,8 @@ public final class EventRecorder implements ElectorListener {
    * @param apiVersion the lock object's apiVersion, such as {@code coordination.k8s.io/v1}
    * @param kind the lock object's kind, such as {@code Lease}
    * @param uid the lock object's uid as last seen, or null
+   * @param firstReport whether a refusal is reported for the first time, shared by the recorders of
+   *     one client, so that a refusal is reported once per client
    */
   public EventRecorder(
       String apiVersion,
@@ -96,6 +96,7 @@ public final class EventRecorder implements ElectorListener {
       Executor executor,
       MonotonicClock clock,
       Clock wall,
+      Predicate<String> firstReport,
       Logger log) {
     this.apiVersion = apiVersion;
     this.kind = kind;
@@ -108,6 +109,7 @@ public final class EventRecorder implements ElectorListener {
     this.executor = executor;
     this.clock = clock;
     this.wall = wall;
+    this.firstReport = firstReport;
     this.log = log;
     this.subject = kind + " " + namespace + "/" + name;
     bucket.delayNanos(clock.nanos()); // full from now on
@@ -239,7 +241,7 @@ public final class EventRecorder implements ElectorListener {
     }
     event.put("involvedObject", involved);
     String message = (String) event.get("message");
-    ListWatchLoop.Reply reply;
+    Reply reply;
     try {
       reply = sender.post(event);
     } catch (Exception e) {
@@ -259,7 +261,7 @@ public final class EventRecorder implements ElectorListener {
       synchronized (this) {
         failed++;
       }
-      if (FORBIDDEN_REPORTED.add(namespace + " " + identity)) {
+      if (firstReport.test("events forbidden " + namespace + " " + identity)) {
         log.warn(
             "{}: {} may not create Events in namespace {} (403: {}), so leader election"
                 + " events are not recorded; the election is not affected. To record them, add the"

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Timestamps as Kubernetes writes them: RFC 3339 in UTC. Parsing is lenient and never throws, so a
  * record written by another tool in an odd format still reads (with a null time at worst).
  */
-public final class KubeTimes {
+final class KubeTimes {
   private static final DateTimeFormatter MICROS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 

@@ -51,11 +51,11 @@ final class ListAccessCheck implements ListWatchLoop.Transport {
   }
 
   @Override
-  public ListWatchLoop.Reply list() throws Exception {
+  public Reply list() throws Exception {
     if (!asked && wanted.getAsBoolean()) {
       asked = true;
       if (refused()) {
-        return new ListWatchLoop.Reply(
+        return new Reply(
             403,
             Map.of(
                 "message",
@@ -70,7 +70,7 @@ final class ListAccessCheck implements ListWatchLoop.Transport {
 
   /** True only when the server answered the review with {@code allowed: false}. */
   private boolean refused() {
-    ListWatchLoop.Reply answer;
+    Reply answer;
     try {
       answer = http.send("POST", REVIEWS, Map.of(), review, null);
     } catch (Exception noAnswer) {
@@ -85,7 +85,7 @@ final class ListAccessCheck implements ListWatchLoop.Transport {
   }
 
   @Override
-  public ListWatchLoop.WatchStream watch(String resourceVersion, long timeoutSeconds) {
+  public WatchStream watch(String resourceVersion, long timeoutSeconds) {
     return collection.watch(resourceVersion, timeoutSeconds);
   }
 }

@@ -1,17 +1,11 @@
 package dev.elector.kube.internal;
 
 import dev.elector.lock.LockFailure;
-import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
-import dev.elector.time.Scheduler;
-import dev.elector.time.ThreadScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -35,23 +29,6 @@ import org.slf4j.LoggerFactory;
 public abstract class ListWatchLoop {
   private static final Logger log = LoggerFactory.getLogger(ListWatchLoop.class);
 
-  /** An HTTP answer read whole: status, the body as an object (null if it was none), raw text. */
-  public record Reply(
-      int code, @Nullable Map<String, Object> body, @Nullable String text, Duration retryAfter) {
-    /** Whether the status is 2xx. */
-    public boolean ok() {
-      return code >= 200 && code < 300;
-    }
-
-    /** The message of a Kubernetes Status body, else the raw text. */
-    public String statusMessage() {
-      if (body != null && body.get("message") instanceof String message) {
-        return message;
-      }
-      return text == null || text.isBlank() ? "HTTP " + code : text.strip();
-    }
-  }
-
   /** How the loop reaches the API server; implemented per client. */
   public interface Transport {
     /** Lists the collection (with the loop's selector) within the request timeout. */
@@ -62,49 +39,6 @@ public abstract class ListWatchLoop {
      * timeoutSeconds}; sends nothing until {@link WatchStream#open()}.
      */
     WatchStream watch(String resourceVersion, long timeoutSeconds);
-  }
-
-  /** One watch request and its stream of events. */
-  public interface WatchStream extends AutoCloseable {
-    /** Sends the request; null when the server answered 2xx, else its answer read whole. */
-    @Nullable Reply open() throws Exception;
-
-    /**
-     * The next event, parsed; null at the end of the stream. An unreadable line is an empty map.
-     */
-    @Nullable Map<String, Object> next() throws Exception;
-
-    /** Aborts the request from any thread; {@link #open} and {@link #next} then fail or end. */
-    void cancel();
-
-    @Override
-    void close();
-  }
-
-  /** Reads a watch response line by line; null at the end. */
-  @FunctionalInterface
-  public interface LineReader {
-    /** The next line without its end, or null at the end of the stream. */
-    @Nullable String readLine() throws Exception;
-  }
-
-  /**
-   * The next event of a watch response, one JSON object a line: blank lines are skipped, an
-   * unreadable line is an empty map, null is the end of the stream.
-   *
-   * @param parse the text as a JSON object, or null when it is none
-   */
-  public static @Nullable Map<String, Object> nextEvent(
-      LineReader lines, Function<String, @Nullable Map<String, Object>> parse) throws Exception {
-    String line;
-    do {
-      line = lines.readLine();
-      if (line == null) {
-        return null;
-      }
-    } while (line.isBlank());
-    Map<String, Object> event = parse.apply(line);
-    return event == null ? Map.of() : event;
   }
 
   /** The watch broke; carries the failure to hand over and the server's Retry-After. */
@@ -127,22 +61,11 @@ public abstract class ListWatchLoop {
   private final Transport transport;
   private final FailureText failures;
   private final long requestTimeoutMillis;
-  private final CountDownLatch ended = new CountDownLatch(1);
-  private final LockTime time;
   private final MonotonicClock clock;
   private final RandomGenerator random;
   private final WatchPacer pacer;
-  private volatile boolean closed;
+  private final LoopSteps steps;
   private volatile @Nullable WatchStream current;
-
-  /** Where the steps run; set by {@link #start}. */
-  private @Nullable Scheduler scheduler;
-
-  /** The scheduler this loop made for itself, closed when it ends; null for an injected one. */
-  private @Nullable ThreadScheduler own;
-
-  /** The next step, scheduled and not yet started; guarded by this. */
-  private @Nullable Cancellable next;
 
   // only the step in progress: where the loop goes on
   private @Nullable String version; // null: list next
@@ -172,10 +95,10 @@ public abstract class ListWatchLoop {
     this.transport = transport;
     this.failures = failures;
     this.requestTimeoutMillis = requestTimeout.toMillis();
-    this.time = time;
     this.clock = time.clock();
     this.random = time.randomFor();
     this.pacer = new WatchPacer(clock::nanos, random);
+    this.steps = new LoopSteps(time.scheduler(), () -> log.debug("{}: watch closed", describe()));
   }
 
   /** What the logs call this watch. */
@@ -202,24 +125,10 @@ public abstract class ListWatchLoop {
    * @throws IllegalStateException if started before
    */
   public final void start(String threadPrefix) {
-    Scheduler injected = time.scheduler();
-    synchronized (this) {
-      if (scheduler != null) {
-        throw new IllegalStateException(describe() + ": already started");
-      }
-      if (injected == null) {
-        String name =
-            threadPrefix.endsWith("-")
-                ? threadPrefix.substring(0, threadPrefix.length() - 1)
-                : threadPrefix;
-        ThreadScheduler made = Scheduler.newThreadScheduler(1, name);
-        own = made;
-        scheduler = made;
-      } else {
-        scheduler = injected;
-      }
+    if (!steps.start(threadPrefix)) {
+      throw new IllegalStateException(describe() + ": already started");
     }
-    schedule(0);
+    steps.schedule(this::step, 0);
   }
 
   /**
@@ -227,81 +136,31 @@ public abstract class ListWatchLoop {
    * loop's own thread.
    */
   public final void awaitStopped(Duration timeout) {
-    ThreadScheduler made;
-    synchronized (this) {
-      made = own;
-      if (scheduler == null) {
-        return; // never started
-      }
-    }
-    if (made != null) {
-      made.awaitTermination(timeout.toMillis());
-      return;
-    }
-    try {
-      var unused = ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    steps.awaitEnded(timeout);
   }
 
   /** Stops the loop and cancels the open request; a step not yet started never runs. Idempotent. */
   public final void stop() {
-    closed = true;
+    steps.markStopped();
     WatchStream stream = current;
     if (stream != null) {
       stream.cancel();
     }
-    Cancellable pending;
-    synchronized (this) {
-      pending = next;
-      next = null;
-    }
-    if (pending != null && pending.cancel()) {
-      finish();
-    }
+    steps.cancelPending();
   }
 
   /** Whether {@link #stop()} was called. */
   public final boolean isStopped() {
-    return closed;
-  }
-
-  /** The loop has ended: no step runs any more. */
-  private void finish() {
-    ended.countDown();
-    ThreadScheduler made;
-    synchronized (this) {
-      made = own;
-    }
-    if (made != null) {
-      made.close(); // from its own thread it does not wait for itself
-    }
-    log.debug("{}: watch closed", describe());
-  }
-
-  /** Schedules the next step after {@code delayNanos}, unless stopped. */
-  private void schedule(long delayNanos) {
-    Scheduler on;
-    synchronized (this) {
-      on = scheduler;
-      if (!closed && on != null) {
-        next = on.schedule(this::step, delayNanos);
-        return;
-      }
-    }
-    finish();
+    return steps.stopped();
   }
 
   /**
    * One step: a list, or a watch until it ends; then the next step after what the pacer asks for.
    */
   private void step() {
-    synchronized (this) {
-      next = null;
-    }
-    if (closed) {
-      finish();
+    steps.began();
+    if (steps.stopped()) {
+      steps.finish();
       return;
     }
     if (pacer.delayNanos() == 0) {
@@ -314,7 +173,7 @@ public abstract class ListWatchLoop {
           afterList = false;
         }
       } catch (Broken broken) {
-        if (!closed) {
+        if (!steps.stopped()) {
           boolean first = pacer.streak() == 0;
           Duration backoff = pacer.failed(broken.retryAfter);
           log.debug(
@@ -327,7 +186,7 @@ public abstract class ListWatchLoop {
         }
       }
     }
-    schedule(pacer.delayNanos());
+    steps.schedule(this::step, pacer.delayNanos());
   }
 
   /** Lists the collection, hands over its objects and returns the list's resourceVersion. */
@@ -380,7 +239,7 @@ public abstract class ListWatchLoop {
     pacer.sent();
     try (WatchStream stream = transport.watch(version, timeoutSeconds)) {
       current = stream;
-      if (closed) {
+      if (steps.stopped()) {
         stream.cancel();
         return null;
       }
@@ -394,7 +253,7 @@ public abstract class ListWatchLoop {
             refused.retryAfter());
       }
       Map<String, Object> event;
-      while (!closed && (event = stream.next()) != null) {
+      while (!steps.stopped() && (event = stream.next()) != null) {
         String next = onEvent(event, last);
         if (next == null) {
           return gone(opened, afterList);
@@ -402,7 +261,7 @@ public abstract class ListWatchLoop {
         sawEvent = true;
         last = next;
       }
-      if (!closed && !sawEvent && pacer.isShort(opened)) {
+      if (!steps.stopped() && !sawEvent && pacer.isShort(opened)) {
         throw new Broken(
             LockFailure.of(
                 LockFailure.Kind.UNAVAILABLE,
@@ -421,7 +280,7 @@ public abstract class ListWatchLoop {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      if (closed) {
+      if (steps.stopped()) {
         return null;
       }
       throw new Broken(failures.fromTransport("watch", e, requestTimeoutMillis));
@@ -436,7 +295,7 @@ public abstract class ListWatchLoop {
    * the version of a fresh list was gone at once.
    */
   private @Nullable String gone(long opened, boolean afterList) throws Broken {
-    if (!closed && afterList && pacer.isShort(opened)) {
+    if (!steps.stopped() && afterList && pacer.isShort(opened)) {
       throw new Broken(
           LockFailure.of(
               LockFailure.Kind.UNAVAILABLE,
@@ -477,7 +336,7 @@ public abstract class ListWatchLoop {
   }
 
   private void hand(Runnable delivery) {
-    if (closed) {
+    if (steps.stopped()) {
       return;
     }
     try {

@@ -1,5 +1,6 @@
 package dev.elector.kube.internal;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
 import dev.elector.time.MonotonicClock;
@@ -201,7 +202,7 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
   /**
    * The settings after defaults and checks, with requests through {@code client}.
    *
-   * @param kind the lock object's kind, for messages about the options
+   * @param kind the lock object's kind
    * @param client the backend's client, or null when it was not given
    * @param missingClient what to say when it was not given, naming how to make one
    * @param transport the backend's requests through the client, given the client and the request
@@ -209,13 +210,13 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
    * @throws IllegalStateException listing every missing or invalid option
    */
   protected final <C> ObjectLock.Settings settings(
-      String kind,
+      ObjectKind kind,
       @Nullable C client,
       String missingClient,
       BiFunction<C, Duration, ApiTransport> transport) {
     LockOptions.Resolved r =
         LockOptions.resolve(
-            kind,
+            kind.kind(),
             client == null ? missingClient : null,
             name,
             namespace,
@@ -225,6 +226,7 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
             LockOptions.eventProblems(recordEvents, eventComponent));
     C given = Objects.requireNonNull(client, "client"); // resolve has thrown if it is missing
     return new ObjectLock.Settings(
+        kind,
         given,
         transport.apply(given, LockOptions.requestTimeoutOrDefault(r.requestTimeout())),
         r.namespace(),

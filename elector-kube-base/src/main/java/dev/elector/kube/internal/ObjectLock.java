@@ -3,23 +3,19 @@ package dev.elector.kube.internal;
 import dev.elector.ElectorListener;
 import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
-import dev.elector.kube.internal.ListWatchLoop.Reply;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import dev.elector.lock.WatchableLock;
-import dev.elector.time.MonotonicClock;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -54,6 +50,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /**
    * A lock's resolved options and its client.
    *
+   * @param kind the kind of the lock object
    * @param client the user's client object, by identity the key of shared watches
    * @param transport requests through that client, bounded by {@code requestTimeout}
    * @param requestTimeout the requestTimeout set on the builder, or null to follow the elector's
@@ -62,6 +59,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
    * @param time the clock, waits and randomness of the lock, its watch and its Events
    */
   public record Settings(
+      ObjectKind kind,
       Object client,
       ApiTransport transport,
       String namespace,
@@ -82,31 +80,30 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /** The bound of each request: the one given, or the default shortened to electors' timeouts. */
   private volatile Duration requestTimeout;
 
-  private final Executor executor;
   private final ApiTransport http;
   private final FailureText failures;
-  private final Object client;
+  private final ClientState state;
   private final WatchMode watchMode;
   private final String collectionPath;
   private final String objectPath;
   private final @Nullable EventRecorder events;
   private final LockTime time;
-  private final MonotonicClock clock;
+  private final LockBodies bodies;
+  private final LockRequests requests;
 
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile @Nullable String objectUid;
 
-  /** A lock on an object of {@code kind}, Lease or ConfigMap, with the settings {@code s}. */
-  public ObjectLock(Settings s, String kind) {
-    this.client = s.client();
+  /** A lock with the settings {@code s}. */
+  public ObjectLock(Settings s) {
+    this.state = ClientState.of(s.client());
     this.namespace = s.namespace();
     this.name = s.name();
     this.identity = s.identity();
     this.givenRequestTimeout = s.requestTimeout();
     this.requestTimeout = LockOptions.requestTimeoutOrDefault(s.requestTimeout());
-    this.executor = s.executor();
     this.http = s.transport();
-    this.shape = ObjectShape.forKind(kind, http);
+    this.shape = ObjectShape.forKind(s.kind(), http);
     this.failures =
         new FailureText(
             this.shape.kind(),
@@ -117,7 +114,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
             identity);
     this.watchMode = s.watchMode();
     this.time = s.time();
-    this.clock = time.clock();
+    this.bodies = new LockBodies(shape, namespace, name);
+    this.requests = new LockRequests(s.executor(), time.clock(), describe());
     String root =
         this.shape.group().isEmpty()
             ? "/api/" + this.shape.version()
@@ -143,9 +141,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
                         Map.of(),
                         event,
                         null),
-                executor,
-                clock,
+                s.executor(),
+                time.clock(),
                 Clock.systemUTC(),
+                state::firstReport,
                 log);
   }
 
@@ -229,24 +228,14 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   @Override
   public final Subscription watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
-    return switch (WatchSharing.PROCESS.choose(watchMode, client, collectionPath)) {
-      case SHARED -> SharedWatch.subscribe(this, client, listener, watchMode == WatchMode.AUTO);
+    return switch (state.sharing().choose(watchMode, collectionPath)) {
+      case SHARED -> SharedWatch.subscribe(this, state, listener, watchMode == WatchMode.AUTO);
       case PER_LOCK -> perLockWatch(listener);
     };
   }
 
-  /** The watch mode this lock was built with. */
-  public final WatchMode watchMode() {
-    return watchMode;
-  }
-
-  /** The event recorder, or null when no Events are recorded; for tests. */
-  public final @Nullable EventRecorder eventRecorder() {
-    return events;
-  }
-
   /** A watch of this lock's object alone, on a thread of its own. */
-  public final WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
+  WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
     ObjectWatch watch = new ObjectWatch(this, listener);
     watch.start();
     return watch;
@@ -279,14 +268,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     Reply reply;
     try {
       reply =
-          http.send(
-              "POST",
-              collectionPath,
-              Map.of(),
-              withRequest(shape.createBody(namespace, name, record), record, false),
-              null,
-              timeout,
-              abort);
+          http.send("POST", collectionPath, Map.of(), bodies.create(record), null, timeout, abort);
     } catch (Exception e) {
       return new LockWrite.Failed(transportFailure("create", e));
     }
@@ -298,11 +280,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   private LockWrite updateNow(
       String expectedVersion, LeaderRecord record, Abort abort, Duration timeout) {
-    Map<String, Object> patch = withRequest(shape.patchBody(record), record, true);
-    Map<String, Object> metadata =
-        new LinkedHashMap<>(Objects.requireNonNull(ObjectFields.asObject(patch.get("metadata"))));
-    metadata.put("resourceVersion", expectedVersion);
-    patch.put("metadata", metadata);
+    Map<String, Object> patch = bodies.patch(expectedVersion, record);
     Reply reply;
     try {
       reply =
@@ -362,58 +340,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /** The state an object read from the API server stands for. */
   LockRead toRead(@Nullable Map<String, Object> object) {
     rememberUid(object);
-    String version = ObjectFields.resourceVersion(object);
-    if (version == null || object == null) { // no object has no version either
-      return new LockRead.Failed(
-          LockFailure.of(
-              LockFailure.Kind.UNEXPECTED,
-              "the API server" + " returned " + describe() + " without metadata.resourceVersion"));
-    }
-    RecordFields.Parsed parsed;
-    try {
-      parsed = shape.parse(object);
-    } catch (RuntimeException e) {
-      parsed = RecordFields.Parsed.malformed("cannot read the record: " + e);
-    }
-    String problem = parsed.problem();
-    if (problem != null) {
-      return new LockRead.Malformed(version, problem);
-    }
-    // Parsed holds exactly one of record and problem
-    LeaderRecord record = Objects.requireNonNull(parsed.record(), "record");
-    return new LockRead.Found(version, record.withPreferredHolder(request(object)));
-  }
-
-  /** The identity the object's annotation {@value LeaderRecord#PREFERRED_HOLDER} names, or null. */
-  private static @Nullable String request(Map<String, Object> object) {
-    Map<String, Object> metadata = ObjectFields.asObject(object.get("metadata"));
-    Map<String, Object> annotations =
-        metadata == null ? null : ObjectFields.asObject(metadata.get("annotations"));
-    return annotations != null && annotations.get(LeaderRecord.PREFERRED_HOLDER) instanceof String s
-        ? s
-        : null;
-  }
-
-  /**
-   * {@code body} with the record's request to move leadership as the annotation {@value
-   * LeaderRecord#PREFERRED_HOLDER}; a patch without a request removes the annotation (a new term's
-   * record has none: the request was for it, or has lapsed).
-   */
-  private static Map<String, Object> withRequest(
-      Map<String, Object> body, LeaderRecord record, boolean patch) {
-    String wanted = record.preferredHolder();
-    Map<String, Object> result = new LinkedHashMap<>(body);
-    if (wanted == null && !patch) {
-      return result;
-    }
-    Map<String, Object> metadata = ObjectFields.asObject(result.get("metadata"));
-    metadata = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(metadata);
-    Map<String, Object> annotations = ObjectFields.asObject(metadata.get("annotations"));
-    annotations = annotations == null ? new LinkedHashMap<>() : new LinkedHashMap<>(annotations);
-    annotations.put(LeaderRecord.PREFERRED_HOLDER, wanted); // null: a merge patch removes it
-    metadata.put("annotations", annotations);
-    result.put("metadata", metadata);
-    return result;
+    return bodies.read(object);
   }
 
   private void rememberUid(@Nullable Map<String, Object> object) {
@@ -424,70 +351,9 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     }
   }
 
-  /**
-   * Runs {@code work} on the executor, with what is left of the request's deadline (the
-   * requestTimeout after this call) when it gets a thread. Cancelling the returned stage, as the
-   * elector does with a call it stopped waiting for, aborts the request: one still waiting for a
-   * thread is never sent, and one in flight ends at once, which frees its thread.
-   */
+  /** Runs {@code work} on the executor within the request's deadline (see {@link LockRequests}). */
   private <T> CompletionStage<T> async(
       BiFunction<Abort, Duration, T> work, Function<LockFailure, T> failed) {
-    Duration timeout = requestTimeout;
-    CompletableFuture<T> result = new CompletableFuture<>();
-    Abort abort = new Abort();
-    // Runs on the canceller's thread; aborting only signals the transport, it never blocks.
-    var unused =
-        result.whenComplete(
-            (value, error) -> {
-              if (result.isCancelled()) {
-                abort.abort();
-              }
-            });
-    long queued = clock.nanos();
-    try {
-      executor.execute(
-          () -> {
-            if (abort.aborted()) {
-              return; // cancelled while it waited for a thread: nobody waits for it any more
-            }
-            long waited = clock.nanos() - queued;
-            if (waited >= timeout.toNanos()) { // its deadline has passed: do not send it
-              result.complete(
-                  failed.apply(
-                      LockFailure.of(
-                          LockFailure.Kind.TIMEOUT,
-                          "the request on "
-                              + describe()
-                              + " waited "
-                              + waited / 1_000_000
-                              + " ms for a thread of the lock's"
-                              + " executor, longer than requestTimeout "
-                              + timeout
-                              + ", and was not sent;"
-                              + " the executor has too few threads for the requests at once, or the API server"
-                              + " answers slowly")));
-              return;
-            }
-            try {
-              result.complete(work.apply(abort, timeout.minusNanos(waited)));
-            } catch (RuntimeException e) {
-              log.debug("{}: request failed unexpectedly", describe(), e);
-              result.complete(
-                  failed.apply(
-                      new LockFailure(
-                          LockFailure.Kind.UNEXPECTED,
-                          "request on " + describe() + " failed: " + e,
-                          e)));
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      result.complete(
-          failed.apply(
-              new LockFailure(
-                  LockFailure.Kind.UNEXPECTED,
-                  "the executor of " + describe() + " rejected the request: " + e,
-                  e)));
-    }
-    return result;
+    return requests.run(requestTimeout, work, failed);
   }
 }

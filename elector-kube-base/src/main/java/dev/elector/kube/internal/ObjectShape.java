@@ -1,5 +1,6 @@
 package dev.elector.kube.internal;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.lock.LeaderRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,18 +9,13 @@ import java.util.Map;
 public interface ObjectShape {
 
   /**
-   * The shape of a {@code Lease} or a {@code ConfigMap}, the latter parsing its annotation with
-   * {@code transport}'s JSON parser.
-   *
-   * @throws IllegalArgumentException for any other kind
+   * The shape of a {@code Lease} or a {@code ConfigMap}, the latter reading and writing its
+   * annotation with {@code json}, the client's JSON library.
    */
-  static ObjectShape forKind(String kind, ApiTransport transport) {
+  static ObjectShape forKind(ObjectKind kind, JsonCodec json) {
     return switch (kind) {
-      case "Lease" -> new LeaseShape();
-      case "ConfigMap" -> new ConfigMapShape(transport::parseJson);
-      default ->
-          throw new IllegalArgumentException(
-              "no lock shape for kind " + kind + "; the kinds are Lease and ConfigMap");
+      case LEASE -> new LeaseShape();
+      case CONFIG_MAP -> new ConfigMapShape(json);
     };
   }
 

@@ -119,7 +119,9 @@ public final class RecordFields {
     return duration.getNano() > 0 ? seconds + 1 : seconds;
   }
 
-  /** A value as problem texts show it: as JSON where it can be, else as it prints. */
+  /**
+   * A value as problem texts show it: strings quoted, numbers plain, anything else as it prints.
+   */
   public static String show(Object value) {
     if (value instanceof String s) {
       return "\"" + s + "\"";
@@ -129,13 +131,6 @@ public final class RecordFields {
         return new BigDecimal(number.toString()).stripTrailingZeros().toString();
       } catch (NumberFormatException e) {
         return number.toString();
-      }
-    }
-    if (value instanceof Map || value instanceof java.util.List) {
-      try {
-        return JsonText.write(value);
-      } catch (IllegalArgumentException e) {
-        return String.valueOf(value);
       }
     }
     return String.valueOf(value);

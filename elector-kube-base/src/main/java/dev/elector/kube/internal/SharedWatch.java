@@ -28,31 +28,14 @@ import org.slf4j.LoggerFactory;
  * <p>Deliveries happen under this watch's monitor, so a subscriber never sees an older state after
  * a newer one; listeners must hand over and return (the elector's do).
  */
-public final class SharedWatch extends ListWatchLoop {
+final class SharedWatch extends ListWatchLoop {
   private static final Logger log = LoggerFactory.getLogger(SharedWatch.class);
-
-  /** Which watch a lock joins: the same client (by identity) and the same collection. */
-  private record Key(ClientRef client, String collectionPath) {}
-
-  /** Compares a client by identity. */
-  private record ClientRef(Object client) {
-    @Override
-    public boolean equals(@Nullable Object other) {
-      return other instanceof ClientRef ref && ref.client == client;
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(client);
-    }
-  }
-
-  private static final Map<Key, SharedWatch> RUNNING = new HashMap<>(); // guarded by itself
 
   /** What a lock needs to watch its own object, for the log line of a refusal. */
   static final String PER_LOCK_RULE = "list and watch on each lock's own name";
 
-  private final Key key;
+  private final ClientState state;
+  private final String collectionPath;
   private final String collection;
   private final String description;
 
@@ -65,7 +48,7 @@ public final class SharedWatch extends ListWatchLoop {
   private boolean listed;
   private boolean warned;
 
-  private SharedWatch(Key key, ObjectLock first) {
+  private SharedWatch(ClientState state, ObjectLock first) {
     super(
         new ListAccessCheck(
             new CollectionTransport(first.http(), first.collectionPath(), null),
@@ -73,11 +56,12 @@ public final class SharedWatch extends ListWatchLoop {
             first.namespace(),
             first.failures().group(),
             first.failures().resource(),
-            () -> WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()) == null),
+            () -> state.sharing().lookup(first.collectionPath()) == null),
         first.failures().forCollection(),
         first.requestTimeout(),
         first.time());
-    this.key = key;
+    this.state = state;
+    this.collectionPath = first.collectionPath();
     this.collection = first.failures().qualifiedResource() + " in namespace " + first.namespace();
     this.description = "shared watch of " + collection;
   }
@@ -87,23 +71,24 @@ public final class SharedWatch extends ListWatchLoop {
    * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
   static WatchableLock.Subscription subscribe(
-      ObjectLock lock, Object client, Consumer<LockRead> listener, boolean auto) {
-    Key key = new Key(new ClientRef(client), lock.collectionPath());
+      ObjectLock lock, ClientState state, Consumer<LockRead> listener, boolean auto) {
+    String path = lock.collectionPath();
+    Map<String, SharedWatch> running = state.watches();
     SharedWatch watch;
     Member member;
     boolean created = false;
-    synchronized (RUNNING) {
-      watch = RUNNING.get(key);
+    synchronized (running) {
+      watch = running.get(path);
       if (watch == null) {
-        watch = new SharedWatch(key, lock);
-        RUNNING.put(key, watch);
+        watch = new SharedWatch(state, lock);
+        running.put(path, watch);
         created = true;
       }
       member = watch.new Member(lock, listener, auto);
       if (!watch.add(member)) {
         member = null; // refused since this lock chose: it watches alone
         if (created) {
-          RUNNING.remove(key, watch);
+          running.remove(path, watch);
           created = false;
         }
       }
@@ -117,18 +102,9 @@ public final class SharedWatch extends ListWatchLoop {
     return member;
   }
 
-  /** How many shared watches run now (for tests). */
-  public static int running() {
-    synchronized (RUNNING) {
-      return RUNNING.size();
-    }
-  }
-
   /** Adds a member; false when it is in AUTO mode and sharing is known to be refused. */
   private synchronized boolean add(Member member) {
-    if (member.auto
-        && Boolean.FALSE.equals(
-            WatchSharing.PROCESS.lookup(key.client().client(), key.collectionPath()))) {
+    if (member.auto && Boolean.FALSE.equals(state.sharing().lookup(collectionPath))) {
       return false;
     }
     String name = member.lock.name();
@@ -159,10 +135,11 @@ public final class SharedWatch extends ListWatchLoop {
 
   /** Stops this watch when the last member left (by moving to a watch of its own). */
   private void retireIfEmpty() {
-    synchronized (RUNNING) {
+    Map<String, SharedWatch> running = state.watches();
+    synchronized (running) {
       synchronized (this) {
         if (subscribers.isEmpty()) {
-          RUNNING.remove(key, this);
+          running.remove(collectionPath, this);
           stop();
         }
       }
@@ -185,7 +162,7 @@ public final class SharedWatch extends ListWatchLoop {
       }
     }
     listed = true;
-    WatchSharing.PROCESS.listed(key.client().client(), key.collectionPath(), collection);
+    state.sharing().listed(collectionPath, collection);
     subscribers.forEach((name, list) -> list.forEach(s -> tell(s, objects.get(name))));
   }
 
@@ -210,8 +187,7 @@ public final class SharedWatch extends ListWatchLoop {
   protected void broke(LockFailure failure, boolean firstInARow) {
     List<Member> moving = List.of();
     synchronized (this) {
-      if (WatchSharing.PROCESS.refused(
-          key.client().client(), key.collectionPath(), collection, failure, PER_LOCK_RULE)) {
+      if (state.sharing().refused(collectionPath, collection, failure, PER_LOCK_RULE)) {
         moving = detachAuto(); // they hear from watches of their own instead of this failure
       }
       if (!warned && !subscribers.isEmpty() && failure.kind().isConfigurationProblem()) {
@@ -280,9 +256,10 @@ public final class SharedWatch extends ListWatchLoop {
         return;
       }
       SharedWatch joined = SharedWatch.this;
-      synchronized (RUNNING) {
+      Map<String, SharedWatch> running = joined.state.watches();
+      synchronized (running) {
         if (joined.remove(this)) {
-          RUNNING.remove(joined.key, joined);
+          running.remove(joined.collectionPath, joined);
           joined.stop();
         }
       }

@@ -26,7 +26,7 @@ class ListAccessCheckTest {
     }
 
     @Override
-    public ListWatchLoop.Reply send(
+    public Reply send(
         String method,
         String path,
         Map<String, String> query,
@@ -37,17 +37,16 @@ class ListAccessCheckTest {
         throws Exception {
       sent.add(method + " " + path + (body == null ? "" : " " + spec(body)));
       if (method.equals("GET")) {
-        return new ListWatchLoop.Reply(200, Map.of("items", List.of()), null, Duration.ZERO);
+        return new Reply(200, Map.of("items", List.of()), null, Duration.ZERO);
       }
       if (review instanceof Exception e) {
         throw e;
       }
-      return (ListWatchLoop.Reply) review;
+      return (Reply) review;
     }
 
     @Override
-    public ListWatchLoop.WatchStream stream(
-        String path, Map<String, String> query, Duration total) {
+    public WatchStream stream(String path, Map<String, String> query, Duration total) {
       throw new AssertionError("no watch in these tests");
     }
 
@@ -60,15 +59,19 @@ class ListAccessCheckTest {
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no parsing in these tests");
     }
+
+    @Override
+    public String writeJson(@Nullable Object value) {
+      throw new AssertionError("no JSON to write here");
+    }
   }
 
   private static Object spec(Object body) {
     return ObjectFields.asObject(ObjectFields.asObject(body).get("spec")).get("resourceAttributes");
   }
 
-  private static ListWatchLoop.Reply reviewed(boolean allowed) {
-    return new ListWatchLoop.Reply(
-        201, Map.of("status", Map.of("allowed", allowed)), null, Duration.ZERO);
+  private static Reply reviewed(boolean allowed) {
+    return new Reply(201, Map.of("status", Map.of("allowed", allowed)), null, Duration.ZERO);
   }
 
   private List<String> methods() {
@@ -84,7 +87,7 @@ class ListAccessCheckTest {
 
   @Test
   void aRefusalComesBackAsA403WithoutSendingTheList() throws Exception {
-    ListWatchLoop.Reply reply = check(new Server(reviewed(false)), true).list();
+    Reply reply = check(new Server(reviewed(false)), true).list();
 
     assertEquals(403, reply.code());
     assertEquals(
@@ -110,10 +113,10 @@ class ListAccessCheckTest {
   void aReviewThatCannotBeHadLetsTheListGoOut() throws Exception {
     for (Object review :
         List.of(
-            new ListWatchLoop.Reply(403, Map.of(), null, Duration.ZERO),
-            new ListWatchLoop.Reply(404, null, "not found", Duration.ZERO),
+            new Reply(403, Map.of(), null, Duration.ZERO),
+            new Reply(404, null, "not found", Duration.ZERO),
             new IOException("connection reset"),
-            new ListWatchLoop.Reply(201, Map.of("status", Map.of()), null, Duration.ZERO))) {
+            new Reply(201, Map.of("status", Map.of()), null, Duration.ZERO))) {
       sent.clear();
       check(new Server(review), true).list();
       assertEquals(List.of("POST", "GET"), methods(), "" + review);

@@ -28,7 +28,7 @@ class ListWatchLoopTest {
   private final List<String> handed = new ArrayList<>();
 
   /** What the next lists answer; an empty queue answers 200 at resourceVersion "1". */
-  private final Deque<ListWatchLoop.Reply> lists = new ArrayDeque<>();
+  private final Deque<Reply> lists = new ArrayDeque<>();
 
   /** What the next watches do; an empty queue is a watch that ends at once without an event. */
   private final Deque<Watch> watches = new ArrayDeque<>();
@@ -39,14 +39,13 @@ class ListWatchLoopTest {
    * A scripted watch: refused with a reply, or open with its steps, each an event handed over or a
    * {@link Duration} the stream stays open without one; it ends after the last step.
    */
-  private record Watch(ListWatchLoop.@Nullable Reply refused, List<Object> steps) {
+  private record Watch(@Nullable Reply refused, List<Object> steps) {
     static Watch open(Object... steps) {
       return new Watch(null, List.of(steps));
     }
 
     static Watch refusedWith(int code) {
-      return new Watch(
-          new ListWatchLoop.Reply(code, Map.of("message", "no"), null, Duration.ZERO), List.of());
+      return new Watch(new Reply(code, Map.of("message", "no"), null, Duration.ZERO), List.of());
     }
   }
 
@@ -58,16 +57,16 @@ class ListWatchLoopTest {
     return Map.of("type", "ERROR", "object", Map.of("code", 410, "message", "too old"));
   }
 
-  private static ListWatchLoop.Reply listAt(String version) {
-    return new ListWatchLoop.Reply(
+  private static Reply listAt(String version) {
+    return new Reply(
         200,
         Map.of("metadata", Map.of("resourceVersion", version), "items", List.of()),
         null,
         Duration.ZERO);
   }
 
-  private static ListWatchLoop.Reply failing() {
-    return new ListWatchLoop.Reply(500, Map.of("message", "down"), null, Duration.ZERO);
+  private static Reply failing() {
+    return new Reply(500, Map.of("message", "down"), null, Duration.ZERO);
   }
 
   private long millis() {
@@ -84,20 +83,20 @@ class ListWatchLoopTest {
 
   private final class Server implements ListWatchLoop.Transport {
     @Override
-    public ListWatchLoop.Reply list() {
+    public Reply list() {
       note("list");
-      ListWatchLoop.Reply reply = lists.poll();
+      Reply reply = lists.poll();
       return reply != null ? reply : listAt("1");
     }
 
     @Override
-    public ListWatchLoop.WatchStream watch(String resourceVersion, long timeoutSeconds) {
+    public WatchStream watch(String resourceVersion, long timeoutSeconds) {
       Watch script = watches.poll();
       Watch watch = script != null ? script : Watch.open();
       Deque<Object> steps = new ArrayDeque<>(watch.steps());
-      return new ListWatchLoop.WatchStream() {
+      return new WatchStream() {
         @Override
-        public ListWatchLoop.@Nullable Reply open() {
+        public @Nullable Reply open() {
           note("watch " + resourceVersion);
           return watch.refused();
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.testkit.FakeClock;
 import dev.elector.testkit.VirtualScheduler;
@@ -39,7 +40,8 @@ class LockBuilderTest {
     }
 
     ObjectLock.Settings build() {
-      return settings("Lease", client, "client is missing; give it one", (c, timeout) -> null);
+      return settings(
+          ObjectKind.LEASE, client, "client is missing; give it one", (c, timeout) -> null);
     }
   }
 

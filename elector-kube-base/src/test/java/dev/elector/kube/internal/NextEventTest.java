@@ -31,17 +31,17 @@ class NextEventTest {
         lines("", "{\"type\":\"ADDED\"}", "  ", "garbage", "{\"type\":\"DELETED\"}");
 
     assertEquals(
-        Map.of("type", "ADDED"), ListWatchLoop.nextEvent(stream::poll, NextEventTest::parse));
-    assertEquals(Map.of(), ListWatchLoop.nextEvent(stream::poll, NextEventTest::parse));
+        Map.of("type", "ADDED"), WatchStream.nextEvent(stream::poll, NextEventTest::parse));
+    assertEquals(Map.of(), WatchStream.nextEvent(stream::poll, NextEventTest::parse));
     assertEquals(
-        Map.of("type", "DELETED"), ListWatchLoop.nextEvent(stream::poll, NextEventTest::parse));
-    assertNull(ListWatchLoop.nextEvent(stream::poll, NextEventTest::parse));
+        Map.of("type", "DELETED"), WatchStream.nextEvent(stream::poll, NextEventTest::parse));
+    assertNull(WatchStream.nextEvent(stream::poll, NextEventTest::parse));
   }
 
   @Test
   void onlyBlankLinesLeftIsTheEnd() throws Exception {
     Deque<String> stream = lines("", " ");
 
-    assertNull(ListWatchLoop.nextEvent(stream::poll, NextEventTest::parse));
+    assertNull(WatchStream.nextEvent(stream::poll, NextEventTest::parse));
   }
 }

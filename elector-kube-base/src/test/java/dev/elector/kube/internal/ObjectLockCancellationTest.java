@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -59,7 +60,7 @@ class ObjectLockCancellationTest {
     final CountDownLatch sent = new CountDownLatch(1);
 
     @Override
-    public ListWatchLoop.Reply send(
+    public Reply send(
         String method,
         String path,
         Map<String, String> query,
@@ -88,8 +89,7 @@ class ObjectLockCancellationTest {
     }
 
     @Override
-    public ListWatchLoop.WatchStream stream(
-        String path, Map<String, String> query, Duration total) {
+    public WatchStream stream(String path, Map<String, String> query, Duration total) {
       throw new AssertionError("no watch here");
     }
 
@@ -102,11 +102,17 @@ class ObjectLockCancellationTest {
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no JSON to parse here");
     }
+
+    @Override
+    public String writeJson(@Nullable Object value) {
+      throw new AssertionError("no JSON to write here");
+    }
   }
 
   private ObjectLock lock(Executor executor) {
     return new ObjectLock(
         new ObjectLock.Settings(
+            ObjectKind.LEASE,
             new Object(),
             transport,
             "ns",
@@ -116,8 +122,7 @@ class ObjectLockCancellationTest {
             executor,
             WatchMode.PER_LOCK,
             null,
-            LockTime.SYSTEM),
-        "Lease");
+            LockTime.SYSTEM));
   }
 
   @Test

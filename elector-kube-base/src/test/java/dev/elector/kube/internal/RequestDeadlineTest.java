@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -35,7 +36,7 @@ class RequestDeadlineTest {
   /** Answers every GET with 404 at once and notes the timeout it was given. */
   private final class Recording implements ApiTransport {
     @Override
-    public ListWatchLoop.Reply send(
+    public Reply send(
         String method,
         String path,
         Map<String, String> query,
@@ -44,7 +45,7 @@ class RequestDeadlineTest {
         Duration timeout,
         Abort abort) {
       timeouts.add(timeout);
-      return new ListWatchLoop.Reply(404, null, null, Duration.ZERO);
+      return new Reply(404, null, null, Duration.ZERO);
     }
 
     @Override
@@ -53,8 +54,7 @@ class RequestDeadlineTest {
     }
 
     @Override
-    public ListWatchLoop.WatchStream stream(
-        String path, Map<String, String> query, Duration total) {
+    public WatchStream stream(String path, Map<String, String> query, Duration total) {
       throw new AssertionError("no watch here");
     }
 
@@ -62,11 +62,17 @@ class RequestDeadlineTest {
     public @Nullable Object parseJson(String text) {
       throw new AssertionError("no JSON here");
     }
+
+    @Override
+    public String writeJson(@Nullable Object value) {
+      throw new AssertionError("no JSON to write here");
+    }
   }
 
   private ObjectLock lock(@Nullable Duration requestTimeout) {
     return new ObjectLock(
         new ObjectLock.Settings(
+            ObjectKind.LEASE,
             new Object(),
             new Recording(),
             "ns",
@@ -76,8 +82,7 @@ class RequestDeadlineTest {
             queue::add,
             WatchMode.PER_LOCK,
             null,
-            new LockTime(clock, null, null)),
-        "Lease");
+            new LockTime(clock, null, null)));
   }
 
   private static ElectorConfig config(ObjectLock lock, Duration renewDeadline) {

@@ -2,6 +2,7 @@ package dev.elector.kube.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.kube.WatchMode;
@@ -23,7 +24,6 @@ class WatchSharingTest {
 
   private final List<String> lines = new ArrayList<>();
   private final WatchSharing sharing = new WatchSharing(recording(lines));
-  private final Object client = new Object();
 
   /** A logger that keeps "LEVEL message args" of every call. */
   private static Logger recording(List<String> lines) {
@@ -54,22 +54,21 @@ class WatchSharingTest {
 
   @Test
   void autoSharesWhileNothingIsKnownAndForcedModesIgnoreWhatIsKnown() {
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.SHARED, client, LEASES));
-    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.PER_LOCK, client, LEASES));
-    assertTrue(sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.SHARED, client, LEASES));
-    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.PER_LOCK, client, LEASES));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, LEASES));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.SHARED, LEASES));
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.PER_LOCK, LEASES));
+    assertTrue(sharing.refused(LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.SHARED, LEASES));
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.PER_LOCK, LEASES));
     assertEquals(List.of(), lines.stream().filter(l -> !l.startsWith("INFO")).toList());
   }
 
   @Test
   void a403RefusesSharingForThatClientAndCollectionOnlyAndIsLoggedOnce() {
-    assertTrue(sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
-    assertTrue(sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
-    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, client, LEASES));
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, CONFIGMAPS));
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, new Object(), LEASES));
+    assertTrue(sharing.refused(LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertTrue(sharing.refused(LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, LEASES));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, CONFIGMAPS));
     assertEquals(1, lines.size(), lines.toString());
     String line = lines.get(0);
     assertTrue(
@@ -86,27 +85,27 @@ class WatchSharingTest {
   void otherFailuresAreBreaksNotRefusals() {
     for (LockFailure.Kind kind : LockFailure.Kind.values()) {
       if (kind != LockFailure.Kind.FORBIDDEN) {
-        assertFalse(sharing.refused(client, LEASES, WHAT, failure(kind), RULE), kind.name());
+        assertFalse(sharing.refused(LEASES, WHAT, failure(kind), RULE), kind.name());
       }
     }
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
-    assertEquals(null, sharing.lookup(client, LEASES));
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, LEASES));
+    assertEquals(null, sharing.lookup(LEASES));
     assertEquals(List.of(), lines);
   }
 
   @Test
   void aListThatWorksIsLoggedOnceAndAfterARefusalSharesAgain() {
-    sharing.listed(client, LEASES, WHAT);
-    sharing.listed(client, LEASES, WHAT);
+    sharing.listed(LEASES, WHAT);
+    sharing.listed(LEASES, WHAT);
     assertEquals(1, lines.size(), lines.toString());
     assertTrue(
         lines.get(0).startsWith("INFO") && lines.get(0).contains("share one watch"), lines.get(0));
-    assertEquals(true, sharing.lookup(client, LEASES));
+    assertEquals(true, sharing.lookup(LEASES));
 
-    sharing.refused(client, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE);
-    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, client, LEASES));
-    sharing.listed(client, LEASES, WHAT); // a forced shared watch listed: the Role was granted
-    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, client, LEASES));
+    sharing.refused(LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE);
+    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, LEASES));
+    sharing.listed(LEASES, WHAT); // a forced shared watch listed: the Role was granted
+    assertEquals(Choice.SHARED, sharing.choose(WatchMode.AUTO, LEASES));
     assertEquals(3, lines.size(), lines.toString());
   }
 
@@ -114,12 +113,16 @@ class WatchSharingTest {
   void clientsAreToldApartByIdentityEvenWhenTheyCompareEqual() {
     Object first = new EqualToAll();
     Object second = new EqualToAll();
-    assertTrue(sharing.refused(first, LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
+    assertTrue(
+        ClientState.of(first)
+            .sharing()
+            .refused(LEASES, WHAT, failure(LockFailure.Kind.FORBIDDEN), RULE));
 
-    assertEquals(Choice.PER_LOCK, sharing.choose(WatchMode.AUTO, first, LEASES));
+    assertSame(ClientState.of(first), ClientState.of(first));
+    assertEquals(Choice.PER_LOCK, ClientState.of(first).sharing().choose(WatchMode.AUTO, LEASES));
     assertEquals(
         Choice.SHARED,
-        sharing.choose(WatchMode.AUTO, second, LEASES),
+        ClientState.of(second).sharing().choose(WatchMode.AUTO, LEASES),
         "another client, though equal, has its own identity and may list");
   }
 

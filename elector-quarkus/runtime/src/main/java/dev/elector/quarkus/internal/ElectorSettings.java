@@ -129,16 +129,18 @@ public final class ElectorSettings {
       KubernetesClient client,
       PodEnvironment environment) {
     builder.client(client).environment(environment);
+    // Lambdas, not builder::name: a method reference on a type variable names the class that
+    // declares the setter, the builders' internal base, which this jar may not use.
     config
         .name()
         .or(() -> applicationName.filter(name -> !name.isBlank()))
-        .ifPresent(builder::name);
-    config.namespace().ifPresent(builder::namespace);
-    config.identity().ifPresent(builder::identity);
-    config.requestTimeout().ifPresent(builder::requestTimeout);
-    config.watchMode().ifPresent(builder::watchMode);
-    config.recordEvents().ifPresent(builder::recordEvents);
-    config.eventComponent().ifPresent(builder::eventComponent);
+        .ifPresent(name -> builder.name(name));
+    config.namespace().ifPresent(namespace -> builder.namespace(namespace));
+    config.identity().ifPresent(identity -> builder.identity(identity));
+    config.requestTimeout().ifPresent(timeout -> builder.requestTimeout(timeout));
+    config.watchMode().ifPresent(mode -> builder.watchMode(mode));
+    config.recordEvents().ifPresent(record -> builder.recordEvents(record));
+    config.eventComponent().ifPresent(component -> builder.eventComponent(component));
     return builder;
   }
 

@@ -1,0 +1,50 @@
+package dev.elector.kube.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.testkit.FakeClock;
+import dev.elector.testkit.VirtualScheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Where a loop's steps run, in virtual time: a stop ends the loop whether a step waits or not. */
+class LoopStepsTest {
+  private final FakeClock clock = new FakeClock();
+  private final VirtualScheduler scheduler = new VirtualScheduler(clock);
+  private final List<String> log = new ArrayList<>();
+  private final LoopSteps steps = new LoopSteps(scheduler, () -> log.add("ended"));
+
+  @Test
+  void aStopWhileTheNextStepWaitsEndsTheLoopAndTheStepNeverRuns() {
+    assertTrue(steps.start("test-"));
+    steps.schedule(() -> log.add("step"), Duration.ofSeconds(1).toNanos());
+
+    steps.markStopped();
+    steps.cancelPending();
+    scheduler.advance(Duration.ofSeconds(2));
+
+    assertEquals(List.of("ended"), log);
+    scheduler.assertNoMoreTasks();
+  }
+
+  @Test
+  void aStepScheduledAfterTheStopEndsTheLoopInstead() {
+    assertTrue(steps.start("test-"));
+    steps.markStopped();
+
+    steps.schedule(() -> log.add("step"), 0);
+    scheduler.advance(Duration.ofSeconds(1));
+
+    assertEquals(List.of("ended"), log);
+  }
+
+  @Test
+  void startsOnce() {
+    assertTrue(steps.start("test-"));
+    assertFalse(steps.start("test-"));
+  }
+}

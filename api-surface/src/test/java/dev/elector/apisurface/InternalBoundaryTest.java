@@ -47,8 +47,6 @@ class InternalBoundaryTest {
       Map.of(
           "dev.elector.kube.internal",
           Set.of("elector-k8s-lease", "elector-configmap", "elector-fabric8"),
-          "dev.elector.internal",
-          Set.of("elector-kube-base"),
           "dev.elector.quarkus.internal",
           Set.of("elector-quarkus-deployment"));
 

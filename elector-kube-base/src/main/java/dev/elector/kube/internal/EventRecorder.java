@@ -3,9 +3,10 @@ package dev.elector.kube.internal;
 import dev.elector.ElectorListener;
 import dev.elector.Term;
 import dev.elector.TermEnd;
-import dev.elector.internal.TokenBucket;
 import dev.elector.time.MonotonicClock;
+import dev.elector.time.TokenBucket;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
@@ -71,7 +72,7 @@ public final class EventRecorder implements ElectorListener {
   // Guarded by this.
   private final ArrayDeque<Map<String, Object>> queue = new ArrayDeque<>();
   private boolean draining;
-  private final TokenBucket bucket = new TokenBucket(BURST, REFILL_NANOS);
+  private final TokenBucket bucket = TokenBucket.of(BURST, Duration.ofNanos(REFILL_NANOS));
   private long heldBack;
   private boolean failureReported;
   private long sent;

@@ -1,7 +1,7 @@
 package dev.elector.kube.internal;
 
-import dev.elector.internal.Doubling;
-import dev.elector.internal.TokenBucket;
+import dev.elector.time.ExponentialBackoff;
+import dev.elector.time.TokenBucket;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -50,14 +50,14 @@ public final class WatchPacer {
 
   private static final long INTERVAL_NANOS = MIN_INTERVAL.toNanos();
 
-  private static final Doubling BACKOFF =
-      new Doubling(FIRST_BACKOFF.toNanos(), MAX_BACKOFF.toNanos(), 20);
+  private static final ExponentialBackoff BACKOFF =
+      ExponentialBackoff.of(FIRST_BACKOFF, MAX_BACKOFF);
 
   private final LongSupplier nanoTime;
   private final RandomGenerator random;
 
   /** The bound. */
-  private final TokenBucket bucket = new TokenBucket(BURST, INTERVAL_NANOS);
+  private final TokenBucket bucket = TokenBucket.of(BURST, MIN_INTERVAL);
 
   /** No request before this, because of back-off or Retry-After. */
   private long notBefore;
@@ -108,7 +108,7 @@ public final class WatchPacer {
    */
   public Duration failed(Duration retryAfter) {
     streak = Math.min(streak + 1, 64);
-    long base = BACKOFF.afterFailures(streak);
+    long base = BACKOFF.nanosAfterFailures(streak);
     long jittered = base + (long) (random.nextDouble() * base / 5.0);
     long asked = Math.min(retryAfter.toNanos(), MAX_RETRY_AFTER.toNanos());
     long wait = Math.max(jittered, asked);

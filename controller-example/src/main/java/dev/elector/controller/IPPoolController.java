@@ -69,6 +69,11 @@ public final class IPPoolController implements AutoCloseable {
   private IPPoolController(ApiClient client, ControllerConfig config) {
     this.client = client;
     this.config = config;
+    if (config.agents() && config.resolvedAgentNamespace() == null) {
+      throw new IllegalStateException(
+          "the agents' namespace is unknown: set POD_NAMESPACE (the controller's own namespace,"
+              + " from the downward API), --agent-namespace or --lease-namespace");
+    }
     this.cache =
         new ClusterCache(
             client,

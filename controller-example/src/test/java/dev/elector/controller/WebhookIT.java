@@ -213,7 +213,7 @@ class WebhookIT {
                 .condition(PoolCondition.DELETION_BLOCKED)
                 .map(c -> "True".equals(c.getStatus()) && c.getMessage().contains(other + "/vm-1"))
                 .orElse(false));
-    assertTrue(harness.deployment(other, "used-dhcp-agent") != null, "the agent keeps serving");
+    assertTrue(harness.agent(other, "used") != null, "the agent keeps serving");
     harness.configs.delete(other, "vm-1").throwsApiException();
     Await.until(
         "the pool goes once unused", WAIT, () -> harness.absent(() -> harness.read(other, "used")));

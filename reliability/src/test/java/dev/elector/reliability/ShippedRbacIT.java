@@ -288,7 +288,7 @@ class ShippedRbacIT {
             "leases",
             ns -> ControllerConfig.DEFAULT_LEASE_NAME,
             Runtime.NOTHING,
-            checks(Target.EVENTS, "create"),
+            new java.util.HashSet<>(checks(Target.EVENTS, "create")),
             "from its ClusterRole: events only; no lease verb outside its own namespace, where the"
                 + " agents run"));
 

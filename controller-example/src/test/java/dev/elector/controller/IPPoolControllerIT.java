@@ -558,6 +558,35 @@ class IPPoolControllerIT {
   }
 
   @Test
+  void anOrphanLeftWhileNoReplicaLedIsDeletedWhenATermStarts() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "template-2", 13));
+    awaitCondition("template-2", PoolCondition.REGISTERED, "True", "Registered");
+    String home = harness.home.name();
+    harness.stop("replica-a");
+    harness.stop("replica-b");
+    // made while no replica runs: its informer event comes before any term, so only the sweep of
+    // the term's start finds it
+    V1Deployment orphan = KubeObjects.copy(harness.agent(ns, "template-2"), V1Deployment.class);
+    String name = AgentDeployment.name(ns, "gone-while-down");
+    orphan
+        .status(null)
+        .metadata(
+            new V1ObjectMeta()
+                .namespace(home)
+                .name(name)
+                .labels(orphan.getMetadata().getLabels())
+                .annotations(Map.of(AgentDeployment.POOL_ANNOTATION, ns + "/gone-while-down")));
+    harness.apps.createNamespacedDeployment(home, orphan).execute();
+    harness.start("replica-a", 2);
+    harness.start("replica-b", 2);
+    harness.awaitLeader(WAIT);
+    Await.until(
+        "the orphan is deleted at the start of the term",
+        WAIT,
+        () -> harness.absent(() -> harness.deployment(home, name)));
+  }
+
+  @Test
   void theAgentsMayUseTheirPoolsAndLeasesAndNoOtherLease() throws Exception {
     String own = harness.cluster.createNamespace("agent-role").name();
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(harness.admin);

@@ -204,8 +204,9 @@ public final class IPPoolController implements AutoCloseable {
   /**
    * Starts the informers and the candidacy.
    *
-   * @throws IllegalStateException when the Lease cannot be set up (no namespace: set POD_NAMESPACE
-   *     or {@link ControllerConfig.Builder#leaseNamespace})
+   * @throws IllegalStateException when the Lease cannot be set up, or the agents have no namespace
+   *     (set POD_NAMESPACE, {@link ControllerConfig.Builder#leaseNamespace} or {@link
+   *     ControllerConfig.Builder#agentNamespace})
    * @throws dev.elector.ElectorConfigException when the timings break the elector's rules
    */
   public static IPPoolController start(ApiClient client, ControllerConfig config) {

@@ -1,7 +1,6 @@
 package dev.elector.controller;
 
 import dev.elector.ippool.IPPool;
-import dev.elector.ippool.NetworkApis;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1Affinity;
@@ -48,7 +47,7 @@ import java.util.TreeMap;
  * rendering in the fields the controller owns (so server defaulting never causes an update).
  */
 final class AgentDeployment {
-  /** The agent's ServiceAccount, in every pool namespace. */
+  /** The agents' ServiceAccount, in the agents' namespace. */
   static final String SERVICE_ACCOUNT = "vm-dhcp-agent";
 
   /** Name of the agent container. */
@@ -65,6 +64,14 @@ final class AgentDeployment {
   static final String LABEL_NAME = "app.kubernetes.io/name";
   static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
   static final String LABEL_POOL = "network.harvesterhci.io/ippool";
+  static final String LABEL_POOL_NAMESPACE = "network.harvesterhci.io/ippool-namespace";
+
+  /** The pool an agent Deployment serves, "namespace/name" (labels cannot hold the slash). */
+  static final String POOL_ANNOTATION = "network.harvesterhci.io/ippool-ref";
+
+  /** Upstream's default for the agent's imagePullPolicy. */
+  static final String DEFAULT_PULL_POLICY = "IfNotPresent";
+
   static final String APP = "vm-dhcp-agent";
   static final String MANAGER = "ippool-controller";
   static final int HEALTH_PORT = 8080;
@@ -78,8 +85,19 @@ final class AgentDeployment {
 
   private AgentDeployment() {}
 
-  /** The Deployment's name: "POOL-dhcp-agent", shortened with a hash when the pool name is long. */
-  static String name(String poolName) {
+  /**
+   * The Deployment's name, upstream's name of the agent: "NAMESPACE-POOL-agent", shortened with a
+   * hash when long. All agents share one namespace, so the pool's namespace is part of the name.
+   */
+  static String name(String poolNamespace, String poolName) {
+    return shorten(poolNamespace + "-" + poolName, "-agent", MAX_NAME);
+  }
+
+  /**
+   * The name of the pool's agent Deployment in the pool's own namespace, where earlier versions ran
+   * it: "POOL-dhcp-agent"; such a Deployment is deleted once the new one serves.
+   */
+  static String legacyName(String poolName) {
     return shorten(poolName, "-dhcp-agent", MAX_NAME);
   }
 
@@ -103,30 +121,21 @@ final class AgentDeployment {
   }
 
   /**
-   * The agent Deployment of a pool with a valid spec.
+   * The agent Deployment of {@code pool} (valid spec) in {@code agentNamespace}, placed by {@code
+   * placement}; with a {@code clusterNetwork} (the NetworkAttachmentDefinition's {@value
+   * AgentPlacement#CLUSTER_NETWORK_LABEL} label) its pods only run on nodes labelled {@code
+   * network.harvesterhci.io/<clusterNetwork>=true}. It has no owner reference (an owner must be in
+   * the same namespace); the pool's labels and {@value #POOL_ANNOTATION} name the pool instead.
    *
    * @param replicas the replicas to run (0 while the pool is paused)
-   */
-  static V1Deployment render(IPPool pool, String image, int replicas) {
-    return render(pool, image, replicas, false);
-  }
-
-  /**
-   * The Deployment for {@code pool}; with {@code noDhcp} its agents run no DHCP server (the
-   * controller's --no-dhcp, the agent's --no-dhcp).
-   */
-  static V1Deployment render(IPPool pool, String image, int replicas, boolean noDhcp) {
-    return render(pool, image, replicas, noDhcp, AgentPlacement.DEFAULT, null);
-  }
-
-  /**
-   * The Deployment for {@code pool}, placed by {@code placement}; with a {@code clusterNetwork}
-   * (the NetworkAttachmentDefinition's {@value AgentPlacement#CLUSTER_NETWORK_LABEL} label) its
-   * pods only run on nodes labelled {@code network.harvesterhci.io/<clusterNetwork>=true}.
+   * @param noDhcp whether the agents run no DHCP server (the controller's and the agent's
+   *     --no-dhcp)
    */
   static V1Deployment render(
       IPPool pool,
+      String agentNamespace,
       String image,
+      String pullPolicy,
       int replicas,
       boolean noDhcp,
       AgentPlacement placement,
@@ -137,6 +146,7 @@ final class AgentDeployment {
     Map<String, String> selector = new LinkedHashMap<>();
     selector.put(LABEL_NAME, APP);
     selector.put(LABEL_POOL, poolLabel(name));
+    selector.put(LABEL_POOL_NAMESPACE, namespace);
     Map<String, String> labels = new LinkedHashMap<>(selector);
     labels.put(LABEL_MANAGED_BY, MANAGER);
     String serverIP = pool.getSpec().getIpv4Config().getServerIP();
@@ -163,6 +173,7 @@ final class AgentDeployment {
         new V1Container()
             .name(CONTAINER)
             .image(image)
+            .imagePullPolicy(pullPolicy)
             .args(args)
             .volumeMounts(
                 List.of(
@@ -209,10 +220,10 @@ final class AgentDeployment {
         .kind("Deployment")
         .metadata(
             new V1ObjectMeta()
-                .namespace(namespace)
-                .name(name(name))
+                .namespace(agentNamespace)
+                .name(name(namespace, name))
                 .labels(labels)
-                .ownerReferences(List.of(ownerReference(pool))))
+                .annotations(Map.of(POOL_ANNOTATION, ref)))
         .spec(
             new V1DeploymentSpec()
                 .replicas(replicas)
@@ -333,18 +344,10 @@ final class AgentDeployment {
     return "[{\"namespace\":\"" + nadNamespace + "\",\"name\":\"" + nadName + "\"}]";
   }
 
-  /** The owner reference to the pool: controller, blocking the pool's deletion. */
-  static V1OwnerReference ownerReference(IPPool pool) {
-    return new V1OwnerReference()
-        .apiVersion(NetworkApis.API_VERSION)
-        .kind(IPPool.KIND)
-        .name(pool.getMetadata().getName())
-        .uid(pool.getMetadata().getUid())
-        .controller(true)
-        .blockOwnerDeletion(true);
-  }
-
-  /** Whether {@code live} is controlled by {@code pool} (same UID). */
+  /**
+   * Whether {@code live} is controlled by {@code pool} (same UID), as the agent Deployments of
+   * earlier versions were, in the pool's namespace.
+   */
   static boolean controlledBy(V1Deployment live, IPPool pool) {
     List<V1OwnerReference> owners = live.getMetadata().getOwnerReferences();
     return owners != null
@@ -353,6 +356,21 @@ final class AgentDeployment {
                 o ->
                     Boolean.TRUE.equals(o.getController())
                         && Objects.equals(o.getUid(), pool.getMetadata().getUid()));
+  }
+
+  /** The pool {@code live} serves ("namespace/name" of {@value #POOL_ANNOTATION}), or null. */
+  static String poolOf(V1Deployment live) {
+    Map<String, String> annotations = live.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(POOL_ANNOTATION);
+  }
+
+  /**
+   * Whether {@code live} is this controller's agent Deployment of {@code poolRef}: managed here and
+   * naming that pool, or managed here and naming none (adopted, its annotation then set).
+   */
+  static boolean agentOf(V1Deployment live, String poolRef) {
+    String served = poolOf(live);
+    return managedHere(live) && (served == null || served.equals(poolRef));
   }
 
   /** Whether {@code live} carries this controller's managed-by label (so it may be adopted). */
@@ -372,15 +390,38 @@ final class AgentDeployment {
       String networks,
       String serviceAccount,
       String image,
+      String pullPolicy,
       List<String> args,
       List<String> env,
       List<String> ports,
       String liveness,
       String readiness,
       List<String> capabilities,
-      List<String> owners,
+      String pool,
       List<String> volumes,
-      String placement) {}
+      String placement) {
+
+    /** The same fields with no replica count. */
+    Owned withoutReplicas() {
+      return new Owned(
+          null,
+          selector,
+          templateLabels,
+          networks,
+          serviceAccount,
+          image,
+          pullPolicy,
+          args,
+          env,
+          ports,
+          liveness,
+          readiness,
+          capabilities,
+          pool,
+          volumes,
+          placement);
+    }
+  }
 
   static Owned owned(V1Deployment d) {
     V1DeploymentSpec spec = d.getSpec();
@@ -396,7 +437,7 @@ final class AgentDeployment {
                 .orElse(null);
     Map<String, String> templateLabels = new LinkedHashMap<>();
     if (templateMeta != null && templateMeta.getLabels() != null) {
-      for (String key : List.of(LABEL_NAME, LABEL_POOL, LABEL_MANAGED_BY)) {
+      for (String key : List.of(LABEL_NAME, LABEL_POOL, LABEL_POOL_NAMESPACE, LABEL_MANAGED_BY)) {
         templateLabels.put(key, templateMeta.getLabels().get(key));
       }
     }
@@ -409,6 +450,7 @@ final class AgentDeployment {
             : templateMeta.getAnnotations().get(NETWORKS_ANNOTATION),
         pod == null ? null : pod.getServiceAccountName(),
         c == null ? null : c.getImage(),
+        c == null ? null : c.getImagePullPolicy(),
         c == null ? null : c.getArgs(),
         c == null || c.getEnv() == null
             ? null
@@ -431,21 +473,7 @@ final class AgentDeployment {
                 || c.getSecurityContext().getCapabilities() == null
             ? null
             : c.getSecurityContext().getCapabilities().getAdd(),
-        d.getMetadata() == null || d.getMetadata().getOwnerReferences() == null
-            ? null
-            : d.getMetadata().getOwnerReferences().stream()
-                .map(
-                    o ->
-                        o.getKind()
-                            + "/"
-                            + o.getName()
-                            + "/"
-                            + o.getUid()
-                            + "/"
-                            + o.getController()
-                            + "/"
-                            + o.getBlockOwnerDeletion())
-                .toList(),
+        d.getMetadata() == null ? null : poolOf(d),
         podinfo(pod, c),
         placementText(pod, c));
   }
@@ -543,39 +571,7 @@ final class AgentDeployment {
     Owned a = owned(live);
     Owned b = owned(rendered);
     return !Objects.equals(a.replicas(), b.replicas())
-        && new Owned(
-                null,
-                a.selector(),
-                a.templateLabels(),
-                a.networks(),
-                a.serviceAccount(),
-                a.image(),
-                a.args(),
-                a.env(),
-                a.ports(),
-                a.liveness(),
-                a.readiness(),
-                a.capabilities(),
-                a.owners(),
-                a.volumes(),
-                a.placement())
-            .equals(
-                new Owned(
-                    null,
-                    b.selector(),
-                    b.templateLabels(),
-                    b.networks(),
-                    b.serviceAccount(),
-                    b.image(),
-                    b.args(),
-                    b.env(),
-                    b.ports(),
-                    b.liveness(),
-                    b.readiness(),
-                    b.capabilities(),
-                    b.owners(),
-                    b.volumes(),
-                    b.placement()));
+        && a.withoutReplicas().equals(b.withoutReplicas());
   }
 
   private static String probeText(V1Probe probe) {

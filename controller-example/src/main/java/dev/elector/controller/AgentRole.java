@@ -11,40 +11,40 @@ import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * Renders the Role {@value #NAME} of the DHCP agents in one namespace. Every rule that reaches
- * existing objects names them: the namespace's IPPools and their agents' Leases ({@link
- * AgentDeployment#lockName}), so an agent cannot read or take another application's Lease. Only
- * {@code create} on leases is left unnamed, because Kubernetes cannot restrict create by name.
+ * Renders the two Roles of the DHCP agents. Every rule that reaches existing objects names them, so
+ * an agent cannot read another pool or take another application's Lease; only {@code create} on
+ * leases and events is left unnamed, because Kubernetes cannot restrict create by name.
  *
- * <p>The agents of a namespace share one ServiceAccount, so a Role per pool would grant them the
- * same union; one Role per namespace has a fixed name, which lets the controller's own rules on
- * Roles name it too (deploy/controller/rbac.yaml).
+ * <ul>
+ *   <li>{@value #NAME}, in each pool namespace: the namespace's IPPools, which the agents read and
+ *       patch.
+ *   <li>{@value #LEASES}, in the agents' namespace: the agents' Leases ({@link
+ *       AgentDeployment#lockName}) of every pool, and the Events their elections record.
+ * </ul>
+ *
+ * <p>The agents share one ServiceAccount, so a Role per pool would grant them the same union; fixed
+ * names let the controller's own rules on Roles name them too (deploy/controller/rbac.yaml).
  */
 final class AgentRole {
-  /** Name of the Role, and of the RoleBinding that binds it to the agents' ServiceAccount. */
+  /** Name of the pool namespaces' Role, and of the RoleBinding that binds it to the agents. */
   static final String NAME = AgentDeployment.SERVICE_ACCOUNT;
+
+  /** Name of the Role of the agents' Leases, and of its RoleBinding, in the agents' namespace. */
+  static final String LEASES = AgentDeployment.SERVICE_ACCOUNT + "-leases";
 
   static final String RBAC_GROUP = "rbac.authorization.k8s.io";
 
   private AgentRole() {}
 
   /**
-   * The Role for the pools {@code poolNames} of {@code namespace}.
+   * The Role of pool namespace {@code namespace}, for its pools {@code poolNames}.
    *
    * @throws IllegalArgumentException when {@code poolNames} is empty: a rule with no resourceNames
    *     reaches every object of its resource, so there is no Role for no pools
    */
   static V1Role render(String namespace, Collection<String> poolNames) {
     TreeSet<String> pools = new TreeSet<>(poolNames);
-    if (pools.isEmpty()) {
-      throw new IllegalArgumentException(
-          "the agents' Role of namespace "
-              + namespace
-              + " needs at least one pool: a rule without resourceNames would reach every object;"
-              + " delete the Role when the namespace has no pool");
-    }
-    List<String> locks =
-        pools.stream().map(pool -> AgentDeployment.lockName(namespace, pool)).toList();
+    requireSome(pools, "the agents' Role of namespace " + namespace);
     return new V1Role()
         .apiVersion(RBAC_GROUP + "/v1")
         .kind("Role")
@@ -57,13 +57,34 @@ final class AgentRole {
                     .apiGroups(List.of(NetworkApis.GROUP))
                     .resources(List.of(NetworkApis.IPPOOLS))
                     .resourceNames(List.copyOf(pools))
-                    .verbs(List.of("get", "list", "watch", "patch")),
+                    .verbs(List.of("get", "list", "watch", "patch"))));
+  }
+
+  /**
+   * The Role of the agents' Leases in {@code agentNamespace}, for the pools {@code poolRefs}
+   * ("namespace/name").
+   *
+   * @throws IllegalArgumentException when {@code poolRefs} is empty (as for {@link #render})
+   */
+  static V1Role renderLeases(String agentNamespace, Collection<String> poolRefs) {
+    TreeSet<String> locks = new TreeSet<>();
+    for (String ref : poolRefs) {
+      int slash = ref.indexOf('/');
+      locks.add(AgentDeployment.lockName(ref.substring(0, slash), ref.substring(slash + 1)));
+    }
+    requireSome(locks, "the agents' Lease Role in namespace " + agentNamespace);
+    return new V1Role()
+        .apiVersion(RBAC_GROUP + "/v1")
+        .kind("Role")
+        .metadata(new V1ObjectMeta().namespace(agentNamespace).name(LEASES).labels(labels()))
+        .rules(
+            List.of(
                 // The agents' leader election: Elector reads, watches and renews by name, with
                 // patch (never update).
                 new V1PolicyRule()
                     .apiGroups(List.of("coordination.k8s.io"))
                     .resources(List.of("leases"))
-                    .resourceNames(locks)
+                    .resourceNames(List.copyOf(locks))
                     .verbs(List.of("get", "list", "watch", "patch")),
                 new V1PolicyRule()
                     .apiGroups(List.of("coordination.k8s.io"))
@@ -74,6 +95,15 @@ final class AgentRole {
                     .apiGroups(List.of(""))
                     .resources(List.of("events"))
                     .verbs(List.of("create"))));
+  }
+
+  private static void requireSome(Collection<String> names, String what) {
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException(
+          what
+              + " needs at least one pool: a rule without resourceNames would reach every object;"
+              + " delete the Role when there is no pool");
+    }
   }
 
   /** The labels of the Role and of its RoleBinding. */

@@ -154,6 +154,12 @@ final class ClusterCache implements AutoCloseable {
     deployments.addEventHandler(
         handler(
             d -> {
+              String served = AgentDeployment.poolOf(d);
+              if (served != null) {
+                sink.pool(served);
+                return;
+              }
+              // an agent Deployment of an earlier version, in its pool's namespace
               List<V1OwnerReference> owners = d.getMetadata().getOwnerReferences();
               for (V1OwnerReference o : owners == null ? List.<V1OwnerReference>of() : owners) {
                 if (IPPool.KIND.equals(o.getKind()) && Boolean.TRUE.equals(o.getController())) {
@@ -271,6 +277,15 @@ final class ClusterCache implements AutoCloseable {
 
   List<VirtualMachineNetworkConfig> configsOnNetwork(String network) {
     return configs.getIndexer().byIndex(BY_NETWORK, network);
+  }
+
+  /** The pools that agent Deployments name ({@value AgentDeployment#POOL_ANNOTATION}). */
+  List<String> poolsOfAgents() {
+    return deployments.getIndexer().list().stream()
+        .map(AgentDeployment::poolOf)
+        .filter(java.util.Objects::nonNull)
+        .distinct()
+        .toList();
   }
 
   V1Deployment deployment(String namespace, String name) {

@@ -32,10 +32,15 @@ public final class ControllerConfig {
   /** Default reconciler workers per resource kind. */
   public static final int DEFAULT_WORKERS = 2;
 
+  private static final java.util.regex.Pattern NAMESPACE_NAME =
+      java.util.regex.Pattern.compile("(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
   private static final java.util.regex.Pattern SHARD_GROUP_NAME =
       java.util.regex.Pattern.compile("(?=.{1,40}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final String agentImage;
+  private final String agentImagePullPolicy;
+  private final String agentNamespace;
   private final int agentReplicas;
   private final String leaseName;
   private final String leaseNamespace;
@@ -57,6 +62,8 @@ public final class ControllerConfig {
 
   private ControllerConfig(Builder b) {
     this.agentImage = b.agentImage;
+    this.agentImagePullPolicy = b.agentImagePullPolicy;
+    this.agentNamespace = b.agentNamespace;
     this.agentReplicas = b.agentReplicas;
     this.leaseName = b.leaseName;
     this.leaseNamespace = b.leaseNamespace;
@@ -85,6 +92,30 @@ public final class ControllerConfig {
   /** The image of every pool's agent container. */
   public String agentImage() {
     return agentImage;
+  }
+
+  /** The agent container's imagePullPolicy: Always, IfNotPresent or Never. */
+  public String agentImagePullPolicy() {
+    return agentImagePullPolicy;
+  }
+
+  /**
+   * Namespace of the agent Deployments, their ServiceAccount and their Leases; empty means the
+   * controller's own: the lease namespace, else POD_NAMESPACE.
+   */
+  public Optional<String> agentNamespace() {
+    return Optional.ofNullable(agentNamespace);
+  }
+
+  /** {@link #agentNamespace()}, else the lease namespace, else POD_NAMESPACE; null if none. */
+  String resolvedAgentNamespace() {
+    if (agentNamespace != null) {
+      return agentNamespace;
+    }
+    if (leaseNamespace != null) {
+      return leaseNamespace;
+    }
+    return dev.elector.kube.PodEnvironment.system().namespace().orElse(null);
   }
 
   /** Replicas of each agent Deployment while its pool is not paused. */
@@ -193,6 +224,8 @@ public final class ControllerConfig {
   /** Builds a {@link ControllerConfig}. Setters reject null at once. */
   public static final class Builder {
     private String agentImage = DEFAULT_AGENT_IMAGE;
+    private String agentImagePullPolicy = AgentDeployment.DEFAULT_PULL_POLICY;
+    private String agentNamespace;
     private int agentReplicas = DEFAULT_AGENT_REPLICAS;
     private String leaseName = DEFAULT_LEASE_NAME;
     private String leaseNamespace;
@@ -217,6 +250,22 @@ public final class ControllerConfig {
     /** Agent image; default {@value #DEFAULT_AGENT_IMAGE}. */
     public Builder agentImage(String agentImage) {
       this.agentImage = Objects.requireNonNull(agentImage, "agentImage");
+      return this;
+    }
+
+    /** The agent's imagePullPolicy (Always, IfNotPresent or Never); default IfNotPresent. */
+    public Builder agentImagePullPolicy(String agentImagePullPolicy) {
+      this.agentImagePullPolicy =
+          Objects.requireNonNull(agentImagePullPolicy, "agentImagePullPolicy");
+      return this;
+    }
+
+    /**
+     * Namespace the agents run in; default the controller's own (the lease namespace, else
+     * POD_NAMESPACE). It needs Pod Security level privileged: the agents add NET_ADMIN.
+     */
+    public Builder agentNamespace(String agentNamespace) {
+      this.agentNamespace = Objects.requireNonNull(agentNamespace, "agentNamespace");
       return this;
     }
 
@@ -358,6 +407,20 @@ public final class ControllerConfig {
                 + "' is not an image reference;"
                 + " give one like "
                 + DEFAULT_AGENT_IMAGE);
+      }
+      if (!List.of("Always", "IfNotPresent", "Never").contains(agentImagePullPolicy)) {
+        problems.add(
+            "agentImagePullPolicy (--agent-image-pull-policy) '"
+                + agentImagePullPolicy
+                + "' is none of Always, IfNotPresent, Never; give one of them (IfNotPresent"
+                + " unless the tag moves)");
+      }
+      if (agentNamespace != null && !NAMESPACE_NAME.matcher(agentNamespace).matches()) {
+        problems.add(
+            "agentNamespace (--agent-namespace) '"
+                + agentNamespace
+                + "' is not a namespace name (1 to 63 lowercase letters, digits or '-', starting"
+                + " and ending with a letter or digit); give the namespace the agents run in");
       }
       if (agentReplicas < 1 || agentReplicas > 100) {
         problems.add(

@@ -55,6 +55,22 @@ final class Flags {
   private String agentImage;
 
   @Option(
+      names = "--agent-image-pull-policy",
+      paramLabel = "POLICY",
+      description =
+          "the agent container's imagePullPolicy: Always, IfNotPresent or Never"
+              + " (default IfNotPresent)")
+  private String agentImagePullPolicy;
+
+  @Option(
+      names = "--agent-namespace",
+      paramLabel = "NS",
+      description =
+          "namespace the agents run in (default the controller's own, POD_NAMESPACE);"
+              + " it needs Pod Security level privileged")
+  private String agentNamespace;
+
+  @Option(
       names = "--agent-replicas",
       paramLabel = "N",
       description =
@@ -291,6 +307,8 @@ final class Flags {
     ControllerConfig.Builder builder = ControllerConfig.newBuilder();
     try {
       Optional.ofNullable(agentImage).ifPresent(builder::agentImage);
+      Optional.ofNullable(agentImagePullPolicy).ifPresent(builder::agentImagePullPolicy);
+      Optional.ofNullable(agentNamespace).ifPresent(builder::agentNamespace);
       Optional.ofNullable(agentReplicas).ifPresent(builder::agentReplicas);
       Optional.ofNullable(workers).ifPresent(builder::workers);
       Optional.ofNullable(leaseDuration).ifPresent(builder::leaseDuration);

@@ -69,6 +69,11 @@ public final class IPPoolController implements AutoCloseable {
   private IPPoolController(ApiClient client, ControllerConfig config) {
     this.client = client;
     this.config = config;
+    if (config.agents() && config.resolvedAgentNamespace() == null) {
+      throw new IllegalStateException(
+          "the agents' namespace is unknown: set POD_NAMESPACE (the controller's own namespace,"
+              + " from the downward API), --agent-namespace or --lease-namespace");
+    }
     this.cache =
         new ClusterCache(
             client,
@@ -199,8 +204,9 @@ public final class IPPoolController implements AutoCloseable {
   /**
    * Starts the informers and the candidacy.
    *
-   * @throws IllegalStateException when the Lease cannot be set up (no namespace: set POD_NAMESPACE
-   *     or {@link ControllerConfig.Builder#leaseNamespace})
+   * @throws IllegalStateException when the Lease cannot be set up, or the agents have no namespace
+   *     (set POD_NAMESPACE, {@link ControllerConfig.Builder#leaseNamespace} or {@link
+   *     ControllerConfig.Builder#agentNamespace})
    * @throws dev.elector.ElectorConfigException when the timings break the elector's rules
    */
   public static IPPoolController start(ApiClient client, ControllerConfig config) {

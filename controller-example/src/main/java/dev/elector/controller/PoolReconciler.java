@@ -19,13 +19,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one IPPool in step: its finalizer, its agent Deployment (created, updated only when an
- * owned field differs, scaled to zero while paused, deleted on pool deletion), the agents'
- * ServiceAccount, Role (naming the pool's Lease; the pool taken out of it on deletion) and
- * RoleBinding, the allocation table's markers and counts, and the conditions Registered,
- * CacheReady, NetworkReady (its NetworkAttachmentDefinition exists; looked at again every 10 s
- * while it does not), AgentReady and Stopped. An invalid spec is reported in Registered and changes
- * nothing else: an existing agent keeps serving the last valid configuration.
+ * Keeps one IPPool in step: its finalizer, its agent Deployment in the agents' namespace (created,
+ * updated only when an owned field differs, scaled to zero while paused, deleted on pool deletion
+ * and when its pool is gone; one an earlier version ran in the pool's namespace deleted once the
+ * new one serves), the agents' ServiceAccount, Roles (naming the pool and its Lease; the pool taken
+ * out of them on deletion) and RoleBindings, the allocation table's markers and counts, and the
+ * conditions Registered, CacheReady, NetworkReady (its NetworkAttachmentDefinition exists; looked
+ * at again every 10 s while it does not), AgentReady and Stopped. An invalid spec is reported in
+ * Registered and changes nothing else: an existing agent keeps serving the last valid
+ * configuration.
  */
 final class PoolReconciler implements KeyReconciler {
   /** Finalizer that lets the controller delete the agent Deployment before the pool goes. */
@@ -41,6 +43,10 @@ final class PoolReconciler implements KeyReconciler {
 
   private final NetworkAttachments networks;
   private final ControllerConfig config;
+
+  /** Where the agent Deployments run. */
+  private final String agentNamespace;
+
   private final EventLog events;
   private final ObjectEvents objectEvents;
   private final ControllerStats stats;
@@ -65,6 +71,7 @@ final class PoolReconciler implements KeyReconciler {
     this.access = access;
     this.networks = networks;
     this.config = config;
+    this.agentNamespace = config.agents() ? config.resolvedAgentNamespace() : null;
     this.events = events;
     this.objectEvents = objectEvents;
     this.stats = stats;
@@ -84,7 +91,7 @@ final class PoolReconciler implements KeyReconciler {
     IPPool pool = cache.pool(key);
     if (pool == null) {
       warnings.forget(key);
-      log.debug("IPPool {} is gone; nothing to do", key);
+      deleteOrphan(namespace, name);
       return DONE;
     }
     if (KubeObjects.deleting(pool)) {
@@ -92,7 +99,7 @@ final class PoolReconciler implements KeyReconciler {
     }
     pool = ensureFinalizer(pool);
     PoolValidation validation = PoolValidation.validate(pool.getSpec(), config.serviceSubnet());
-    String deploymentName = AgentDeployment.name(name);
+    String deploymentName = AgentDeployment.name(namespace, name);
     boolean paused = pool.getSpec() != null && pool.getSpec().isPaused();
     IPPoolStatus current = pool.getStatus() == null ? new IPPoolStatus() : pool.getStatus();
     Conditions conditions = new Conditions(current.getConditions(), now());
@@ -101,7 +108,7 @@ final class PoolReconciler implements KeyReconciler {
             .ipv4(current.getIpv4())
             .agentDeploymentRef(current.getAgentDeploymentRef())
             .lastUpdate(current.getLastUpdate());
-    Agent agent = new Agent(cache.deployment(namespace, deploymentName), null);
+    Agent agent = new Agent(cache.deployment(agentNamespace, deploymentName), null);
     boolean networkFound = true;
     if (validation.isValid()) {
       warnings.forget(key);
@@ -121,7 +128,9 @@ final class PoolReconciler implements KeyReconciler {
       AllocationTable table = syncTable(pool, current, validation.layout());
       next.ipv4(table.toStatus())
           .agentDeploymentRef(
-              config.agents() ? new ObjectRef().namespace(namespace).name(deploymentName) : null);
+              config.agents()
+                  ? new ObjectRef().namespace(agentNamespace).name(deploymentName)
+                  : null);
       setRegistered(conditions, pool, validation);
       networkFound = reportNetwork(conditions, pool, network);
     } else {
@@ -134,14 +143,15 @@ final class PoolReconciler implements KeyReconciler {
         paused,
         validation.isValid(),
         agent.problem(),
-        namespace,
+        agentNamespace,
         deploymentName);
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
-    if (config.upstreamAgentNamespace() != null
-        && agent.problem() == null
-        && AgentDeployment.serving(agent.live())) {
-      retireUpstreamAgent(pool);
+    if (agent.problem() == null && AgentDeployment.serving(agent.live())) {
+      retireLegacyAgent(pool);
+      if (config.upstreamAgentNamespace() != null) {
+        retireUpstreamAgent(pool);
+      }
     }
     if (validation.isValid()) {
       removeHandledReports(pool);
@@ -171,6 +181,72 @@ final class PoolReconciler implements KeyReconciler {
       events.emit(
           "UPSTREAM_AGENT", "action", "deleted", "pool", pool.ref(), "pod", namespace + "/" + name);
     }
+  }
+
+  /**
+   * The agent Deployment of a pool that no longer exists, left by a deletion this controller did
+   * not see through (its finalizer removed by hand, say): deleted, as no owner reference can reach
+   * across namespaces for the garbage collector.
+   */
+  private void deleteOrphan(String namespace, String name) throws ApiException {
+    String key = namespace + "/" + name;
+    String deploymentName = AgentDeployment.name(namespace, name);
+    V1Deployment orphan =
+        agentNamespace == null ? null : cache.deployment(agentNamespace, deploymentName);
+    if (orphan == null
+        || !AgentDeployment.managedHere(orphan)
+        || !key.equals(AgentDeployment.poolOf(orphan))) {
+      log.debug("IPPool {} is gone; nothing to do", key);
+      return;
+    }
+    writes.deleteDeployment(agentNamespace, deploymentName);
+    stats.deploymentWrites.incrementAndGet();
+    log.info("IPPool {} is gone: deleted its agent Deployment {}", key, deploymentName);
+    events.emit(
+        "DEPLOYMENT",
+        "action",
+        "deleted",
+        "pool",
+        key,
+        "deployment",
+        agentNamespace + "/" + deploymentName,
+        "reason",
+        "orphan");
+  }
+
+  /**
+   * The pool's agent Deployment of an earlier version, in the pool's namespace, deleted once the
+   * new agent serves (both would answer the same clients). Only one this controller made: owned by
+   * the pool, or labelled managed-by.
+   */
+  private void retireLegacyAgent(IPPool pool) throws ApiException {
+    String namespace = pool.getMetadata().getNamespace();
+    String legacy = AgentDeployment.legacyName(pool.getMetadata().getName());
+    V1Deployment live = cache.deployment(namespace, legacy);
+    if (live == null
+        || !(AgentDeployment.controlledBy(live, pool) || AgentDeployment.managedHere(live))
+        || AgentDeployment.poolOf(live) != null) {
+      return;
+    }
+    writes.deleteDeployment(namespace, legacy);
+    stats.deploymentWrites.incrementAndGet();
+    log.info(
+        "IPPool {}: its agent serves from {}; deleted the agent Deployment {}/{} of the earlier"
+            + " layout",
+        pool.ref(),
+        agentNamespace,
+        namespace,
+        legacy);
+    events.emit(
+        "DEPLOYMENT",
+        "action",
+        "deleted",
+        "pool",
+        pool.ref(),
+        "deployment",
+        namespace + "/" + legacy,
+        "reason",
+        "moved");
   }
 
   /** Upstream's name for a pool's agent pod: {@code <namespace>-<pool>-agent}. */
@@ -215,7 +291,7 @@ final class PoolReconciler implements KeyReconciler {
       throws ApiException {
     String key = pool.ref();
     String namespace = pool.getMetadata().getNamespace();
-    String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
+    String deploymentName = AgentDeployment.name(namespace, pool.getMetadata().getName());
     if (access != null) {
       access.ensure(namespace);
     }
@@ -223,7 +299,9 @@ final class PoolReconciler implements KeyReconciler {
     V1Deployment rendered =
         AgentDeployment.render(
             pool,
+            agentNamespace,
             AgentDeployment.imageFor(pool, live, config.agentImage()),
+            config.agentImagePullPolicy(),
             replicas,
             !config.dhcp(),
             config.agentPlacement(),
@@ -240,19 +318,19 @@ final class PoolReconciler implements KeyReconciler {
           "pool",
           key,
           "deployment",
-          namespace + "/" + deploymentName,
+          agentNamespace + "/" + deploymentName,
           "replicas",
           replicas);
       return new Agent(created, null);
     }
-    if (!AgentDeployment.controlledBy(live, pool) && !AgentDeployment.managedHere(live)) {
+    if (!AgentDeployment.agentOf(live, key)) {
       String problem =
           "Deployment "
-              + namespace
+              + agentNamespace
               + "/"
               + deploymentName
               + " exists but is not"
-              + " managed by this controller; delete or rename it";
+              + " the agent of this pool managed by this controller; delete or rename it";
       if (warnings.first(key + "#deployment", pool.getMetadata().getGeneration())) {
         log.warn("IPPool {}: {}", key, problem);
       }
@@ -267,7 +345,7 @@ final class PoolReconciler implements KeyReconciler {
     update
         .getMetadata()
         .labels(rendered.getMetadata().getLabels())
-        .ownerReferences(rendered.getMetadata().getOwnerReferences());
+        .annotations(withPoolAnnotation(live, rendered));
     update.spec(rendered.getSpec()).status(null);
     V1Deployment replaced = writes.replaceDeployment(update);
     stats.deploymentWrites.incrementAndGet();
@@ -284,10 +362,21 @@ final class PoolReconciler implements KeyReconciler {
         "pool",
         key,
         "deployment",
-        namespace + "/" + deploymentName,
+        agentNamespace + "/" + deploymentName,
         "replicas",
         replicas);
     return new Agent(replaced, null);
+  }
+
+  /** The live Deployment's annotations, with the pool's annotation of {@code rendered}. */
+  private static Map<String, String> withPoolAnnotation(V1Deployment live, V1Deployment rendered) {
+    Map<String, String> annotations =
+        new java.util.LinkedHashMap<>(
+            live.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : live.getMetadata().getAnnotations());
+    annotations.putAll(rendered.getMetadata().getAnnotations());
+    return annotations;
   }
 
   /** Step 3: the allocation table normalised under the layout, with the conflict reports. */
@@ -551,22 +640,17 @@ final class PoolReconciler implements KeyReconciler {
       return DONE;
     }
     String namespace = pool.getMetadata().getNamespace();
-    String deploymentName = AgentDeployment.name(pool.getMetadata().getName());
-    V1Deployment live = cache.deployment(namespace, deploymentName);
-    if (live == null
-        || AgentDeployment.controlledBy(live, pool)
-        || AgentDeployment.managedHere(live)) {
-      writes.deleteDeployment(namespace, deploymentName);
-      stats.deploymentWrites.incrementAndGet();
-      log.info("IPPool {} is being deleted: deleted agent Deployment {}", key, deploymentName);
-      events.emit(
-          "DEPLOYMENT",
-          "action",
-          "deleted",
-          "pool",
-          key,
-          "deployment",
-          namespace + "/" + deploymentName);
+    String deploymentName = AgentDeployment.name(namespace, pool.getMetadata().getName());
+    V1Deployment live = cache.deployment(agentNamespace, deploymentName);
+    if (agentNamespace != null && (live == null || AgentDeployment.agentOf(live, key))) {
+      deleteAgent(key, agentNamespace, deploymentName);
+    }
+    String legacy = AgentDeployment.legacyName(pool.getMetadata().getName());
+    V1Deployment old = cache.deployment(namespace, legacy);
+    if (old != null
+        && (AgentDeployment.controlledBy(old, pool) || AgentDeployment.managedHere(old))
+        && AgentDeployment.poolOf(old) == null) {
+      deleteAgent(key, namespace, legacy);
     }
     if (access != null) {
       access.release(namespace);
@@ -576,6 +660,25 @@ final class PoolReconciler implements KeyReconciler {
     log.info("IPPool {}: finalizer {} removed", key, FINALIZER);
     events.emit("FINALIZED", "kind", IPPool.KIND, "object", key);
     return DONE;
+  }
+
+  private void deleteAgent(String key, String namespace, String deploymentName)
+      throws ApiException {
+    writes.deleteDeployment(namespace, deploymentName);
+    stats.deploymentWrites.incrementAndGet();
+    log.info(
+        "IPPool {} is being deleted: deleted agent Deployment {}/{}",
+        key,
+        namespace,
+        deploymentName);
+    events.emit(
+        "DEPLOYMENT",
+        "action",
+        "deleted",
+        "pool",
+        key,
+        "deployment",
+        namespace + "/" + deploymentName);
   }
 
   /**

@@ -87,7 +87,9 @@ final class TermWork {
     LeaderWrites writes =
         new LeaderWrites(
             term, client, pool -> observer.poolWritten(pool, shard, term, System.nanoTime()));
-    AgentAccess agentAccess = new AgentAccess(cache, writes, events);
+    AgentAccess agentAccess =
+        new AgentAccess(
+            cache, writes, events, config.agents() ? config.resolvedAgentNamespace() : null);
     this.pools =
         new GuardedReconciler(
             "IPPool",
@@ -233,6 +235,7 @@ final class TermWork {
       Threads.daemon(controller.getName()).newThread(() -> run(controller)).start();
     }
     cache.allPools().forEach(p -> pool(KubeObjects.key(p)));
+    cache.poolsOfAgents().forEach(this::pool); // agents whose pool is gone are deleted
     cache.allVmConfigs().forEach(c -> vmConfig(KubeObjects.key(c)));
     if (cache.watchesVirtualMachines()) {
       // configs too: one whose VM went while no replica led is deleted

@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,51 +102,22 @@ final class VmConfigReconciler implements KeyReconciler {
         config.getSpec() == null ? List.of() : config.getSpec().getNetworkConfigs();
     Map<Integer, NicResult> results = new HashMap<>();
     Map<String, List<NicRequest>> byPool = new LinkedHashMap<>();
-    Set<String> macs = new HashSet<>();
     Set<String> wanted = new HashSet<>();
-    for (int i = 0; i < nics.size(); i++) {
-      NetworkConfig nic = nics.get(i);
-      Optional<String> mac = Macs.normalise(nic.getMacAddress());
-      if (mac.isEmpty()) {
-        results.put(
-            i,
-            error(
-                "macAddress '"
-                    + nic.getMacAddress()
-                    + "' is not a MAC address;"
-                    + " write six hex pairs like 52:54:00:12:34:56"));
-        continue;
+    // the admission rules, each NIC's first finding becoming its state
+    for (VmConfigRules.Nic nic : VmConfigRules.check(nics, cache::poolsOnNetwork)) {
+      if (nic.mac() != null) {
+        wanted.add(nic.spec().getNetworkName() + " " + nic.mac());
       }
-      wanted.add(nic.getNetworkName() + " " + mac.get());
-      if (!macs.add(mac.get())) {
+      if (!nic.findings().isEmpty()) {
+        VmConfigRules.Finding first = nic.findings().get(0);
         results.put(
-            i,
-            error(
-                "macAddress "
-                    + mac.get()
-                    + " appears on more than one NIC of this"
-                    + " config; give each NIC its own MAC"));
-        continue;
-      }
-      String requested = nic.getIpAddress();
-      if (requested != null && !requested.isBlank() && Ipv4.parse(requested).isEmpty()) {
-        results.put(
-            i,
-            error(
-                "ipAddress '"
-                    + requested
-                    + "' is not an IPv4 address; write it"
-                    + " like 192.168.0.10 or leave it out"));
-        continue;
-      }
-      PoolChoice choice = poolFor(nic.getNetworkName());
-      if (choice.pool == null) {
-        results.put(i, choice.result);
+            nic.index(),
+            first.pending() ? NicResult.pending(first.message()) : error(first.message()));
         continue;
       }
       byPool
-          .computeIfAbsent(choice.pool.ref(), k -> new ArrayList<>())
-          .add(new NicRequest(i, mac.get(), requested));
+          .computeIfAbsent(nic.pool().ref(), k -> new ArrayList<>())
+          .add(new NicRequest(nic.index(), nic.mac(), nic.spec().getIpAddress()));
     }
     Map<String, Set<String>> releaseByPool = staleMacs(config, wanted);
     if (!owned.test(key)) {
@@ -168,33 +138,6 @@ final class VmConfigReconciler implements KeyReconciler {
     }
     writeStatus(config, nics, results);
     return DONE;
-  }
-
-  /** The pool serving a network, or why there is none usable. */
-  private record PoolChoice(IPPool pool, NicResult result) {}
-
-  private PoolChoice poolFor(String network) {
-    List<IPPool> pools = network == null ? List.of() : cache.poolsOnNetwork(network);
-    if (pools.isEmpty()) {
-      return new PoolChoice(
-          null,
-          NicResult.pending(
-              "no IPPool serves network "
-                  + network
-                  + "; create one with spec.networkName: "
-                  + network));
-    }
-    if (pools.size() > 1) {
-      return new PoolChoice(
-          null,
-          error(
-              "network "
-                  + network
-                  + " is served by several IPPools ("
-                  + pools.stream().map(IPPool::ref).sorted().collect(Collectors.joining(", "))
-                  + "); keep only one"));
-    }
-    return new PoolChoice(pools.get(0), null);
   }
 
   /** MACs this config held (per its status) that its spec no longer has, per pool. */

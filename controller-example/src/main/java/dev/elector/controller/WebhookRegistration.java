@@ -38,16 +38,44 @@ record WebhookRegistration(
   static final String GROUP = "network.harvesterhci.io";
   static final int TIMEOUT_SECONDS = 5;
 
+  /** Attempts at each configuration while other replicas write it at the same time (409). */
+  static final int ATTEMPTS = 5;
+
   /**
    * Replaces both configurations with {@code caBundle}, or creates one that does not exist. The
    * shipped ClusterRole grants get and update on them by name, not create: apply {@code
-   * deploy/webhook/webhooks.yaml} once, and the controller keeps their caBundle.
+   * deploy/webhook/webhooks.yaml} once, and the controller keeps their caBundle. Replicas starting
+   * together write the same configurations: a write that loses with 409 (a newer resourceVersion,
+   * or created meanwhile) reads again and is retried, up to {@value #ATTEMPTS} times.
    *
    * @throws ApiException with the API server's answer; a 403 on create means the configurations
    *     were not applied first
    */
   void apply(ApiClient client, byte[] caBundle) throws ApiException {
     AdmissionregistrationV1Api api = new AdmissionregistrationV1Api(client);
+    retryingConflicts(() -> applyValidating(api, caBundle));
+    retryingConflicts(() -> applyMutating(api, caBundle));
+  }
+
+  private interface Write {
+    void run() throws ApiException;
+  }
+
+  private static void retryingConflicts(Write write) throws ApiException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        write.run();
+        return;
+      } catch (ApiException e) {
+        if (e.getCode() != 409 || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private void applyValidating(AdmissionregistrationV1Api api, byte[] caBundle)
+      throws ApiException {
     V1ValidatingWebhookConfiguration validating = validating(caBundle);
     V1ValidatingWebhookConfiguration liveValidating = null;
     try {
@@ -63,6 +91,9 @@ record WebhookRegistration(
       validating.getMetadata().resourceVersion(liveValidating.getMetadata().getResourceVersion());
       api.replaceValidatingWebhookConfiguration(name, validating).execute();
     }
+  }
+
+  private void applyMutating(AdmissionregistrationV1Api api, byte[] caBundle) throws ApiException {
     V1MutatingWebhookConfiguration mutating = mutating(caBundle);
     V1MutatingWebhookConfiguration liveMutating = null;
     try {

@@ -21,31 +21,93 @@ class AgentDeploymentTest {
         .spec(PoolValidationTest.good().networkName("nads/vlan-48"));
   }
 
+  private static V1Deployment render(IPPool pool, String image, int replicas) {
+    return render(pool, image, replicas, false);
+  }
+
+  private static V1Deployment render(IPPool pool, String image, int replicas, boolean noDhcp) {
+    return render(pool, image, replicas, noDhcp, AgentPlacement.DEFAULT, null);
+  }
+
+  private static V1Deployment render(
+      IPPool pool,
+      String image,
+      int replicas,
+      boolean noDhcp,
+      AgentPlacement placement,
+      String clusterNetwork) {
+    return AgentDeployment.render(
+        pool, "vm-dhcp-system", image, "IfNotPresent", replicas, noDhcp, placement, clusterNetwork);
+  }
+
   private static V1Container agent(V1Deployment d) {
     return d.getSpec().getTemplate().getSpec().getContainers().get(0);
   }
 
   @Test
-  void theDeploymentLivesInThePoolNamespaceAndIsOwnedByThePool() {
-    V1Deployment d = AgentDeployment.render(pool(), "img:1", 2);
-    assertEquals("tenant-a", d.getMetadata().getNamespace());
-    assertEquals("net-48-dhcp-agent", d.getMetadata().getName());
-    var owner = d.getMetadata().getOwnerReferences().get(0);
+  void theDeploymentLivesInTheAgentNamespaceNamedAsUpstreamNamesItsAgentAndNamesItsPool() {
+    V1Deployment d = render(pool(), "img:1", 2);
+    assertEquals("vm-dhcp-system", d.getMetadata().getNamespace());
+    assertEquals("tenant-a-net-48-agent", d.getMetadata().getName());
+    assertTrue(
+        d.getMetadata().getOwnerReferences() == null
+            || d.getMetadata().getOwnerReferences().isEmpty(),
+        "an owner reference cannot reach the pool's namespace");
     assertEquals(
-        List.of("network.harvesterhci.io/v1alpha1", "IPPool", "net-48", "0c9e-uid"),
-        List.of(owner.getApiVersion(), owner.getKind(), owner.getName(), owner.getUid()));
-    assertTrue(owner.getController());
-    assertTrue(owner.getBlockOwnerDeletion());
+        "tenant-a/net-48", d.getMetadata().getAnnotations().get(AgentDeployment.POOL_ANNOTATION));
+    assertEquals("tenant-a/net-48", AgentDeployment.poolOf(d));
     assertEquals(2, d.getSpec().getReplicas());
     assertEquals(
         Map.of(
-            "app.kubernetes.io/name", "vm-dhcp-agent", "network.harvesterhci.io/ippool", "net-48"),
-        d.getSpec().getSelector().getMatchLabels());
+            "app.kubernetes.io/name",
+            "vm-dhcp-agent",
+            "network.harvesterhci.io/ippool",
+            "net-48",
+            "network.harvesterhci.io/ippool-namespace",
+            "tenant-a"),
+        d.getSpec().getSelector().getMatchLabels(),
+        "pools of one name in two namespaces select apart");
+  }
+
+  @Test
+  void aDeploymentIsThisPoolsAgentOnlyWhenManagedHereAndNamingThePoolOrNone() {
+    V1Deployment d = render(pool(), "img:1", 2);
+    assertTrue(AgentDeployment.agentOf(d, "tenant-a/net-48"));
+    assertFalse(AgentDeployment.agentOf(d, "tenant-b/net-48"));
+    V1Deployment unnamed = KubeObjects.copy(d, V1Deployment.class);
+    unnamed.getMetadata().annotations(null);
+    assertTrue(AgentDeployment.agentOf(unnamed, "tenant-a/net-48"), "adopted");
+    assertTrue(AgentDeployment.differs(unnamed, d), "and its annotation set");
+    V1Deployment foreign = KubeObjects.copy(d, V1Deployment.class);
+    foreign.getMetadata().labels(Map.of("app.kubernetes.io/name", "vm-dhcp-agent"));
+    assertFalse(AgentDeployment.agentOf(foreign, "tenant-a/net-48"));
+  }
+
+  @Test
+  void thePullPolicyIsSetExplicitlySoTheServersDefaultIsNoDifferenceButAChangeIs() {
+    V1Deployment rendered = render(pool(), "img:latest", 2);
+    assertEquals("IfNotPresent", agent(rendered).getImagePullPolicy());
+    V1Deployment always =
+        AgentDeployment.render(
+            pool(),
+            "vm-dhcp-system",
+            "img:latest",
+            "Always",
+            2,
+            false,
+            AgentPlacement.DEFAULT,
+            null);
+    assertEquals("Always", agent(always).getImagePullPolicy());
+    assertTrue(AgentDeployment.differs(always, rendered), "a changed value is written");
+    assertFalse(AgentDeployment.onlyReplicasDiffer(always, rendered));
+    // the server keeps an explicit policy (it would default a :latest image to Always)
+    V1Deployment live = KubeObjects.copy(rendered, V1Deployment.class);
+    assertFalse(AgentDeployment.differs(live, rendered));
   }
 
   @Test
   void thePodTemplateAttachesTheNetworkAndRunsTheAgentWithItsPool() {
-    V1Deployment d = AgentDeployment.render(pool(), "img:1", 2);
+    V1Deployment d = render(pool(), "img:1", 2);
     assertEquals(
         "[{\"namespace\":\"nads\",\"name\":\"vlan-48\"}]",
         d.getSpec().getTemplate().getMetadata().getAnnotations().get("k8s.v1.cni.cncf.io/networks"),
@@ -91,7 +153,7 @@ class AgentDeploymentTest {
 
   @Test
   void serverDefaultsAreNotADifference() {
-    V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
+    V1Deployment rendered = render(pool(), "img:1", 2);
     V1Deployment live = KubeObjects.copy(rendered, V1Deployment.class);
     live.getMetadata()
         .resourceVersion("42")
@@ -110,7 +172,7 @@ class AgentDeploymentTest {
 
   @Test
   void aMissingPodinfoVolumeIsADifference() {
-    V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
+    V1Deployment rendered = render(pool(), "img:1", 2);
     V1Deployment live = KubeObjects.copy(rendered, V1Deployment.class);
     live.getSpec().getTemplate().getSpec().volumes(null);
     assertTrue(AgentDeployment.differs(live, rendered));
@@ -121,16 +183,15 @@ class AgentDeploymentTest {
 
   @Test
   void ownedFieldsAreDifferences() {
-    V1Deployment rendered = AgentDeployment.render(pool(), "img:1", 2);
-    assertTrue(AgentDeployment.differs(AgentDeployment.render(pool(), "img:2", 2), rendered));
+    V1Deployment rendered = render(pool(), "img:1", 2);
+    assertTrue(AgentDeployment.differs(render(pool(), "img:2", 2), rendered));
     IPPool moved = pool();
     moved.getSpec().getIpv4Config().serverIP("192.168.0.3");
-    assertTrue(AgentDeployment.differs(AgentDeployment.render(moved, "img:1", 2), rendered));
-    V1Deployment scaled = AgentDeployment.render(pool(), "img:1", 0);
+    assertTrue(AgentDeployment.differs(render(moved, "img:1", 2), rendered));
+    V1Deployment scaled = render(pool(), "img:1", 0);
     assertTrue(AgentDeployment.differs(scaled, rendered));
     assertTrue(AgentDeployment.onlyReplicasDiffer(scaled, rendered));
-    assertFalse(
-        AgentDeployment.onlyReplicasDiffer(AgentDeployment.render(moved, "img:1", 0), rendered));
+    assertFalse(AgentDeployment.onlyReplicasDiffer(render(moved, "img:1", 0), rendered));
   }
 
   @Test
@@ -147,18 +208,27 @@ class AgentDeploymentTest {
   @Test
   void longPoolNamesGiveShortStableNames() {
     String longName = "a".repeat(60) + ".b";
-    String name = AgentDeployment.name(longName);
+    String name = AgentDeployment.name("tenant-a", longName);
     assertTrue(name.length() <= 52, name);
-    assertTrue(name.endsWith("-dhcp-agent"), name);
-    assertEquals(name, AgentDeployment.name(longName));
-    assertFalse(name.equals(AgentDeployment.name("a".repeat(60) + ".c")));
+    assertTrue(name.startsWith("tenant-a-aaa"), name);
+    assertTrue(name.endsWith("-agent"), name);
+    assertEquals(name, AgentDeployment.name("tenant-a", longName));
+    assertFalse(name.equals(AgentDeployment.name("tenant-a", "a".repeat(60) + ".c")));
+    // upstream's name is ambiguous: a-b/c and a/b-c share one; the second is told it is taken
+    assertEquals(AgentDeployment.name("a-b", "c"), AgentDeployment.name("a", "b-c"));
+    IPPool first = pool();
+    first.getMetadata().namespace("a-b").name("c");
+    assertFalse(AgentDeployment.agentOf(render(first, "img:1", 1), "a/b-c"));
+    String legacy = AgentDeployment.legacyName(longName);
+    assertTrue(legacy.length() <= 52 && legacy.endsWith("-dhcp-agent"), legacy);
+    assertEquals("net-48-dhcp-agent", AgentDeployment.legacyName("net-48"));
     assertTrue(AgentDeployment.poolLabel("x".repeat(80)).length() <= 63);
   }
 
   @Test
   void withNoDhcpTheAgentsRunNoServerAndThatIsADifference() {
-    V1Deployment serving = AgentDeployment.render(pool(), "img:1", 2);
-    V1Deployment quiet = AgentDeployment.render(pool(), "img:1", 2, true);
+    V1Deployment serving = render(pool(), "img:1", 2);
+    V1Deployment quiet = render(pool(), "img:1", 2, true);
     List<String> args = quiet.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
     assertEquals("--no-dhcp", args.get(args.size() - 1));
     assertFalse(
@@ -175,8 +245,7 @@ class AgentDeploymentTest {
 
   @Test
   void agentsGoOnlyToNodesOfTheClusterNetworkAndNeverShareANodeByDefault() {
-    V1Deployment d =
-        AgentDeployment.render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "mgmt-vlan");
+    V1Deployment d = render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "mgmt-vlan");
     var affinity = d.getSpec().getTemplate().getSpec().getAffinity();
     var requirement =
         affinity
@@ -198,14 +267,14 @@ class AgentDeploymentTest {
         "the replicas of this pool's agent repel each other, not other pools' agents");
     assertEquals("mgmt-vlan", AgentDeployment.clusterNetworkOf(d));
     assertTrue(
-        AgentDeployment.differs(AgentDeployment.render(pool(), "img:1", 2), d),
+        AgentDeployment.differs(render(pool(), "img:1", 2), d),
         "a network that gains its cluster network label moves the agents");
   }
 
   @Test
   void withoutAClusterNetworkThereIsNoNodeAffinityAndPreferredSpreadIsSoft() {
     AgentPlacement soft = new AgentPlacement(Map.of(), List.of(), null, false);
-    V1Deployment d = AgentDeployment.render(pool(), "img:1", 3, false, soft, null);
+    V1Deployment d = render(pool(), "img:1", 3, false, soft, null);
     var affinity = d.getSpec().getTemplate().getSpec().getAffinity();
     assertEquals(null, affinity.getNodeAffinity());
     var required =
@@ -216,7 +285,7 @@ class AgentDeploymentTest {
     assertEquals(100, preferred.get(0).getWeight());
     assertEquals("kubernetes.io/hostname", preferred.get(0).getPodAffinityTerm().getTopologyKey());
     assertEquals(null, AgentDeployment.clusterNetworkOf(d));
-    assertTrue(AgentDeployment.differs(AgentDeployment.render(pool(), "img:1", 3), d));
+    assertTrue(AgentDeployment.differs(render(pool(), "img:1", 3), d));
   }
 
   @Test
@@ -229,20 +298,18 @@ class AgentDeploymentTest {
             AgentPlacement.parseResources(
                 "{\"requests\":{\"cpu\":\"0.01\",\"memory\":\"64Mi\"},\"limits\":{\"memory\":\"128Mi\"}}"),
             true);
-    V1Deployment d = AgentDeployment.render(pool(), "img:1", 2, false, placement, "vlan");
+    V1Deployment d = render(pool(), "img:1", 2, false, placement, "vlan");
     var pod = d.getSpec().getTemplate().getSpec();
     assertEquals(Map.of("zone", "a", "disk", "ssd"), pod.getNodeSelector());
     assertEquals("dedicated", pod.getTolerations().get(0).getKey());
     assertEquals("NoSchedule", pod.getTolerations().get(0).getEffect());
     assertEquals("10m", agent(d).getResources().getRequests().get("cpu").toSuffixedString());
     assertEquals("128Mi", agent(d).getResources().getLimits().get("memory").toSuffixedString());
-    assertFalse(
-        AgentDeployment.differs(
-            d, AgentDeployment.render(pool(), "img:1", 2, false, placement, "vlan")));
+    assertFalse(AgentDeployment.differs(d, render(pool(), "img:1", 2, false, placement, "vlan")));
     assertTrue(
         AgentDeployment.differs(
             d,
-            AgentDeployment.render(
+            render(
                 pool(),
                 "img:1",
                 2,
@@ -250,10 +317,8 @@ class AgentDeploymentTest {
                 new AgentPlacement(Map.of(), List.of(), null, true),
                 "vlan")));
     // the server's form of an unset resources field is {}, which is no difference
-    V1Deployment plain =
-        AgentDeployment.render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "vlan");
-    V1Deployment served =
-        AgentDeployment.render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "vlan");
+    V1Deployment plain = render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "vlan");
+    V1Deployment served = render(pool(), "img:1", 2, false, AgentPlacement.DEFAULT, "vlan");
     agent(served).resources(new io.kubernetes.client.openapi.models.V1ResourceRequirements());
     assertFalse(AgentDeployment.differs(served, plain));
   }
@@ -274,7 +339,7 @@ class AgentDeploymentTest {
 
   @Test
   void theHoldAnnotationKeepsTheRunningAgentImageAndNothingElse() {
-    V1Deployment running = AgentDeployment.render(pool(), "agent:1", 2);
+    V1Deployment running = render(pool(), "agent:1", 2);
     IPPool held = pool();
     held.getMetadata().putAnnotationsItem(AgentDeployment.HOLD_UPGRADE_ANNOTATION, "");
     assertEquals("agent:1", AgentDeployment.imageFor(held, running, "agent:2"));

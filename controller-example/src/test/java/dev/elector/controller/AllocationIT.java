@@ -259,12 +259,12 @@ class AllocationIT {
             ns, "vm-later", List.of(ControllerHarness.nic(network("later"), "52:54:00:34:00:01"))));
     VirtualMachineNetworkConfig c = awaitNics("vm-later", "Pending");
     assertEquals(
-        "no IPPool serves network "
+        "networkName '"
             + network("later")
-            + "; create one with"
-            + " spec.networkName: "
+            + "' is served by no IPPool; create one with spec.networkName: "
             + network("later"),
-        nicStatus(c, 0).getMessage());
+        nicStatus(c, 0).getMessage(),
+        "the admission rule's message");
 
     registeredPool("later", 34);
     assertEquals(

@@ -112,6 +112,10 @@ class ChartIT {
     List<String> args = controllerArgs(objects);
     assertTrue(args.contains("--agent-spread=required"), args.toString());
     assertTrue(args.contains("--service-cidr=10.53.0.0/16"), args.toString());
+    assertTrue(args.contains("--agent-image-pull-policy=IfNotPresent"), args.toString());
+    assertTrue(
+        args.stream().noneMatch(a -> a.startsWith("--agent-namespace")),
+        "the agents run in the release namespace, the controller's own: " + args);
     Flags.parse(args.toArray(String[]::new));
     assertEquals(List.of(), dryRunAll(admin, objects));
   }
@@ -130,10 +134,12 @@ class ChartIT {
                 + "\"operator\":\"Exists\"}]"),
         args.toString());
     assertTrue(args.contains("--agent-node-selector={\"zone\":\"a\"}"), args.toString());
+    assertTrue(args.contains("--agent-image-pull-policy=Always"), args.toString());
     assertTrue(args.contains("--service-cidr=10.43.0.0/16"), args.toString());
     // the controller accepts what the chart renders, and reads the JSON the way it is meant
     ControllerConfig config = Flags.parse(args.toArray(String[]::new)).config().build();
     assertEquals(3, config.agentReplicas());
+    assertEquals("Always", config.agentImagePullPolicy());
     assertEquals(6, config.shards());
     assertEquals(false, config.agentPlacement().spreadRequired());
     assertEquals(Map.of("zone", "a"), config.agentPlacement().nodeSelector());
@@ -349,6 +355,8 @@ class ChartIT {
         "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
         "--set-json",
         "agent.nodeSelector={\"zone\":\"a\"}",
+        "--set",
+        "agent.image.pullPolicy=Always",
         "--set-json",
         "agent.resources={\"requests\":{\"memory\":\"64Mi\"}}",
         "--set-json",

@@ -322,6 +322,11 @@ final class ControllerHarness implements AutoCloseable {
     return apps.readNamespacedDeployment(name, namespace).execute();
   }
 
+  /** The agent Deployment of pool {@code namespace/pool}, in the controller's namespace. */
+  V1Deployment agent(String namespace, String pool) throws ApiException {
+    return deployment(home.name(), AgentDeployment.name(namespace, pool));
+  }
+
   boolean absent(ApiCall call) {
     try {
       call.run();

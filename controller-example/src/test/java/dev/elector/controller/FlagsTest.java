@@ -29,6 +29,31 @@ class FlagsTest {
     assertEquals("0.0.0.0:8080", flags.health().toString());
     assertNull(flags.kubeconfig());
     assertTrue(config.identity().isEmpty());
+    assertEquals("IfNotPresent", config.agentImagePullPolicy());
+    assertTrue(config.agentNamespace().isEmpty(), "the controller's own");
+  }
+
+  @Test
+  void theAgentsNamespaceAndPullPolicyAreFlagsAndBadOnesNameTheFix() {
+    ControllerConfig config =
+        Flags.parse("--agent-image-pull-policy=Always", "--agent-namespace", "dhcp-agents")
+            .config()
+            .build();
+    assertEquals("Always", config.agentImagePullPolicy());
+    assertEquals("dhcp-agents", config.agentNamespace().orElseThrow());
+    assertEquals("dhcp-agents", config.resolvedAgentNamespace());
+    assertEquals(
+        "lease-ns",
+        ControllerConfig.newBuilder().leaseNamespace("lease-ns").build().resolvedAgentNamespace(),
+        "by default the agents run where the controller's Lease is");
+    assertTrue(
+        rejected("--agent-image-pull-policy", "sometimes")
+            .contains(
+                "agentImagePullPolicy (--agent-image-pull-policy) 'sometimes' is none of Always,"
+                    + " IfNotPresent, Never"));
+    assertTrue(
+        rejected("--agent-namespace", "Not_A_Namespace")
+            .contains("agentNamespace (--agent-namespace) 'Not_A_Namespace' is not a namespace"));
   }
 
   @Test

@@ -108,10 +108,9 @@ class IPPoolControllerIT {
 
   private static V1Deployment awaitDeployment(
       String pool, java.util.function.Predicate<V1Deployment> state, String what) throws Exception {
-    String name = pool + "-dhcp-agent";
-    Await.until(
-        "Deployment " + name + " " + what, WAIT, () -> state.test(harness.deployment(ns, name)));
-    return harness.deployment(ns, name);
+    String name = AgentDeployment.name(ns, pool);
+    Await.until("Deployment " + name + " " + what, WAIT, () -> state.test(harness.agent(ns, pool)));
+    return harness.agent(ns, pool);
   }
 
   @Test
@@ -222,11 +221,7 @@ class IPPoolControllerIT {
     Await.until(
         "the agent Deployment requires nodes of cluster network vlan48",
         WAIT,
-        () ->
-            "vlan48"
-                .equals(
-                    AgentDeployment.clusterNetworkOf(
-                        harness.deployment(ns, "network-dhcp-agent"))));
+        () -> "vlan48".equals(AgentDeployment.clusterNetworkOf(harness.agent(ns, "network"))));
   }
 
   @Test
@@ -246,21 +241,26 @@ class IPPoolControllerIT {
     assertEquals(
         List.of("False", "NoReadyReplica", "0 of 2 agent replicas ready"),
         List.of(agent.getStatus(), agent.getReason(), agent.getMessage()));
-    assertEquals(ns + "/create-dhcp-agent", pool.getStatus().getAgentDeploymentRef().toString());
+    String home = harness.home.name();
+    assertEquals(
+        home + "/" + ns + "-create-agent", pool.getStatus().getAgentDeploymentRef().toString());
 
-    V1Deployment d = harness.deployment(ns, "create-dhcp-agent");
+    // in the controller's namespace, named as upstream names its agent, naming the pool
+    V1Deployment d = harness.agent(ns, "create");
+    assertEquals(home, d.getMetadata().getNamespace());
+    assertEquals(ns + "-create-agent", d.getMetadata().getName());
     assertEquals(2, d.getSpec().getReplicas());
-    assertEquals(pool.getMetadata().getUid(), d.getMetadata().getOwnerReferences().get(0).getUid());
-    assertTrue(d.getMetadata().getOwnerReferences().get(0).getBlockOwnerDeletion());
+    assertEquals(
+        ns + "/create", d.getMetadata().getAnnotations().get(AgentDeployment.POOL_ANNOTATION));
+    assertEquals(ns, d.getMetadata().getLabels().get(AgentDeployment.LABEL_POOL_NAMESPACE));
+    assertEquals("create", d.getMetadata().getLabels().get(AgentDeployment.LABEL_POOL));
     assertEquals(
         "[{\"namespace\":\"" + ns + "\",\"name\":\"create\"}]",
-        d.getSpec()
-            .getTemplate()
-            .getMetadata()
-            .getAnnotations()
-            .get("k8s.v1.cni.cncf.io/networks"));
+        d.getSpec().getTemplate().getMetadata().getAnnotations().get("k8s.v1.cni.cncf.io/networks"),
+        "the NetworkAttachmentDefinition of the pool's namespace, from the agents' namespace");
     V1Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertEquals(ControllerHarness.IMAGE, c.getImage());
+    assertEquals("IfNotPresent", c.getImagePullPolicy());
     assertEquals(
         List.of(
             "--ippool-ref",
@@ -279,28 +279,33 @@ class IPPoolControllerIT {
     assertEquals("vm-dhcp-agent", d.getSpec().getTemplate().getSpec().getServiceAccountName());
 
     assertNotNull(
-        new CoreV1Api(harness.admin).readNamespacedServiceAccount("vm-dhcp-agent", ns).execute());
-    V1RoleBinding binding =
-        new RbacAuthorizationV1Api(harness.admin)
-            .readNamespacedRoleBinding("vm-dhcp-agent", ns)
-            .execute();
+        new CoreV1Api(harness.admin).readNamespacedServiceAccount("vm-dhcp-agent", home).execute());
+    RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(harness.admin);
+    V1RoleBinding binding = rbac.readNamespacedRoleBinding("vm-dhcp-agent", ns).execute();
     assertEquals(
         "Role/vm-dhcp-agent",
         binding.getRoleRef().getKind() + "/" + binding.getRoleRef().getName());
-    assertEquals("vm-dhcp-agent", binding.getSubjects().get(0).getName());
-    V1Role role =
-        new RbacAuthorizationV1Api(harness.admin).readNamespacedRole("vm-dhcp-agent", ns).execute();
+    assertEquals(
+        home + "/vm-dhcp-agent",
+        binding.getSubjects().get(0).getNamespace() + "/" + binding.getSubjects().get(0).getName(),
+        "the pool's namespace binds the agents of the controller's namespace");
+    V1Role role = rbac.readNamespacedRole("vm-dhcp-agent", ns).execute();
     assertTrue(
         role.getRules().stream()
             .anyMatch(
                 r ->
-                    r.getResources().contains("leases")
-                        && r.getResourceNames().contains("dhcp-agent." + ns + ".create")),
+                    r.getResources().contains("ippools")
+                        && r.getResourceNames().contains("create")),
         role.getRules().toString());
+    V1RoleBinding leaseBinding =
+        rbac.readNamespacedRoleBinding("vm-dhcp-agent-leases", home).execute();
+    assertEquals("vm-dhcp-agent-leases", leaseBinding.getRoleRef().getName());
+    assertTrue(
+        String.valueOf(leaseRole()).contains("dhcp-agent." + ns + ".create"),
+        "the Lease Role of the controller's namespace names the pool's Lease");
 
     harness.awaitIdle(WAIT);
-    String deploymentVersion =
-        harness.deployment(ns, "create-dhcp-agent").getMetadata().getResourceVersion();
+    String deploymentVersion = harness.agent(ns, "create").getMetadata().getResourceVersion();
     IPPoolController leader = harness.awaitLeader(WAIT);
     long statusWrites = leader.stats().poolStatusWrites.get();
     long deploymentWrites = leader.stats().deploymentWrites.get();
@@ -311,7 +316,8 @@ class IPPoolControllerIT {
         deploymentWrites, leader.stats().deploymentWrites.get(), leader.stats().toString());
     assertEquals(
         deploymentVersion,
-        harness.deployment(ns, "create-dhcp-agent").getMetadata().getResourceVersion());
+        harness.agent(ns, "create").getMetadata().getResourceVersion(),
+        "the server's defaults (imagePullPolicy among them) are no difference");
   }
 
   @Test
@@ -428,9 +434,12 @@ class IPPoolControllerIT {
         "upstream's agent stays while this controller's agent is not ready");
 
     // No kubelet runs on the local control plane: report a ready replica as one would.
-    V1Deployment d = harness.deployment(ns, "ready-dhcp-agent");
+    V1Deployment d = harness.agent(ns, "ready");
     d.status(new V1DeploymentStatus().replicas(2).readyReplicas(1));
-    harness.apps.replaceNamespacedDeploymentStatus("ready-dhcp-agent", ns, d).execute();
+    harness
+        .apps
+        .replaceNamespacedDeploymentStatus(d.getMetadata().getName(), harness.home.name(), d)
+        .execute();
 
     IPPool ready = awaitCondition("ready", PoolCondition.AGENT_READY, "True", "AgentReady");
     Await.until(
@@ -461,25 +470,129 @@ class IPPoolControllerIT {
   void deletionRemovesTheAgentDeploymentThenThePool() throws Exception {
     harness.create(ControllerHarness.pool(ns, "delete", 5));
     awaitCondition("delete", PoolCondition.REGISTERED, "True", "Registered");
-    assertNotNull(harness.deployment(ns, "delete-dhcp-agent"));
+    assertNotNull(harness.agent(ns, "delete"));
 
     harness.pools.delete(ns, "delete").throwsApiException();
 
     Await.until("the pool is gone", WAIT, () -> harness.absent(() -> harness.read(ns, "delete")));
     assertTrue(
-        harness.absent(() -> harness.deployment(ns, "delete-dhcp-agent")),
+        harness.absent(() -> harness.agent(ns, "delete")),
         "the finalizer deleted the Deployment before letting the pool go");
     assertFalse(
-        String.valueOf(agentRole(ns)).contains("dhcp-agent." + ns + ".delete"),
+        String.valueOf(leaseRole()).contains("dhcp-agent." + ns + ".delete"),
         "the finalizer took the pool's Lease out of the agents' Role before letting the pool go");
+  }
+
+  @Test
+  void anAgentOfTheEarlierLayoutGoesOnceTheNewOneServes() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "moved", 11));
+    IPPool pool = awaitCondition("moved", PoolCondition.REGISTERED, "True", "Registered");
+    // what an earlier version ran: <pool>-dhcp-agent in the pool's namespace, owned by the pool
+    String legacy = AgentDeployment.legacyName("moved");
+    V1Deployment old = KubeObjects.copy(harness.agent(ns, "moved"), V1Deployment.class);
+    old.status(null)
+        .metadata(
+            new V1ObjectMeta()
+                .namespace(ns)
+                .name(legacy)
+                .labels(old.getMetadata().getLabels())
+                .ownerReferences(
+                    List.of(
+                        new io.kubernetes.client.openapi.models.V1OwnerReference()
+                            .apiVersion("network.harvesterhci.io/v1alpha1")
+                            .kind("IPPool")
+                            .name("moved")
+                            .uid(pool.getMetadata().getUid())
+                            .controller(true))));
+    harness.apps.createNamespacedDeployment(ns, old).execute();
+    harness.reconcileAgain(ns, "moved", WAIT);
+    harness.awaitIdle(WAIT);
+    assertNotNull(
+        harness.deployment(ns, legacy), "the earlier agent serves until the new one is ready");
+
+    V1Deployment d = harness.agent(ns, "moved");
+    d.status(new V1DeploymentStatus().replicas(2).readyReplicas(1));
+    harness
+        .apps
+        .replaceNamespacedDeploymentStatus(d.getMetadata().getName(), harness.home.name(), d)
+        .execute();
+    Await.until(
+        "the earlier layout's agent Deployment is deleted once the new one serves",
+        WAIT,
+        () -> harness.absent(() -> harness.deployment(ns, legacy)));
+    assertNotNull(harness.agent(ns, "moved"));
+  }
+
+  @Test
+  void anAgentDeploymentWhosePoolIsGoneIsDeletedButNotAForeignOne() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "template", 12));
+    awaitCondition("template", PoolCondition.REGISTERED, "True", "Registered");
+    String home = harness.home.name();
+    // no owner reference reaches across namespaces: the controller collects its orphans itself
+    V1Deployment orphan = KubeObjects.copy(harness.agent(ns, "template"), V1Deployment.class);
+    orphan
+        .status(null)
+        .metadata(
+            new V1ObjectMeta()
+                .namespace(home)
+                .name(AgentDeployment.name(ns, "gone"))
+                .labels(orphan.getMetadata().getLabels())
+                .annotations(Map.of(AgentDeployment.POOL_ANNOTATION, ns + "/gone")));
+    V1Deployment foreign = KubeObjects.copy(orphan, V1Deployment.class);
+    foreign
+        .getMetadata()
+        .name(AgentDeployment.name(ns, "not-ours"))
+        .labels(Map.of(AgentDeployment.LABEL_NAME, AgentDeployment.APP))
+        .annotations(Map.of(AgentDeployment.POOL_ANNOTATION, ns + "/not-ours"));
+    harness.apps.createNamespacedDeployment(home, foreign).execute();
+    harness.apps.createNamespacedDeployment(home, orphan).execute();
+    Await.until(
+        "the orphaned agent Deployment is deleted",
+        WAIT,
+        () -> harness.absent(() -> harness.deployment(home, AgentDeployment.name(ns, "gone"))));
+    harness.awaitIdle(WAIT);
+    assertNotNull(
+        harness.deployment(home, AgentDeployment.name(ns, "not-ours")),
+        "a Deployment this controller does not manage stays");
+    assertNotNull(harness.agent(ns, "template"));
+  }
+
+  @Test
+  void anOrphanLeftWhileNoReplicaLedIsDeletedWhenATermStarts() throws Exception {
+    harness.create(ControllerHarness.pool(ns, "template-2", 13));
+    awaitCondition("template-2", PoolCondition.REGISTERED, "True", "Registered");
+    String home = harness.home.name();
+    harness.stop("replica-a");
+    harness.stop("replica-b");
+    // made while no replica runs: its informer event comes before any term, so only the sweep of
+    // the term's start finds it
+    V1Deployment orphan = KubeObjects.copy(harness.agent(ns, "template-2"), V1Deployment.class);
+    String name = AgentDeployment.name(ns, "gone-while-down");
+    orphan
+        .status(null)
+        .metadata(
+            new V1ObjectMeta()
+                .namespace(home)
+                .name(name)
+                .labels(orphan.getMetadata().getLabels())
+                .annotations(Map.of(AgentDeployment.POOL_ANNOTATION, ns + "/gone-while-down")));
+    harness.apps.createNamespacedDeployment(home, orphan).execute();
+    harness.start("replica-a", 2);
+    harness.start("replica-b", 2);
+    harness.awaitLeader(WAIT);
+    Await.until(
+        "the orphan is deleted at the start of the term",
+        WAIT,
+        () -> harness.absent(() -> harness.deployment(home, name)));
   }
 
   @Test
   void theAgentsMayUseTheirPoolsAndLeasesAndNoOtherLease() throws Exception {
     String own = harness.cluster.createNamespace("agent-role").name();
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(harness.admin);
-    // A binding of the ClusterRole vm-dhcp-agent, and a Role of the agents' name whose rules
-    // reach every Lease: the controller replaces both.
+    // A binding of the ClusterRole vm-dhcp-agent to the namespace's own agents (as earlier
+    // layouts had), and a Role of the agents' name whose rules reach every Lease: the controller
+    // replaces both.
     rbac.createNamespacedRole(
             own,
             new V1Role()
@@ -512,7 +625,7 @@ class IPPoolControllerIT {
     harness.create(ControllerHarness.pool(own, "pool-b", 22));
     V1Role both = AgentRole.render(own, List.of("pool-a", "pool-b"));
     Await.until(
-        "the agents' Role names pool-a, pool-b and their Leases",
+        "the agents' Role names pool-a and pool-b",
         WAIT,
         () -> agentRole(own) != null && AgentRole.sameRules(agentRole(own), both));
     Await.until(
@@ -524,30 +637,44 @@ class IPPoolControllerIT {
           return "Role".equals(ref.getKind());
         });
 
+    String home = harness.home.name();
+    Await.until(
+        "the RoleBinding vm-dhcp-agent binds the agents of " + home,
+        WAIT,
+        () ->
+            home.equals(
+                rbac.readNamespacedRoleBinding("vm-dhcp-agent", own)
+                    .execute()
+                    .getSubjects()
+                    .get(0)
+                    .getNamespace()));
     String lockA = "dhcp-agent." + own + ".pool-a";
     String lockB = "dhcp-agent." + own + ".pool-b";
     Await.until(
         "the authorizer lets the agents patch " + lockA,
         WAIT,
-        () -> agentMay(own, "patch", "leases", lockA));
+        () -> agentMay(home, "patch", "leases", lockA));
     List<String> wrong = new java.util.ArrayList<>();
     for (String lock : List.of(lockA, lockB)) {
       for (String verb : List.of("get", "list", "watch", "patch", "create")) {
-        expect(wrong, own, verb, "leases", lock, true);
+        expect(wrong, home, verb, "leases", lock, true);
       }
-      expect(wrong, own, "update", "leases", lock, false);
-      expect(wrong, own, "delete", "leases", lock, false);
+      expect(wrong, home, "update", "leases", lock, false);
+      expect(wrong, home, "delete", "leases", lock, false);
+      // Leases live in the agents' namespace only
+      expect(wrong, own, "patch", "leases", lock, false);
     }
     for (String verb : List.of("get", "patch", "update", "delete")) {
-      expect(wrong, own, verb, "leases", "other-app-leader", false);
+      expect(wrong, home, verb, "leases", "other-app-leader", false);
+      expect(wrong, home, verb, "leases", ControllerConfig.DEFAULT_LEASE_NAME, false);
     }
-    expect(wrong, own, "list", "leases", null, false);
-    expect(wrong, own, "watch", "leases", null, false);
+    expect(wrong, home, "list", "leases", null, false);
+    expect(wrong, home, "watch", "leases", null, false);
     expect(wrong, own, "patch", "ippools", "pool-a", true);
     expect(wrong, own, "watch", "ippools", "pool-b", true);
     expect(wrong, own, "patch", "ippools", "other-pool", false);
     expect(wrong, own, "list", "ippools", null, false);
-    expect(wrong, own, "create", "events", null, true);
+    expect(wrong, home, "create", "events", null, true);
     assertEquals(List.of(), wrong);
 
     harness.pools.delete(own, "pool-a").throwsApiException();
@@ -559,14 +686,29 @@ class IPPoolControllerIT {
     Await.until(
         "the authorizer refuses the agents " + lockA,
         WAIT,
-        () -> !agentMay(own, "patch", "leases", lockA));
-    assertTrue(agentMay(own, "patch", "leases", lockB));
+        () -> !agentMay(home, "patch", "leases", lockA));
+    assertTrue(agentMay(home, "patch", "leases", lockB));
+    assertFalse(agentMay(own, "patch", "ippools", "pool-a"));
 
     harness.pools.delete(own, "pool-b").throwsApiException();
     Await.until(
         "the agents' Role is deleted with the namespace's last pool",
         WAIT,
         () -> agentRole(own) == null);
+  }
+
+  /** The agents' Lease Role in the controller's namespace, or null when there is none. */
+  private static V1Role leaseRole() throws Exception {
+    try {
+      return new RbacAuthorizationV1Api(harness.admin)
+          .readNamespacedRole(AgentRole.LEASES, harness.home.name())
+          .execute();
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   /** The agents' Role of {@code namespace}, or null when there is none. */
@@ -597,7 +739,10 @@ class IPPoolControllerIT {
     }
   }
 
-  /** Asks the API server whether the agents' ServiceAccount of {@code namespace} may do it. */
+  /**
+   * Asks the API server whether the agents' ServiceAccount (in the controller's namespace) may do
+   * it in {@code namespace}.
+   */
   private static boolean agentMay(String namespace, String verb, String resource, String name)
       throws Exception {
     String group =
@@ -610,11 +755,11 @@ class IPPoolControllerIT {
         new V1SubjectAccessReview()
             .spec(
                 new V1SubjectAccessReviewSpec()
-                    .user("system:serviceaccount:" + namespace + ":vm-dhcp-agent")
+                    .user("system:serviceaccount:" + harness.home.name() + ":vm-dhcp-agent")
                     .groups(
                         List.of(
                             "system:serviceaccounts",
-                            "system:serviceaccounts:" + namespace,
+                            "system:serviceaccounts:" + harness.home.name(),
                             "system:authenticated"))
                     .resourceAttributes(
                         new V1ResourceAttributes()

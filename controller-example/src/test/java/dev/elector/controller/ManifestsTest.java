@@ -60,14 +60,40 @@ class ManifestsTest {
   }
 
   @Test
-  void theControllerHoldsEveryRuleOfTheAgentsRoleAndNeitherBindNorEscalate() throws Exception {
+  void theControllerHoldsEveryRuleOfTheAgentsRolesAndNeitherBindNorEscalate() throws Exception {
     List<V1ClusterRole> roles = documents(ControllerHarness.RBAC, V1ClusterRole.class);
     assertEquals(
         List.of("ippool-controller"), roles.stream().map(r -> r.getMetadata().getName()).toList());
     List<V1PolicyRule> held = roles.get(0).getRules();
-    // The API server lets the controller write the agents' Role, and bind it, only when it holds
-    // every rule of that Role itself (or holds escalate and bind, which it must not).
-    V1Role agents = AgentRole.render("ns", List.of("pool-a", "pool-b"));
+    // The API server lets the controller write the agents' Roles, and bind them, only when it
+    // holds every rule of them itself (or holds escalate and bind, which it must not): the pool
+    // namespaces' Role anywhere (the ClusterRole), the Lease Role in its own namespace.
+    assertHolds(held, AgentRole.render("ns", List.of("pool-a", "pool-b")), "ClusterRole");
+    List<V1PolicyRule> own = new java.util.ArrayList<>();
+    documents(ControllerHarness.RBAC, V1Role.class).forEach(r -> own.addAll(r.getRules()));
+    assertHolds(
+        own,
+        AgentRole.renderLeases("vm-dhcp-system", List.of("a/pool-a", "b/pool-b")),
+        "Roles of vm-dhcp-system");
+    for (V1PolicyRule rule : held) {
+      assertFalse(rule.getVerbs().contains("bind"), rule.toString());
+      assertFalse(rule.getVerbs().contains("escalate"), rule.toString());
+      assertFalse(rule.getVerbs().contains("*"), rule.toString());
+      assertFalse(
+          rule.getResources().contains("leases"),
+          "the agents' Leases are in the controller's namespace; no Lease rule is cluster-wide: "
+              + rule);
+      assertFalse(
+          rule.getResources().contains("deployments")
+              && (rule.getVerbs().contains("create") || rule.getVerbs().contains("update")),
+          "agent Deployments are written in the controller's namespace only: " + rule);
+    }
+    for (V1Role role : documents(ControllerHarness.RBAC, V1Role.class)) {
+      assertEquals("vm-dhcp-system", role.getMetadata().getNamespace());
+    }
+  }
+
+  private static void assertHolds(List<V1PolicyRule> held, V1Role agents, String where) {
     for (V1PolicyRule rule : agents.getRules()) {
       for (String verb : rule.getVerbs()) {
         for (String resource : rule.getResources()) {
@@ -77,30 +103,34 @@ class ManifestsTest {
             assertTrue(
                 held.stream()
                     .anyMatch(h -> covers(h, rule.getApiGroups().get(0), resource, verb, name)),
-                "the controller's ClusterRole must hold " + verb + " " + resource + " " + name);
+                "the controller's " + where + " must hold " + verb + " " + resource + " " + name);
           }
         }
       }
-    }
-    for (V1PolicyRule rule : held) {
-      assertFalse(rule.getVerbs().contains("bind"), rule.toString());
-      assertFalse(rule.getVerbs().contains("escalate"), rule.toString());
-      assertFalse(rule.getVerbs().contains("*"), rule.toString());
     }
   }
 
   @Test
   void theControllerChangesRolesAndBindingsOnlyByTheAgentsName() throws Exception {
     List<V1PolicyRule> held =
-        documents(ControllerHarness.RBAC, V1ClusterRole.class).get(0).getRules();
+        new java.util.ArrayList<>(
+            documents(ControllerHarness.RBAC, V1ClusterRole.class).get(0).getRules());
+    documents(ControllerHarness.RBAC, V1Role.class).forEach(r -> held.addAll(r.getRules()));
     for (V1PolicyRule rule : held) {
       if (rule.getResources().contains("roles")
           || rule.getResources().contains("rolebindings")
           || rule.getResources().contains("serviceaccounts")) {
         boolean createOnly = rule.getVerbs().equals(List.of("create"));
         assertTrue(
-            createOnly || List.of(AgentAccess.NAME).equals(rule.getResourceNames()),
-            "only create may go without resourceNames [" + AgentAccess.NAME + "]: " + rule);
+            createOnly
+                || List.of(AgentAccess.NAME).equals(rule.getResourceNames())
+                || List.of(AgentRole.LEASES).equals(rule.getResourceNames()),
+            "only create may go without resourceNames ["
+                + AgentAccess.NAME
+                + "] or ["
+                + AgentRole.LEASES
+                + "]: "
+                + rule);
       }
       if (rule.getResources().contains("leases")) {
         assertFalse(rule.getVerbs().contains("update"), "leases are renewed with patch: " + rule);

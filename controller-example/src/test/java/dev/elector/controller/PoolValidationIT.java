@@ -68,9 +68,7 @@ class PoolValidationIT {
         read.getStatus().condition(PoolCondition.CACHE_READY).orElseThrow().getReason());
     assertEquals(
         "NoAgent", read.getStatus().condition(PoolCondition.AGENT_READY).orElseThrow().getReason());
-    assertTrue(
-        harness.absent(() -> harness.deployment(ns, name + "-dhcp-agent")),
-        "an invalid pool gets no agent");
+    assertTrue(harness.absent(() -> harness.agent(ns, name)), "an invalid pool gets no agent");
     IPPoolController leader = harness.awaitLeader(WAIT);
     long statusWrites = leader.stats().poolStatusWrites.get();
     long deploymentWrites = leader.stats().deploymentWrites.get();
@@ -169,7 +167,7 @@ class PoolValidationIT {
         () -> {
           IPPool read = harness.read(ns, "fixed");
           return read.getStatus().condition(PoolCondition.REGISTERED).orElseThrow().isTrue()
-              && !harness.absent(() -> harness.deployment(ns, "fixed-dhcp-agent"));
+              && !harness.absent(() -> harness.agent(ns, "fixed"));
         });
   }
 }

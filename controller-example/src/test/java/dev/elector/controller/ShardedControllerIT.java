@@ -345,7 +345,7 @@ class ShardedControllerIT {
       ControllerHarness harness, String ns, List<String> pools, List<String> withVm) {
     for (String pool : pools) {
       try {
-        harness.deployment(ns, AgentDeployment.name(pool));
+        harness.agent(ns, pool);
         var status = harness.read(ns, pool).getStatus();
         if (status == null
             || !status

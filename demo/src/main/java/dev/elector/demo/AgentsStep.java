@@ -36,12 +36,25 @@ final class AgentsStep implements AutoCloseable {
             "the controller rendering the agent Deployment",
             Duration.ofSeconds(60),
             () ->
-                apps.listNamespacedDeployment(run.namespace).execute().getItems().stream()
+                apps
+                    .listNamespacedDeployment(Demo.CONTROLLER_NAMESPACE)
+                    .execute()
+                    .getItems()
+                    .stream()
+                    // the agents run in the controller's namespace; the annotation names the pool
+                    .filter(
+                        d ->
+                            d.getMetadata().getAnnotations() != null
+                                && (run.namespace + "/" + Demo.POOL)
+                                    .equals(
+                                        d.getMetadata()
+                                            .getAnnotations()
+                                            .get("network.harvesterhci.io/ippool-ref")))
                     .filter(d -> d.getSpec().getReplicas() != null && d.getSpec().getReplicas() > 0)
                     .findFirst());
     run.progress.step(
         "the controller rendered Deployment "
-            + run.namespace
+            + Demo.CONTROLLER_NAMESPACE
             + "/"
             + deployment.getMetadata().getName()
             + " ("

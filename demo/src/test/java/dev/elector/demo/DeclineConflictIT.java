@@ -111,7 +111,7 @@ class DeclineConflictIT {
             try {
               deployment.set(
                   new AppsV1Api(cluster.admin())
-                      .readNamespacedDeployment("lab-dhcp-agent", ns)
+                      .readNamespacedDeployment(ns + "-lab-agent", ns)
                       .execute());
               return true;
             } catch (io.kubernetes.client.openapi.ApiException e) {

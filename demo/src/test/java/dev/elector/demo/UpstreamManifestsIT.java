@@ -129,7 +129,7 @@ class UpstreamManifestsIT {
           () -> {
             try {
               deployment.set(
-                  apps.readNamespacedDeployment("net-48-dhcp-agent", "default").execute());
+                  apps.readNamespacedDeployment("default-net-48-agent", home.name()).execute());
               return true;
             } catch (io.kubernetes.client.openapi.ApiException e) {
               return false;

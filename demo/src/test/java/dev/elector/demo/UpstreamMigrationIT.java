@@ -130,11 +130,14 @@ class UpstreamMigrationIT {
                   .build());
       try {
         AppsV1Api apps = new AppsV1Api(cluster.admin());
+        // in the controller's namespace, named as upstream names its agent pod (whose own pods
+        // then are <name>-<hash>-<suffix>, so the two never share a name)
+        String agentDeployment = ns + "-net-48-agent";
         V1Deployment deployment =
             Waits.until(
                 "the controller renders its agent Deployment",
                 WAIT,
-                () -> read(() -> apps.readNamespacedDeployment("net-48-dhcp-agent", ns).execute()));
+                () -> read(() -> apps.readNamespacedDeployment(agentDeployment, ns).execute()));
         // Before its agent serves, upstream's agent stays: two servers must not both answer long.
         assertTrue(podExists(core, ns, upstreamPod), "upstream's agent stays until ours serves");
 
@@ -144,9 +147,9 @@ class UpstreamMigrationIT {
         // The kubelet reports the agent ready once its /readyz says so, which it does when it
         // serves; the controller deletes upstream's pod only then.
         assertTrue(podExists(core, ns, upstreamPod), "upstream's agent stays until ours is ready");
-        V1Deployment live = apps.readNamespacedDeployment("net-48-dhcp-agent", ns).execute();
+        V1Deployment live = apps.readNamespacedDeployment(agentDeployment, ns).execute();
         live.status(new V1DeploymentStatus().replicas(1).readyReplicas(1));
-        apps.replaceNamespacedDeploymentStatus("net-48-dhcp-agent", ns, live).execute();
+        apps.replaceNamespacedDeploymentStatus(agentDeployment, ns, live).execute();
 
         Await.until(
             "the controller deletes upstream's agent pod once its own agent serves",

@@ -257,8 +257,9 @@ class ShippedRbacIT {
             byName("get", "list", "watch", "patch", "create"),
             "its lock is quarkus.application.name"));
 
-    // The controller holds the verbs of the agents' Role on every Lease, so that the API server
-    // lets it write that Role (whose rules name Leases the controller learns from the pools).
+    // The controller holds the verbs of the agents' Lease Role on every Lease of its namespace,
+    // so that the API server lets it write that Role (whose rules name Leases the controller
+    // learns from the pools); the agents run in its namespace, so it holds none elsewhere.
     Set<Check> controller = byName("get", "list", "watch", "patch", "create");
     controller.addAll(checks(Target.COLLECTION, "list", "watch"));
     controller.addAll(checks(Target.OTHER_LEASE, "get", "patch"));
@@ -274,8 +275,9 @@ class ShippedRbacIT {
             ns -> ControllerConfig.DEFAULT_LEASE_NAME,
             Runtime.NOTHING,
             controller,
-            "the controller in its own namespace; its ClusterRole holds the agents' lease verbs on"
-                + " every Lease, only to grant them by name; no update, no delete"));
+            "the controller in its own namespace; its Role ippool-controller-agents holds the"
+                + " agents' lease verbs on every Lease there, only to grant them by name; no update,"
+                + " no delete"));
     cases.add(
         new Case(
             "deploy/controller/rbac.yaml, the controller in a pool's namespace",
@@ -286,9 +288,9 @@ class ShippedRbacIT {
             "leases",
             ns -> ControllerConfig.DEFAULT_LEASE_NAME,
             Runtime.NOTHING,
-            controller,
-            "from its ClusterRole: the agents' lease verbs on every Lease, held to write their Role;"
-                + " events"));
+            new java.util.HashSet<>(checks(Target.EVENTS, "create")),
+            "from its ClusterRole: events only; no lease verb outside its own namespace, where the"
+                + " agents run"));
 
     Set<Check> agentRole = byName("get", "list", "watch", "patch", "create");
     agentRole.addAll(checks(Target.EVENTS, "create"));
@@ -296,14 +298,15 @@ class ShippedRbacIT {
         new Case(
             "deploy/controller/rbac.yaml, the agents' Role as the controller writes it",
             List.of("deploy/controller/rbac.yaml"),
-            Map.of("vm-dhcp-system", Place.ASIDE),
+            Map.of("vm-dhcp-system", Place.CHECKED),
             "vm-dhcp-agent",
             Place.CHECKED,
             "leases",
             ns -> "dhcp-agent." + ns + "." + POOL,
             ShippedRbacIT::controllerRendersAPool,
             agentRole,
-            "the Role and RoleBinding the controller wrote, running under this file, for the pool "
+            "the Lease Role and RoleBinding the controller wrote in its own namespace, where the"
+                + " agents run, running under this file, for the pool "
                 + POOL
                 + ": by name on the pool's Lease (the Deployment's --lock-name); create cannot be"
                 + " named"));
@@ -475,10 +478,11 @@ class ShippedRbacIT {
   }
 
   /**
-   * Runs the IPPool controller as the ServiceAccount the file binds, with its Lease in {@code
-   * aside}, until it has rendered the agent of the pool {@value #POOL} in {@code checked}: the
-   * agent Deployment, and the agents' Role and RoleBinding, written by the controller's code under
-   * the shipped rules. The Deployment must give the agent the Lease the case checks.
+   * Runs the IPPool controller as the ServiceAccount the file binds, in {@code checked} (its Lease
+   * and its agents there), until it has rendered the agent of the pool {@value #POOL} of {@code
+   * checked}: the agent Deployment, and the agents' Lease Role and RoleBinding, written by the
+   * controller's code under the shipped rules. The Deployment must give the agent the Lease the
+   * case checks.
    */
   private static void controllerRendersAPool(
       KubeCluster cluster, String checked, String aside, Map<String, String> renamed)
@@ -489,7 +493,7 @@ class ShippedRbacIT {
         new CoreV1Api(admin)
             .createNamespacedServiceAccountToken(
                 "ippool-controller",
-                aside,
+                checked,
                 new AuthenticationV1TokenRequest()
                     .spec(new V1TokenRequestSpec().expirationSeconds(3600L)))
             .execute()
@@ -511,13 +515,14 @@ class ShippedRbacIT {
         .throwsApiException();
     AppsV1Api apps = new AppsV1Api(admin);
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(admin);
-    String deployment = POOL + "-dhcp-agent";
+    // the agents run in the controller's namespace, named as upstream names them
+    String deployment = checked + "-" + POOL + "-agent";
     IPPoolController controller =
         IPPoolController.start(
             cluster.clientWithToken(token),
             ControllerConfig.newBuilder()
                 .identity("shipped-rbac")
-                .leaseNamespace(aside)
+                .leaseNamespace(checked)
                 .leaseDuration(Duration.ofSeconds(3))
                 .renewDeadline(Duration.ofSeconds(2))
                 .retryPeriod(Duration.ofMillis(500))
@@ -530,10 +535,10 @@ class ShippedRbacIT {
           () -> {
             try {
               apps.readNamespacedDeployment(deployment, checked).execute();
-              rbac.readNamespacedRole("vm-dhcp-agent", checked).execute();
+              rbac.readNamespacedRole("vm-dhcp-agent-leases", checked).execute();
               return "Role"
                   .equals(
-                      rbac.readNamespacedRoleBinding("vm-dhcp-agent", checked)
+                      rbac.readNamespacedRoleBinding("vm-dhcp-agent-leases", checked)
                           .execute()
                           .getRoleRef()
                           .getKind());

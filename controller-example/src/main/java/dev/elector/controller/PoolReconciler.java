@@ -53,8 +53,7 @@ final class PoolReconciler implements KeyReconciler {
   private final WarnOnce warnings;
   private final Clock clock;
 
-  /** Pools whose upstream agent pod this term has deleted (or found absent). */
-  private final java.util.Set<String> retired = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final AgentRetirement retirement;
 
   PoolReconciler(
       ClusterCache cache,
@@ -77,6 +76,9 @@ final class PoolReconciler implements KeyReconciler {
     this.stats = stats;
     this.warnings = warnings;
     this.clock = config.clock();
+    this.retirement =
+        new AgentRetirement(
+            cache, writes, agentNamespace, config.upstreamAgentNamespace(), events, stats);
   }
 
   /** Prefix of the agent's conflict reports on a pool: {@code <prefix><IP>: <MAC>}. */
@@ -91,7 +93,7 @@ final class PoolReconciler implements KeyReconciler {
     IPPool pool = cache.pool(key);
     if (pool == null) {
       warnings.forget(key);
-      deleteOrphan(namespace, name);
+      retirement.poolGone(namespace, name);
       return DONE;
     }
     if (KubeObjects.deleting(pool)) {
@@ -148,10 +150,7 @@ final class PoolReconciler implements KeyReconciler {
     next.conditions(conditions.list());
     writeIfChanged(pool, current, next);
     if (agent.problem() == null && AgentDeployment.serving(agent.live())) {
-      retireLegacyAgent(pool);
-      if (config.upstreamAgentNamespace() != null) {
-        retireUpstreamAgent(pool);
-      }
+      retirement.agentServes(pool);
     }
     if (validation.isValid()) {
       removeHandledReports(pool);
@@ -161,98 +160,6 @@ final class PoolReconciler implements KeyReconciler {
 
   /** The agent Deployment as it is after {@link #syncAgent}, and why it is not ours, if so. */
   private record Agent(V1Deployment live, String problem) {}
-
-  /**
-   * Upstream's agent pod of the pool, deleted once this controller's agent serves (two DHCP servers
-   * would answer the same clients). A pod that is not there is fine.
-   */
-  private void retireUpstreamAgent(IPPool pool) throws ApiException {
-    String namespace = config.upstreamAgentNamespace();
-    String name = upstreamAgentPodName(pool);
-    if (!retired.add(pool.getMetadata().getUid())) {
-      return;
-    }
-    if (writes.deletePod(namespace, name)) {
-      log.info(
-          "IPPool {}: its agent serves; deleted upstream's agent pod {}/{}",
-          pool.ref(),
-          namespace,
-          name);
-      events.emit(
-          "UPSTREAM_AGENT", "action", "deleted", "pool", pool.ref(), "pod", namespace + "/" + name);
-    }
-  }
-
-  /**
-   * The agent Deployment of a pool that no longer exists, left by a deletion this controller did
-   * not see through (its finalizer removed by hand, say): deleted, as no owner reference can reach
-   * across namespaces for the garbage collector.
-   */
-  private void deleteOrphan(String namespace, String name) throws ApiException {
-    String key = namespace + "/" + name;
-    String deploymentName = AgentDeployment.name(namespace, name);
-    V1Deployment orphan =
-        agentNamespace == null ? null : cache.deployment(agentNamespace, deploymentName);
-    if (orphan == null
-        || !AgentDeployment.managedHere(orphan)
-        || !key.equals(AgentDeployment.poolOf(orphan))) {
-      log.debug("IPPool {} is gone; nothing to do", key);
-      return;
-    }
-    writes.deleteDeployment(agentNamespace, deploymentName);
-    stats.deploymentWrites.incrementAndGet();
-    log.info("IPPool {} is gone: deleted its agent Deployment {}", key, deploymentName);
-    events.emit(
-        "DEPLOYMENT",
-        "action",
-        "deleted",
-        "pool",
-        key,
-        "deployment",
-        agentNamespace + "/" + deploymentName,
-        "reason",
-        "orphan");
-  }
-
-  /**
-   * The pool's agent Deployment of an earlier version, in the pool's namespace, deleted once the
-   * new agent serves (both would answer the same clients). Only one this controller made: owned by
-   * the pool, or labelled managed-by.
-   */
-  private void retireLegacyAgent(IPPool pool) throws ApiException {
-    String namespace = pool.getMetadata().getNamespace();
-    String legacy = AgentDeployment.legacyName(pool.getMetadata().getName());
-    V1Deployment live = cache.deployment(namespace, legacy);
-    if (live == null
-        || !(AgentDeployment.controlledBy(live, pool) || AgentDeployment.managedHere(live))
-        || AgentDeployment.poolOf(live) != null) {
-      return;
-    }
-    writes.deleteDeployment(namespace, legacy);
-    stats.deploymentWrites.incrementAndGet();
-    log.info(
-        "IPPool {}: its agent serves from {}; deleted the agent Deployment {}/{} of the earlier"
-            + " layout",
-        pool.ref(),
-        agentNamespace,
-        namespace,
-        legacy);
-    events.emit(
-        "DEPLOYMENT",
-        "action",
-        "deleted",
-        "pool",
-        pool.ref(),
-        "deployment",
-        namespace + "/" + legacy,
-        "reason",
-        "moved");
-  }
-
-  /** Upstream's name for a pool's agent pod: {@code <namespace>-<pool>-agent}. */
-  static String upstreamAgentPodName(IPPool pool) {
-    return pool.getMetadata().getNamespace() + "-" + pool.getMetadata().getName() + "-agent";
-  }
 
   /** Step 1: the cleanup finalizer is on the pool before anything is made for it. */
   private IPPool ensureFinalizer(IPPool pool) throws ApiException {
@@ -640,18 +547,7 @@ final class PoolReconciler implements KeyReconciler {
       return DONE;
     }
     String namespace = pool.getMetadata().getNamespace();
-    String deploymentName = AgentDeployment.name(namespace, pool.getMetadata().getName());
-    V1Deployment live = cache.deployment(agentNamespace, deploymentName);
-    if (agentNamespace != null && (live == null || AgentDeployment.agentOf(live, key))) {
-      deleteAgent(key, agentNamespace, deploymentName);
-    }
-    String legacy = AgentDeployment.legacyName(pool.getMetadata().getName());
-    V1Deployment old = cache.deployment(namespace, legacy);
-    if (old != null
-        && (AgentDeployment.controlledBy(old, pool) || AgentDeployment.managedHere(old))
-        && AgentDeployment.poolOf(old) == null) {
-      deleteAgent(key, namespace, legacy);
-    }
+    retirement.poolDeleting(pool);
     if (access != null) {
       access.release(namespace);
     }
@@ -660,25 +556,6 @@ final class PoolReconciler implements KeyReconciler {
     log.info("IPPool {}: finalizer {} removed", key, FINALIZER);
     events.emit("FINALIZED", "kind", IPPool.KIND, "object", key);
     return DONE;
-  }
-
-  private void deleteAgent(String key, String namespace, String deploymentName)
-      throws ApiException {
-    writes.deleteDeployment(namespace, deploymentName);
-    stats.deploymentWrites.incrementAndGet();
-    log.info(
-        "IPPool {} is being deleted: deleted agent Deployment {}/{}",
-        key,
-        namespace,
-        deploymentName);
-    events.emit(
-        "DEPLOYMENT",
-        "action",
-        "deleted",
-        "pool",
-        key,
-        "deployment",
-        namespace + "/" + deploymentName);
   }
 
   /**

@@ -1,176 +1,185 @@
 package dev.elector;
 
+import dev.elector.internal.candidate.Candidate;
+import dev.elector.internal.candidate.Effect;
+import dev.elector.internal.candidate.Event;
+import dev.elector.internal.candidate.Phase;
+import dev.elector.internal.candidate.State;
+import dev.elector.lock.LeaderLock;
+import dev.elector.lock.LockFailure;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The election loop of one candidate, in the order of a term's life: wait for the readiness gate,
- * observe the lock, acquire it, lead and renew, step down, release, close. Every step runs on the
- * scheduler under its loop's monitor and never blocks: lock calls are asynchronous, their results
- * come back as new steps, and callbacks go to the callback executor.
- *
- * <p>Safety rests on three rules. (1) A candidate takes a lock only when it is free, held by
- * itself, or has not changed for the record's lease duration measured on the local monotonic clock
- * from when this candidate saw it change ({@link TakeoverRule}). (2) A leader's validity is counted
- * from the start of its last successful write, and it steps down when renewDeadline has passed
- * since then, which is before any other candidate can count the lease as expired. (3) Every write
- * is conditional on the version last seen, so of two racing candidates at most one wins.
- *
- * <p>This class is the policy's owner: the state of each phase is one {@link Phase} value, which
- * changes only by the pure functions of {@link Transitions}; the election runs the {@link Action}s
- * they return. A follower's looks and acquisitions are its {@link Candidacy}'s, the decisions under
- * them pure functions too ({@link TakeoverRule}, {@link Backoff}, {@link CallBudget}), and the
- * mechanism (steps, timers, calls) is the {@link ElectionLoop} it owns.
+ * The one driver of a candidate's {@link Candidate state machine}: it feeds the machine events (the
+ * user's requests, timers, lock answers, watch events, callbacks' returns) under its monitor, one
+ * at a time, and runs the {@link Effect}s each transition returns. It owns what the machine must
+ * not: the scheduler's timers, the lock call in flight and its callTimeout, the watch subscription,
+ * the {@link Term} handed to the user, and the counters, log and callbacks. It decides nothing:
+ * every decision is the machine's.
  */
 final class Election {
-  private static final Logger log = ElectionLoop.log;
+  /** Election logs go under the elector's name, which operators configure. */
+  static final Logger log = LoggerFactory.getLogger("dev.elector.LeaderElector");
 
-  private final ElectionLoop loop;
-  private final Object monitor;
+  private final Object monitor = new Object();
   private final ElectorConfig config;
+  private final LeaderLock lock;
   private final String identity;
   private final String subject;
   private final MonotonicClock clock;
-  private final Transitions transitions;
-  private final LockView view;
-  private final Candidacy candidacy;
+  private final Clock wall;
+  private final Scheduler scheduler;
+  private final Executor callbackExecutor;
+  private final RandomGenerator random;
+  private final Timings timings;
+  private final Backoff backoff;
+  private final Candidate machine;
+  private final ElectionCounters counters = new ElectionCounters();
+  private final Dispatcher dispatcher;
   private final FailureLog failureLog;
   private final Health health;
-  private final ActionRunner effects;
+  private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final @Nullable SharedThreads shared;
+
+  /**
+   * Watch events in the order the watch delivered them: the scheduler may run two tasks on two
+   * threads, and an older event taken in after a newer one would turn the view back.
+   */
+  private final SerialExecutor watchEvents;
+
+  /** Written under the monitor; read without it by the queries. */
+  private volatile State state;
+
+  /** The term being led, handed to the user; written under the monitor. */
+  private volatile @Nullable Term term;
+
+  /** The holder the lock named when last seen; readable without the monitor. */
+  private volatile @Nullable String leader;
 
   // Guarded by monitor.
   private boolean started;
-  private boolean closeRequested;
+  private boolean finished;
+  private WatchableLock.@Nullable Subscription subscription;
+  private @Nullable Cancellable nextStep;
+  private @Nullable Cancellable deadlineTimer;
+  private @Nullable Cancellable closeTimer;
+  private @Nullable PendingCall pending;
 
-  /** Written under the monitor; read without it by the queries, the current term among them. */
-  private volatile Phase phase = new Phase.AwaitingGate(null);
+  /** The stage of the call in flight, to cancel when the election stops waiting for it. */
+  private @Nullable CompletionStage<?> pendingStage;
+
+  /**
+   * The last call cancelled: its stage completing with the cancellation is no late result. Written
+   * under the monitor, read where the lock completes the stage.
+   */
+  private volatile long cancelledSeq;
+
+  /** The call in flight: what the driver needs to time, cancel and count it. */
+  private record PendingCall(
+      long seq, LockCall kind, CallPurpose purpose, long start, @Nullable Cancellable timer) {}
 
   Election(ElectorConfig config) {
-    this.loop = new ElectionLoop(config);
-    this.monitor = loop.monitor;
     this.config = config;
-    this.identity = loop.identity;
-    this.subject = loop.subject;
-    this.clock = loop.clock;
-    this.transitions =
-        new Transitions(
-            identity,
-            loop.timings.renewDeadline(),
-            loop.timings.retry(),
-            config.renewDeadline(),
-            config.closeTimeout(),
-            config.releaseOnClose());
-    this.view =
-        new LockView(
-            new TakeoverRule(identity, loop.timings.lease()),
-            identity,
-            subject,
-            config.leaseDuration(),
-            loop.dispatcher,
-            config.callbacks(),
-            log);
+    this.lock = config.lock();
+    this.identity = lock.identity();
+    this.subject = lock.describe() + " [" + identity + "]";
+    this.clock = config.clock();
+    this.wall = config.wallClock();
+    boolean needShared = config.scheduler().isEmpty() || config.callbackExecutor().isEmpty();
+    SharedThreads threads = needShared ? SharedThreads.acquire() : null;
+    this.shared = threads;
+    this.scheduler =
+        threads == null
+            ? config.scheduler().orElseThrow()
+            : config.scheduler().orElse(threads.scheduler);
+    this.callbackExecutor =
+        threads == null
+            ? config.callbackExecutor().orElseThrow()
+            : config.callbackExecutor().orElse(threads.callbackExecutor());
+    this.random = config.random().orElseGet(SplittableRandom::new);
+    this.timings = Timings.of(config);
+    this.backoff = new Backoff(timings.retry(), timings.maxBackoff(), config.jitter());
+    this.machine =
+        new Candidate(
+            new Candidate.Settings(
+                identity,
+                config.leaseDuration(),
+                config.renewDeadline(),
+                config.retryPeriod(),
+                config.closeTimeout(),
+                config.releaseOnClose(),
+                ElectorConfig.CALL_BURST,
+                ElectorConfig.CALLS_PER_RETRY_PERIOD));
+    this.state = machine.initial();
+    this.dispatcher = new Dispatcher(callbackExecutor, config.notifiedListener(), subject, log);
     this.failureLog = new FailureLog(log, subject);
-    this.candidacy = new Candidacy(loop, transitions, view, failureLog);
-    this.effects = new ActionRunner(loop, transitions, view, candidacy, failureLog);
-    this.health =
-        new Health(subject, loop.timings, config.leaseDuration(), config.healthTolerance());
+    this.health = new Health(subject, timings, config.leaseDuration(), config.healthTolerance());
+    this.watchEvents = new SerialExecutor(this::execute);
   }
 
-  // ---------------------------------------------------------------- start and close
+  // ---------------------------------------------------------------- the user's requests
 
   void start() {
     synchronized (monitor) {
       if (started) {
         throw new IllegalStateException(subject + " was already started");
       }
-      if (closeRequested) {
+      if (state.closeRequested()) {
         throw new IllegalStateException(subject + " is closed");
       }
       started = true;
       log.debug("{}: starting with {}", subject, config);
-      Hooks hooks = new Hooks();
-      loop.bind(hooks);
-      candidacy.bind(hooks);
-      effects.bind(hooks);
       CompletableFuture<?> gate = config.readinessGate().toCompletableFuture();
       if (gate.isDone() && !gate.isCompletedExceptionally()) {
-        apply(transitions.gateCompleted(phase, null));
+        apply(new Event.GateCompleted(null));
       } else {
         log.info("{}: waiting for the readiness gate before taking part", subject);
         // The gate's outcome is handled as a step; the stage whenComplete returns adds nothing.
         var unused =
             gate.whenComplete(
                 (ignored, error) ->
-                    loop.executeLocked(
+                    executeLocked(
                         () ->
                             apply(
-                                transitions.gateCompleted(
-                                    phase, error == null ? null : String.valueOf(error)))));
+                                new Event.GateCompleted(
+                                    error == null ? null : String.valueOf(error)))));
       }
     }
   }
 
   CompletableFuture<Void> closeAsync() {
     synchronized (monitor) {
-      if (!closeRequested) {
-        closeRequested = true;
+      if (!state.closeRequested()) {
         if (!started) {
-          phase = new Phase.Closed();
-          loop.releaseShared();
-          loop.closed.complete(null);
+          apply(new Event.CloseBeforeStart());
         } else {
-          loop.executeLocked(() -> apply(transitions.closeAsked(phase)));
+          apply(new Event.CloseRequested());
+          executeLocked(() -> apply(new Event.Close()));
         }
       }
     }
-    return loop.closed;
+    return closed;
   }
-
-  /** Enters the transition's phase, then runs its actions in order. */
-  private void apply(Transition transition) {
-    phase = transition.next();
-    for (Action action : transition.actions()) {
-      action.runOn(effects);
-    }
-  }
-
-  /** What the loop and the candidacy call back, under the monitor. */
-  private final class Hooks implements ElectionLoop.Policy, PhaseOwner {
-    @Override
-    public void step() {
-      apply(transitions.step(phase, clock.nanos()));
-    }
-
-    @Override
-    public void deadlineDue() {
-      apply(transitions.deadlineDue(phase, clock.nanos()));
-    }
-
-    @Override
-    public void closeTimedOut() {
-      apply(transitions.closeTimedOut(phase));
-    }
-
-    @Override
-    public void answeredEarlierPhase(LockCaller.Call call, CallAnswer answer) {
-      apply(transitions.answeredEarlierPhase(phase, answer, call.writing(), loop.stepScheduled()));
-    }
-
-    @Override
-    public Phase phase() {
-      return phase;
-    }
-
-    @Override
-    public void apply(Transition transition) {
-      Election.this.apply(transition);
-    }
-  }
-
-  // ---------------------------------------------------------------- step down and hold off
 
   /**
    * Ends the term on request, releases the lock once the stop callback returned, and follows,
@@ -178,9 +187,9 @@ final class Election {
    */
   boolean requestStepDown(long holdOffNanos) {
     synchronized (monitor) {
-      Phase before = phase;
-      apply(transitions.stepDownAsked(before, closeRequested, clock.nanos() + holdOffNanos));
-      return phase != before;
+      Phase before = state.phase();
+      apply(new Event.StepDownAsked(clock.nanos() + holdOffNanos));
+      return state.phase() != before;
     }
   }
 
@@ -191,10 +200,333 @@ final class Election {
    */
   void holdOff(long holdOffNanos) {
     synchronized (monitor) {
-      long now = clock.nanos();
-      candidacy.holdOff(now + holdOffNanos, now, phase instanceof Phase.Following);
+      apply(new Event.HoldOffAsked(clock.nanos() + holdOffNanos));
     }
   }
+
+  // ---------------------------------------------------------------- the driver's loop
+
+  /** Feeds {@code event} to the machine and runs the effects of its transition; under monitor. */
+  private void apply(Event event) {
+    Candidate.Step step =
+        machine.next(state, event, new Candidate.Moment(clock.nanos(), wall.instant()));
+    state = step.next();
+    for (Effect effect : step.effects()) {
+      run(effect);
+    }
+  }
+
+  private void run(Effect effect) {
+    if (effect instanceof Effect.Log entry) {
+      switch (entry.level()) {
+        case DEBUG -> log.debug("{}: {}", subject, entry.message());
+        case INFO -> log.info("{}: {}", subject, entry.message());
+        case WARN -> log.warn("{}: {}", subject, entry.message());
+        case ERROR -> log.error("{}: {}", subject, entry.message());
+      }
+    } else if (effect instanceof Effect.ScheduleStep step) {
+      cancel(nextStep);
+      nextStep = scheduler.schedule(this::stepDue, nanos(step.delay()));
+    } else if (effect instanceof Effect.CancelStep) {
+      cancel(nextStep);
+      nextStep = null;
+    } else if (effect instanceof Effect.ArmDeadline arm) {
+      cancel(deadlineTimer);
+      deadlineTimer =
+          scheduler.schedule(() -> locked(() -> apply(new Event.DeadlineDue())), arm.delayNanos());
+    } else if (effect instanceof Effect.CancelDeadline) {
+      cancel(deadlineTimer);
+    } else if (effect instanceof Effect.ArmCloseTimer arm) {
+      closeTimer =
+          scheduler.schedule(
+              () -> locked(() -> apply(new Event.CloseTimedOut())), arm.delayNanos());
+    } else if (effect instanceof Effect.Call call) {
+      call(call);
+    } else if (effect instanceof Effect.CallDeferred deferred) {
+      counters.deferred();
+      Duration wait = Duration.ofNanos(deferred.waitNanos());
+      dispatcher.listener(l -> l.onCallDeferred(wait));
+      log.debug("{}: call budget spent, waiting {}", subject, wait);
+    } else if (effect instanceof Effect.Watch) {
+      watch();
+    } else if (effect instanceof Effect.StartTerm start) {
+      startTerm(start);
+    } else if (effect instanceof Effect.ExtendTerm extend) {
+      Objects.requireNonNull(term, "a term to extend").extend(extend.validUntil());
+    } else if (effect instanceof Effect.EndTerm end) {
+      endTerm(end);
+    } else if (effect instanceof Effect.LeaderObserved observed) {
+      String holder = observed.holder();
+      leader = holder.isEmpty() ? null : holder;
+      dispatcher.listener(l -> l.onLeaderObserved(holder));
+      if (!holder.isEmpty()) {
+        dispatcher.callback("onNewLeader", () -> config.callbacks().onNewLeader(holder));
+      }
+    } else if (effect instanceof Effect.Succeeded succeeded) {
+      failureLog.success(succeeded.call());
+    } else if (effect instanceof Effect.Failed failed) {
+      failureLog.failure(failed.call(), failed.failure(), clock.nanos(), failed.consequence());
+    } else if (effect instanceof Effect.Finish) {
+      finish();
+    }
+  }
+
+  private void stepDue() {
+    synchronized (monitor) {
+      nextStep = null;
+      apply(new Event.StepDue());
+    }
+  }
+
+  /** The delay in nanoseconds, drawing the jitter where there is one. */
+  private long nanos(Effect.Delay delay) {
+    if (delay instanceof Effect.Delay.Exactly exactly) {
+      return exactly.nanos();
+    }
+    if (delay instanceof Effect.Delay.Retry retry) {
+      // One retry period with jitter: electors that started together would otherwise renew
+      // together forever; the draw spreads them within the bound the config checks.
+      long due = retry.from() + backoff.retry(random.nextDouble()) - clock.nanos();
+      return Math.min(retry.cap(), Math.max(0, due));
+    }
+    return backoff.afterFailures(((Effect.Delay.Backoff) delay).failures(), random.nextDouble());
+  }
+
+  private void startTerm(Effect.StartTerm start) {
+    Term started =
+        new Term(
+            identity,
+            lock.describe(),
+            start.token(),
+            start.startedAt(),
+            callbackExecutor,
+            clock,
+            start.validUntil());
+    term = started;
+    counters.termStarted();
+    dispatcher.listener(l -> l.onTermStarted(started));
+    dispatcher.callback("onStartedLeading", () -> config.callbacks().onStartedLeading(started));
+  }
+
+  private void endTerm(Effect.EndTerm end) {
+    Term ended = Objects.requireNonNull(term, "a term to end");
+    term = null;
+    TermEnd reason = end.reason();
+    ended.end(reason);
+    counters.termEnded(reason);
+    if (reason == TermEnd.CLOSED) {
+      log.info("{}: stopped leading (term {}): closing", subject, ended.fencingToken());
+    } else if (reason != TermEnd.RENEW_DEADLINE_EXCEEDED) {
+      log.warn("{}: stopped leading (term {}): {}", subject, ended.fencingToken(), reason);
+    }
+    dispatcher.listener(l -> l.onTermEnded(ended, reason));
+    long token = end.token();
+    dispatcher.callback(
+        "onStoppedLeading",
+        () -> config.callbacks().onStoppedLeading(ended, reason),
+        () -> executeLocked(() -> apply(new Event.StopCallbackReturned(token))));
+  }
+
+  private void watch() {
+    if (subscription != null
+        || !config.watchWhenFollowing()
+        || !(lock instanceof WatchableLock watchable)) {
+      return;
+    }
+    try {
+      subscription =
+          watchable.watch(
+              event -> watchEvents.execute(() -> locked(() -> apply(new Event.Watched(event)))));
+      log.debug("{}: watching the lock", subject);
+    } catch (RuntimeException e) {
+      log.warn("{}: could not watch the lock, polling instead: {}", subject, e.toString());
+    }
+  }
+
+  /** Stops every timer and waits for no call any more; idempotent. */
+  private void finish() {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    cancel(nextStep);
+    cancel(closeTimer);
+    cancel(deadlineTimer);
+    nextStep = null;
+    abandonCall(); // close waits no longer for a call in flight
+    // Only now: ending a watch stream stalls the next requests on its HTTP/2 connection (about
+    // 40 ms with client-java's OkHttp), which must not delay the release.
+    if (subscription != null) {
+      try {
+        subscription.close();
+      } catch (RuntimeException e) {
+        log.debug("{}: closing the watch failed: {}", subject, e.toString());
+      }
+      subscription = null;
+    }
+    log.debug("{}: closed", subject);
+    if (shared != null) {
+      shared.release();
+    }
+    closed.complete(null);
+  }
+
+  // ---------------------------------------------------------------- lock calls
+
+  /**
+   * Makes the machine's call, bounded by callTimeout: its answer, or a timeout, comes back as an
+   * event with the call's number. A call the election stops waiting for (timed out, or in flight
+   * when it finishes) is cancelled, which tells the lock to stop its I/O; a result that arrives all
+   * the same is counted as late and dropped.
+   */
+  private void call(Effect.Call call) {
+    long start = clock.nanos();
+    LockCall kind = call.kind();
+    Cancellable timer =
+        scheduler.schedule(
+            () -> {
+              LockFailure timeout =
+                  LockFailure.of(
+                      LockFailure.Kind.TIMEOUT,
+                      kind + " took longer than callTimeout " + config.callTimeout());
+              answered(call, failure(kind, timeout), true);
+            },
+            timings.callTimeout());
+    pending = new PendingCall(call.seq(), kind, call.purpose(), start, timer);
+    CompletionStage<?> stage;
+    try {
+      stage =
+          Objects.requireNonNull(
+              switch (kind) {
+                case READ -> lock.read();
+                case CREATE -> lock.create(Objects.requireNonNull(call.record()));
+                case UPDATE ->
+                    lock.update(
+                        Objects.requireNonNull(call.version()),
+                        Objects.requireNonNull(call.record()));
+              },
+              "the lock returned a null stage");
+    } catch (RuntimeException e) {
+      stage = CompletableFuture.completedFuture(failure(kind, unexpected(e)));
+    }
+    pendingStage = stage;
+    stage.whenComplete(
+        (value, error) -> {
+          if (error instanceof CancellationException && call.seq() == cancelledSeq) {
+            return; // the election's own cancellation: it stopped waiting before
+          }
+          Object result =
+              error != null
+                  ? failure(kind, unexpected(error))
+                  : value == null
+                      ? failure(
+                          kind,
+                          LockFailure.of(
+                              LockFailure.Kind.UNEXPECTED,
+                              "the lock completed " + kind + " with null"))
+                      : value;
+          execute(() -> answered(call, result, false));
+        });
+  }
+
+  private void answered(Effect.Call call, Object result, boolean timedOut) {
+    synchronized (monitor) {
+      PendingCall current = pending;
+      if (current == null || current.seq() != call.seq()) {
+        if (!timedOut) {
+          counters.lateResult();
+        }
+        return;
+      }
+      CompletionStage<?> stage = pendingStage;
+      pending = null;
+      pendingStage = null;
+      cancel(current.timer());
+      if (timedOut && stage != null) {
+        cancelStage(current.seq(), current.kind(), stage);
+      }
+      long now = clock.nanos();
+      CallAnswer answer =
+          result instanceof LockRead read
+              ? new CallAnswer.Read(read)
+              : new CallAnswer.Write((LockWrite) result);
+      CallOutcome outcome = answer.outcome(timedOut);
+      counters.call(current.kind(), outcome, current.purpose(), now - current.start());
+      Duration latency = Duration.ofNanos(now - current.start());
+      dispatcher.listener(l -> l.onLockCall(current.kind(), outcome, latency));
+      apply(
+          result instanceof LockRead read
+              ? new Event.ReadAnswered(call.seq(), read)
+              : new Event.WriteAnswered(call.seq(), (LockWrite) result));
+    }
+  }
+
+  /** Stops waiting for the call in flight, if any, and cancels it. */
+  private void abandonCall() {
+    PendingCall current = pending;
+    CompletionStage<?> stage = pendingStage;
+    pending = null;
+    pendingStage = null;
+    if (current != null) {
+      cancel(current.timer());
+      if (stage != null) {
+        cancelStage(current.seq(), current.kind(), stage);
+      }
+    }
+  }
+
+  /**
+   * Cancels {@code stage}, so the lock learns that nobody waits for it. A stage that cannot be
+   * cancelled (a minimal stage, say) completes in its own time, as a late result.
+   */
+  private void cancelStage(long seq, LockCall kind, CompletionStage<?> stage) {
+    cancelledSeq = seq;
+    try {
+      stage.toCompletableFuture().cancel(false);
+    } catch (UnsupportedOperationException e) {
+      log.debug("{}: the stage of {} cannot be cancelled", subject, kind);
+    }
+  }
+
+  private static Object failure(LockCall kind, LockFailure failure) {
+    return kind == LockCall.READ ? new LockRead.Failed(failure) : new LockWrite.Failed(failure);
+  }
+
+  private static LockFailure unexpected(Throwable error) {
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return new LockFailure(LockFailure.Kind.UNEXPECTED, String.valueOf(cause), cause);
+  }
+
+  // ---------------------------------------------------------------- scheduling
+
+  /** Runs {@code task} on the scheduler; dropped once the scheduler stopped. */
+  private void execute(Runnable task) {
+    try {
+      scheduler.execute(task);
+    } catch (RejectedExecutionException e) {
+      log.debug("{}: scheduler stopped, dropping a step", subject);
+    }
+  }
+
+  /** Runs {@code task} on the scheduler under the monitor. */
+  private void executeLocked(Runnable task) {
+    execute(() -> locked(task));
+  }
+
+  private void locked(Runnable task) {
+    synchronized (monitor) {
+      task.run();
+    }
+  }
+
+  private static void cancel(@Nullable Cancellable task) {
+    if (task != null) {
+      task.cancel();
+    }
+  }
+
+  // ---------------------------------------------------------------- queries
 
   /**
    * The holder whose lease this candidate would respect now: itself while leading, the holder of a
@@ -202,7 +534,9 @@ final class Election {
    * or not seen yet).
    */
   Optional<String> liveHolder() {
-    return liveHolder(false);
+    synchronized (monitor) {
+      return machine.liveHolder(state, false, clock.nanos());
+    }
   }
 
   /**
@@ -211,25 +545,17 @@ final class Election {
    * whose lease this candidate honours without taking it for a sign of life.
    */
   Optional<String> renewingHolder() {
-    return liveHolder(true);
-  }
-
-  private Optional<String> liveHolder(boolean seenRenewing) {
     synchronized (monitor) {
-      return phase instanceof Phase.Leading
-          ? Optional.of(identity)
-          : candidacy.liveHolder(seenRenewing);
+      return machine.liveHolder(state, true, clock.nanos());
     }
   }
 
   /** Whether this candidate has seen the lock, and its watch or its last call is fresh. */
   boolean seesTheLock() {
     synchronized (monitor) {
-      return candidacy.seesTheLock();
+      return machine.seesTheLock(state);
     }
   }
-
-  // ---------------------------------------------------------------- queries
 
   String identity() {
     return identity;
@@ -244,36 +570,50 @@ final class Election {
   }
 
   String describe() {
-    return loop.lock.describe();
+    return lock.describe();
   }
 
-  /** The term being led: the phase is the one place that knows it. */
+  /** The term being led. */
   Optional<Term> currentTerm() {
-    return phase instanceof Phase.Leading leading ? Optional.of(leading.term()) : Optional.empty();
+    return Optional.ofNullable(term);
   }
 
   Optional<String> observedLeader() {
-    return view.leader();
+    return Optional.ofNullable(leader);
   }
 
   boolean closingFromOwnCallback() {
-    return loop.dispatcher.inCallback();
+    return dispatcher.inCallback();
   }
 
   void awaitSharedThreadsStopped(long millis) {
-    loop.awaitSharedThreadsStopped(millis);
+    if (shared != null) {
+      shared.awaitStopped(millis);
+    }
   }
 
   ElectorHealth health() {
     synchronized (monitor) {
+      State now = state;
       return health.report(
-          phase,
+          now.phase(),
           clock.nanos(),
-          view.current(),
-          candidacy.consecutiveFailures(),
-          candidacy.lastFailure(),
-          loop.watching.describe());
+          now.view().current(),
+          now.failures(),
+          now.lastFailure(),
+          describeWatch(now));
     }
+  }
+
+  /** How a follower learns of changes, for its health detail. */
+  private String describeWatch(State now) {
+    if (subscription == null) {
+      return "";
+    }
+    LockFailure failure = now.watch().failure();
+    return failure == null
+        ? "; watching the lock"
+        : "; polling while the watch is interrupted: " + failure;
   }
 
   ElectorStats stats() {
@@ -281,12 +621,16 @@ final class Election {
     int failures;
     boolean leading;
     synchronized (monitor) { // a few field reads; steps never block while holding the monitor
-      Phase now = phase;
-      leading = now instanceof Phase.Leading;
+      State now = state;
+      leading = now.phase() instanceof Phase.Leading;
       following =
-          now instanceof Phase.Following ? loop.watching.following() : ElectorStats.Following.NONE;
-      failures = candidacy.consecutiveFailures();
+          !(now.phase() instanceof Phase.Following)
+              ? ElectorStats.Following.NONE
+              : subscription != null && now.watch().failure() == null
+                  ? ElectorStats.Following.WATCHING
+                  : ElectorStats.Following.POLLING;
+      failures = now.failures();
     }
-    return loop.counters.snapshot(leading, view.leader(), following, failures);
+    return counters.snapshot(leading, observedLeader(), following, failures);
   }
 }

@@ -1,5 +1,7 @@
 package dev.elector;
 
+import dev.elector.internal.candidate.Observation;
+import dev.elector.internal.candidate.Phase;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;

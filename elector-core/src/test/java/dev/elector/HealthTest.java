@@ -2,9 +2,10 @@ package dev.elector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.elector.internal.candidate.Observation;
+import dev.elector.internal.candidate.Phase;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
-import dev.elector.lock.LockRead;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -33,14 +34,12 @@ class HealthTest {
   @Test
   void aFollowerIsHealthyAndNamesTheHolderItsFailuresAndHowItWatches() {
     Observation seen =
-        new TakeoverRule("me", 15 * S)
-            .observe(
-                null,
-                new LockRead.Found(
-                    "1",
-                    new LeaderRecord(
-                        "other", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 1)),
-                0);
+        new Observation(
+            "1",
+            new LeaderRecord("other", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 1),
+            null,
+            0,
+            false);
     assertEquals(
         of(true, "lock [me]: following (lock not read yet)"),
         health.report(new Phase.Following(null), 0, null, 0, null, ""));
@@ -60,7 +59,8 @@ class HealthTest {
 
   @Test
   void aLeaderTurnsUnhealthyOnlyPastLeaseDurationPlusToleranceSinceItsLastRenewal() {
-    Phase leading = new Phase.Leading(null, null, 100 * S);
+    Phase leading =
+        new Phase.Leading(4, java.time.Instant.EPOCH, new Phase.Claim("1", null), 100 * S);
     assertEquals(
         of(true, "lock [me]: leading, renewed PT17S ago"),
         health.report(leading, 117 * S, null, 0, null, ""));
@@ -76,7 +76,7 @@ class HealthTest {
   void closingIsReportedAsClosingNotClosed() {
     assertEquals(
         of(false, "lock [me]: closing"),
-        health.report(new Phase.Closing(null, true), 0, null, 0, null, ""));
+        health.report(new Phase.Closing(null, 4), 0, null, 0, null, ""));
     assertEquals(
         of(false, "lock [me]: closing"),
         health.report(new Phase.Releasing(new Phase.Claim("1", null)), 0, null, 0, null, ""));
@@ -89,6 +89,6 @@ class HealthTest {
     assertEquals(
         of(true, "lock [me]: stepped down on request, releasing the lock; still a candidate"),
         health.report(
-            new Phase.SteppingDown(new Phase.Claim("1", null), true, 0), 0, null, 0, null, ""));
+            new Phase.SteppingDown(new Phase.Claim("1", null), 4, 0), 0, null, 0, null, ""));
   }
 }

@@ -1,4 +1,4 @@
-package dev.elector;
+package dev.elector.internal.candidate;
 
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -11,11 +11,11 @@ import org.jspecify.annotations.Nullable;
  * by this candidate, or has not changed for a lease duration measured on the local monotonic clock
  * from when this candidate first saw its content. The record's own timestamps are never trusted.
  */
-final class TakeoverRule {
+public final class TakeoverRule {
   private final String identity;
   private final long leaseNanos;
 
-  TakeoverRule(String identity, long leaseNanos) {
+  public TakeoverRule(String identity, long leaseNanos) {
     this.identity = identity;
     this.leaseNanos = leaseNanos;
   }
@@ -83,7 +83,7 @@ final class TakeoverRule {
     if (record == null || record.durationProblem().isPresent() || written == null) {
       return leaseNanos; // a missing duration is a durationProblem too
     }
-    return Math.max(leaseNanos, Timings.nanos(written));
+    return Math.max(leaseNanos, nanos(written));
   }
 
   /** The fencing token of a new term: one above the highest seen, including the observed one. */
@@ -91,5 +91,14 @@ final class TakeoverRule {
     LeaderRecord record = seen.record();
     long observed = record == null ? -1 : record.leaderTransitions();
     return Math.max(highestSeen, observed) + 1;
+  }
+
+  /** A duration in nanoseconds, saturating instead of overflowing. */
+  public static long nanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException overflow) {
+      return duration.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 }

@@ -1,4 +1,4 @@
-package dev.elector;
+package dev.elector.internal.candidate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /** The hard bound on lock calls: a burst, then one call per interval, whatever happens. */
-class CallBudgetTest {
+class BudgetTest {
   private static final long SECOND = 1_000_000_000L;
 
   @Test
   void allowsTheBurstThenOneCallPerInterval() {
-    CallBudget budget = new CallBudget(4, SECOND);
+    Spender budget = new Spender(Budget.of(4, SECOND));
     for (int i = 0; i < 4; i++) {
       assertEquals(0, budget.tryAcquire(0), "burst call " + i);
     }
@@ -22,7 +22,7 @@ class CallBudgetTest {
 
   @Test
   void neverExceedsBurstPlusRateInAnyWindow() {
-    CallBudget budget = new CallBudget(4, SECOND);
+    Spender budget = new Spender(Budget.of(4, SECOND));
     int allowed = 0;
     for (long t = 0; t < 100 * SECOND; t += SECOND / 10) {
       if (budget.tryAcquire(t) == 0) {
@@ -34,7 +34,7 @@ class CallBudgetTest {
 
   @Test
   void aRefusedCallSpendsNothingAndNamesTheExactWait() {
-    CallBudget budget = new CallBudget(2, SECOND);
+    Spender budget = new Spender(Budget.of(2, SECOND));
     assertEquals(0, budget.tryAcquire(0));
     assertEquals(0, budget.tryAcquire(0));
     assertEquals(SECOND, budget.tryAcquire(0));
@@ -44,7 +44,7 @@ class CallBudgetTest {
 
   @Test
   void aQuietSpellRefillsTheBurstButNoMore() {
-    CallBudget budget = new CallBudget(3, SECOND);
+    Spender budget = new Spender(Budget.of(3, SECOND));
     for (int i = 0; i < 3; i++) {
       budget.tryAcquire(0);
     }
@@ -57,8 +57,27 @@ class CallBudgetTest {
 
   @Test
   void theFirstCallIsAllowedWhateverTheClocksOrigin() {
-    CallBudget budget = new CallBudget(1, SECOND);
+    Spender budget = new Spender(Budget.of(1, SECOND));
     assertEquals(0, budget.tryAcquire(Long.MIN_VALUE + 5));
     assertEquals(SECOND, budget.tryAcquire(Long.MIN_VALUE + 5));
+  }
+
+  /**
+   * Spends from a budget value as a candidate does: asks for the wait, spends when there is none.
+   */
+  private static final class Spender {
+    private Budget budget;
+
+    Spender(Budget budget) {
+      this.budget = budget;
+    }
+
+    long tryAcquire(long now) {
+      long wait = budget.waitAt(now);
+      if (wait == 0) {
+        budget = budget.spend(now);
+      }
+      return wait;
+    }
   }
 }

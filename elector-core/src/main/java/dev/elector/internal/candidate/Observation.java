@@ -1,4 +1,4 @@
-package dev.elector;
+package dev.elector.internal.candidate;
 
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * is {@code guarded} when the candidate has seen the lock exist before: someone deleted it, and a
  * holder the candidate never saw may still be leading, so it counts as taken for a lease.
  */
-record Observation(
+public record Observation(
     @Nullable String version,
     @Nullable LeaderRecord record,
     @Nullable String unknownHolder,
@@ -45,7 +45,7 @@ record Observation(
   }
 
   /** The holder for messages: its identity, "nobody", "unreadable" or "not read yet". */
-  String describeHolder() {
+  public String describeHolder() {
     if (unknownHolder != null) {
       return version == null ? "not read yet" : "unreadable";
     }

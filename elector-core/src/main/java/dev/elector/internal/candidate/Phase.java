@@ -1,15 +1,19 @@
-package dev.elector;
+package dev.elector.internal.candidate;
 
 import dev.elector.lock.LeaderRecord;
+import java.time.Instant;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Where a candidate is in a term's life. Each phase carries only the state that exists in it, so a
  * leader without a term, or a release before close, cannot be represented. A lock call in flight is
- * not a phase: {@link LockCaller} holds it, and an acquire is a follower's write.
+ * not a phase: {@link State#call()} holds it, and an acquisition is a follower's write.
  */
-sealed interface Phase {
+public sealed interface Phase {
+
+  /** No stop callback awaited: fencing tokens are never negative. */
+  long NO_STOP = -1;
 
   /**
    * A version of the lock this candidate wrote, which may still name it, so that close can release
@@ -24,27 +28,32 @@ sealed interface Phase {
   /** Taking part without leading; {@code claim} is left from an earlier term, or null. */
   record Following(@Nullable Claim claim) implements Phase {}
 
-  /** Leading {@code term}; {@code validFrom} is the start of the last successful write. */
-  record Leading(Term term, Claim claim, long validFrom) implements Phase {
+  /**
+   * Leading the term with fencing token {@code token}, begun at {@code startedAt} (wall clock, for
+   * display); {@code validFrom} is the start of the last successful write (monotonic).
+   */
+  record Leading(long token, Instant startedAt, Claim claim, long validFrom) implements Phase {
     /**
      * The record this leader last wrote. A leader's claim always holds it: only a conflicting
      * renewal, which ends the term, leaves a claim without one.
      */
-    LeaderRecord record() {
+    public LeaderRecord record() {
       return Objects.requireNonNull(claim.record(), "a leader's claim holds its record");
     }
   }
 
   /**
-   * Stepping down on request and staying a candidate: waiting for the stop callback, then writing a
-   * released record over {@code claim}, then following, holding back from the lock until {@code
-   * holdOffUntil} on the monotonic clock.
+   * Stepping down on request and staying a candidate: waiting for the stop callback of the term
+   * {@code awaitingStopOf} ({@link #NO_STOP} once it returned), then writing a released record over
+   * {@code claim}, then following, holding back until {@code holdOffUntil} (monotonic).
    */
-  record SteppingDown(Claim claim, boolean stopCallbackPending, long holdOffUntil)
-      implements Phase {}
+  record SteppingDown(Claim claim, long awaitingStopOf, long holdOffUntil) implements Phase {}
 
-  /** Closing: waiting for the stop callback and for a write in flight, then release or finish. */
-  record Closing(@Nullable Claim claim, boolean stopCallbackPending) implements Phase {}
+  /**
+   * Closing: waiting for the stop callback of {@code awaitingStopOf} (or {@link #NO_STOP}) and for
+   * a write in flight, then release or finish.
+   */
+  record Closing(@Nullable Claim claim, long awaitingStopOf) implements Phase {}
 
   /** Closing by writing a released record over {@code claim}, until it is written or not ours. */
   record Releasing(Claim claim) implements Phase {}
@@ -75,14 +84,13 @@ sealed interface Phase {
       return new Following(claim);
     }
     if (phase instanceof Leading leading) {
-      return new Leading(leading.term(), claim, leading.validFrom());
+      return new Leading(leading.token(), leading.startedAt(), claim, leading.validFrom());
     }
     if (phase instanceof Closing closing) {
-      return new Closing(claim, closing.stopCallbackPending());
+      return new Closing(claim, closing.awaitingStopOf());
     }
     if (phase instanceof SteppingDown steppingDown) {
-      return new SteppingDown(
-          claim, steppingDown.stopCallbackPending(), steppingDown.holdOffUntil());
+      return new SteppingDown(claim, steppingDown.awaitingStopOf(), steppingDown.holdOffUntil());
     }
     return phase instanceof Releasing ? new Releasing(claim) : phase;
   }

@@ -89,14 +89,16 @@ class SharedWatchIT {
       subscriptions.add(lock.watch(events::add));
     }
     try {
-      assertEquals(
-          1,
-          sharedWatchThreads(namespace.name()) - threadsBefore,
-          "one thread for " + count + " locks");
+      // The watch's thread starts asynchronously: it is counted once it has delivered to every
+      // subscriber, and every subscriber has been served by then.
       Await.until(
           "every lock hears that its object is absent",
           Duration.ofSeconds(5),
           () -> heard.values().stream().allMatch(e -> e.equals(List.of(new LockRead.Absent()))));
+      assertEquals(
+          1,
+          sharedWatchThreads(namespace.name()) - threadsBefore,
+          "one thread for " + count + " locks");
 
       for (int i = 0; i < count; i += 2) { // every other lock is written, twice
         LeaseLock lock = locks.get(i);

@@ -158,10 +158,23 @@ class AllocationIT {
     java.util.function.Supplier<String> metrics =
         ControllerMain.prometheus(harness.controller("replica-a"));
     String pool = "cidr=\"10.31.0.0/24\",ippool=\"" + ns + "/alloc\",network=\"" + ns + "/alloc\"";
+    String nic =
+        "vmdhcpcontroller_vmnetcfg_status{ip=\"10.31.0.10\","
+            + "mac=\"52:54:00:31:00:01\",network=\""
+            + ns
+            + "/alloc\",state=\"Allocated\","
+            + "vmnetcfg=\""
+            + ns
+            + "/vm-1\"} 1.0";
+    // The gauges read the informer cache: the pool and the config reach it on watches of their own.
     Await.until(
-        "/metrics shows the pool's use",
+        "/metrics shows the pool's use and vm-1's NIC",
         WAIT,
-        () -> metrics.get().contains("vmdhcpcontroller_ippool_used{" + pool + "} 2.0"));
+        () -> {
+          String now = metrics.get();
+          return now.contains("vmdhcpcontroller_ippool_used{" + pool + "} 2.0")
+              && now.contains(nic);
+        });
     String scrape = metrics.get();
     // only the leader exports the upstream gauges, so sum() over pods counts each pool once
     IPPoolController standby = harness.start("replica-standby", 1);
@@ -171,16 +184,7 @@ class AllocationIT {
     assertFalse(standbyScrape.contains("vmdhcpcontroller_vmnetcfg_status{"), standbyScrape);
     harness.stop("replica-standby");
     assertTrue(scrape.contains("vmdhcpcontroller_ippool_available{" + pool + "} 239.0"), scrape);
-    assertTrue(
-        scrape.contains(
-            "vmdhcpcontroller_vmnetcfg_status{ip=\"10.31.0.10\","
-                + "mac=\"52:54:00:31:00:01\",network=\""
-                + ns
-                + "/alloc\",state=\"Allocated\","
-                + "vmnetcfg=\""
-                + ns
-                + "/vm-1\"} 1.0"),
-        scrape);
+    assertTrue(scrape.contains(nic), scrape);
     assertTrue(
         scrape
             .lines()

@@ -88,6 +88,15 @@ class HandoverIT {
                     .flatMap(l -> ProcessEvent.parse(l).stream())
                     .anyMatch(
                         e -> e.kind().equals("leading") && e.get("identity").equals("proc-a")));
+        // The HEALTH line comes once the health server is up, after the controller started: it may
+        // follow the LEADING line of a quick first term.
+        Await.until(
+            "the process prints its health address",
+            Duration.ofSeconds(30),
+            () ->
+                out.stream()
+                    .flatMap(l -> ProcessEvent.parse(l).stream())
+                    .anyMatch(e -> e.kind().equals("health")));
         String health =
             out.stream()
                 .flatMap(l -> ProcessEvent.parse(l).stream())

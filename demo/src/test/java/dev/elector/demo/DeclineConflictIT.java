@@ -148,6 +148,30 @@ class DeclineConflictIT {
         System.out.println("FIGURE decline-to-bound " + millis + " ms, bound " + bound);
 
         assertEquals("10.77.0.11", bound.get("ip"), bound.toString());
+        // The controller removes the report with a write of its own after the status that handled
+        // it, and writes the VM config's status after the pool's: the client may bind first.
+        Await.until(
+            "the report is removed from the pool once handled",
+            WAIT,
+            () -> {
+              IPPool p =
+                  NetworkApis.ipPools(cluster.admin())
+                      .get(ns, "lab")
+                      .throwsApiException()
+                      .getObject();
+              return p.getMetadata().getAnnotations() == null
+                  || p.getMetadata().getAnnotations().keySet().stream()
+                      .noneMatch(k -> k.startsWith("declined."));
+            });
+        Await.until(
+            "the VM config's NIC says why it got another address",
+            WAIT,
+            () -> {
+              NetworkConfigStatus now = nic(cluster, ns);
+              return "10.77.0.11".equals(now.getAllocatedIPAddress())
+                  && now.getMessage() != null
+                  && now.getMessage().contains("10.77.0.10 was declined by the VM");
+            });
         IPPool pool =
             NetworkApis.ipPools(cluster.admin()).get(ns, "lab").throwsApiException().getObject();
         Map<String, String> table = pool.getStatus().getIpv4().getAllocated();

@@ -504,6 +504,12 @@ public abstract class AbstractKubeLockIT {
           "lone steps down (round " + round + ")", Duration.ofSeconds(5), () -> !lone.isLeader());
     }
     Await.until("lone leads once more", Duration.ofSeconds(10), lone::isLeader);
+    // The stop callbacks run on the callback executor, after isLeader() turned false: wait for the
+    // third before counting.
+    Await.until(
+        "lone's stop callback of round 3",
+        Duration.ofSeconds(5),
+        () -> ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST)).count() >= 3);
     long lost = ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST)).count();
     assertEquals(3, lost, "terms ended: " + ended);
   }
@@ -565,7 +571,14 @@ public abstract class AbstractKubeLockIT {
       electors.remove(leader);
       candidate("r" + round);
     }
-    awaitOneLeader(Duration.ofSeconds(10));
+    LeaderElector last = awaitOneLeader(Duration.ofSeconds(10));
+    // The listener reports the term just after isLeader() turns true: wait for it on the timeline.
+    Await.until(
+        last.identity() + "'s term is on the timeline",
+        Duration.ofSeconds(5),
+        () ->
+            timeline.terms().stream()
+                .anyMatch(t -> t.open() && t.candidate().equals(last.identity())));
     assertTrue(timeline.terms().size() >= 4, "terms: " + timeline.terms());
     timeline.assertNoOverlap();
   }

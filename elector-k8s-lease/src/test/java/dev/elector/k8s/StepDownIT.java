@@ -76,6 +76,11 @@ class StepDownIT {
       assertEquals(ROUNDS, steppedDown.size(), "one step-down per round, each by another leader");
       LeaderElector last = awaitLeader(electors);
       for (LeaderElector e : steppedDown) {
+        // The last leader's acquisition reaches the others through their watches, after its start
+        // callback ended the last round.
+        await(e.identity() + " sees " + last.identity())
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> e.observedLeader().equals(Optional.of(last.identity())));
         assertTrue(e.health().healthy(), e.identity() + " is a healthy candidate");
         assertEquals(Optional.of(last.identity()), e.observedLeader(), e.identity() + " follows");
       }

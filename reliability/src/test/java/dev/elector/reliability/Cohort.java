@@ -541,7 +541,18 @@ final class Cohort implements AutoCloseable {
     return members.values().stream().filter(Member::leading).toList();
   }
 
-  /** Waits for exactly one leader; fails if two ever lead at once. */
+  /**
+   * Whether {@code candidate}'s current term is on the {@link #timeline}: an elector's listener
+   * reports it just after {@code isLeader()} turns true, on the elector's thread.
+   */
+  boolean onTimeline(Candidate candidate) {
+    return timeline.terms().stream()
+        .anyMatch(t -> t.open() && t.candidate().equals(candidate.name()));
+  }
+
+  /**
+   * Waits for exactly one leader, and for its term on the timeline; fails if two ever lead at once.
+   */
   Member awaitLeader(Duration limit) throws InterruptedException {
     return Waiting.until(
         limit,
@@ -551,17 +562,17 @@ final class Cohort implements AutoCloseable {
           if (leaders.size() > 1) {
             throw new AssertionError("two leaders at once: " + leaders);
           }
-          return leaders.stream().findFirst();
+          return leaders.stream().findFirst().filter(this::onTimeline);
         },
         () -> "no leader within " + limit + "; terms so far: " + timeline.terms());
   }
 
-  /** Waits until a member other than {@code not} leads. */
+  /** Waits until a member other than {@code not} leads, and its term is on the timeline. */
   Member awaitLeaderOtherThan(Member not, Duration limit) throws InterruptedException {
     return Waiting.until(
         limit,
         Duration.ofMillis(10),
-        () -> leaders().stream().filter(m -> m != not).findFirst(),
+        () -> leaders().stream().filter(m -> m != not).findFirst().filter(this::onTimeline),
         () ->
             "no leader other than "
                 + not

@@ -102,7 +102,10 @@ final class HaPlane {
     return cluster.createNamespace(scenario);
   }
 
-  /** Waits until exactly one candidate of any kind leads; fails on two. */
+  /**
+   * Waits until exactly one candidate of any kind leads, and its term is on the timeline; fails on
+   * two.
+   */
   static Cohort.Candidate awaitOneLeader(Cohort cohort, Duration limit) {
     return Waiting.until(
         limit,
@@ -112,7 +115,7 @@ final class HaPlane {
           if (leading.size() > 1) {
             throw new AssertionError("two leaders at once: " + leading);
           }
-          return leading.stream().findFirst();
+          return leading.stream().findFirst().filter(cohort::onTimeline);
         },
         () -> "no leader within " + limit + "; " + cohort.timeline.terms());
   }

@@ -202,6 +202,14 @@ class DhcpAgentFailoverIT {
     assertEquals(
         List.of("192.0.2.1/24"), leader.host().addresses(), "the leader holds the address");
     assertEquals(List.of(), follower(leader).host().addresses(), "the follower does not");
+    // A reply is counted, and its event printed, just after it is sent: the client may have it
+    // first.
+    leader
+        .events()
+        .await(
+            e -> e.is("reply", "kind", "ACKED", "mac", VM.toString()),
+            Duration.ofSeconds(5),
+            "ACK");
     String metrics = leader.host().run(5, "curl", "-s", "http://127.0.0.1:8080/metrics").output();
     assertTrue(replies(metrics, "offered") >= 1, metrics);
     assertTrue(replies(metrics, "acked") >= 1, metrics);

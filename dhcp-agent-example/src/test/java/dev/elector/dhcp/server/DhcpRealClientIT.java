@@ -263,16 +263,26 @@ class DhcpRealClientIT {
     assertEquals("192.0.2.123", bound.get("ntpsrv"));
     assertEquals("4", bound.get("lease"));
     assertEquals("192.0.2.1", bound.get("serverid"));
-    assertTrue(
-        serverOutput.contains(
-            "OUTCOME DISCOVER OFFERED mac=" + KNOWN_MAC + " ip=192.0.2.10 to=255.255.255.255:68"),
-        serverOutput.toString());
-    assertTrue(
-        serverOutput.contains(
-            "OUTCOME REQUEST ACKED mac="
-                + KNOWN_MAC
-                + " ip=192.0.2.10 state=SELECTING to=255.255.255.255:68"),
-        serverOutput.toString());
+    // The server prints each OUTCOME line before it answers, but the reader thread takes the lines
+    // from the server's output pipe in its own time.
+    await("the server's OUTCOME lines")
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(
+            () -> {
+              assertTrue(
+                  serverOutput.contains(
+                      "OUTCOME DISCOVER OFFERED mac="
+                          + KNOWN_MAC
+                          + " ip=192.0.2.10 to=255.255.255.255:68"),
+                  serverOutput.toString());
+              assertTrue(
+                  serverOutput.contains(
+                      "OUTCOME REQUEST ACKED mac="
+                          + KNOWN_MAC
+                          + " ip=192.0.2.10 state=SELECTING to=255.255.255.255:68"),
+                  serverOutput.toString());
+            });
   }
 
   /** udhcpc raises a 4 s lease to its own minimum and renews after about 15 s, by unicast. */
@@ -318,12 +328,17 @@ class DhcpRealClientIT {
       run(10, "ip", "-n", CLIENT_NS, "addr", "flush", "dev", CLIENT_IF);
     }
     assertEquals("192.0.2.10", env(events.resolve("renew")).get("ip"));
-    assertTrue(
-        serverOutput.contains(
-            "OUTCOME REQUEST ACKED mac="
-                + KNOWN_MAC
-                + " ip=192.0.2.10 state=RENEWING to=192.0.2.10:68"),
-        serverOutput.toString());
+    await("the server's OUTCOME line of the renewal")
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(
+            () ->
+                assertTrue(
+                    serverOutput.contains(
+                        "OUTCOME REQUEST ACKED mac="
+                            + KNOWN_MAC
+                            + " ip=192.0.2.10 state=RENEWING to=192.0.2.10:68"),
+                    serverOutput.toString()));
   }
 
   @Test

@@ -98,6 +98,12 @@ class JosdkHandoverIT {
             "the terminated replica exits",
             Duration.ofSeconds(10),
             () -> second.has("EXIT") && !second.process.isAlive());
+        // Its shutdown hooks print EXIT and close the elector at the same time, so STOPPED can come
+        // after EXIT, and the reader thread takes the last lines from the pipe in its own time.
+        Await.until(
+            "the terminated replica's STOPPED line is read",
+            Duration.ofSeconds(10),
+            () -> second.has("STOPPED"));
         assertEquals(Optional.of(third.name), api.writer(ns, "after-term"));
         long handover = third.events("LEADING").get(0).nanos() - termed;
         System.out.printf("FIGURE josdk-handover term-to-new-leader %d ms%n", handover / 1_000_000);

@@ -98,6 +98,9 @@ class SpringElectorIT {
                           b.getBean(Job.class).run();
                           assertThat(a.getBean(Job.class).runs()).isEqualTo(1);
                           assertThat(b.getBean(Job.class).runs()).isZero();
+                          // The events come from the start callbacks, which run on the callback
+                          // executor just after isLeader() turns true.
+                          await().atMost(Duration.ofSeconds(5)).until(() -> !events.isEmpty());
                           assertThat(events).hasSize(1);
                           assertThat(((LeadershipGrantedEvent) events.get(0)).getElector())
                               .isSameAs(ea);
@@ -107,6 +110,7 @@ class SpringElectorIT {
                           await().atMost(Duration.ofSeconds(2)).until(eb::isLeader);
                           Duration handover = Duration.ofNanos(System.nanoTime() - closed);
                           assertThat(handover).isLessThan(Duration.ofSeconds(1));
+                          await().atMost(Duration.ofSeconds(5)).until(() -> events.size() >= 3);
                           assertThat(events).hasSize(3);
                           assertThat(events.get(1)).isInstanceOf(LeadershipRevokedEvent.class);
                           assertThat(events.get(2)).isInstanceOf(LeadershipGrantedEvent.class);

@@ -99,6 +99,9 @@ public final class Candidate {
 
   /** The next state after {@code event} at {@code now}, and the effects to run, in order. */
   public Step next(State state, Event event, Moment now) {
+    if (state.phase() instanceof Phase.Closed) {
+      return new Step(state, List.of()); // nothing runs any more
+    }
     Transition t = new Transition(state, now);
     t.on(event);
     return new Step(t.state(), t.effects);
@@ -194,9 +197,6 @@ public final class Candidate {
     }
 
     void on(Event event) {
-      if (phase instanceof Phase.Closed) {
-        return; // nothing runs any more; late answers and timers find nothing to do
-      }
       if (event instanceof Event.GateCompleted gate) {
         gateCompleted(gate.error());
       } else if (event instanceof Event.StepDue) {

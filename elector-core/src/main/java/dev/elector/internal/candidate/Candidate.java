@@ -346,12 +346,16 @@ public final class Candidate {
       } else if (phase instanceof Phase.Leading leading) {
         if (event instanceof LockRead.Found found) {
           view = view.withToken(found.record().leaderTransitions());
-          if (found.record().isHeldBy(identity)
-              && found.record().leaderTransitions() == leading.record().leaderTransitions()) {
+          if (ours(found.record(), leading)) {
             if (found.record().prefersOtherThan(identity)) {
               handOverAsked(leading, found);
+            } else if (call == null && !found.version().equals(leading.claim().version())) {
+              // Our record at a version we did not write: an edit of the object's metadata. The
+              // next renewal goes over it; if the event was stale, that renewal conflicts and
+              // the read after it tells.
+              adopt(leading, found);
             }
-            return; // our own write, or our record with a request that is handled now
+            return;
           }
         }
         // The event may be stale (queued before our own write): renew at once and let the
@@ -570,29 +574,79 @@ public final class Candidate {
         effects.add(new Effect.ArmDeadline(start + renewDeadline - now));
         schedule(new Delay.Retry(start, Long.MAX_VALUE));
       } else if (result instanceof LockWrite.Conflict conflict) {
-        // Someone else wrote the lock. Verifying first could be delayed (budget, errors), so the
-        // term ends now; if a read shows the record is still ours, a new term starts after a write.
-        phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
+        // Someone else wrote the lock: another holder, or an edit that left the record ours (a
+        // label, an annotation). The term stays valid only until its deadline whatever the read
+        // shows, so reading first costs no safety: no candidate can take a lock it saw renewed
+        // before that deadline has passed on this candidate's clock.
         log(
             Level.DEBUG,
-            "renew conflicted (" + conflict.detail() + "); stepping down and reading the lock");
-        endTerm(leading, TermEnd.LOCK_LOST);
-        watchCurrent = false;
-        follow(new Delay.Exactly(0));
+            "renew conflicted (" + conflict.detail() + "); reading the lock to see whose it is");
+        read(Purpose.VERIFY);
       } else {
-        LockFailure failure = ((LockWrite.Failed) result).failure();
-        long left = leading.validFrom() + renewDeadline - now;
-        effects.add(
-            new Effect.Failed(
-                "renew",
-                failure,
-                "Stepping down in " + Duration.ofNanos(left) + " unless a renewal succeeds."));
-        // The next try comes a retryPeriod after this one started, as renewals do: a renewal that
-        // failed slowly (a call that timed out, a server that answered late) is retried at once,
-        // so a stalled request does not cost the rest of the deadline a retry period more.
-        long sinceStart = now - start;
-        schedule(new Delay.Exactly(Math.min(Math.max(0, retry - sinceStart), Math.max(0, left))));
+        renewalFailed(leading, ((LockWrite.Failed) result).failure(), start);
       }
+    }
+
+    private void renewalFailed(Phase.Leading leading, LockFailure failure, long start) {
+      long left = leading.validFrom() + renewDeadline - now;
+      effects.add(
+          new Effect.Failed(
+              "renew",
+              failure,
+              "Stepping down in " + Duration.ofNanos(left) + " unless a renewal succeeds."));
+      // The next try comes a retryPeriod after this one started, as renewals do: a renewal that
+      // failed slowly (a call that timed out, a server that answered late) is retried at once,
+      // so a stalled request does not cost the rest of the deadline a retry period more.
+      long sinceStart = now - start;
+      schedule(new Delay.Exactly(Math.min(Math.max(0, retry - sinceStart), Math.max(0, left))));
+    }
+
+    /**
+     * The read after a conflicting renewal answered. A record that still names this leader with its
+     * own term's token was changed only outside the election's fields: the leader takes the new
+     * version and renews over it at once. Anything else ends the term.
+     */
+    private void verified(Phase.Leading leading, LockRead result, InFlight asked) {
+      if (result instanceof LockRead.Failed failed) {
+        renewalFailed(leading, failed.failure(), asked.start());
+        return;
+      }
+      if (result instanceof LockRead.Found found && ours(found.record(), leading)) {
+        see(found);
+        if (found.record().prefersOtherThan(identity)) {
+          handOverAsked(leading, found);
+          return;
+        }
+        Phase.Leading adopted = adopt(leading, found);
+        log(
+            Level.DEBUG,
+            "the lock changed without a change of holder or term (metadata); renewing over version "
+                + found.version());
+        renewDue(adopted);
+        return;
+      }
+      phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
+      log(Level.DEBUG, "the lock is no longer this leader's; stepping down");
+      endTerm(leading, TermEnd.LOCK_LOST);
+      effects.add(new Effect.Watch());
+      decide(see(result), "read");
+    }
+
+    /** Whether {@code record} names this leader with its own term's token. */
+    private boolean ours(LeaderRecord record, Phase.Leading leading) {
+      return record.isHeldBy(identity) && record.leaderTransitions() == leading.token();
+    }
+
+    /** Leads on over {@code found}, this term's own record at a version changed by someone else. */
+    private Phase.Leading adopt(Phase.Leading leading, LockRead.Found found) {
+      Phase.Leading adopted =
+          new Phase.Leading(
+              leading.token(),
+              leading.startedAt(),
+              new Phase.Claim(found.version(), found.record()),
+              leading.validFrom());
+      phase = adopted;
+      return adopted;
     }
 
     private void deadlineDue() {
@@ -908,6 +962,11 @@ public final class Candidate {
         case RENEW -> {
           if (phase instanceof Phase.Leading leading) {
             renewed(leading, Objects.requireNonNull(write), asked);
+          }
+        }
+        case VERIFY -> {
+          if (phase instanceof Phase.Leading leading) {
+            verified(leading, Objects.requireNonNull(read), asked);
           }
         }
         case RELEASE_AFTER_STEP_DOWN ->

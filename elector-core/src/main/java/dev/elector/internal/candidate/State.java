@@ -55,6 +55,8 @@ public record State(
     ACQUIRE,
     /** A leader's renewal. */
     RENEW,
+    /** A leader's read after a conflicting renewal: is the record still its own? */
+    VERIFY,
     /** A release after stepping down; the candidate goes on following. */
     RELEASE_AFTER_STEP_DOWN,
     /** A release on close. */
@@ -84,7 +86,9 @@ public record State(
 
     /** Whether it writes: a create or an update. */
     public boolean writes() {
-      return purpose != Purpose.LOOK && purpose != Purpose.READ_FOR_RELEASE;
+      return purpose != Purpose.LOOK
+          && purpose != Purpose.READ_FOR_RELEASE
+          && purpose != Purpose.VERIFY;
     }
   }
 

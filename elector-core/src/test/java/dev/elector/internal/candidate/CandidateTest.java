@@ -191,13 +191,55 @@ class CandidateTest {
   }
 
   @Test
-  void aConflictingRenewalEndsTheTermAndReadsAtOnce() {
+  void aConflictingRenewalReadsAndEndsTheTermWhenAnotherHolderWrote() {
     leadFromZero();
     at(2, new Event.StepDue());
     at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
+    assertInstanceOf(
+        Phase.Leading.class, state.phase(), "valid until its deadline whatever it reads");
+    assertEquals(LockCall.READ, effect(Effect.Call.class).kind());
+
+    at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("9", THEIRS)));
     assertEquals(new Phase.Following(new Phase.Claim("1", null)), state.phase());
     assertEquals(new Effect.EndTerm(0, TermEnd.LOCK_LOST), effect(Effect.EndTerm.class));
-    assertEquals(new Effect.Delay.Exactly(0), effect(Effect.ScheduleStep.class).delay());
+    assertFalse(has(Effect.Call.class), "the read just made decides: the new holder's lease runs");
+  }
+
+  @Test
+  void aConflictingRenewalOverOurOwnRecordEditedBySomeoneElseRenewsOverTheNewVersion() {
+    leadFromZero();
+    LeaderRecord ours = leading().record();
+    at(2, new Event.StepDue());
+    at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
+    at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("5", ours)));
+    Effect.Call renew = effect(Effect.Call.class);
+    assertEquals("5", renew.version(), "over the version of the label edit");
+    assertFalse(has(Effect.EndTerm.class));
+    at(2.3, new Event.WriteAnswered(renew.seq(), new LockWrite.Written("6")));
+    assertEquals(0, leading().token(), "the same term");
+    assertEquals(new Effect.ExtendTerm((long) (12.2 * S)), effect(Effect.ExtendTerm.class));
+  }
+
+  @Test
+  void theWatchShowingOurRecordAtANewVersionIsTakenForTheNextRenewal() {
+    leadFromZero();
+    LeaderRecord ours = leading().record();
+    at(1, new Event.Watched(new LockRead.Found("4", ours)));
+    assertTrue(effects.isEmpty(), "no call and no end: " + effects);
+    at(2, new Event.StepDue());
+    assertEquals("4", effect(Effect.Call.class).version());
+  }
+
+  @Test
+  void aPreferredHolderAnnotationNamingTheLeaderEndsNoTerm() {
+    leadFromZero();
+    LeaderRecord namingUs = leading().record().withPreferredHolder("me");
+    at(1, new Event.Watched(new LockRead.Found("4", namingUs)));
+    assertInstanceOf(Phase.Leading.class, state.phase());
+    at(2, new Event.StepDue());
+    Effect.Call renew = effect(Effect.Call.class);
+    assertEquals("4", renew.version());
+    assertEquals("me", renew.record().preferredHolder(), "the renewal keeps the annotation");
   }
 
   @Test

@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  * explored once. What can happen: the earliest timer fires (a step, a renew deadline, a call's
  * callTimeout, close's timeout), a call lands at the server (a write applied if its version still
  * matches), a landed call answers, a call fails without landing, a watch delivers its next event, a
- * stop callback returns, a leader is asked to step down, a candidate is asked to close. A landed
- * call whose callTimeout fires first is a late answer.
+ * stop callback returns, a leader is asked to step down, a candidate is asked to close, someone
+ * outside the election edits the lock object's metadata (a new version of the same record). A
+ * landed call whose callTimeout fires first is a late answer.
  *
  * <p>After every event it asserts: at most one candidate holds a term that is valid at that
  * instant; every term that started ends exactly once, and a closed candidate holds none; one call
@@ -75,7 +76,21 @@ final class ModelCheck {
 
   /** The whole world: the candidates, the server, the clock and the requests still allowed. */
   record World(
-      List<Node> nodes, Server server, long now, boolean stepDownLeft, boolean closeLeft) {}
+      List<Node> nodes,
+      Server server,
+      long now,
+      boolean stepDownLeft,
+      boolean closeLeft,
+      boolean editLeft) {
+
+    World at(long time) {
+      return new World(nodes, server, time, stepDownLeft, closeLeft, editLeft);
+    }
+
+    World with(List<Node> newNodes, Server newServer) {
+      return new World(newNodes, newServer, now, stepDownLeft, closeLeft, editLeft);
+    }
+  }
 
   private final Candidate candidate;
   private final Machine machine;
@@ -148,7 +163,7 @@ final class ModelCheck {
               false,
               Long.MIN_VALUE));
     }
-    World world = new World(List.copyOf(nodes), new Server(null, null, 0), 0, true, true);
+    World world = new World(List.copyOf(nodes), new Server(null, null, 0), 0, true, true, true);
     for (int i = 0; i < candidates; i++) {
       world = apply(world, i, new Event.GateCompleted(null));
     }
@@ -185,6 +200,19 @@ final class ModelCheck {
     long earliest = Node.NONE;
     for (Node node : world.nodes()) {
       earliest = Math.min(earliest, earliestTimer(node));
+    }
+    if (world.editLeft() && world.server().version() != null) {
+      // Someone outside the election edits the object's metadata: a new version, the same record.
+      Server server = world.server();
+      World edited =
+          new World(
+              world.nodes(),
+              written(server, server.record()),
+              world.now(),
+              world.stepDownLeft(),
+              world.closeLeft(),
+              false);
+      next.add(broadcast(edited));
     }
     for (int i = 0; i < world.nodes().size(); i++) {
       Node node = world.nodes().get(i);
@@ -223,12 +251,24 @@ final class ModelCheck {
       }
       if (world.stepDownLeft() && node.state().phase() instanceof Phase.Leading) {
         World asked =
-            new World(world.nodes(), world.server(), world.now(), false, world.closeLeft());
+            new World(
+                world.nodes(),
+                world.server(),
+                world.now(),
+                false,
+                world.closeLeft(),
+                world.editLeft());
         next.add(apply(asked, i, new Event.StepDownAsked(world.now() + timings.lease())));
       }
       if (world.closeLeft() && i == 0) {
         World asked =
-            new World(world.nodes(), world.server(), world.now(), world.stepDownLeft(), false);
+            new World(
+                world.nodes(),
+                world.server(),
+                world.now(),
+                world.stepDownLeft(),
+                false,
+                world.editLeft());
         asked = apply(asked, i, new Event.CloseRequested());
         next.add(apply(asked, i, new Event.Close()));
       }
@@ -252,8 +292,7 @@ final class ModelCheck {
   }
 
   private World fire(World world, int i, long at, Timer timer) {
-    World later =
-        new World(world.nodes(), world.server(), at, world.stepDownLeft(), world.closeLeft());
+    World later = world.at(at);
     Node node = later.nodes().get(i);
     return switch (timer) {
       case STEP -> apply(withNode(later, i, withStep(node, Node.NONE)), i, new Event.StepDue());
@@ -304,10 +343,7 @@ final class ModelCheck {
     World landed =
         withNode(world, i, withCall(node, new Call(asked, call.deadline(), true, answer)));
     if (!after.equals(server)) {
-      landed =
-          broadcast(
-              new World(
-                  landed.nodes(), after, landed.now(), landed.stepDownLeft(), landed.closeLeft()));
+      landed = broadcast(landed.with(landed.nodes(), after));
     }
     return landed;
   }
@@ -329,8 +365,7 @@ final class ModelCheck {
       }
       nodes.add(node);
     }
-    return new World(
-        List.copyOf(nodes), server, world.now(), world.stepDownLeft(), world.closeLeft());
+    return world.with(List.copyOf(nodes), server);
   }
 
   private World answer(World world, int i, Object answer) {
@@ -476,8 +511,7 @@ final class ModelCheck {
   private static World withNode(World world, int i, Node node) {
     List<Node> nodes = new ArrayList<>(world.nodes());
     nodes.set(i, node);
-    return new World(
-        List.copyOf(nodes), world.server(), world.now(), world.stepDownLeft(), world.closeLeft());
+    return world.with(List.copyOf(nodes), world.server());
   }
 
   private static Node withState(Node n, State s) {

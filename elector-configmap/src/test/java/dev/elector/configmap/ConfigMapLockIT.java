@@ -8,6 +8,7 @@ import com.google.gson.JsonParser;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.AbstractKubeLockIT;
 import dev.elector.kube.KubeLock;
+import dev.elector.lock.LeaderRecord;
 import dev.elector.testkit.kube.Await;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,6 +73,28 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
             + "\",\"leaderTransitions\":"
             + transitions
             + "}");
+  }
+
+  @Override
+  protected void editMetadata(
+      String namespace, String name, String label, String value, @Nullable String preferredHolder)
+      throws ApiException {
+    CoreV1Api api = new CoreV1Api(admin);
+    for (int attempt = 0; ; attempt++) {
+      try {
+        V1ConfigMap current = api.readNamespacedConfigMap(name, namespace).execute();
+        current.getMetadata().putLabelsItem(label, value);
+        if (preferredHolder != null) {
+          current.getMetadata().putAnnotationsItem(LeaderRecord.PREFERRED_HOLDER, preferredHolder);
+        }
+        api.replaceNamespacedConfigMap(name, namespace, current).execute();
+        return;
+      } catch (ApiException e) {
+        if (e.getCode() != 409 || attempt > 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   private void writeAnnotation(String namespace, String name, String value) throws ApiException {

@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,15 @@ public abstract class AbstractKubeLockIT {
 
   /** Deletes the lock object. */
   protected abstract void deleteObject(String namespace, String name) throws Exception;
+
+  /**
+   * Edits the lock object's metadata only, as {@code kubectl label} or a policy engine does: sets
+   * label {@code label} to {@code value} and, when {@code preferredHolder} is not null, the
+   * preferred-holder annotation; the record is left as it is.
+   */
+  protected abstract void editMetadata(
+      String namespace, String name, String label, String value, @Nullable String preferredHolder)
+      throws Exception;
 
   /** The holder and transitions as stored, or empty if the object is absent. */
   protected abstract Optional<Stored> readStored(String namespace, String name) throws Exception;
@@ -512,6 +522,24 @@ public abstract class AbstractKubeLockIT {
         () -> ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST)).count() >= 3);
     long lost = ended.stream().filter(e -> e.equals("lone:" + TermEnd.LOCK_LOST)).count();
     assertEquals(3, lost, "terms ended: " + ended);
+  }
+
+  @Test
+  void editsOfAHeldLocksMetadataEndNoTerm() throws Exception {
+    LeaderElector lone = candidate("lone");
+    Await.until("lone leads", Duration.ofSeconds(10), lone::isLeader);
+    long token = lone.currentTerm().orElseThrow().fencingToken();
+    for (int round = 1; round <= 3; round++) {
+      editMetadata(namespace.name(), lockName, "edited", "round-" + round, null);
+      awaitRenewals(lone, 2, Duration.ofSeconds(5));
+    }
+    // An operator naming the current leader as the preferred holder keeps it leading.
+    editMetadata(namespace.name(), lockName, "edited", "preferred", "lone");
+    awaitRenewals(lone, 2, Duration.ofSeconds(5));
+
+    assertEquals(List.of(), ended, "terms ended");
+    assertEquals(0, lone.stats().termsEnded(TermEnd.LOCK_LOST));
+    assertEquals(token, lone.currentTerm().orElseThrow().fencingToken(), "one term throughout");
   }
 
   @Test

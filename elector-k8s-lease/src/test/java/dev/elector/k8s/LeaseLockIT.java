@@ -1,6 +1,7 @@
 package dev.elector.k8s;
 
 import dev.elector.kube.KubeLock;
+import dev.elector.lock.LeaderRecord;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -13,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Lease lock on a real API server; outside writes go through client-java's typed API. Public so
@@ -71,6 +73,28 @@ public class LeaseLockIT extends AbstractKubeLockIT {
               .execute();
           return;
         }
+        if (e.getCode() != 409 || attempt > 10) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  @Override
+  protected void editMetadata(
+      String namespace, String name, String label, String value, @Nullable String preferredHolder)
+      throws ApiException {
+    CoordinationV1Api api = new CoordinationV1Api(admin);
+    for (int attempt = 0; ; attempt++) {
+      try {
+        V1Lease current = api.readNamespacedLease(name, namespace).execute();
+        current.getMetadata().putLabelsItem(label, value);
+        if (preferredHolder != null) {
+          current.getMetadata().putAnnotationsItem(LeaderRecord.PREFERRED_HOLDER, preferredHolder);
+        }
+        api.replaceNamespacedLease(name, namespace, current).execute();
+        return;
+      } catch (ApiException e) {
         if (e.getCode() != 409 || attempt > 10) {
           throw e;
         }

@@ -606,11 +606,7 @@ public final class Candidate {
      * own term's token was changed only outside the election's fields: the leader takes the new
      * version and renews over it at once. Anything else ends the term.
      */
-    private void verified(Phase.Leading leading, LockRead result, InFlight asked) {
-      if (result instanceof LockRead.Failed failed) {
-        renewalFailed(leading, failed.failure(), asked.start());
-        return;
-      }
+    private void verified(Phase.Leading leading, LockRead result) {
       if (result instanceof LockRead.Found found && ours(found.record(), leading)) {
         see(found);
         if (found.record().prefersOtherThan(identity)) {
@@ -626,10 +622,15 @@ public final class Candidate {
         return;
       }
       phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
-      log(Level.DEBUG, "the lock is no longer this leader's; stepping down");
       endTerm(leading, TermEnd.LOCK_LOST);
       effects.add(new Effect.Watch());
-      decide(see(result), "read");
+      if (result instanceof LockRead.Failed failed) {
+        // Someone wrote the lock and it cannot be read: as good as lost.
+        failed(failed.failure(), "read", "Stepping down: the lock was written by someone else.");
+      } else {
+        log(Level.DEBUG, "the lock is no longer this leader's; stepping down");
+        decide(see(result), "read");
+      }
     }
 
     /** Whether {@code record} names this leader with its own term's token. */
@@ -662,11 +663,16 @@ public final class Candidate {
 
     private void deadlineExceeded(Phase.Leading leading) {
       phase = new Phase.Following(leading.claim());
+      // A renewal conflicted and the read that would tell whose the lock is has not answered:
+      // someone else wrote it, so the term ends as lost.
+      boolean conflicted =
+          call != null && call.purpose() == Purpose.VERIFY && call.epoch() == epoch;
       log(
           Level.ERROR,
           "lost leadership: no successful renewal within renewDeadline "
-              + settings.renewDeadline());
-      endTerm(leading, TermEnd.RENEW_DEADLINE_EXCEEDED);
+              + settings.renewDeadline()
+              + (conflicted ? " after a conflicting write by someone else" : ""));
+      endTerm(leading, conflicted ? TermEnd.LOCK_LOST : TermEnd.RENEW_DEADLINE_EXCEEDED);
       // A leader past its deadline backs off as after a failure.
       failures = Math.max(failures, 1);
       follow(new Delay.Backoff(failures));
@@ -966,7 +972,7 @@ public final class Candidate {
         }
         case VERIFY -> {
           if (phase instanceof Phase.Leading leading) {
-            verified(leading, Objects.requireNonNull(read), asked);
+            verified(leading, Objects.requireNonNull(read));
           }
         }
         case RELEASE_AFTER_STEP_DOWN ->

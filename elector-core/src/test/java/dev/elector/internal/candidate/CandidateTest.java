@@ -221,6 +221,26 @@ class CandidateTest {
   }
 
   @Test
+  void aConflictThatCannotBeCheckedEndsTheTermAsLost() {
+    leadFromZero();
+    at(2, new Event.StepDue());
+    at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
+    LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "down");
+    at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Failed(down)));
+    assertEquals(new Effect.EndTerm(0, TermEnd.LOCK_LOST), effect(Effect.EndTerm.class));
+    assertEquals(new Effect.Delay.Backoff(1), effect(Effect.ScheduleStep.class).delay());
+  }
+
+  @Test
+  void theDeadlinePassingWhileAConflictIsCheckedEndsTheTermAsLost() {
+    leadFromZero();
+    at(9, new Event.StepDue());
+    at(9.5, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
+    at(10, new Event.DeadlineDue());
+    assertEquals(new Effect.EndTerm(0, TermEnd.LOCK_LOST), effect(Effect.EndTerm.class));
+  }
+
+  @Test
   void theWatchShowingOurRecordAtANewVersionIsTakenForTheNextRenewal() {
     leadFromZero();
     LeaderRecord ours = leading().record();

@@ -311,7 +311,13 @@ final class Election {
   private void endTerm(Effect.EndTerm end) {
     Term ended = Objects.requireNonNull(term, "a term to end");
     term = null;
-    TermEnd reason = end.reason();
+    TermEnd reason =
+        switch (end.reason()) {
+          case LOCK_LOST -> TermEnd.LOCK_LOST;
+          case RENEW_DEADLINE_EXCEEDED -> TermEnd.RENEW_DEADLINE_EXCEEDED;
+          case STEPPED_DOWN -> TermEnd.STEPPED_DOWN;
+          case CLOSED -> TermEnd.CLOSED;
+        };
     ended.end(reason);
     counters.termEnded(reason);
     if (reason == TermEnd.CLOSED) {
@@ -381,7 +387,19 @@ final class Election {
    */
   private void call(Effect.Call call) {
     long start = clock.nanos();
-    LockCall kind = call.kind();
+    LockCall kind =
+        switch (call.kind()) {
+          case READ -> LockCall.READ;
+          case CREATE -> LockCall.CREATE;
+          case UPDATE -> LockCall.UPDATE;
+        };
+    CallPurpose purpose =
+        switch (call.purpose()) {
+          case LOOK, VERIFY, READ_FOR_RELEASE -> CallPurpose.READ;
+          case RENEW -> CallPurpose.RENEW;
+          case RELEASE -> CallPurpose.RELEASE;
+          case FIRST_CREATE, CREATE, ACQUIRE, RELEASE_AFTER_STEP_DOWN -> CallPurpose.ACQUIRE;
+        };
     Cancellable timer =
         scheduler.schedule(
             () -> {
@@ -392,7 +410,7 @@ final class Election {
               answered(call, failure(kind, timeout), true);
             },
             timings.callTimeout());
-    pending = new PendingCall(call.seq(), kind, call.purpose(), start, timer);
+    pending = new PendingCall(call.seq(), kind, purpose, start, timer);
     CompletionStage<?> stage;
     try {
       stage =

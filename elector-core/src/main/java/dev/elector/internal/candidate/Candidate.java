@@ -1,9 +1,7 @@
 package dev.elector.internal.candidate;
 
-import dev.elector.CallPurpose;
-import dev.elector.LockCall;
-import dev.elector.TermEnd;
 import dev.elector.internal.candidate.Effect.Delay;
+import dev.elector.internal.candidate.Effect.Ending;
 import dev.elector.internal.candidate.Effect.Level;
 import dev.elector.internal.candidate.State.InFlight;
 import dev.elector.internal.candidate.State.Purpose;
@@ -622,7 +620,7 @@ public final class Candidate {
         return;
       }
       phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
-      endTerm(leading, TermEnd.LOCK_LOST);
+      endTerm(leading, Ending.LOCK_LOST);
       effects.add(new Effect.Watch());
       if (result instanceof LockRead.Failed failed) {
         // Someone wrote the lock and it cannot be read: as good as lost.
@@ -672,14 +670,14 @@ public final class Candidate {
           "lost leadership: no successful renewal within renewDeadline "
               + settings.renewDeadline()
               + (conflicted ? " after a conflicting write by someone else" : ""));
-      endTerm(leading, conflicted ? TermEnd.LOCK_LOST : TermEnd.RENEW_DEADLINE_EXCEEDED);
+      endTerm(leading, conflicted ? Ending.LOCK_LOST : Ending.RENEW_DEADLINE_EXCEEDED);
       // A leader past its deadline backs off as after a failure.
       failures = Math.max(failures, 1);
       follow(new Delay.Backoff(failures));
     }
 
     /** Ends the term {@code leading} led; what was scheduled for it is cancelled. */
-    private void endTerm(Phase.Leading leading, TermEnd reason) {
+    private void endTerm(Phase.Leading leading, Ending reason) {
       epoch++;
       effects.add(new Effect.CancelDeadline());
       cancelStep();
@@ -694,7 +692,7 @@ public final class Candidate {
       }
       phase = new Phase.SteppingDown(leading.claim(), leading.token(), until);
       view = view.holdingOffUntil(until);
-      endTerm(leading, TermEnd.STEPPED_DOWN);
+      endTerm(leading, Ending.STEPPED_DOWN);
     }
 
     /**
@@ -714,7 +712,7 @@ public final class Candidate {
               + " is asked to lead next; stepping down (term "
               + leading.token()
               + ")");
-      endTerm(leading, TermEnd.STEPPED_DOWN);
+      endTerm(leading, Ending.STEPPED_DOWN);
     }
 
     private void stopCallbackReturned(long token) {
@@ -784,7 +782,7 @@ public final class Candidate {
       phase = new Phase.Closing(Phase.claimOf(before), awaiting);
       cancelStep();
       if (before instanceof Phase.Leading leading) {
-        endTerm(leading, TermEnd.CLOSED);
+        endTerm(leading, Ending.CLOSED);
       }
       epoch++;
       effects.add(new Effect.ArmCloseTimer(closeTimeout));
@@ -889,7 +887,7 @@ public final class Candidate {
     // -------------------------------------------------------------- calls and their answers
 
     private void read(Purpose purpose) {
-      issue(purpose, LockCall.READ, CallPurpose.READ, null, null, null);
+      issue(purpose, null, null, null);
     }
 
     /**
@@ -901,26 +899,12 @@ public final class Candidate {
         @Nullable String version,
         LeaderRecord record,
         Phase.@Nullable Claim over) {
-      CallPurpose counted =
-          switch (purpose) {
-            case RENEW -> CallPurpose.RENEW;
-            case RELEASE -> CallPurpose.RELEASE;
-            default -> CallPurpose.ACQUIRE;
-          };
-      issue(
-          purpose,
-          version == null ? LockCall.CREATE : LockCall.UPDATE,
-          counted,
-          version,
-          record,
-          over);
+      issue(purpose, version, record, over);
     }
 
     /** Makes a call if the budget allows it now, else takes the next step once it will. */
     private void issue(
         Purpose purpose,
-        LockCall kind,
-        CallPurpose counted,
         @Nullable String version,
         @Nullable LeaderRecord record,
         Phase.@Nullable Claim over) {
@@ -943,7 +927,7 @@ public final class Candidate {
               over,
               watchEvents,
               view.othersSeen());
-      effects.add(new Effect.Call(seq, kind, counted, version, record));
+      effects.add(new Effect.Call(seq, purpose, version, record));
     }
 
     private void answered(long answeredSeq, @Nullable LockRead read, @Nullable LockWrite write) {

@@ -1,8 +1,5 @@
 package dev.elector.internal.candidate;
 
-import dev.elector.CallPurpose;
-import dev.elector.LockCall;
-import dev.elector.TermEnd;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import java.time.Instant;
@@ -40,18 +37,43 @@ public sealed interface Effect {
   /** Delivers {@link Event.CloseTimedOut} after {@code delayNanos}. */
   record ArmCloseTimer(long delayNanos) implements Effect {}
 
+  /** Why a term ends. */
+  enum Ending {
+    /** Someone else wrote the lock. */
+    LOCK_LOST,
+    /** No renewal succeeded within renewDeadline. */
+    RENEW_DEADLINE_EXCEEDED,
+    /** The leader stepped down on request. */
+    STEPPED_DOWN,
+    /** The candidate closed. */
+    CLOSED
+  }
+
+  /** The kinds of lock call. */
+  enum Kind {
+    READ,
+    CREATE,
+    UPDATE
+  }
+
   /**
-   * Makes lock call {@code seq}: a read, a create of {@code record}, or an update of the lock at
-   * {@code version} to {@code record}; its answer comes back as {@link Event.ReadAnswered} or
-   * {@link Event.WriteAnswered} with the same {@code seq}, or as a failure after callTimeout.
+   * Makes lock call {@code seq} for {@code purpose}: a read, a create of {@code record} (no
+   * version), or an update of the lock at {@code version} to {@code record}; its answer comes back
+   * as {@link Event.ReadAnswered} or {@link Event.WriteAnswered} with the same {@code seq}, or as a
+   * failure after callTimeout.
    */
   record Call(
-      long seq,
-      LockCall kind,
-      CallPurpose purpose,
-      @Nullable String version,
-      @Nullable LeaderRecord record)
-      implements Effect {}
+      long seq, State.Purpose purpose, @Nullable String version, @Nullable LeaderRecord record)
+      implements Effect {
+
+    /** The kind of call. */
+    public Kind kind() {
+      if (record == null) {
+        return Kind.READ;
+      }
+      return version == null ? Kind.CREATE : Kind.UPDATE;
+    }
+  }
 
   /** The call budget is spent: a call waits {@code waitNanos} (the step is rescheduled). */
   record CallDeferred(long waitNanos) implements Effect {}
@@ -72,7 +94,7 @@ public sealed interface Effect {
    * Ends the term {@code token} for {@code reason}; once onStoppedLeading returned, the driver
    * delivers {@link Event.StopCallbackReturned}.
    */
-  record EndTerm(long token, TermEnd reason) implements Effect {}
+  record EndTerm(long token, Ending reason) implements Effect {}
 
   /** The lock names {@code holder} now ("" for nobody): tell the listener and onNewLeader. */
   record LeaderObserved(String holder) implements Effect {}

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.CallPurpose;
-import dev.elector.LockCall;
-import dev.elector.TermEnd;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -95,8 +92,8 @@ class CandidateTest {
 
     at(0, new Event.StepDue());
     Effect.Call create = effect(Effect.Call.class);
-    assertEquals(LockCall.CREATE, create.kind());
-    assertEquals(CallPurpose.ACQUIRE, create.purpose());
+    assertEquals(Effect.Kind.CREATE, create.kind());
+    assertEquals(State.Purpose.FIRST_CREATE, create.purpose());
     assertEquals("me", create.record().holderIdentity());
   }
 
@@ -114,7 +111,7 @@ class CandidateTest {
     at(0, new Event.GateCompleted(null));
     at(0, new Event.StepDue());
     at(0.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("exists")));
-    assertEquals(LockCall.READ, effect(Effect.Call.class).kind());
+    assertEquals(Effect.Kind.READ, effect(Effect.Call.class).kind());
 
     at(0.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("7", THEIRS)));
     assertFalse(has(Effect.Call.class), "the holder's lease runs");
@@ -132,12 +129,12 @@ class CandidateTest {
     assertEquals(new Effect.Delay.Exactly(15 * S), effect(Effect.ScheduleStep.class).delay());
 
     at(14.9, new Event.StepDue());
-    assertEquals(LockCall.READ, effect(Effect.Call.class).kind(), "not yet: it reads");
+    assertEquals(Effect.Kind.READ, effect(Effect.Call.class).kind(), "not yet: it reads");
     at(14.9, new Event.ReadAnswered(callSeq(), new LockRead.Found("7", THEIRS)));
 
     at(15, new Event.StepDue());
     Effect.Call take = effect(Effect.Call.class);
-    assertEquals(LockCall.UPDATE, take.kind());
+    assertEquals(Effect.Kind.UPDATE, take.kind());
     assertEquals("7", take.version(), "conditional on the version seen");
     assertEquals(6, take.record().leaderTransitions(), "a token above the highest seen");
   }
@@ -161,7 +158,7 @@ class CandidateTest {
     leadFromZero();
     at(2, new Event.StepDue());
     Effect.Call renew = effect(Effect.Call.class);
-    assertEquals(CallPurpose.RENEW, renew.purpose());
+    assertEquals(State.Purpose.RENEW, renew.purpose());
     assertEquals("1", renew.version());
     at(3, new Event.WriteAnswered(renew.seq(), new LockWrite.Written("2")));
     assertEquals(2 * S, leading().validFrom());
@@ -175,7 +172,7 @@ class CandidateTest {
     at(10, new Event.StepDue());
     assertInstanceOf(Phase.Following.class, state.phase());
     assertEquals(
-        new Effect.EndTerm(0, TermEnd.RENEW_DEADLINE_EXCEEDED), effect(Effect.EndTerm.class));
+        new Effect.EndTerm(0, Effect.Ending.RENEW_DEADLINE_EXCEEDED), effect(Effect.EndTerm.class));
     assertFalse(has(Effect.Call.class));
     assertEquals(new Effect.Delay.Backoff(1), effect(Effect.ScheduleStep.class).delay());
   }
@@ -197,11 +194,11 @@ class CandidateTest {
     at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
     assertInstanceOf(
         Phase.Leading.class, state.phase(), "valid until its deadline whatever it reads");
-    assertEquals(LockCall.READ, effect(Effect.Call.class).kind());
+    assertEquals(Effect.Kind.READ, effect(Effect.Call.class).kind());
 
     at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("9", THEIRS)));
     assertEquals(new Phase.Following(new Phase.Claim("1", null)), state.phase());
-    assertEquals(new Effect.EndTerm(0, TermEnd.LOCK_LOST), effect(Effect.EndTerm.class));
+    assertEquals(new Effect.EndTerm(0, Effect.Ending.LOCK_LOST), effect(Effect.EndTerm.class));
     assertFalse(has(Effect.Call.class), "the read just made decides: the new holder's lease runs");
   }
 
@@ -227,7 +224,7 @@ class CandidateTest {
     at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
     LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "down");
     at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Failed(down)));
-    assertEquals(new Effect.EndTerm(0, TermEnd.LOCK_LOST), effect(Effect.EndTerm.class));
+    assertEquals(new Effect.EndTerm(0, Effect.Ending.LOCK_LOST), effect(Effect.EndTerm.class));
     assertEquals(new Effect.Delay.Backoff(1), effect(Effect.ScheduleStep.class).delay());
   }
 
@@ -237,7 +234,7 @@ class CandidateTest {
     at(9, new Event.StepDue());
     at(9.5, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
     at(10, new Event.DeadlineDue());
-    assertEquals(new Effect.EndTerm(0, TermEnd.LOCK_LOST), effect(Effect.EndTerm.class));
+    assertEquals(new Effect.EndTerm(0, Effect.Ending.LOCK_LOST), effect(Effect.EndTerm.class));
   }
 
   @Test
@@ -285,7 +282,7 @@ class CandidateTest {
   void aLeaderStepsDownAndReleasesOnlyOnceItsStopCallbackReturned() {
     leadFromZero();
     at(1, new Event.StepDownAsked(16 * S));
-    assertEquals(new Effect.EndTerm(0, TermEnd.STEPPED_DOWN), effect(Effect.EndTerm.class));
+    assertEquals(new Effect.EndTerm(0, Effect.Ending.STEPPED_DOWN), effect(Effect.EndTerm.class));
     assertFalse(has(Effect.Call.class), "no release while onStoppedLeading runs");
     assertEquals(16 * S, state.view().holdOffUntil());
 
@@ -317,14 +314,14 @@ class CandidateTest {
     leadFromZero();
     at(1, new Event.CloseRequested());
     at(1, new Event.Close());
-    assertEquals(new Effect.EndTerm(0, TermEnd.CLOSED), effect(Effect.EndTerm.class));
+    assertEquals(new Effect.EndTerm(0, Effect.Ending.CLOSED), effect(Effect.EndTerm.class));
     assertEquals(new Effect.ArmCloseTimer(5 * S), effect(Effect.ArmCloseTimer.class));
     assertFalse(has(Effect.Call.class));
 
     at(1.1, new Event.StopCallbackReturned(0));
     assertInstanceOf(Phase.Releasing.class, state.phase());
     Effect.Call release = effect(Effect.Call.class);
-    assertEquals(CallPurpose.RELEASE, release.purpose());
+    assertEquals(State.Purpose.RELEASE, release.purpose());
     at(1.2, new Event.WriteAnswered(release.seq(), new LockWrite.Written("2")));
     assertInstanceOf(Phase.Closed.class, state.phase());
     assertTrue(has(Effect.Finish.class));
@@ -350,7 +347,7 @@ class CandidateTest {
     at(1, new Event.Close());
     at(1, new Event.StopCallbackReturned(0));
     at(1.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
-    assertEquals(LockCall.READ, effect(Effect.Call.class).kind());
+    assertEquals(Effect.Kind.READ, effect(Effect.Call.class).kind());
     at(1.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("9", THEIRS)));
     assertInstanceOf(Phase.Closed.class, state.phase());
   }

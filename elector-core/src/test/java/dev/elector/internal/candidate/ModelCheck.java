@@ -1,6 +1,5 @@
 package dev.elector.internal.candidate;
 
-import dev.elector.LockCall;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -304,9 +303,9 @@ final class ModelCheck {
     };
   }
 
-  private static Object failure(LockCall kind) {
+  private static Object failure(Effect.Kind kind) {
     LockFailure failure = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "no answer");
-    return kind == LockCall.READ ? new LockRead.Failed(failure) : new LockWrite.Failed(failure);
+    return kind == Effect.Kind.READ ? new LockRead.Failed(failure) : new LockWrite.Failed(failure);
   }
 
   /** The call reaches the server: a read sees the lock, a write is applied if it still may be. */

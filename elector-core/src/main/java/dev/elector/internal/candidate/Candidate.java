@@ -4,7 +4,6 @@ import dev.elector.internal.candidate.Effect.Delay;
 import dev.elector.internal.candidate.Effect.Ending;
 import dev.elector.internal.candidate.Effect.Level;
 import dev.elector.internal.candidate.State.InFlight;
-import dev.elector.internal.candidate.State.Purpose;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;

@@ -62,8 +62,7 @@ public sealed interface Effect {
    * as {@link Event.ReadAnswered} or {@link Event.WriteAnswered} with the same {@code seq}, or as a
    * failure after callTimeout.
    */
-  record Call(
-      long seq, State.Purpose purpose, @Nullable String version, @Nullable LeaderRecord record)
+  record Call(long seq, Purpose purpose, @Nullable String version, @Nullable LeaderRecord record)
       implements Effect {
 
     /** The kind of call. */

@@ -93,7 +93,7 @@ class CandidateTest {
     at(0, new Event.StepDue());
     Effect.Call create = effect(Effect.Call.class);
     assertEquals(Effect.Kind.CREATE, create.kind());
-    assertEquals(State.Purpose.FIRST_CREATE, create.purpose());
+    assertEquals(Purpose.FIRST_CREATE, create.purpose());
     assertEquals("me", create.record().holderIdentity());
   }
 
@@ -158,7 +158,7 @@ class CandidateTest {
     leadFromZero();
     at(2, new Event.StepDue());
     Effect.Call renew = effect(Effect.Call.class);
-    assertEquals(State.Purpose.RENEW, renew.purpose());
+    assertEquals(Purpose.RENEW, renew.purpose());
     assertEquals("1", renew.version());
     at(3, new Event.WriteAnswered(renew.seq(), new LockWrite.Written("2")));
     assertEquals(2 * S, leading().validFrom());
@@ -321,7 +321,7 @@ class CandidateTest {
     at(1.1, new Event.StopCallbackReturned(0));
     assertInstanceOf(Phase.Releasing.class, state.phase());
     Effect.Call release = effect(Effect.Call.class);
-    assertEquals(State.Purpose.RELEASE, release.purpose());
+    assertEquals(Purpose.RELEASE, release.purpose());
     at(1.2, new Event.WriteAnswered(release.seq(), new LockWrite.Written("2")));
     assertInstanceOf(Phase.Closed.class, state.phase());
     assertTrue(has(Effect.Finish.class));

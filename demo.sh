@@ -7,7 +7,7 @@
 # It runs the IPPool controller (2 replicas) and the DHCP agents it deploys as local processes, a
 # VM with a real DHCP client in a network namespace, kills the leading agent, and prints a live
 # timeline and a summary. The in-memory election demo (one JVM, no API server) is
-#   java -cp 'demo/target/classes:demo/target/lib/*' dev.elector.demo.InMemoryDemo
+#   java -cp 'examples/demo/target/classes:examples/demo/target/lib/*' dev.elector.demo.InMemoryDemo
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,6 +20,6 @@ echo "== DHCP client and network tools"
 bash dhcp-agent-example/scripts/install-dhcp-client.sh \
   || echo "(could not install them; the demo says what it does instead of a real DHCP exchange)"
 echo "== building the demo"
-./mvnw -q -B -ntp package -DskipTests -pl demo -am
+./mvnw -q -B -ntp package -DskipTests -pl examples/demo -am
 echo "== running"
-exec java -cp "demo/target/classes:demo/target/lib/*" dev.elector.demo.Demo "$@"
+exec java -cp "examples/demo/target/classes:examples/demo/target/lib/*" dev.elector.demo.Demo "$@"

@@ -27,17 +27,17 @@ mkdir -p target
 ./mvnw -B -ntp verify "$@" 2>&1 | tee target/maven-verify.log
 
 echo "== coverage of the published modules (unit and integration tests; a report, not a gate)"
-bash scripts/coverage-summary.sh
+bash checks/coverage-summary.sh
 
 echo "== release set: jar, sources, javadoc and pom of each published module, with the licence"
-bash scripts/release-check.sh
+bash checks/release-check.sh
 echo "== a consumer outside the build: examples/hello-leader on the installed artifacts"
 bash examples/hello-leader/ci.sh
 bash examples/josdk-fabric8-7/ci.sh
 bash examples/quarkus-leader/ci.sh
 bash examples/spring-boot-leader/ci.sh
 echo "== the newcomer's path: docs/getting-started.md's commands on a fresh clone, timed"
-bash scripts/newcomer-path.sh
+bash checks/newcomer-path.sh
 
-bash scripts/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \
+bash checks/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \
   josdk-fabric8-7=pass quarkus-leader=pass spring-boot-leader=pass newcomer-path=pass

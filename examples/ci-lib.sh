@@ -51,12 +51,12 @@ stop_control_plane() {
 
 service_account() {
   local namespace=$1 rbac=$2 account=$3 out=$4
-  if [[ ! -f demo/target/classes/dev/elector/demo/LocalServiceAccount.class || ! -d demo/target/lib ]]; then
+  if [[ ! -f examples/demo/target/classes/dev/elector/demo/LocalServiceAccount.class || ! -d examples/demo/target/lib ]]; then
     step "build the demo module (its LocalServiceAccount sets up the namespace)"
-    ./mvnw -B -ntp -q package -DskipTests -pl demo -am
+    ./mvnw -B -ntp -q package -DskipTests -pl examples/demo -am
   fi
   step "namespace $namespace with ${rbac#"$PWD"/}; a kubeconfig for its ServiceAccount $account"
-  java -cp "demo/target/classes:demo/target/lib/*" dev.elector.demo.LocalServiceAccount \
+  java -cp "examples/demo/target/classes:examples/demo/target/lib/*" dev.elector.demo.LocalServiceAccount \
     --admin-kubeconfig "$admin" --namespace "$namespace" --rbac "$rbac" \
     --service-account "$account" --out "$out" 2>"$work/setup.err" | sed 's/^/   /' \
     || fail "could not set up namespace $namespace: $(tail -n 5 "$work/setup.err")"

@@ -80,7 +80,7 @@ version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<ve
 [[ -n "$version" ]] || fail "cannot read the version from pom.xml"
 
 step "install elector $version (elector-bom, elector-k8s-lease and what they need)"
-./mvnw -B -ntp -q install -DskipTests -pl elector-bom,elector-k8s-lease -am
+./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,elector-k8s-lease -am
 
 # The pom's base image, eclipse-temurin:17-jre, is on a registry that CI cannot reach: the image
 # is built on a stand-in instead, a `docker save` tarball made here (one layer, no JRE). All the

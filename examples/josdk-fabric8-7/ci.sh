@@ -51,7 +51,7 @@ version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<ve
 [[ -n "$version" ]] || fail "cannot read the version from pom.xml"
 
 step "install elector $version (elector-bom, elector-fabric8 and what they need)"
-./mvnw -B -ntp -q install -DskipTests -pl elector-bom,elector-fabric8 -am
+./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,libraries/elector-fabric8 -am
 
 step "build examples/josdk-fabric8-7 against elector $version (operator-framework 5.2.3, no fabric8 version named)"
 rm -rf "$here/target"

@@ -74,7 +74,7 @@ version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<ve
 [[ -n "$version" ]] || fail "cannot read the version from pom.xml"
 
 step "install elector $version (elector-bom, elector-quarkus, elector-quarkus-deployment and what they need)"
-./mvnw -B -ntp -q install -DskipTests -pl elector-bom,elector-quarkus/runtime,elector-quarkus/deployment -am
+./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,integrations/elector-quarkus/runtime,integrations/elector-quarkus/deployment -am
 
 step "build examples/quarkus-leader against elector $version (Quarkus 3.33.2, JVM mode, fast-jar)"
 rm -rf "$here/target"

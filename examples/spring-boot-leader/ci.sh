@@ -35,7 +35,7 @@ for tool in java curl python3 tar sha256sum; do command -v "$tool" >/dev/null ||
 version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
 
 step "install elector $version (elector-bom, elector-spring-boot-starter and what they need)"
-./mvnw -B -ntp -q install -DskipTests -pl elector-bom,elector-spring-boot-starter -am
+./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,integrations/elector-spring-boot-starter -am
 
 # The pom's base image, eclipse-temurin:17-jre, is on a registry that CI cannot reach: the image is
 # built on a stand-in (one layer, no JRE); the rest is the pom's configuration.

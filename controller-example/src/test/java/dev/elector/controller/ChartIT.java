@@ -33,17 +33,19 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The Helm chart under charts/elector-vm-dhcp-controller: {@code helm lint} passes, {@code helm
- * template} renders with the default and with non-default values, every rendered object passes a
- * strict server-side dry run, the rendered controller arguments are accepted by the controller's
- * own flag parser, and the rendered release installs for real into a namespace.
+ * The Helm chart under controller-example/charts/elector-vm-dhcp-controller: {@code helm lint}
+ * passes, {@code helm template} renders with the default and with non-default values, every
+ * rendered object passes a strict server-side dry run, the rendered controller arguments are
+ * accepted by the controller's own flag parser, and the rendered release installs for real into a
+ * namespace.
  *
  * <p>helm is built from its Go module by testenv/build-helm.sh (cached; ./test.sh builds it first).
  */
 @KubeTest
 class ChartIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Path CHART = ROOT.resolve("charts/elector-vm-dhcp-controller");
+  private static final Path CHART =
+      ROOT.resolve("controller-example/charts/elector-vm-dhcp-controller");
   private static final String RELEASE = "vm-dhcp";
 
   /** Cluster-scoped objects the real install leaves out (see {@link #theReleaseInstalls}). */
@@ -69,7 +71,9 @@ class ChartIT {
       assertEquals(
           Files.readString(ROOT.resolve("deploy/crds").resolve(name)),
           Files.readString(CHART.resolve("crds").resolve(name)),
-          "charts/elector-vm-dhcp-controller/crds/" + name + " differs from deploy/crds; copy it");
+          "controller-example/charts/elector-vm-dhcp-controller/crds/"
+              + name
+              + " differs from deploy/crds; copy it");
     }
   }
 

@@ -45,7 +45,8 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
 
   @Override
   protected List<Path> rbacManifests() {
-    return List.of(Path.of("..", "deploy", "configmap", "rbac.yaml"));
+    return List.of(
+        Path.of(System.getProperty("elector.repository.root", ".."), "deploy/configmap/rbac.yaml"));
   }
 
   @Override

@@ -32,8 +32,10 @@ import org.junit.jupiter.api.Test;
  */
 @KubeTest
 public abstract class AbstractLeaseEventsIT {
-  protected static final Path RBAC = Path.of("..", "deploy", "lease", "rbac.yaml");
-  private static final Path RBAC_EVENTS = Path.of("..", "deploy", "lease", "rbac-events.yaml");
+  protected static final Path RBAC =
+      Path.of(System.getProperty("elector.repository.root", ".."), "deploy/lease/rbac.yaml");
+  private static final Path RBAC_EVENTS =
+      Path.of(System.getProperty("elector.repository.root", ".."), "deploy/lease/rbac-events.yaml");
   private final List<LeaderElector> electors = new ArrayList<>();
 
   /**

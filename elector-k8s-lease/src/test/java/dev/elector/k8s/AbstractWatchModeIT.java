@@ -59,7 +59,9 @@ public abstract class AbstractWatchModeIT {
       throws Exception {
     List<V1PolicyRule> rules = new ArrayList<>();
     for (String file : files) {
-      rules.addAll(RoleRules.fromYaml(Path.of("..", "deploy", "lease", file)));
+      rules.addAll(
+          RoleRules.fromYaml(
+              Path.of(System.getProperty("elector.repository.root", ".."), "deploy/lease", file)));
     }
     for (V1PolicyRule rule : rules) {
       if (List.of(SHIPPED_LOCK).equals(rule.getResourceNames())) {

@@ -35,7 +35,8 @@ public class LeaseLockIT extends AbstractKubeLockIT {
 
   @Override
   protected List<Path> rbacManifests() {
-    return List.of(Path.of("..", "deploy", "lease", "rbac.yaml"));
+    return List.of(
+        Path.of(System.getProperty("elector.repository.root", ".."), "deploy/lease/rbac.yaml"));
   }
 
   @Override

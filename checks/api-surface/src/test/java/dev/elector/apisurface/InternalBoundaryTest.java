@@ -50,8 +50,10 @@ class InternalBoundaryTest {
           "dev.elector.quarkus.internal",
           Set.of("elector-quarkus-deployment"));
 
+  /** An internal package, sub-packages included, up to the class name that follows it. */
   private static final Pattern INTERNAL_NAME =
-      Pattern.compile("dev/elector/(?:[a-z0-9]+/)*internal/(?=[A-Za-z0-9_$]+)");
+      Pattern.compile(
+          "dev/elector/(?:[a-z0-9]+/)*internal/(?:[a-z0-9_]+/)*(?=[A-Z][A-Za-z0-9_$]*)");
 
   @TestFactory
   Stream<DynamicTest> noJarReachesAnotherJarsInternalsUnlessLetIn() {
@@ -67,6 +69,16 @@ class InternalBoundaryTest {
     assertEquals(Set.of("dev.elector.kube.internal"), internalPackages(classFile(Names.class)));
     assertEquals(Set.of("dev.elector.kube.internal"), internalPackages(classFile(Creates.class)));
     assertEquals(Set.of(), internalPackages(classFile(CallsInheritedSetter.class)));
+    assertEquals(
+        Set.of("dev.elector.internal.candidate"),
+        internalPackages(classFile(NamesASubPackage.class)),
+        "a sub-package of an internal package is that package, not its parent");
+  }
+
+  /** Names a type of a sub-package of an internal package. */
+  @SuppressWarnings("unused") // read from its class file only
+  private static final class NamesASubPackage {
+    private dev.elector.internal.candidate.@Nullable Purpose purpose;
   }
 
   private static byte[] classFile(Class<?> type) throws IOException {

@@ -87,8 +87,37 @@ public final class LocalControlPlane implements AutoCloseable {
     Files.createDirectories(workDir);
     LocalControlPlane plane = new LocalControlPlane(binary, workDir, readyTimeout, extraArgs);
     Runtime.getRuntime().addShutdownHook(new Thread(plane::close, "elector-apiserver-stop"));
-    plane.launch();
+    plane.launchOnAFreePort();
     return plane;
+  }
+
+  /** How many times a first start tries again after losing its port to another process. */
+  private static final int PORT_ATTEMPTS = 3;
+
+  /**
+   * Starts the process for the first time on ports it picks. It picks free ports and binds them a
+   * moment later, so another process on the machine (a second test JVM starting its own control
+   * plane, say) can take one in between: that start is tried again, in a clean data directory.
+   */
+  private void launchOnAFreePort() throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        launch();
+        return;
+      } catch (IOException e) {
+        if (attempt >= PORT_ATTEMPTS
+            || e.getMessage() == null
+            || !e.getMessage().contains("address already in use")) {
+          throw e;
+        }
+        log.warn("elector-apiserver lost a port it picked to another process; starting again");
+        if (Files.exists(dataDir)) {
+          try (Stream<Path> paths = Files.walk(dataDir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+          }
+        }
+      }
+    }
   }
 
   /** The server URL, such as {@code https://127.0.0.1:PORT}. Stable across restarts. */

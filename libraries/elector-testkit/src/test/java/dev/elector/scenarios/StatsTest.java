@@ -3,12 +3,16 @@ package dev.elector.scenarios;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.CallOutcome;
 import dev.elector.CallPurpose;
 import dev.elector.ElectorStats;
 import dev.elector.ElectorStats.Following;
+import dev.elector.LockCall;
 import dev.elector.TermEnd;
+import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +52,9 @@ class StatsTest {
     ElectionFixture.Candidate a = election.start("a");
     election.advanceUntil(a::leading, Duration.ofSeconds(5));
 
-    a.lock.injectConflicts(1); // someone else wrote the lock: the next renewal conflicts
+    // someone else takes the lock: the next renewal conflicts, and the read after it shows them
+    election.store.overwrite(
+        new LeaderRecord("intruder", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 50));
     election.advanceUntil(() -> !a.leading(), Duration.ofSeconds(5));
     election.advanceUntil(a::leading, Duration.ofSeconds(30));
 
@@ -64,6 +70,22 @@ class StatsTest {
     assertEquals(1, stats.termsEnded(TermEnd.CLOSED), stats.toString());
     assertEquals(3, stats.termsEnded());
     assertEquals(3, stats.termsStarted());
+  }
+
+  @Test
+  void aConflictOverItsOwnUnchangedRecordEndsNoTerm() {
+    ElectionFixture election = new ElectionFixture(22);
+    ElectionFixture.Candidate a = election.start("a");
+    election.advanceUntil(a::leading, Duration.ofSeconds(5));
+    long token = a.elector.currentTerm().orElseThrow().fencingToken();
+
+    a.lock.injectConflicts(1); // a renewal conflicts, but the record is still a's own
+    election.advance(Duration.ofSeconds(10));
+
+    assertTrue(a.leading());
+    assertEquals(token, a.elector.currentTerm().orElseThrow().fencingToken(), "the same term");
+    assertEquals(0, a.elector.stats().termsEnded());
+    assertEquals(1, a.elector.stats().calls(LockCall.UPDATE, CallOutcome.CONFLICT));
   }
 
   @Test

@@ -349,13 +349,23 @@ public final class ElectorConfig {
     }
 
     /**
+     * The problems {@link #build()} would report with the timing settings (leaseDuration,
+     * renewDeadline, retryPeriod, jitter, callTimeout, maxBackoff, closeTimeout and
+     * healthTolerance), checked without a lock or callbacks, so a framework can check its settings
+     * before it makes the lock. Empty when the timings are valid; by default they are.
+     */
+    public List<ConfigProblem> timingProblems() {
+      return List.copyOf(ConfigRules.timings(values.copy()));
+    }
+
+    /**
      * Checks every rule and builds the configuration.
      *
      * @throws ElectorConfigException listing every violation and how to fix it
      */
     public ElectorConfig build() {
       ConfigValues given = values.copy();
-      List<String> problems = ConfigRules.violations(given);
+      List<ConfigProblem> problems = ConfigRules.violations(given);
       LeaderLock lock = given.lock;
       LeaderCallbacks callbacks = given.callbacks;
       // A missing lock or callbacks is among the problems.

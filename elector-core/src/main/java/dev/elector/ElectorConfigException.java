@@ -1,27 +1,55 @@
 package dev.elector;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Thrown by {@link ElectorConfig.Builder#build()} when the configuration is invalid. The message
- * lists every violation, each with the value given, the rule and how to fix it.
+ * lists every violation, each with the value given, the rule and how to fix it; {@link #problems()}
+ * gives the same as data.
  */
 public final class ElectorConfigException extends IllegalArgumentException {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   /**
    * @serial the violations, one sentence each
    */
   private final List<String> violations;
 
-  ElectorConfigException(List<String> violations) {
-    super(format(violations));
-    this.violations = List.copyOf(violations);
+  /**
+   * @serial the violations as data, in the order of {@link #violations}
+   */
+  private final List<ConfigProblem> problems;
+
+  ElectorConfigException(List<ConfigProblem> problems) {
+    this(problems, messages(problems));
   }
 
-  /** Every violation found, one sentence each. */
+  private ElectorConfigException(List<ConfigProblem> problems, List<String> violations) {
+    super(format(violations));
+    this.problems = List.copyOf(problems);
+    this.violations = violations;
+  }
+
+  /** Every violation found, one sentence each: the {@link ConfigProblem#message()} of each. */
   public List<String> violations() {
     return violations;
+  }
+
+  /**
+   * Every violation found, as data: the setting, the value, the rule and the fix of each, in the
+   * order of {@link #violations()}.
+   */
+  public List<ConfigProblem> problems() {
+    return problems;
+  }
+
+  private static List<String> messages(List<ConfigProblem> problems) {
+    List<String> messages = new ArrayList<>(problems.size());
+    for (ConfigProblem problem : problems) {
+      messages.add(problem.message());
+    }
+    return List.copyOf(messages);
   }
 
   private static String format(List<String> violations) {

@@ -342,25 +342,41 @@ public final class ShardGroup implements AutoCloseable {
      * @throws ElectorConfigException naming every setting that is missing or out of range
      */
     public ShardGroup build() {
-      List<String> problems = new ArrayList<>();
+      List<ConfigProblem> problems = new ArrayList<>();
       if (!NAME.matcher(group).matches() || group.length() > 40) {
         problems.add(
-            "group \""
-                + group
-                + "\" must be 1 to 40 lowercase letters, digits or '-', starting and ending with a"
-                + " letter or digit (it prefixes the lock names)");
+            new ConfigProblem(
+                "group",
+                "\"" + group + "\"",
+                "must be 1 to 40 lowercase letters, digits or '-', starting and ending with a"
+                    + " letter or digit (it prefixes the lock names)",
+                "use a name such as \"pools\""));
       }
       if (shards < 1 || shards > 1000) {
-        problems.add("shards " + shards + " must be between 1 and 1000");
+        problems.add(
+            new ConfigProblem(
+                "shards",
+                String.valueOf(shards),
+                "must be between 1 and 1000",
+                "set shards(n) within that; every replica of the group must agree"));
       }
       if (memberSlots < 0 || memberSlots > 1000) {
-        problems.add("memberSlots " + memberSlots + " must be between 1 and 1000 (0: default)");
+        problems.add(
+            new ConfigProblem(
+                "memberSlots",
+                String.valueOf(memberSlots),
+                "must be between 1 and 1000 (0: default)",
+                "set memberSlots(n) within that, or leave it unset for as many as there are shards"));
       }
       if (locks == null) {
-        problems.add("locks are missing; set locks(name -> a lock of that name)");
+        problems.add(
+            new ConfigProblem(
+                "locks", "", "are missing", "set locks(name -> a lock of that name)"));
       }
       if (callbacks == null) {
-        problems.add("callbacks are missing; set callbacks(new ShardCallbacks() {...})");
+        problems.add(
+            new ConfigProblem(
+                "callbacks", "", "are missing", "set callbacks(new ShardCallbacks() {...})"));
       }
       if (!problems.isEmpty()) {
         throw new ElectorConfigException(problems);

@@ -3,9 +3,11 @@ package dev.elector.quarkus;
 import dev.elector.ElectorConfig;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
+import dev.elector.quarkus.internal.LockKindConverter;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
@@ -18,13 +20,20 @@ import java.util.OptionalDouble;
  * fails the startup with the core's message, naming the property to change. All problems are
  * reported at once.
  *
+ * <p>The settings, their names and their values are those of the Spring Boot integration's {@code
+ * elector.*} (there {@code elector.lock-kind}, {@code elector.lease-duration}, ...).
+ *
  * <p>Durations take Quarkus' formats: {@code 15s}, {@code 500ms}, {@code PT15S}.
  */
 @ConfigMapping(prefix = "quarkus.elector")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)
 public interface ElectorRuntimeConfig {
-  /** The kind of Kubernetes object that holds the lock. */
+  /**
+   * The kind of Kubernetes object that holds the lock: {@code lease} or {@code configmap} ({@code
+   * config-map} is accepted too); default {@code lease}.
+   */
   @WithDefault("lease")
+  @WithConverter(LockKindConverter.class)
   LockKind lockKind();
 
   /**

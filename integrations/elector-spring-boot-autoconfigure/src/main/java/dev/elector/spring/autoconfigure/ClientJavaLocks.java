@@ -9,6 +9,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 /** The client-java locks; loaded only when client-java and elector-k8s-lease are present. */
@@ -22,7 +23,7 @@ final class ClientJavaLocks {
       ListableBeanFactory beans) {
     ApiClient bean = beans.getBeanProvider(ApiClient.class).getIfUnique();
     ApiClient client = bean != null ? bean : defaultClient();
-    if (properties.getLock() == ElectorProperties.LockKind.CONFIG_MAP) {
+    if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP) {
       return options(ConfigMapLock.newBuilder(), properties, name, environment, client).build();
     }
     return options(LeaseLock.newBuilder(), properties, name, environment, client).build();
@@ -60,6 +61,14 @@ final class ClientJavaLocks {
     String identity = properties.getIdentity();
     if (identity != null) {
       builder.identity(identity);
+    }
+    Duration requestTimeout = properties.getRequestTimeout();
+    if (requestTimeout != null) {
+      builder.requestTimeout(requestTimeout);
+    }
+    String eventComponent = properties.getEventComponent();
+    if (eventComponent != null) {
+      builder.eventComponent(eventComponent);
     }
     return builder;
   }

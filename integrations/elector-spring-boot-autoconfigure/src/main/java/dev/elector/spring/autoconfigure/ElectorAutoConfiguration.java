@@ -83,10 +83,10 @@ public final class ElectorAutoConfiguration {
               present(loader, ElectorSettings.FABRIC8_LOCK, ElectorSettings.FABRIC8_CLIENT),
               beanCount(beans, loader, ElectorSettings.CLIENT_JAVA_CLIENT),
               beanCount(beans, loader, ElectorSettings.FABRIC8_CLIENT));
+      String applicationName = environment.getProperty("spring.application.name");
       ElectorSettings.Resolved resolved =
-          ElectorSettings.check(
-              properties, environment.getProperty("spring.application.name"), pod, classpath);
-      List<String> problems = new ArrayList<>(resolved.problems());
+          ElectorSettings.check(properties, applicationName, pod, classpath);
+      List<ElectorSettings.Problem> problems = new ArrayList<>(resolved.problems());
       String name = resolved.name();
       KubeLock lock = null;
       if (resolved.lockBuildable() && name != null) {
@@ -96,13 +96,16 @@ public final class ElectorAutoConfiguration {
                   ? Fabric8Locks.build(properties, name, pod, beans)
                   : ClientJavaLocks.build(properties, name, pod, beans);
         } catch (IllegalStateException e) {
-          problems.add("elector.name, elector.namespace or elector.identity: " + e.getMessage());
+          problems.add(
+              ElectorSettings.lockProblem(
+                  properties, applicationName, String.valueOf(e.getMessage())));
         } catch (UncheckedIOException e) {
-          problems.add(String.valueOf(e.getMessage()));
+          problems.add(
+              new ElectorSettings.Problem("elector.backend", String.valueOf(e.getMessage())));
         }
       }
       if (!problems.isEmpty() || lock == null) {
-        throw new ElectorPropertiesException(problems);
+        throw new ElectorPropertiesException(messages(problems));
       }
       backend = resolved.backend();
       Events events = new Events(publisher);
@@ -113,6 +116,11 @@ public final class ElectorAutoConfiguration {
               .readinessGate(
                   properties.isStartWhenReady() ? ready : CompletableFuture.completedFuture(null))
               .build();
+      ElectorSettings.Problem requestTimeout =
+          ElectorSettings.requestTimeoutProblem(properties, config.callTimeout());
+      if (requestTimeout != null) {
+        throw new ElectorPropertiesException(List.of(requestTimeout.message()));
+      }
       LeaderElector elector = LeaderElector.create(config);
       events.elector = elector;
       return elector;
@@ -121,6 +129,14 @@ public final class ElectorAutoConfiguration {
     @Bean
     ElectorLifecycle electorLifecycle(LeaderElector leaderElector, ElectorProperties properties) {
       return new ElectorLifecycle(leaderElector, ready, backend, properties.isStartWhenReady());
+    }
+
+    private static List<String> messages(List<ElectorSettings.Problem> problems) {
+      List<String> messages = new ArrayList<>(problems.size());
+      for (ElectorSettings.Problem problem : problems) {
+        messages.add(problem.message());
+      }
+      return messages;
     }
 
     private static boolean present(@Nullable ClassLoader loader, String... classes) {

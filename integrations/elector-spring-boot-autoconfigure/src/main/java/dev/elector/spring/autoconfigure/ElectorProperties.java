@@ -4,6 +4,7 @@ import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * The {@code elector.*} properties: one leader elector for the application. The timings default to
@@ -23,7 +24,10 @@ public class ElectorProperties {
     FABRIC8
   }
 
-  /** The kind of Kubernetes object that holds the lock. */
+  /**
+   * The kind of Kubernetes object that holds the lock: {@code lease} or {@code configmap} ({@code
+   * config-map} is accepted too, as Spring accepts any spelling of a constant's letters).
+   */
   public enum LockKind {
     /** A coordination.k8s.io/v1 Lease, the kind client-go uses. */
     LEASE,
@@ -37,8 +41,8 @@ public class ElectorProperties {
   /** Which Kubernetes client to use: auto, client-java or fabric8. */
   private Backend backend = Backend.AUTO;
 
-  /** The kind of object that holds the lock: lease or config-map. */
-  private LockKind lock = LockKind.LEASE;
+  /** The kind of object that holds the lock: lease or configmap (config-map is accepted too). */
+  private LockKind lockKind = LockKind.LEASE;
 
   /** The name of the lock object that all replicas share. Default: spring.application.name. */
   private @Nullable String name;
@@ -71,10 +75,40 @@ public class ElectorProperties {
   private Duration retryPeriod = Duration.ofSeconds(2);
 
   /**
+   * Candidates wait a random time between retry-period and jitter times retry-period; from 1.0 to
+   * 10.0.
+   */
+  private double jitter = 1.2;
+
+  /**
+   * How long the elector waits for one lock call; at most renew-deadline. Default: renew-deadline /
+   * 2.
+   */
+  private @Nullable Duration callTimeout;
+
+  /**
+   * The cap on the back-off after consecutive errors; at least retry-period. Default: 16s, or
+   * retry-period if longer.
+   */
+  private @Nullable Duration maxBackoff;
+
+  /**
    * How long shutdown waits for the stop callbacks and the release of the lock. Default:
    * renew-deadline.
    */
   private @Nullable Duration closeTimeout;
+
+  /**
+   * How far past lease-duration a leader may go without renewing before the health check reports it
+   * down. Default: retry-period.
+   */
+  private @Nullable Duration healthTolerance;
+
+  /**
+   * The lock's own bound on each API request; at most call-timeout. Default: call-timeout, up to
+   * 5s.
+   */
+  private @Nullable Duration requestTimeout;
 
   /** Whether followers watch the lock (a handover in milliseconds) instead of polling it. */
   private boolean watch = true;
@@ -87,6 +121,9 @@ public class ElectorProperties {
 
   /** Whether to record Kubernetes Events for leadership changes (needs create on events). */
   private boolean recordEvents = false;
+
+  /** The component the Events name as their source; needs record-events=true. Default: elector. */
+  private @Nullable String eventComponent;
 
   /** Whether shutdown releases the lock, so that another replica takes over at once. */
   private boolean releaseOnClose = true;
@@ -116,12 +153,23 @@ public class ElectorProperties {
     this.backend = backend;
   }
 
-  public LockKind getLock() {
-    return lock;
+  public LockKind getLockKind() {
+    return lockKind;
   }
 
+  public void setLockKind(LockKind lockKind) {
+    this.lockKind = lockKind;
+  }
+
+  /** The former name of lock-kind, still read: the same setting. */
+  @DeprecatedConfigurationProperty(replacement = "elector.lock-kind")
+  public LockKind getLock() {
+    return lockKind;
+  }
+
+  /** Sets lock-kind under its former name. */
   public void setLock(LockKind lock) {
-    this.lock = lock;
+    this.lockKind = lock;
   }
 
   public @Nullable String getName() {
@@ -180,6 +228,46 @@ public class ElectorProperties {
     this.retryPeriod = retryPeriod;
   }
 
+  public double getJitter() {
+    return jitter;
+  }
+
+  public void setJitter(double jitter) {
+    this.jitter = jitter;
+  }
+
+  public @Nullable Duration getCallTimeout() {
+    return callTimeout;
+  }
+
+  public void setCallTimeout(@Nullable Duration callTimeout) {
+    this.callTimeout = callTimeout;
+  }
+
+  public @Nullable Duration getMaxBackoff() {
+    return maxBackoff;
+  }
+
+  public void setMaxBackoff(@Nullable Duration maxBackoff) {
+    this.maxBackoff = maxBackoff;
+  }
+
+  public @Nullable Duration getHealthTolerance() {
+    return healthTolerance;
+  }
+
+  public void setHealthTolerance(@Nullable Duration healthTolerance) {
+    this.healthTolerance = healthTolerance;
+  }
+
+  public @Nullable Duration getRequestTimeout() {
+    return requestTimeout;
+  }
+
+  public void setRequestTimeout(@Nullable Duration requestTimeout) {
+    this.requestTimeout = requestTimeout;
+  }
+
   public @Nullable Duration getCloseTimeout() {
     return closeTimeout;
   }
@@ -210,6 +298,14 @@ public class ElectorProperties {
 
   public void setRecordEvents(boolean recordEvents) {
     this.recordEvents = recordEvents;
+  }
+
+  public @Nullable String getEventComponent() {
+    return eventComponent;
+  }
+
+  public void setEventComponent(@Nullable String eventComponent) {
+    this.eventComponent = eventComponent;
   }
 
   public boolean isReleaseOnClose() {

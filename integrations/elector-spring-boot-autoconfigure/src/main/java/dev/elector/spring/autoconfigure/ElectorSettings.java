@@ -1,23 +1,19 @@
 package dev.elector.spring.autoconfigure;
 
+import dev.elector.ConfigProblem;
 import dev.elector.ElectorConfig;
-import dev.elector.ElectorConfigException;
-import dev.elector.LeaderCallbacks;
 import dev.elector.kube.PodEnvironment;
-import dev.elector.lock.InMemoryLockStore;
 import dev.elector.spring.autoconfigure.ElectorProperties.Backend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The checks of the {@code elector.*} properties, all at once. The timing rules are the core's
- * ({@link ElectorConfig.Builder#build()}): its messages are kept, with its option names replaced by
- * the property names.
+ * ({@link ElectorConfig.Builder#timingProblems()}): each {@link ConfigProblem} names its builder
+ * option, and {@link #PROPERTY_OF} gives the property written instead.
  */
 final class ElectorSettings {
   static final String CLIENT_JAVA_LEASE = "dev.elector.k8s.LeaseLock";
@@ -26,14 +22,23 @@ final class ElectorSettings {
   static final String FABRIC8_LOCK = "dev.elector.fabric8.Fabric8LeaseLock";
   static final String FABRIC8_CLIENT = "io.fabric8.kubernetes.client.KubernetesClient";
 
-  private static final Map<String, String> PROPERTY_OF =
+  /** The property of each of the core builder's timing options. */
+  static final Map<String, String> PROPERTY_OF =
       Map.of(
           "leaseDuration", "elector.lease-duration",
           "renewDeadline", "elector.renew-deadline",
           "retryPeriod", "elector.retry-period",
-          "closeTimeout", "elector.close-timeout");
-  private static final Pattern OPTION =
-      Pattern.compile("\\b(" + String.join("|", PROPERTY_OF.keySet()) + ")\\b");
+          "jitter", "elector.jitter",
+          "callTimeout", "elector.call-timeout",
+          "maxBackoff", "elector.max-backoff",
+          "closeTimeout", "elector.close-timeout",
+          "healthTolerance", "elector.health-tolerance");
+
+  /**
+   * One problem with the properties: the property to change (the one it is about), and the sentence
+   * that names it, its value, the rule and the fix.
+   */
+  record Problem(String property, String message) {}
 
   /** What the class path and the application's beans offer. */
   record Classpath(
@@ -48,7 +53,7 @@ final class ElectorSettings {
    * name is null only then).
    */
   record Resolved(
-      Backend backend, @Nullable String name, List<String> problems, boolean lockBuildable) {}
+      Backend backend, @Nullable String name, List<Problem> problems, boolean lockBuildable) {}
 
   private ElectorSettings() {}
 
@@ -62,7 +67,7 @@ final class ElectorSettings {
       @Nullable String applicationName,
       PodEnvironment environment,
       Classpath classpath) {
-    List<String> problems = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     Backend backend = backend(properties, classpath, problems);
     boolean lockBuildable = problems.isEmpty() && backend != Backend.AUTO;
     String name = properties.getName();
@@ -72,27 +77,56 @@ final class ElectorSettings {
     if (name == null || name.isBlank()) {
       lockBuildable = false;
       problems.add(
-          "elector.name is not set and spring.application.name is empty; set elector.name to the"
-              + " name of the lock all replicas share, such as my-app");
+          new Problem(
+              "elector.name",
+              "elector.name is not set and spring.application.name is empty; set elector.name to"
+                  + " the name of the lock all replicas share, such as my-app"));
     }
     if (properties.getNamespace() != null && properties.getNamespace().isBlank()) {
       lockBuildable = false;
       problems.add(
-          "elector.namespace is blank; set it to the lock's namespace, or remove it to use the"
-              + " pod's own");
+          new Problem(
+              "elector.namespace",
+              "elector.namespace is blank; set it to the lock's namespace, or remove it to use the"
+                  + " pod's own"));
     } else if (properties.getNamespace() == null && environment.namespace().isEmpty()) {
       lockBuildable = false;
       problems.add(
-          "elector.namespace is not set and this process does not run in a pod (no POD_NAMESPACE"
-              + " variable, no "
-              + PodEnvironment.NAMESPACE_FILE
-              + "); set elector.namespace, or POD_NAMESPACE from the Downward API");
+          new Problem(
+              "elector.namespace",
+              "elector.namespace is not set and this process does not run in a pod (no"
+                  + " POD_NAMESPACE variable, no "
+                  + PodEnvironment.NAMESPACE_FILE
+                  + "); set elector.namespace, or POD_NAMESPACE from the Downward API"));
     }
     if (properties.getIdentity() != null && properties.getIdentity().isBlank()) {
       lockBuildable = false;
       problems.add(
-          "elector.identity is blank; set a unique identity per replica, or remove it to use"
-              + " POD_NAME with a random suffix");
+          new Problem(
+              "elector.identity",
+              "elector.identity is blank; set a unique identity per replica, or remove it to use"
+                  + " POD_NAME with a random suffix"));
+    }
+    Duration requestTimeout = properties.getRequestTimeout();
+    if (requestTimeout != null && (requestTimeout.isZero() || requestTimeout.isNegative())) {
+      lockBuildable = false;
+      problems.add(
+          new Problem(
+              "elector.request-timeout",
+              "elector.request-timeout "
+                  + requestTimeout
+                  + " must be positive; remove it to follow elector.call-timeout"));
+    }
+    String eventComponent = properties.getEventComponent();
+    if (eventComponent != null && !properties.isRecordEvents()) {
+      lockBuildable = false;
+      problems.add(
+          new Problem(
+              "elector.event-component",
+              "elector.event-component \""
+                  + eventComponent
+                  + "\" is set but events are not recorded; set elector.record-events=true, or"
+                  + " remove elector.event-component"));
     }
     problems.addAll(timingProblems(properties));
     return new Resolved(
@@ -100,7 +134,7 @@ final class ElectorSettings {
   }
 
   private static Backend backend(
-      ElectorProperties properties, Classpath classpath, List<String> problems) {
+      ElectorProperties properties, Classpath classpath, List<Problem> problems) {
     Backend requested = properties.getBackend();
     boolean clientJava = classpath.clientJava();
     boolean fabric8 = classpath.fabric8();
@@ -108,16 +142,20 @@ final class ElectorSettings {
     if (requested == Backend.AUTO) {
       if (clientJava && fabric8) {
         problems.add(
-            "elector.backend is auto but both backends are on the class path (elector-k8s-lease"
-                + " with client-java, and elector-fabric8 with fabric8); set elector.backend to"
-                + " client-java or fabric8");
+            new Problem(
+                "elector.backend",
+                "elector.backend is auto but both backends are on the class path (elector-k8s-lease"
+                    + " with client-java, and elector-fabric8 with fabric8); set elector.backend to"
+                    + " client-java or fabric8"));
         return Backend.AUTO;
       }
       if (!clientJava && !fabric8) {
         problems.add(
-            "no Kubernetes backend for Elector on the class path; add"
-                + " dev.elector:elector-spring-boot-starter (client-java), or"
-                + " dev.elector:elector-fabric8 with a fabric8 KubernetesClient bean");
+            new Problem(
+                "elector.backend",
+                "no Kubernetes backend for Elector on the class path; add"
+                    + " dev.elector:elector-spring-boot-starter (client-java), or"
+                    + " dev.elector:elector-fabric8 with a fabric8 KubernetesClient bean"));
         return Backend.AUTO;
       }
       backend = clientJava ? Backend.CLIENT_JAVA : Backend.FABRIC8;
@@ -125,55 +163,97 @@ final class ElectorSettings {
     if (backend == Backend.CLIENT_JAVA) {
       if (!clientJava) {
         problems.add(
-            "elector.backend is client-java but elector-k8s-lease or io.kubernetes:client-java is"
-                + " not on the class path; add dev.elector:elector-k8s-lease");
-      } else if (properties.getLock() == ElectorProperties.LockKind.CONFIG_MAP
+            new Problem(
+                "elector.backend",
+                "elector.backend is client-java but elector-k8s-lease or io.kubernetes:client-java is"
+                    + " not on the class path; add dev.elector:elector-k8s-lease"));
+      } else if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP
           && !classpath.clientJavaConfigMap()) {
         problems.add(
-            "elector.lock is config-map but dev.elector:elector-configmap is not on the class"
-                + " path; add it, or set elector.lock to lease");
+            new Problem(
+                "elector.lock-kind",
+                "elector.lock-kind is configmap but dev.elector:elector-configmap is not on the"
+                    + " class path; add it, or set elector.lock-kind to lease"));
       }
       if (classpath.apiClientBeans() > 1) {
         problems.add(
-            "the application has "
-                + classpath.apiClientBeans()
-                + " ApiClient beans; mark the one for Elector @Primary");
+            new Problem(
+                "elector.backend",
+                "the application has "
+                    + classpath.apiClientBeans()
+                    + " ApiClient beans; mark the one for Elector @Primary"));
       }
     } else if (backend == Backend.FABRIC8) {
       if (!fabric8) {
         problems.add(
-            "elector.backend is fabric8 but elector-fabric8 or fabric8's kubernetes-client-api is"
-                + " not on the class path; add dev.elector:elector-fabric8");
+            new Problem(
+                "elector.backend",
+                "elector.backend is fabric8 but elector-fabric8 or fabric8's kubernetes-client-api is"
+                    + " not on the class path; add dev.elector:elector-fabric8"));
       } else if (classpath.kubernetesClientBeans() == 0) {
         problems.add(
-            "Elector's fabric8 backend needs a KubernetesClient bean and the application has"
-                + " none; define one, for example new KubernetesClientBuilder().build()");
+            new Problem(
+                "elector.backend",
+                "Elector's fabric8 backend needs a KubernetesClient bean and the application has"
+                    + " none; define one, for example new KubernetesClientBuilder().build()"));
       } else if (classpath.kubernetesClientBeans() > 1) {
         problems.add(
-            "the application has "
-                + classpath.kubernetesClientBeans()
-                + " KubernetesClient beans; mark the one for Elector @Primary");
+            new Problem(
+                "elector.backend",
+                "the application has "
+                    + classpath.kubernetesClientBeans()
+                    + " KubernetesClient beans; mark the one for Elector @Primary"));
       }
     }
     return backend;
   }
 
-  /** The core's timing checks, reported with the property names. */
-  static List<String> timingProblems(ElectorProperties properties) {
-    ElectorConfig.Builder builder = timings(ElectorConfig.newBuilder(), properties);
-    builder
-        .lock(InMemoryLockStore.create("elector.name").lockFor("elector.identity"))
-        .callbacks(LeaderCallbacks.of(term -> {}, (term, end) -> {}));
-    try {
-      builder.build();
-      return List.of();
-    } catch (ElectorConfigException e) {
-      List<String> problems = new ArrayList<>();
-      for (String violation : e.violations()) {
-        problems.add(withPropertyNames(violation));
-      }
-      return problems;
+  /** The core's timing checks, each naming its property. */
+  static List<Problem> timingProblems(ElectorProperties properties) {
+    List<Problem> problems = new ArrayList<>();
+    for (ConfigProblem problem : timings(ElectorConfig.newBuilder(), properties).timingProblems()) {
+      problems.add(
+          new Problem(
+              PROPERTY_OF.getOrDefault(problem.setting(), problem.setting()),
+              problem.message(PROPERTY_OF)));
     }
+    return problems;
+  }
+
+  /**
+   * What the lock builder rejected ({@code message}: a name or namespace that is not a Kubernetes
+   * name, or an event component that is not a qualified name), naming the properties it comes from;
+   * a lock name taken from spring.application.name says so.
+   */
+  static Problem lockProblem(
+      ElectorProperties properties, @Nullable String applicationName, String message) {
+    String name =
+        properties.getName() != null
+            ? "elector.name"
+            : "elector.name (not set, so spring.application.name \"" + applicationName + "\")";
+    return new Problem(
+        "elector.name", name + ", elector.namespace or elector.event-component: " + message);
+  }
+
+  /**
+   * The problem with elector.request-timeout once the elector's call timeout is known (the elector
+   * rejects a request timeout longer than its call timeout), or null.
+   */
+  static @Nullable Problem requestTimeoutProblem(
+      ElectorProperties properties, Duration callTimeout) {
+    Duration requestTimeout = properties.getRequestTimeout();
+    if (requestTimeout == null || requestTimeout.compareTo(callTimeout) <= 0) {
+      return null;
+    }
+    return new Problem(
+        "elector.request-timeout",
+        "elector.request-timeout "
+            + requestTimeout
+            + " must not exceed elector.call-timeout "
+            + callTimeout
+            + (properties.getCallTimeout() == null ? " (elector.renew-deadline / 2)" : "")
+            + ", or the elector cancels every request that needs that long; lower"
+            + " elector.request-timeout, or remove it to follow elector.call-timeout");
   }
 
   /** Applies the timing properties to {@code builder}. */
@@ -183,22 +263,25 @@ final class ElectorSettings {
         .leaseDuration(properties.getLeaseDuration())
         .renewDeadline(properties.getRenewDeadline())
         .retryPeriod(properties.getRetryPeriod())
+        .jitter(properties.getJitter())
         .watchWhenFollowing(properties.isWatch())
         .releaseOnClose(properties.isReleaseOnClose());
+    Duration callTimeout = properties.getCallTimeout();
+    if (callTimeout != null) {
+      builder.callTimeout(callTimeout);
+    }
+    Duration maxBackoff = properties.getMaxBackoff();
+    if (maxBackoff != null) {
+      builder.maxBackoff(maxBackoff);
+    }
     Duration closeTimeout = properties.getCloseTimeout();
     if (closeTimeout != null) {
       builder.closeTimeout(closeTimeout);
     }
-    return builder;
-  }
-
-  static String withPropertyNames(String violation) {
-    Matcher m = OPTION.matcher(violation);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      m.appendReplacement(out, Matcher.quoteReplacement(PROPERTY_OF.get(m.group(1))));
+    Duration healthTolerance = properties.getHealthTolerance();
+    if (healthTolerance != null) {
+      builder.healthTolerance(healthTolerance);
     }
-    m.appendTail(out);
-    return out.toString();
+    return builder;
   }
 }

@@ -6,6 +6,7 @@ import dev.elector.fabric8.Fabric8LockBuilder;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 /** The fabric8 locks; loaded only when fabric8 and elector-fabric8 are present. */
@@ -18,7 +19,7 @@ final class Fabric8Locks {
       PodEnvironment environment,
       ListableBeanFactory beans) {
     KubernetesClient client = beans.getBeanProvider(KubernetesClient.class).getObject();
-    if (properties.getLock() == ElectorProperties.LockKind.CONFIG_MAP) {
+    if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP) {
       return options(Fabric8ConfigMapLock.newBuilder(), properties, name, environment, client)
           .build();
     }
@@ -44,6 +45,14 @@ final class Fabric8Locks {
     String identity = properties.getIdentity();
     if (identity != null) {
       builder.identity(identity);
+    }
+    Duration requestTimeout = properties.getRequestTimeout();
+    if (requestTimeout != null) {
+      builder.requestTimeout(requestTimeout);
+    }
+    String eventComponent = properties.getEventComponent();
+    if (eventComponent != null) {
+      builder.eventComponent(eventComponent);
     }
     return builder;
   }

@@ -19,11 +19,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -103,11 +106,29 @@ class ElectorAutoConfigurationTest {
     RUNNER
         .withClassLoader(NO_FABRIC8)
         .withUserConfiguration(ApiClientBean.class)
-        .withPropertyValues("elector.lock=config-map", "elector.name=jobs")
+        .withPropertyValues("elector.lock-kind=configmap", "elector.name=jobs")
         .run(
             context ->
                 assertThat(context.getBean(LeaderElector.class).describe())
                     .contains("ConfigMap apps/jobs"));
+  }
+
+  @Test
+  void theLockKindTakesEitherSpellingAndItsFormerName() {
+    for (String setting :
+        new String[] {
+          "elector.lock-kind=config-map", "elector.lock-kind=ConfigMap", "elector.lock=configmap"
+        }) {
+      RUNNER
+          .withClassLoader(NO_FABRIC8)
+          .withUserConfiguration(ApiClientBean.class)
+          .withPropertyValues(setting)
+          .run(
+              context ->
+                  assertThat(context.getBean(LeaderElector.class).describe())
+                      .as(setting)
+                      .contains("ConfigMap apps/my-app"));
+    }
   }
 
   @Test
@@ -190,11 +211,11 @@ class ElectorAutoConfigurationTest {
   void configMapWithoutElectorConfigmap() {
     RUNNER
         .withClassLoader(new FilteredClassLoader("dev.elector.fabric8", "dev.elector.configmap"))
-        .withPropertyValues("elector.lock=config-map")
+        .withPropertyValues("elector.lock-kind=configmap")
         .run(
             context ->
                 assertThat(failure(context))
-                    .contains("elector.lock is config-map but dev.elector:elector-configmap"));
+                    .contains("elector.lock-kind is configmap but dev.elector:elector-configmap"));
   }
 
   @Test
@@ -315,8 +336,9 @@ class ElectorAutoConfigurationTest {
             context ->
                 assertThat(failure(context))
                     .contains(
-                        "elector.renew-deadline PT10S must be longer than jitter 1.2 x"
-                            + " elector.retry-period PT9S"));
+                        "elector.renew-deadline PT10S must be longer than elector.jitter 1.2 x"
+                            + " elector.retry-period PT9S = PT10.8S; raise elector.renew-deadline"
+                            + " or lower elector.retry-period"));
   }
 
   @Test
@@ -341,7 +363,146 @@ class ElectorAutoConfigurationTest {
         .run(
             context ->
                 assertThat(failure(context))
-                    .contains("name \"Not_A_Name\" is not a valid Kubernetes object name"));
+                    .contains(
+                        "elector.name, elector.namespace or elector.event-component: cannot build"
+                            + " the Lease lock: name \"Not_A_Name\" is not a valid Kubernetes"
+                            + " object name"));
+  }
+
+  @Test
+  void aBadLockNameFromTheApplicationNameSaysWhereItComesFrom() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues("spring.application.name=My_App")
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .contains(
+                        "elector.name (not set, so spring.application.name \"My_App\"),"
+                            + " elector.namespace or elector.event-component: cannot build the"
+                            + " Lease lock: name \"My_App\" is not a valid Kubernetes object"
+                            + " name"));
+  }
+
+  @Test
+  void twoTimingProblemsAtOnceEachNamingItsProperty() {
+    ElectorProperties properties = new ElectorProperties();
+    properties.setJitter(0.5);
+    properties.setMaxBackoff(Duration.ofSeconds(1));
+    properties.setHealthTolerance(Duration.ofSeconds(-1));
+    java.util.List<ElectorSettings.Problem> problems = ElectorSettings.timingProblems(properties);
+    assertThat(problems)
+        .extracting(ElectorSettings.Problem::property)
+        .containsExactly("elector.health-tolerance", "elector.jitter", "elector.max-backoff");
+    assertThat(problems)
+        .extracting(ElectorSettings.Problem::message)
+        .containsExactly(
+            "elector.health-tolerance PT-1S is negative; use zero or more",
+            "elector.jitter 0.5 must be between 1.0 and 10.0; the default is 1.2",
+            "elector.max-backoff PT1S must be at least elector.retry-period PT2S; raise"
+                + " elector.max-backoff");
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues("elector.call-timeout=11s", "elector.jitter=0.5")
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .startsWith("Elector cannot start (2 problems):")
+                    .contains("\n  - elector.jitter 0.5 must be between 1.0 and 10.0")
+                    .contains(
+                        "\n  - elector.call-timeout PT11S must not exceed elector.renew-deadline"
+                            + " PT10S, or a hung call could outlive a term; lower"
+                            + " elector.call-timeout"));
+  }
+
+  @Test
+  void everyPropertyAProblemNamesBindsToASetting() {
+    // A map entry with a typo would name a property the application cannot set.
+    ElectorProperties defaults = new ElectorProperties();
+    for (String property : ElectorSettings.PROPERTY_OF.values()) {
+      // "7" binds both as a duration (7 ms) and as a number.
+      ElectorProperties bound =
+          new Binder(new MapConfigurationPropertySource(Map.of(property, "7")))
+              .bind("elector", ElectorProperties.class)
+              .get();
+      BeanWrapperImpl given = new BeanWrapperImpl(bound);
+      BeanWrapperImpl unset = new BeanWrapperImpl(defaults);
+      assertThat(given.getPropertyDescriptors())
+          .as(property)
+          .anyMatch(
+              d ->
+                  d.getReadMethod() != null
+                      && !java.util.Objects.equals(
+                          given.getPropertyValue(d.getName()),
+                          unset.getPropertyValue(d.getName())));
+    }
+  }
+
+  @Test
+  void theTimingPropertiesReachTheConfig() {
+    ElectorProperties properties = new ElectorProperties();
+    properties.setLeaseDuration(Duration.ofSeconds(20));
+    properties.setRenewDeadline(Duration.ofSeconds(12));
+    properties.setRetryPeriod(Duration.ofSeconds(3));
+    properties.setJitter(1.5);
+    properties.setCallTimeout(Duration.ofSeconds(4));
+    properties.setMaxBackoff(Duration.ofSeconds(30));
+    properties.setCloseTimeout(Duration.ofSeconds(7));
+    properties.setHealthTolerance(Duration.ofSeconds(1));
+    ElectorConfig config =
+        ElectorSettings.timings(ElectorConfig.newBuilder(), properties)
+            .lock(InMemoryLockStore.create("l").lockFor("me"))
+            .callbacks(LeaderCallbacks.of(t -> {}, (t, e) -> {}))
+            .build();
+    assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(config.renewDeadline()).isEqualTo(Duration.ofSeconds(12));
+    assertThat(config.retryPeriod()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.jitter()).isEqualTo(1.5);
+    assertThat(config.callTimeout()).isEqualTo(Duration.ofSeconds(4));
+    assertThat(config.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.closeTimeout()).isEqualTo(Duration.ofSeconds(7));
+    assertThat(config.healthTolerance()).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void theLockPropertiesAreCheckedBeforeTheLockIsBuilt() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues("elector.request-timeout=0s", "elector.event-component=my-operator")
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .startsWith("Elector cannot start (2 problems):")
+                    .contains(
+                        "elector.request-timeout PT0S must be positive; remove it to follow"
+                            + " elector.call-timeout")
+                    .contains(
+                        "elector.event-component \"my-operator\" is set but events are not"
+                            + " recorded; set elector.record-events=true, or remove"
+                            + " elector.event-component"));
+  }
+
+  @Test
+  void aRequestTimeoutLongerThanTheCallTimeoutNamesBoth() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withUserConfiguration(ApiClientBean.class)
+        .withPropertyValues("elector.request-timeout=6s")
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .contains(
+                        "elector.request-timeout PT6S must not exceed elector.call-timeout PT5S"
+                            + " (elector.renew-deadline / 2)"));
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withUserConfiguration(ApiClientBean.class)
+        .withPropertyValues(
+            "elector.request-timeout=3s",
+            "elector.call-timeout=4s",
+            "elector.record-events=true",
+            "elector.event-component=my-operator")
+        .run(context -> assertThat(context).hasSingleBean(LeaderElector.class));
   }
 
   @Test
@@ -380,6 +541,7 @@ class ElectorAutoConfigurationTest {
     assertThat(properties.getLeaseDuration()).isEqualTo(ElectorConfig.DEFAULT_LEASE_DURATION);
     assertThat(properties.getRenewDeadline()).isEqualTo(ElectorConfig.DEFAULT_RENEW_DEADLINE);
     assertThat(properties.getRetryPeriod()).isEqualTo(ElectorConfig.DEFAULT_RETRY_PERIOD);
+    assertThat(properties.getJitter()).isEqualTo(ElectorConfig.DEFAULT_JITTER);
   }
 
   @Test
@@ -559,7 +721,7 @@ class ElectorAutoConfigurationTest {
     RUNNER
         .withClassLoader(NO_CLIENT_JAVA)
         .withUserConfiguration(Fabric8ClientBean.class)
-        .withPropertyValues("elector.lock=config-map", "elector.identity=me")
+        .withPropertyValues("elector.lock-kind=configmap", "elector.identity=me")
         .run(
             context -> {
               LeaderElector elector = context.getBean(LeaderElector.class);

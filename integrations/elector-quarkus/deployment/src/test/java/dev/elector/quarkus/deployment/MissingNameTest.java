@@ -2,10 +2,12 @@ package dev.elector.quarkus.deployment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.test.QuarkusUnitTest;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,15 +28,22 @@ class MissingNameTest {
   private static void check(Throwable thrown) {
     Throwable cause = ConfigErrors.cause(thrown);
     assertInstanceOf(ConfigurationException.class, cause, () -> "not a configuration error");
+    List<String> lines = ConfigErrors.problems(cause.getMessage(), 2);
     assertEquals(
-        "Invalid quarkus.elector configuration (1 problem):\n"
-            + "  - cannot build the Lease lock: quarkus.elector.name is missing; set"
-            + " quarkus.elector.name (default quarkus.application.name) to the Lease all candidates"
-            + " share; no namespace for the Lease: set quarkus.elector.namespace, or set the"
-            + " environment variable POD_NAMESPACE from the Downward API (fieldRef:"
-            + " metadata.namespace), or run in a pod with a service account mounted"
-            + " (/var/run/secrets/kubernetes.io/serviceaccount/namespace)",
-        cause.getMessage());
+        List.of("quarkus.elector.name", "quarkus.elector.namespace"),
+        ConfigErrors.properties(lines));
+    assertEquals(
+        "quarkus.elector.name is not set and quarkus.application.name is empty; set"
+            + " quarkus.elector.name to the name of the lock all replicas share, such as my-app",
+        lines.get(0));
+    assertTrue(
+        lines
+            .get(1)
+            .startsWith(
+                "quarkus.elector.namespace is not set and this process does not run in a pod (no"
+                    + " POD_NAMESPACE variable, no"),
+        lines.get(1));
+    assertTrue(lines.get(1).endsWith("POD_NAMESPACE from the Downward API"), lines.get(1));
   }
 
   @Test

@@ -36,7 +36,8 @@ class WithoutHealthAndMetricsTest {
           .overrideConfigKey("quarkus.micrometer.enabled", "false")
           .overrideConfigKey("quarkus.elector.health.enabled", "false")
           .overrideConfigKey("quarkus.elector.namespace", TestCluster.namespace())
-          .overrideConfigKey("quarkus.elector.lock-kind", "configmap")
+          // config-map, the other spelling of configmap (Spring's elector.lock-kind takes both)
+          .overrideConfigKey("quarkus.elector.lock-kind", "config-map")
           .overrideConfigKey("quarkus.elector.name", LOCK)
           .overrideConfigKey("quarkus.elector.identity", "replica-b");
 

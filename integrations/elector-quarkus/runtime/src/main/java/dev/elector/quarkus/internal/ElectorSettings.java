@@ -1,56 +1,54 @@
 package dev.elector.quarkus.internal;
 
+import dev.elector.ConfigProblem;
 import dev.elector.ElectorConfig;
-import dev.elector.ElectorConfigException;
 import dev.elector.LeaderCallbacks;
 import dev.elector.fabric8.Fabric8ConfigMapLock;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.fabric8.Fabric8LockBuilder;
 import dev.elector.kube.PodEnvironment;
-import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
 import dev.elector.quarkus.ElectorRuntimeConfig;
 import dev.elector.quarkus.LockKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.configuration.ConfigurationException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Turns {@code quarkus.elector.*} into the lock and the {@link ElectorConfig}, through the lock
- * builder's and the core builder's own checks. Their messages name builder options; here each names
- * the property instead, and the problems of both builders are reported together.
+ * Turns {@code quarkus.elector.*} into the lock and the {@link ElectorConfig}. The extension checks
+ * the lock's settings itself, and the core checks the timings ({@link
+ * ElectorConfig.Builder#timingProblems()}): each {@link ConfigProblem} names its builder option,
+ * and {@link #PROPERTY_OF} gives the property written instead. Every problem is reported at once.
  */
 public final class ElectorSettings {
   /** The prefix of every property of the extension. */
   public static final String PREFIX = "quarkus.elector.";
 
-  // Builder options, as the core's and the lock builder's messages name them, and their properties.
-  private static final Map<String, String> OPTIONS =
-      Map.ofEntries(
-          Map.entry("leaseDuration", "lease-duration"),
-          Map.entry("renewDeadline", "renew-deadline"),
-          Map.entry("retryPeriod", "retry-period"),
-          Map.entry("callTimeout", "call-timeout"),
-          Map.entry("maxBackoff", "max-backoff"),
-          Map.entry("closeTimeout", "close-timeout"),
-          Map.entry("healthTolerance", "health-tolerance"),
-          Map.entry("requestTimeout", "request-timeout"),
-          Map.entry("recordEvents", "record-events"),
-          Map.entry("eventComponent", "event-component"),
-          Map.entry("releaseOnClose", "release-on-close"),
-          Map.entry("watchWhenFollowing", "watch"));
-  private static final Pattern OPTION =
-      Pattern.compile("\\b(" + String.join("|", OPTIONS.keySet()) + ")(\\([^)]*\\))?");
-  // Plain words are options only where a clause begins with them or a setter call names them.
-  private static final Pattern WORD =
-      Pattern.compile("(^|: |; )(name|namespace|identity|jitter)\\b(\\(\\.\\.\\.\\))?");
-  private static final Pattern SETTER =
-      Pattern.compile("\\b(name|namespace|identity)\\(\\.\\.\\.\\)");
+  /** The property of each of the core builder's timing options. */
+  static final Map<String, String> PROPERTY_OF =
+      Map.of(
+          "leaseDuration", PREFIX + "lease-duration",
+          "renewDeadline", PREFIX + "renew-deadline",
+          "retryPeriod", PREFIX + "retry-period",
+          "jitter", PREFIX + "jitter",
+          "callTimeout", PREFIX + "call-timeout",
+          "maxBackoff", PREFIX + "max-backoff",
+          "closeTimeout", PREFIX + "close-timeout",
+          "healthTolerance", PREFIX + "health-tolerance");
+
+  /**
+   * One problem with the properties: the property to change (the one it is about), and the sentence
+   * that names it, its value, the rule and the fix.
+   */
+  record Problem(String property, String message) {}
+
+  /** The configuration, or the problems that keep it from being made (then config is null). */
+  record Outcome(@Nullable ElectorConfig config, List<Problem> problems) {}
 
   private ElectorSettings() {}
 
@@ -66,17 +64,59 @@ public final class ElectorSettings {
       KubernetesClient client,
       PodEnvironment environment,
       LeaderCallbacks callbacks) {
-    List<String> problems = new ArrayList<>();
-    LeaderLock lock = null;
-    try {
-      lock = lock(config, applicationName, client, environment);
-    } catch (IllegalStateException e) {
-      problems.add(property(String.valueOf(e.getMessage())));
+    Outcome outcome = check(config, applicationName, client, environment, callbacks);
+    ElectorConfig built = outcome.config();
+    if (built == null) {
+      List<Problem> problems = outcome.problems();
+      StringBuilder message =
+          new StringBuilder("Invalid quarkus.elector configuration (")
+              .append(problems.size())
+              .append(problems.size() == 1 ? " problem):" : " problems):");
+      for (Problem problem : problems) {
+        message.append("\n  - ").append(problem.message());
+      }
+      throw new ConfigurationException(message.toString());
     }
-    // Without a lock the timings are still checked, on a stand-in, so all problems show at once.
-    LeaderLock checked =
-        lock != null ? lock : InMemoryLockStore.create("stand-in").lockFor("stand-in");
-    ElectorConfig.Builder builder = ElectorConfig.newBuilder().lock(checked).callbacks(callbacks);
+    return built;
+  }
+
+  /** Checks every setting; the configuration when they are all valid, else every problem. */
+  static Outcome check(
+      ElectorRuntimeConfig config,
+      Optional<String> applicationName,
+      KubernetesClient client,
+      PodEnvironment environment,
+      LeaderCallbacks callbacks) {
+    Optional<String> name = config.name().or(() -> applicationName).filter(n -> !n.isBlank());
+    List<Problem> problems = lockProblems(config, name, environment);
+    LeaderLock lock = null;
+    if (problems.isEmpty()) {
+      try {
+        lock = lock(config, name, client, environment);
+      } catch (IllegalStateException e) {
+        problems.add(lockProblem(config, applicationName, String.valueOf(e.getMessage())));
+      }
+    }
+    ElectorConfig.Builder builder = timings(ElectorConfig.newBuilder(), config);
+    for (ConfigProblem problem : builder.timingProblems()) {
+      problems.add(
+          new Problem(
+              PROPERTY_OF.getOrDefault(problem.setting(), problem.setting()),
+              problem.message(PROPERTY_OF)));
+    }
+    if (!problems.isEmpty() || lock == null) {
+      return new Outcome(null, List.copyOf(problems));
+    }
+    ElectorConfig built = builder.lock(lock).callbacks(callbacks).build();
+    Problem requestTimeout = requestTimeoutProblem(config, built.callTimeout());
+    if (requestTimeout != null) {
+      return new Outcome(null, List.of(requestTimeout));
+    }
+    return new Outcome(built, List.of());
+  }
+
+  /** Applies the timing properties that are set to {@code builder}. */
+  static ElectorConfig.Builder timings(ElectorConfig.Builder builder, ElectorRuntimeConfig config) {
     config.leaseDuration().ifPresent(builder::leaseDuration);
     config.renewDeadline().ifPresent(builder::renewDeadline);
     config.retryPeriod().ifPresent(builder::retryPeriod);
@@ -87,54 +127,146 @@ public final class ElectorSettings {
     config.healthTolerance().ifPresent(builder::healthTolerance);
     config.releaseOnClose().ifPresent(builder::releaseOnClose);
     config.watch().ifPresent(builder::watchWhenFollowing);
-    ElectorConfig built = null;
-    try {
-      built = builder.build();
-    } catch (ElectorConfigException e) {
-      for (String violation : e.violations()) {
-        problems.add(property(violation));
-      }
+    return builder;
+  }
+
+  /** What is missing or blank among the lock's settings, before the lock builder sees them. */
+  private static List<Problem> lockProblems(
+      ElectorRuntimeConfig config, Optional<String> name, PodEnvironment environment) {
+    List<Problem> problems = new ArrayList<>();
+    if (name.isEmpty()) {
+      problems.add(
+          new Problem(
+              PREFIX + "name",
+              PREFIX
+                  + "name is not set and quarkus.application.name is empty; set "
+                  + PREFIX
+                  + "name to the name of the lock all replicas share, such as my-app"));
     }
-    if (!problems.isEmpty() || built == null || lock == null) {
-      StringBuilder message =
-          new StringBuilder("Invalid quarkus.elector configuration (")
-              .append(problems.size())
-              .append(problems.size() == 1 ? " problem):" : " problems):");
-      for (String problem : problems) {
-        message.append("\n  - ").append(problem);
-      }
-      throw new ConfigurationException(message.toString());
+    Optional<String> namespace = config.namespace();
+    if (namespace.isPresent() && namespace.get().isBlank()) {
+      problems.add(
+          new Problem(
+              PREFIX + "namespace",
+              PREFIX
+                  + "namespace is blank; set it to the lock's namespace, or remove it to use the"
+                  + " pod's own"));
+    } else if (namespace.isEmpty() && environment.namespace().isEmpty()) {
+      problems.add(
+          new Problem(
+              PREFIX + "namespace",
+              PREFIX
+                  + "namespace is not set and this process does not run in a pod (no"
+                  + " POD_NAMESPACE variable, no "
+                  + PodEnvironment.NAMESPACE_FILE
+                  + "); set "
+                  + PREFIX
+                  + "namespace, or POD_NAMESPACE from the Downward API"));
     }
-    return built;
+    if (config.identity().filter(String::isBlank).isPresent()) {
+      problems.add(
+          new Problem(
+              PREFIX + "identity",
+              PREFIX
+                  + "identity is blank; set a unique identity per replica, or remove it to use"
+                  + " POD_NAME with a random suffix"));
+    }
+    Optional<Duration> requestTimeout = config.requestTimeout();
+    if (requestTimeout.filter(t -> t.isZero() || t.isNegative()).isPresent()) {
+      problems.add(
+          new Problem(
+              PREFIX + "request-timeout",
+              PREFIX
+                  + "request-timeout "
+                  + requestTimeout.get()
+                  + " must be positive; remove it to follow "
+                  + PREFIX
+                  + "call-timeout"));
+    }
+    Optional<String> eventComponent = config.eventComponent();
+    if (eventComponent.isPresent() && !config.recordEvents().orElse(false)) {
+      problems.add(
+          new Problem(
+              PREFIX + "event-component",
+              PREFIX
+                  + "event-component \""
+                  + eventComponent.get()
+                  + "\" is set but events are not recorded; set "
+                  + PREFIX
+                  + "record-events=true, or remove "
+                  + PREFIX
+                  + "event-component"));
+    }
+    return problems;
+  }
+
+  /**
+   * What the lock builder rejected ({@code message}: a name or namespace that is not a Kubernetes
+   * name, or an event component that is not a qualified name), naming the properties it comes from;
+   * a lock name taken from quarkus.application.name says so.
+   */
+  private static Problem lockProblem(
+      ElectorRuntimeConfig config, Optional<String> applicationName, String message) {
+    String name =
+        config.name().isPresent()
+            ? PREFIX + "name"
+            : PREFIX
+                + "name (not set, so quarkus.application.name \""
+                + applicationName.orElse("")
+                + "\")";
+    return new Problem(
+        PREFIX + "name",
+        name + ", " + PREFIX + "namespace or " + PREFIX + "event-component: " + message);
+  }
+
+  /**
+   * The problem with request-timeout once the elector's call timeout is known (the elector rejects
+   * a request timeout longer than its call timeout), or null.
+   */
+  private static @Nullable Problem requestTimeoutProblem(
+      ElectorRuntimeConfig config, Duration callTimeout) {
+    Duration requestTimeout = config.requestTimeout().orElse(null);
+    if (requestTimeout == null || requestTimeout.compareTo(callTimeout) <= 0) {
+      return null;
+    }
+    return new Problem(
+        PREFIX + "request-timeout",
+        PREFIX
+            + "request-timeout "
+            + requestTimeout
+            + " must not exceed "
+            + PREFIX
+            + "call-timeout "
+            + callTimeout
+            + (config.callTimeout().isEmpty() ? " (" + PREFIX + "renew-deadline / 2)" : "")
+            + ", or the elector cancels every request that needs that long; lower "
+            + PREFIX
+            + "request-timeout, or remove it to follow "
+            + PREFIX
+            + "call-timeout");
   }
 
   private static LeaderLock lock(
       ElectorRuntimeConfig config,
-      Optional<String> applicationName,
+      Optional<String> name,
       KubernetesClient client,
       PodEnvironment environment) {
     if (config.lockKind() == LockKind.CONFIGMAP) {
-      return options(
-              Fabric8ConfigMapLock.newBuilder(), config, applicationName, client, environment)
-          .build();
+      return options(Fabric8ConfigMapLock.newBuilder(), config, name, client, environment).build();
     }
-    return options(Fabric8LeaseLock.newBuilder(), config, applicationName, client, environment)
-        .build();
+    return options(Fabric8LeaseLock.newBuilder(), config, name, client, environment).build();
   }
 
   private static <B extends Fabric8LockBuilder<B>> B options(
       B builder,
       ElectorRuntimeConfig config,
-      Optional<String> applicationName,
+      Optional<String> name,
       KubernetesClient client,
       PodEnvironment environment) {
     builder.client(client).environment(environment);
     // Lambdas, not builder::name: a method reference on a type variable names the class that
     // declares the setter, the builders' internal base, which this jar may not use.
-    config
-        .name()
-        .or(() -> applicationName.filter(name -> !name.isBlank()))
-        .ifPresent(name -> builder.name(name));
+    name.ifPresent(n -> builder.name(n));
     config.namespace().ifPresent(namespace -> builder.namespace(namespace));
     config.identity().ifPresent(identity -> builder.identity(identity));
     config.requestTimeout().ifPresent(timeout -> builder.requestTimeout(timeout));
@@ -142,39 +274,5 @@ public final class ElectorSettings {
     config.recordEvents().ifPresent(record -> builder.recordEvents(record));
     config.eventComponent().ifPresent(component -> builder.eventComponent(component));
     return builder;
-  }
-
-  /** A builder's message with each option it names replaced by its property. */
-  static String property(String message) {
-    String text =
-        replace(
-            OPTION,
-            message,
-            m ->
-                PREFIX
-                    + OPTIONS.get(m.group(1))
-                    + ("(true)".equals(m.group(2)) || "(false)".equals(m.group(2))
-                        ? "=" + m.group(2).substring(1, m.group(2).length() - 1)
-                        : ""));
-    text =
-        replace(
-            SETTER,
-            text,
-            m ->
-                PREFIX
-                    + m.group(1)
-                    + (m.group(1).equals("name") ? " (default quarkus.application.name)" : ""));
-    return replace(WORD, text, m -> m.group(1) + PREFIX + m.group(2));
-  }
-
-  private static String replace(
-      Pattern pattern, String text, java.util.function.Function<Matcher, String> by) {
-    Matcher m = pattern.matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      m.appendReplacement(out, Matcher.quoteReplacement(by.apply(m)));
-    }
-    m.appendTail(out);
-    return out.toString();
   }
 }

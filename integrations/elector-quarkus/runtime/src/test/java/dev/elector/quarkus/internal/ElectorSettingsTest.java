@@ -1,8 +1,8 @@
 package dev.elector.quarkus.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * quarkus.elector.* through the core's and the lock builder's checks: the same defaults, and their
- * messages with the property names. No API server: nothing here sends a request.
+ * quarkus.elector.* through the extension's, the core's and the lock builder's checks: the same
+ * defaults, and every problem naming its property. No API server: nothing here sends a request.
  */
 class ElectorSettingsTest {
   private static final PodEnvironment POD =
@@ -80,53 +81,164 @@ class ElectorSettingsTest {
   }
 
   @Test
-  void theLockBuildersMessagesNameTheProperties() {
+  void theLockSettingsAreCheckedBeforeTheLockBuilderEachNamingItsProperty() {
     Settings s = new Settings();
     s.values.put("identity", " ");
     s.values.put("request-timeout", Duration.ZERO);
     s.values.put("event-component", "my-operator");
     s.values.put("watch-mode", WatchMode.PER_LOCK);
-    ConfigurationException e =
-        assertThrows(ConfigurationException.class, () -> build(s, Optional.of("my-app")));
+    List<ElectorSettings.Problem> problems = check(s, Optional.of("my-app"));
     assertEquals(
-        "Invalid quarkus.elector configuration (1 problem):\n"
-            + "  - cannot build the Lease lock: quarkus.elector.identity is blank; give every"
-            + " candidate a unique identity; quarkus.elector.request-timeout PT0S must be positive;"
-            + " leave it unset to follow the elector's quarkus.elector.call-timeout;"
-            + " quarkus.elector.event-component \"my-operator\" is set but"
-            + " events are not recorded; add quarkus.elector.record-events=true, or drop"
-            + " quarkus.elector.event-component",
-        e.getMessage());
+        List.of(
+            "quarkus.elector.identity",
+            "quarkus.elector.request-timeout",
+            "quarkus.elector.event-component"),
+        properties(problems));
+    assertEquals(
+        List.of(
+            "quarkus.elector.identity is blank; set a unique identity per replica, or remove it to"
+                + " use POD_NAME with a random suffix",
+            "quarkus.elector.request-timeout PT0S must be positive; remove it to follow"
+                + " quarkus.elector.call-timeout",
+            "quarkus.elector.event-component \"my-operator\" is set but events are not recorded;"
+                + " set quarkus.elector.record-events=true, or remove"
+                + " quarkus.elector.event-component"),
+        messages(problems));
   }
 
   @Test
-  void theCoresMessagesNameTheProperties() {
+  void theCoresProblemsNameTheProperties() {
     Settings s = new Settings();
     s.values.put("call-timeout", Duration.ofSeconds(20));
     s.values.put("max-backoff", Duration.ofMillis(500));
     s.values.put("health-tolerance", Duration.ofSeconds(-1));
     s.values.put("close-timeout", Duration.ZERO);
-    ConfigurationException e =
-        assertThrows(ConfigurationException.class, () -> build(s, Optional.of("my-app")));
-    String message = e.getMessage();
-    assertTrue(message.startsWith("Invalid quarkus.elector configuration (4 problems):"), message);
-    assertTrue(
-        message.contains(
-            "quarkus.elector.close-timeout PT0S must be positive; use a duration such as PT5S"),
-        message);
-    assertTrue(
-        message.contains("quarkus.elector.health-tolerance PT-1S is negative; use zero or more"),
-        message);
-    assertTrue(
-        message.contains(
+    List<ElectorSettings.Problem> problems = check(s, Optional.of("my-app"));
+    assertEquals(
+        List.of(
+            "quarkus.elector.close-timeout",
+            "quarkus.elector.health-tolerance",
+            "quarkus.elector.call-timeout",
+            "quarkus.elector.max-backoff"),
+        properties(problems));
+    assertEquals(
+        List.of(
+            "quarkus.elector.close-timeout PT0S must be positive; use a duration such as PT5S",
+            "quarkus.elector.health-tolerance PT-1S is negative; use zero or more",
             "quarkus.elector.call-timeout PT20S must not exceed quarkus.elector.renew-deadline"
-                + " PT10S, or a hung call could outlive a term; lower quarkus.elector.call-timeout"),
-        message);
-    assertTrue(
-        message.contains(
+                + " PT10S, or a hung call could outlive a term; lower quarkus.elector.call-timeout",
             "quarkus.elector.max-backoff PT0.5S must be at least quarkus.elector.retry-period"
                 + " PT2S; raise quarkus.elector.max-backoff"),
-        message);
+        messages(problems));
+  }
+
+  @Test
+  void twoProblemsAtOnceInOneMessageEachNamingItsProperty() {
+    Settings s = new Settings();
+    s.values.put("name", "my-lock");
+    s.values.put("namespace", "Not_A_Namespace");
+    s.values.put("jitter", 0.5);
+    s.values.put("renew-deadline", Duration.ofSeconds(20));
+    List<ElectorSettings.Problem> problems = check(s, Optional.of("my-app"));
+    assertEquals(
+        List.of("quarkus.elector.name", "quarkus.elector.jitter", "quarkus.elector.renew-deadline"),
+        properties(problems));
+    ConfigurationException e =
+        assertThrows(ConfigurationException.class, () -> build(s, Optional.of("my-app")));
+    assertEquals(
+        "Invalid quarkus.elector configuration (3 problems):\n"
+            + "  - quarkus.elector.name, quarkus.elector.namespace or"
+            + " quarkus.elector.event-component: cannot build the Lease lock: namespace"
+            + " \"Not_A_Namespace\" is not a valid namespace name\n"
+            + "  - quarkus.elector.jitter 0.5 must be between 1.0 and 10.0; the default is 1.2\n"
+            + "  - quarkus.elector.renew-deadline PT20S must be shorter than"
+            + " quarkus.elector.lease-duration PT15S; raise quarkus.elector.lease-duration or"
+            + " lower quarkus.elector.renew-deadline",
+        e.getMessage());
+  }
+
+  @Test
+  void aLockNameFromTheApplicationNameSaysWhereItComesFrom() {
+    List<ElectorSettings.Problem> problems = check(new Settings(), Optional.of("My_App"));
+    assertEquals(
+        List.of(
+            "quarkus.elector.name (not set, so quarkus.application.name \"My_App\"),"
+                + " quarkus.elector.namespace or quarkus.elector.event-component: cannot build"
+                + " the Lease lock: name \"My_App\" is not a valid Kubernetes object name; use"
+                + " lower case letters, digits, '-' and '.', at most 253 characters"),
+        messages(problems));
+  }
+
+  @Test
+  void withoutANameOrANamespaceBothAreNamed() {
+    PodEnvironment outside = PodEnvironment.of(Map.of(), Map.of(), "host", "abc123");
+    ElectorSettings.Outcome outcome =
+        ElectorSettings.check(new Settings(), Optional.empty(), client, outside, CALLBACKS);
+    assertEquals(
+        List.of("quarkus.elector.name", "quarkus.elector.namespace"),
+        properties(outcome.problems()));
+  }
+
+  @Test
+  void aRequestTimeoutLongerThanTheCallTimeoutNamesBoth() {
+    Settings s = new Settings();
+    s.values.put("request-timeout", Duration.ofSeconds(6));
+    assertEquals(
+        List.of(
+            "quarkus.elector.request-timeout PT6S must not exceed quarkus.elector.call-timeout"
+                + " PT5S (quarkus.elector.renew-deadline / 2), or the elector cancels every"
+                + " request that needs that long; lower quarkus.elector.request-timeout, or remove"
+                + " it to follow quarkus.elector.call-timeout"),
+        messages(check(s, Optional.of("my-app"))));
+    s.values.put("call-timeout", Duration.ofSeconds(6));
+    assertEquals(Duration.ofSeconds(6), build(s, Optional.of("my-app")).callTimeout());
+  }
+
+  @Test
+  void theTimingPropertiesReachTheConfig() {
+    Settings s = new Settings();
+    s.values.put("jitter", 1.5);
+    s.values.put("call-timeout", Duration.ofSeconds(4));
+    s.values.put("max-backoff", Duration.ofSeconds(30));
+    s.values.put("close-timeout", Duration.ofSeconds(7));
+    s.values.put("health-tolerance", Duration.ofSeconds(1));
+    ElectorConfig built = build(s, Optional.of("my-app"));
+    assertEquals(1.5, built.jitter());
+    assertEquals(Duration.ofSeconds(4), built.callTimeout());
+    assertEquals(Duration.ofSeconds(30), built.maxBackoff());
+    assertEquals(Duration.ofSeconds(7), built.closeTimeout());
+    assertEquals(Duration.ofSeconds(1), built.healthTolerance());
+  }
+
+  @Test
+  void theLockKindTakesEitherSpelling() {
+    LockKindConverter converter = new LockKindConverter();
+    assertEquals(LockKind.CONFIGMAP, converter.convert("configmap"));
+    assertEquals(LockKind.CONFIGMAP, converter.convert("config-map"));
+    assertEquals(LockKind.CONFIGMAP, converter.convert("ConfigMap"));
+    assertEquals(LockKind.CONFIGMAP, converter.convert("CONFIG_MAP"));
+    assertEquals(LockKind.LEASE, converter.convert(" lease "));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> converter.convert("zookeeper"));
+    assertEquals(
+        "\"zookeeper\" is not a lock kind; use lease or configmap (config-map is accepted too)",
+        e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> converter.convert("config.map"));
+  }
+
+  private List<ElectorSettings.Problem> check(Settings settings, Optional<String> applicationName) {
+    ElectorSettings.Outcome outcome =
+        ElectorSettings.check(settings, applicationName, client, POD, CALLBACKS);
+    assertNull(outcome.config());
+    return outcome.problems();
+  }
+
+  private static List<String> properties(List<ElectorSettings.Problem> problems) {
+    return problems.stream().map(ElectorSettings.Problem::property).toList();
+  }
+
+  private static List<String> messages(List<ElectorSettings.Problem> problems) {
+    return problems.stream().map(ElectorSettings.Problem::message).toList();
   }
 
   private ElectorConfig build(Settings settings, Optional<String> applicationName) {

@@ -396,7 +396,7 @@ final class Election {
     CallPurpose purpose =
         switch (call.purpose()) {
           case LOOK, VERIFY, READ_FOR_RELEASE -> CallPurpose.READ;
-          case RENEW -> CallPurpose.RENEW;
+          case RENEW, RENEW_OVER_EDIT -> CallPurpose.RENEW;
           case RELEASE -> CallPurpose.RELEASE;
           case FIRST_CREATE, CREATE, ACQUIRE, RELEASE_AFTER_STEP_DOWN -> CallPurpose.ACQUIRE;
         };

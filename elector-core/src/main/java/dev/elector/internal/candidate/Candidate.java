@@ -548,11 +548,16 @@ public final class Candidate {
 
     /** A renewal is due: renew, unless renewDeadline has passed since the last successful write. */
     private void renewDue(Phase.Leading leading) {
+      renew(leading, Purpose.RENEW);
+    }
+
+    /** Renews {@code leading}'s record at its claim's version, unless the deadline has passed. */
+    private void renew(Phase.Leading leading, Purpose purpose) {
       if (now - leading.validFrom() >= renewDeadline) {
         deadlineExceeded(leading);
         return;
       }
-      write(Purpose.RENEW, leading.claim().version(), leading.record().withRenewTime(wall), null);
+      write(purpose, leading.claim().version(), leading.record().withRenewTime(wall), null);
     }
 
     private void renewed(Phase.Leading leading, LockWrite result, InFlight asked) {
@@ -570,6 +575,17 @@ public final class Candidate {
         see(new LockRead.Found(written.version(), renewed));
         effects.add(new Effect.ArmDeadline(start + renewDeadline - now));
         schedule(new Delay.Retry(start, Long.MAX_VALUE));
+      } else if (result instanceof LockWrite.Conflict conflict
+          && asked.purpose() == Purpose.RENEW_OVER_EDIT) {
+        phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
+        log(
+            Level.DEBUG,
+            "renew conflicted again ("
+                + conflict.detail()
+                + "); stepping down and reading the lock");
+        endTerm(leading, Ending.LOCK_LOST);
+        watchCurrent = false;
+        follow(new Delay.Exactly(0));
       } else if (result instanceof LockWrite.Conflict conflict) {
         // Someone else wrote the lock: another holder, or an edit that left the record ours (a
         // label, an annotation). The term stays valid only until its deadline whatever the read
@@ -604,7 +620,11 @@ public final class Candidate {
      * version and renews over it at once. Anything else ends the term.
      */
     private void verified(Phase.Leading leading, LockRead result) {
-      if (result instanceof LockRead.Found found && ours(found.record(), leading)) {
+      // A read that shows the very version this leader's renewal conflicted with is stale (a
+      // cache behind the server): it tells nothing, and the term ends as before the read.
+      if (result instanceof LockRead.Found found
+          && ours(found.record(), leading)
+          && !found.version().equals(leading.claim().version())) {
         see(found);
         if (found.record().prefersOtherThan(identity)) {
           handOverAsked(leading, found);
@@ -615,7 +635,7 @@ public final class Candidate {
             Level.DEBUG,
             "the lock changed without a change of holder or term (metadata); renewing over version "
                 + found.version());
-        renewDue(adopted);
+        renew(adopted, Purpose.RENEW_OVER_EDIT);
         return;
       }
       phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
@@ -663,7 +683,9 @@ public final class Candidate {
       // A renewal conflicted and the read that would tell whose the lock is has not answered:
       // someone else wrote it, so the term ends as lost.
       boolean conflicted =
-          call != null && call.purpose() == Purpose.VERIFY && call.epoch() == epoch;
+          call != null
+              && (call.purpose() == Purpose.VERIFY || call.purpose() == Purpose.RENEW_OVER_EDIT)
+              && call.epoch() == epoch;
       log(
           Level.ERROR,
           "lost leadership: no successful renewal within renewDeadline "
@@ -948,7 +970,7 @@ public final class Candidate {
         }
         case FIRST_CREATE, CREATE -> created(Objects.requireNonNull(write), asked);
         case ACQUIRE -> acquired(Objects.requireNonNull(write), asked);
-        case RENEW -> {
+        case RENEW, RENEW_OVER_EDIT -> {
           if (phase instanceof Phase.Leading leading) {
             renewed(leading, Objects.requireNonNull(write), asked);
           }

@@ -12,6 +12,11 @@ public enum Purpose {
   ACQUIRE,
   /** A leader's renewal. */
   RENEW,
+  /**
+   * A renewal over a version someone else wrote with the record still this term's: one more
+   * conflict ends the term.
+   */
+  RENEW_OVER_EDIT,
   /** A leader's read after a conflicting renewal: is the record still its own? */
   VERIFY,
   /** A release after stepping down; the candidate goes on following. */

@@ -249,6 +249,8 @@ public final class Candidate {
       }
       if (phase instanceof Phase.Following) {
         look();
+      } else if (phase instanceof Phase.Leading leading && leading.conflicted()) {
+        verify(leading); // the read was deferred by the budget
       } else if (phase instanceof Phase.Leading leading) {
         renewDue(leading);
       } else if (phase instanceof Phase.Releasing releasing) {
@@ -594,7 +596,11 @@ public final class Candidate {
         log(
             Level.DEBUG,
             "renew conflicted (" + conflict.detail() + "); reading the lock to see whose it is");
-        read(Purpose.VERIFY);
+        Phase.Leading conflicted =
+            new Phase.Leading(
+                leading.token(), leading.startedAt(), leading.claim(), leading.validFrom(), true);
+        phase = conflicted;
+        verify(conflicted);
       } else {
         renewalFailed(leading, ((LockWrite.Failed) result).failure(), start);
       }
@@ -619,6 +625,15 @@ public final class Candidate {
      * own term's token was changed only outside the election's fields: the leader takes the new
      * version and renews over it at once. Anything else ends the term.
      */
+    /** Reads the lock after a conflicting renewal, unless the deadline has passed. */
+    private void verify(Phase.Leading leading) {
+      if (now - leading.validFrom() >= renewDeadline) {
+        deadlineExceeded(leading);
+        return;
+      }
+      read(Purpose.VERIFY);
+    }
+
     private void verified(Phase.Leading leading, LockRead result) {
       // A read that shows the very version this leader's renewal conflicted with is stale (a
       // cache behind the server): it tells nothing, and the term ends as before the read.
@@ -683,9 +698,10 @@ public final class Candidate {
       // A renewal conflicted and the read that would tell whose the lock is has not answered:
       // someone else wrote it, so the term ends as lost.
       boolean conflicted =
-          call != null
-              && (call.purpose() == Purpose.VERIFY || call.purpose() == Purpose.RENEW_OVER_EDIT)
-              && call.epoch() == epoch;
+          leading.conflicted()
+              || (call != null
+                  && call.purpose() == Purpose.RENEW_OVER_EDIT
+                  && call.epoch() == epoch);
       log(
           Level.ERROR,
           "lost leadership: no successful renewal within renewDeadline "

@@ -30,9 +30,17 @@ public sealed interface Phase {
 
   /**
    * Leading the term with fencing token {@code token}, begun at {@code startedAt} (wall clock, for
-   * display); {@code validFrom} is the start of the last successful write (monotonic).
+   * display); {@code validFrom} is the start of the last successful write (monotonic); {@code
+   * conflicted} once a renewal conflicted and no read has yet shown whose the lock is.
    */
-  record Leading(long token, Instant startedAt, Claim claim, long validFrom) implements Phase {
+  record Leading(long token, Instant startedAt, Claim claim, long validFrom, boolean conflicted)
+      implements Phase {
+
+    /** Leading, with no conflict to check. */
+    public Leading(long token, Instant startedAt, Claim claim, long validFrom) {
+      this(token, startedAt, claim, validFrom, false);
+    }
+
     /**
      * The record this leader last wrote. A leader's claim always holds it: only a conflicting
      * renewal, which ends the term, leaves a claim without one.
@@ -84,7 +92,8 @@ public sealed interface Phase {
       return new Following(claim);
     }
     if (phase instanceof Leading leading) {
-      return new Leading(leading.token(), leading.startedAt(), claim, leading.validFrom());
+      return new Leading(
+          leading.token(), leading.startedAt(), claim, leading.validFrom(), leading.conflicted());
     }
     if (phase instanceof Closing closing) {
       return new Closing(claim, closing.awaitingStopOf());

@@ -241,6 +241,22 @@ class CandidateTest {
   }
 
   @Test
+  void aCheckDeferredByTheBudgetIsMadeAtTheNextStepNotARenewal() {
+    leadFromZero(); // one call spent
+    at(0.1, new Event.StepDue()); // renewals at once: three more, the burst is spent
+    at(0.1, new Event.WriteAnswered(callSeq(), new LockWrite.Written("2")));
+    at(0.1, new Event.StepDue());
+    at(0.1, new Event.WriteAnswered(callSeq(), new LockWrite.Written("3")));
+    at(0.1, new Event.StepDue());
+    at(0.2, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
+    assertEquals(new Effect.CallDeferred((long) (0.8 * S)), effect(Effect.CallDeferred.class));
+
+    at(1.0, new Event.StepDue());
+    Effect.Call check = effect(Effect.Call.class);
+    assertEquals(Purpose.VERIFY, check.purpose(), "the read it owes, not another renewal");
+  }
+
+  @Test
   void aConflictThatCannotBeCheckedEndsTheTermAsLost() {
     leadFromZero();
     at(2, new Event.StepDue());

@@ -635,11 +635,8 @@ public final class Candidate {
     }
 
     private void verified(Phase.Leading leading, LockRead result) {
-      // A read that shows the very version this leader's renewal conflicted with is stale (a
-      // cache behind the server): it tells nothing, and the term ends as before the read.
-      if (result instanceof LockRead.Found found
-          && ours(found.record(), leading)
-          && !found.version().equals(leading.claim().version())) {
+      // At most one renewal goes over what the read shows: if that conflicts too, the term ends.
+      if (result instanceof LockRead.Found found && ours(found.record(), leading)) {
         see(found);
         if (found.record().prefersOtherThan(identity)) {
           handOverAsked(leading, found);

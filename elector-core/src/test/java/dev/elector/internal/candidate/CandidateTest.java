@@ -218,16 +218,6 @@ class CandidateTest {
   }
 
   @Test
-  void aReadShowingTheVersionThatConflictedIsStaleAndTheTermEnds() {
-    leadFromZero();
-    LeaderRecord ours = leading().record();
-    at(2, new Event.StepDue());
-    at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
-    at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("1", ours)));
-    assertEquals(new Effect.EndTerm(0, Effect.Ending.LOCK_LOST), effect(Effect.EndTerm.class));
-  }
-
-  @Test
   void aRenewalOverAnEditThatConflictsAgainEndsTheTerm() {
     leadFromZero();
     LeaderRecord ours = leading().record();

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a candidate is in a term's life. Each phase carries only the state that exists in it, so a
  * leader without a term, or a release before close, cannot be represented. A lock call in flight is
- * not a phase: {@link State#call()} holds it, and an acquisition is a follower's write.
+ * not a phase: {@link State#calls()} holds it, and an acquisition is a follower's write.
  */
 public sealed interface Phase {
 

@@ -464,19 +464,8 @@ final class ModelCheck {
     if (due - tolerance > now) {
       fail("c" + i + " called beyond the bound at " + Duration.ofNanos(now));
     }
-    return new Node(
-        node.state(),
-        node.step(),
-        node.deadline(),
-        node.closeTimer(),
-        node.call(),
-        node.watching(),
-        node.watchQueue(),
-        node.openTerm(),
-        node.validUntil(),
-        node.stopPending(),
-        node.finished(),
-        Math.max(due, now) + interval);
+    long spent = Math.max(due, now) + interval;
+    return edit(node, e -> e.bucketDue = spent);
   }
 
   private void checkOneValidTerm(World world) {
@@ -513,163 +502,116 @@ final class ModelCheck {
     return world.with(List.copyOf(nodes), world.server());
   }
 
+  /** A node's fields, to change a few of them and make a new node. */
+  private static final class NodeEdit {
+    State state;
+    long step;
+    long deadline;
+    long closeTimer;
+    @Nullable Call call;
+    boolean watching;
+    List<LockRead> watchQueue;
+    long openTerm;
+    long validUntil;
+    long stopPending;
+    boolean finished;
+    long bucketDue;
+
+    NodeEdit(Node n) {
+      state = n.state();
+      step = n.step();
+      deadline = n.deadline();
+      closeTimer = n.closeTimer();
+      call = n.call();
+      watching = n.watching();
+      watchQueue = n.watchQueue();
+      openTerm = n.openTerm();
+      validUntil = n.validUntil();
+      stopPending = n.stopPending();
+      finished = n.finished();
+      bucketDue = n.bucketDue();
+    }
+
+    Node node() {
+      return new Node(
+          state,
+          step,
+          deadline,
+          closeTimer,
+          call,
+          watching,
+          watchQueue,
+          openTerm,
+          validUntil,
+          stopPending,
+          finished,
+          bucketDue);
+    }
+  }
+
+  private static Node edit(Node n, java.util.function.Consumer<NodeEdit> change) {
+    NodeEdit edit = new NodeEdit(n);
+    change.accept(edit);
+    return edit.node();
+  }
+
   private static Node withState(Node n, State s) {
-    return new Node(
-        s,
-        n.step(),
-        n.deadline(),
-        n.closeTimer(),
-        n.call(),
-        n.watching(),
-        n.watchQueue(),
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.state = s);
   }
 
   private static Node withStep(Node n, long step) {
-    return new Node(
-        n.state(),
-        step,
-        n.deadline(),
-        n.closeTimer(),
-        n.call(),
-        n.watching(),
-        n.watchQueue(),
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.step = step);
   }
 
   private static Node withDeadline(Node n, long deadline) {
-    return new Node(
-        n.state(),
-        n.step(),
-        deadline,
-        n.closeTimer(),
-        n.call(),
-        n.watching(),
-        n.watchQueue(),
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.deadline = deadline);
   }
 
   private static Node withCloseTimer(Node n, long closeTimer) {
-    return new Node(
-        n.state(),
-        n.step(),
-        n.deadline(),
-        closeTimer,
-        n.call(),
-        n.watching(),
-        n.watchQueue(),
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.closeTimer = closeTimer);
   }
 
   private static Node withCall(Node n, @Nullable Call call) {
-    return new Node(
-        n.state(),
-        n.step(),
-        n.deadline(),
-        n.closeTimer(),
-        call,
-        n.watching(),
-        n.watchQueue(),
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.call = call);
   }
 
   private static Node withQueue(Node n, List<LockRead> queue) {
-    return new Node(
-        n.state(),
-        n.step(),
-        n.deadline(),
-        n.closeTimer(),
-        n.call(),
-        n.watching(),
-        queue,
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.watchQueue = queue);
   }
 
   private static Node withWatch(Node n, List<LockRead> queue) {
-    return new Node(
-        n.state(),
-        n.step(),
-        n.deadline(),
-        n.closeTimer(),
-        n.call(),
-        true,
-        queue,
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(
+        n,
+        e -> {
+          e.watching = true;
+          e.watchQueue = queue;
+        });
   }
 
   private static Node withTerm(Node n, long term, long validUntil) {
-    return new Node(
-        n.state(),
-        n.step(),
-        n.deadline(),
-        n.closeTimer(),
-        n.call(),
-        n.watching(),
-        n.watchQueue(),
-        term,
-        validUntil,
-        n.stopPending(),
-        n.finished(),
-        n.bucketDue());
+    return edit(
+        n,
+        e -> {
+          e.openTerm = term;
+          e.validUntil = validUntil;
+        });
   }
 
   private static Node withStopPending(Node n, long token) {
-    return new Node(
-        n.state(),
-        n.step(),
-        n.deadline(),
-        n.closeTimer(),
-        n.call(),
-        n.watching(),
-        n.watchQueue(),
-        n.openTerm(),
-        n.validUntil(),
-        token,
-        n.finished(),
-        n.bucketDue());
+    return edit(n, e -> e.stopPending = token);
   }
 
   private static Node finished(Node n) {
-    return new Node(
-        n.state(),
-        Node.NONE,
-        Node.NONE,
-        Node.NONE,
-        null,
-        false,
-        List.of(),
-        n.openTerm(),
-        n.validUntil(),
-        n.stopPending(),
-        true,
-        n.bucketDue());
+    return edit(
+        n,
+        e -> {
+          e.step = Node.NONE;
+          e.deadline = Node.NONE;
+          e.closeTimer = Node.NONE;
+          e.call = null;
+          e.watching = false;
+          e.watchQueue = List.of();
+          e.finished = true;
+        });
   }
 }

@@ -69,9 +69,4 @@ public record State(
           && purpose != Purpose.VERIFY;
     }
   }
-
-  /** The phase's term, if it leads: its fencing token, or -1. */
-  public long leadingToken() {
-    return phase instanceof Phase.Leading leading ? leading.token() : -1;
-  }
 }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -488,10 +487,6 @@ final class ModelCheck {
     if (violation == null) {
       violation = message;
     }
-  }
-
-  Optional<String> violation() {
-    return Optional.ofNullable(violation);
   }
 
   // ------------------------------------------------------------------ world edits

@@ -1,6 +1,6 @@
 package dev.elector;
 
-import dev.elector.time.ExponentialBackoff;
+import dev.elector.internal.time.ExponentialBackoff;
 import java.time.Duration;
 
 /**

@@ -34,7 +34,7 @@ sealed interface CallAnswer {
       if (result instanceof LockRead.Malformed) {
         return CallOutcome.MALFORMED;
       }
-      return failed(((LockRead.Failed) result).failure()); // the last of LockRead's four kinds
+      return failed((LockFailure) result); // the last of LockRead's four kinds
     }
 
     @Override
@@ -56,7 +56,7 @@ sealed interface CallAnswer {
       if (result instanceof LockWrite.Conflict) {
         return CallOutcome.CONFLICT;
       }
-      return failed(((LockWrite.Failed) result).failure()); // the last of LockWrite's three kinds
+      return failed((LockFailure) result); // the last of LockWrite's three kinds
     }
 
     @Override

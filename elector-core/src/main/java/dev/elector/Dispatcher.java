@@ -1,5 +1,6 @@
 package dev.elector;
 
+import dev.elector.internal.time.SerialExecutor;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.slf4j.Logger;

@@ -1,15 +1,16 @@
 package dev.elector;
 
+import dev.elector.internal.ElectorAccess;
 import dev.elector.internal.candidate.Candidate;
 import dev.elector.internal.candidate.Effect;
 import dev.elector.internal.candidate.Event;
 import dev.elector.internal.candidate.Phase;
 import dev.elector.internal.candidate.State;
+import dev.elector.internal.time.SerialExecutor;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
 import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * the {@link Term} handed to the user, and the counters, log and callbacks. It decides nothing:
  * every decision is the machine's.
  */
-final class Election {
+final class Election implements ElectorAccess.Sight {
   /** Election logs go under the elector's name, which operators configure. */
   static final Logger log = LoggerFactory.getLogger("dev.elector.LeaderElector");
 
@@ -79,7 +80,11 @@ final class Election {
   // Guarded by monitor.
   private boolean started;
   private boolean finished;
-  private WatchableLock.@Nullable Subscription subscription;
+  private @Nullable Cancellable subscription;
+
+  /** The lock answered a watch with empty: it cannot be watched, the candidate polls. */
+  private boolean watchUnsupported;
+
   private @Nullable Cancellable nextStep;
   private @Nullable Cancellable deadlineTimer;
   private @Nullable Cancellable closeTimer;
@@ -95,8 +100,7 @@ final class Election {
   private volatile long cancelledSeq;
 
   /** The call in flight: what the driver needs to time, cancel and count it. */
-  private record PendingCall(
-      long seq, LockCall kind, CallPurpose purpose, long start, @Nullable Cancellable timer) {}
+  private record PendingCall(long seq, LockCall kind, long start, @Nullable Cancellable timer) {}
 
   Election(ElectorConfig config) {
     this.config = config;
@@ -334,15 +338,18 @@ final class Election {
   }
 
   private void watch() {
-    if (subscription != null
-        || !config.watchWhenFollowing()
-        || !(lock instanceof WatchableLock watchable)) {
+    if (subscription != null || !config.watchWhenFollowing() || watchUnsupported) {
       return;
     }
     try {
       subscription =
-          watchable.watch(
-              event -> watchEvents.execute(() -> locked(() -> apply(new Event.Watched(event)))));
+          lock.watch(
+                  event -> watchEvents.execute(() -> locked(() -> apply(new Event.Watched(event)))))
+              .orElse(null);
+      if (subscription == null) {
+        watchUnsupported = true;
+        return;
+      }
       log.debug("{}: watching the lock", subject);
     } catch (RuntimeException e) {
       log.warn("{}: could not watch the lock, polling instead: {}", subject, e.toString());
@@ -364,7 +371,7 @@ final class Election {
     // 40 ms with client-java's OkHttp), which must not delay the release.
     if (subscription != null) {
       try {
-        subscription.close();
+        subscription.cancel();
       } catch (RuntimeException e) {
         log.debug("{}: closing the watch failed: {}", subject, e.toString());
       }
@@ -388,44 +395,40 @@ final class Election {
   private void call(Effect.Call call) {
     long start = clock.nanos();
     LockCall kind =
-        switch (call.kind()) {
-          case READ -> LockCall.READ;
-          case CREATE -> LockCall.CREATE;
-          case UPDATE -> LockCall.UPDATE;
-        };
-    CallPurpose purpose =
         switch (call.purpose()) {
-          case LOOK, VERIFY, READ_FOR_RELEASE -> CallPurpose.READ;
-          case RENEW, RENEW_OVER_EDIT -> CallPurpose.RENEW;
-          case RELEASE -> CallPurpose.RELEASE;
-          case FIRST_CREATE, CREATE, ACQUIRE, RELEASE_AFTER_STEP_DOWN -> CallPurpose.ACQUIRE;
+          case LOOK, VERIFY, READ_FOR_RELEASE -> LockCall.READ;
+          case FIRST_CREATE, CREATE, ACQUIRE -> LockCall.ACQUIRE;
+          case RENEW, RENEW_OVER_EDIT -> LockCall.RENEW;
+          case RELEASE, RELEASE_AFTER_STEP_DOWN -> LockCall.RELEASE;
         };
+    Duration timeout = config.callTimeout();
     Cancellable timer =
         scheduler.schedule(
             () -> {
-              LockFailure timeout =
+              LockFailure timedOut =
                   LockFailure.of(
                       LockFailure.Kind.TIMEOUT,
-                      kind + " took longer than callTimeout " + config.callTimeout());
-              answered(call, failure(kind, timeout), true);
+                      call.kind() + " took longer than callTimeout " + timeout);
+              answered(call, timedOut, true);
             },
             timings.callTimeout());
-    pending = new PendingCall(call.seq(), kind, purpose, start, timer);
+    pending = new PendingCall(call.seq(), kind, start, timer);
     CompletionStage<?> stage;
     try {
       stage =
           Objects.requireNonNull(
-              switch (kind) {
-                case READ -> lock.read();
-                case CREATE -> lock.create(Objects.requireNonNull(call.record()));
+              switch (call.kind()) {
+                case READ -> lock.read(timeout);
+                case CREATE -> lock.create(Objects.requireNonNull(call.record()), timeout);
                 case UPDATE ->
                     lock.update(
                         Objects.requireNonNull(call.version()),
-                        Objects.requireNonNull(call.record()));
+                        Objects.requireNonNull(call.record()),
+                        timeout);
               },
               "the lock returned a null stage");
     } catch (RuntimeException e) {
-      stage = CompletableFuture.completedFuture(failure(kind, unexpected(e)));
+      stage = CompletableFuture.completedFuture(unexpected(e));
     }
     pendingStage = stage;
     stage.whenComplete(
@@ -435,13 +438,11 @@ final class Election {
           }
           Object result =
               error != null
-                  ? failure(kind, unexpected(error))
+                  ? unexpected(error)
                   : value == null
-                      ? failure(
-                          kind,
-                          LockFailure.of(
-                              LockFailure.Kind.UNEXPECTED,
-                              "the lock completed " + kind + " with null"))
+                      ? LockFailure.of(
+                          LockFailure.Kind.UNEXPECTED,
+                          "the lock completed " + call.kind() + " with null")
                       : value;
           execute(() -> answered(call, result, false));
         });
@@ -464,17 +465,16 @@ final class Election {
         cancelStage(current.seq(), current.kind(), stage);
       }
       long now = clock.nanos();
+      boolean read = call.kind() == Effect.Kind.READ;
       CallAnswer answer =
-          result instanceof LockRead read
-              ? new CallAnswer.Read(read)
-              : new CallAnswer.Write((LockWrite) result);
+          read ? new CallAnswer.Read((LockRead) result) : new CallAnswer.Write((LockWrite) result);
       CallOutcome outcome = answer.outcome(timedOut);
-      counters.call(current.kind(), outcome, current.purpose(), now - current.start());
+      counters.call(current.kind(), outcome, now - current.start());
       Duration latency = Duration.ofNanos(now - current.start());
       dispatcher.listener(l -> l.onLockCall(current.kind(), outcome, latency));
       apply(
-          result instanceof LockRead read
-              ? new Event.ReadAnswered(call.seq(), read)
+          read
+              ? new Event.ReadAnswered(call.seq(), (LockRead) result)
               : new Event.WriteAnswered(call.seq(), (LockWrite) result));
     }
   }
@@ -504,10 +504,6 @@ final class Election {
     } catch (UnsupportedOperationException e) {
       log.debug("{}: the stage of {} cannot be cancelled", subject, kind);
     }
-  }
-
-  private static Object failure(LockCall kind, LockFailure failure) {
-    return kind == LockCall.READ ? new LockRead.Failed(failure) : new LockWrite.Failed(failure);
   }
 
   private static LockFailure unexpected(Throwable error) {
@@ -546,33 +542,30 @@ final class Election {
 
   // ---------------------------------------------------------------- queries
 
-  /**
-   * The holder whose lease this candidate would respect now: itself while leading, the holder of a
-   * record that has not yet expired on this candidate's clock, else empty (free, released, expired
-   * or not seen yet).
-   */
-  Optional<String> liveHolder() {
+  @Override
+  public Optional<String> liveHolder() {
     synchronized (monitor) {
       return machine.liveHolder(state, false, clock.nanos());
     }
   }
 
-  /**
-   * As {@link #liveHolder()}, but a holder counts only once this candidate has seen the lock change
-   * (a renewal, say) since its first look: a record found on the first look may be a dead holder's,
-   * whose lease this candidate honours without taking it for a sign of life.
-   */
-  Optional<String> renewingHolder() {
+  @Override
+  public Optional<String> renewingHolder() {
     synchronized (monitor) {
       return machine.liveHolder(state, true, clock.nanos());
     }
   }
 
-  /** Whether this candidate has seen the lock, and its watch or its last call is fresh. */
-  boolean seesTheLock() {
+  @Override
+  public boolean seesTheLock() {
     synchronized (monitor) {
       return machine.seesTheLock(state);
     }
+  }
+
+  @Override
+  public Scheduler scheduler() {
+    return scheduler;
   }
 
   String identity() {

@@ -1,5 +1,6 @@
 package dev.elector;
 
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
@@ -14,8 +15,7 @@ final class ElectionCounters {
   private final LongAdder termsStarted = new LongAdder();
   private final LongAdder termsEnded = new LongAdder();
   private final Map<TermEnd, LongAdder> termsEndedBy = new EnumMap<>(TermEnd.class);
-  private final Map<CallPurpose, LongAdder> callsTimed = new EnumMap<>(CallPurpose.class);
-  private final Map<CallPurpose, LongAdder> callNanos = new EnumMap<>(CallPurpose.class);
+  private final Map<LockCall, LongAdder> callNanos = new EnumMap<>(LockCall.class);
 
   ElectionCounters() {
     for (LockCall call : LockCall.values()) {
@@ -24,20 +24,16 @@ final class ElectionCounters {
         byOutcome.put(outcome, new LongAdder());
       }
       calls.put(call, byOutcome);
+      callNanos.put(call, new LongAdder());
     }
     for (TermEnd reason : TermEnd.values()) {
       termsEndedBy.put(reason, new LongAdder());
     }
-    for (CallPurpose purpose : CallPurpose.values()) {
-      callsTimed.put(purpose, new LongAdder());
-      callNanos.put(purpose, new LongAdder());
-    }
   }
 
-  void call(LockCall kind, CallOutcome outcome, CallPurpose purpose, long nanos) {
-    entry(entry(calls, kind), outcome).increment();
-    entry(callsTimed, purpose).increment();
-    entry(callNanos, purpose).add(nanos);
+  void call(LockCall call, CallOutcome outcome, long nanos) {
+    entry(entry(calls, call), outcome).increment();
+    entry(callNanos, call).add(nanos);
   }
 
   /** The value for {@code key}: the constructor fills every map for all keys. */
@@ -71,11 +67,8 @@ final class ElectionCounters {
           byOutcome.forEach((outcome, adder) -> counts.put(outcome, adder.sum()));
           snapshot.put(call, counts);
         });
-    Map<CallPurpose, ElectorStats.CallTime> latency = new EnumMap<>(CallPurpose.class);
-    callsTimed.forEach(
-        (purpose, count) ->
-            latency.put(
-                purpose, new ElectorStats.CallTime(count.sum(), entry(callNanos, purpose).sum())));
+    Map<LockCall, Duration> latency = new EnumMap<>(LockCall.class);
+    callNanos.forEach((call, nanos) -> latency.put(call, Duration.ofNanos(nanos.sum())));
     Map<TermEnd, Long> endedBy = new EnumMap<>(TermEnd.class);
     termsEndedBy.forEach((reason, count) -> endedBy.put(reason, count.sum()));
     return new ElectorStats(

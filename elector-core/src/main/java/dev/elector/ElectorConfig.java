@@ -1,7 +1,6 @@
 package dev.elector;
 
 import dev.elector.lock.LeaderLock;
-import dev.elector.lock.WatchableLock;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Clock;
@@ -130,7 +129,10 @@ public final class ElectorConfig {
     return values.releaseOnClose;
   }
 
-  /** Whether a candidate watches a {@link WatchableLock} instead of polling it. */
+  /**
+   * Whether a candidate watches a lock that can be watched ({@link LeaderLock#watch}) instead of
+   * polling it.
+   */
   public boolean watchWhenFollowing() {
     return values.watchWhenFollowing;
   }
@@ -257,11 +259,10 @@ public final class ElectorConfig {
      *
      * <p>A call without an answer by then counts as a failed call with a {@code TIMEOUT} failure,
      * and the elector cancels it: a lock that honours cancellation (see {@link LeaderLock}) stops
-     * its I/O then. The elector tells the lock this timeout when it is created ({@link
-     * LeaderLock#useCallTimeout}), so one deadline bounds each call: the Kubernetes locks derive
-     * their requestTimeout from it when it is not set, and reject one set longer than callTimeout
-     * (the elector would cancel every request that needs that long). A shorter requestTimeout makes
-     * a slow request fail, and the elector try again, sooner.
+     * its I/O then. Each call carries this timeout to the lock ({@link LeaderLock}), so one
+     * deadline bounds it from the call to the wire: the Kubernetes locks bound each request by it,
+     * or by their requestTimeout when that is set shorter (a slow request then fails, and the
+     * elector tries again, sooner).
      */
     public Builder callTimeout(Duration callTimeout) {
       values.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");
@@ -295,7 +296,10 @@ public final class ElectorConfig {
       return this;
     }
 
-    /** Whether to watch a {@link WatchableLock} instead of polling it; default true. */
+    /**
+     * Whether to watch a lock that can be watched ({@link LeaderLock#watch}) instead of polling it;
+     * default true.
+     */
     public Builder watchWhenFollowing(boolean watchWhenFollowing) {
       values.watchWhenFollowing = watchWhenFollowing;
       return this;

@@ -21,8 +21,13 @@ public final class ElectorConfigException extends IllegalArgumentException {
    */
   private final List<ConfigProblem> problems;
 
-  ElectorConfigException(List<ConfigProblem> problems) {
-    this(problems, messages(problems));
+  /**
+   * An exception listing {@code problems}, one sentence each in its message.
+   *
+   * @throws IllegalArgumentException if {@code problems} is empty
+   */
+  public ElectorConfigException(List<ConfigProblem> problems) {
+    this(requireSome(problems), messages(problems));
   }
 
   private ElectorConfigException(List<ConfigProblem> problems, List<String> violations) {
@@ -41,6 +46,13 @@ public final class ElectorConfigException extends IllegalArgumentException {
    * order of {@link #violations()}.
    */
   public List<ConfigProblem> problems() {
+    return problems;
+  }
+
+  private static List<ConfigProblem> requireSome(List<ConfigProblem> problems) {
+    if (problems.isEmpty()) {
+      throw new IllegalArgumentException("an ElectorConfigException needs at least one problem");
+    }
     return problems;
   }
 

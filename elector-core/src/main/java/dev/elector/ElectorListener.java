@@ -12,6 +12,14 @@ public interface ElectorListener {
   /** A listener that ignores everything. */
   ElectorListener NONE = new ElectorListener() {};
 
+  /**
+   * A listener that notifies {@code first}, then {@code then}; {@code then} hears each event even
+   * if {@code first} throws.
+   */
+  static ElectorListener both(ElectorListener first, ElectorListener then) {
+    return Listeners.both(first, then);
+  }
+
   /** A lock call finished. */
   default void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {}
 

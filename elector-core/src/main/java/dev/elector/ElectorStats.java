@@ -8,7 +8,7 @@ import java.util.Optional;
  * A snapshot of an elector's counters. Every figure only grows, except {@code leading}, {@code
  * observedLeader}, {@code following} and {@code consecutiveFailures}, which describe the present.
  *
- * @param calls lock calls made, by kind and outcome
+ * @param calls lock calls made (answered or timed out), by what they were for and how they ended
  * @param deferredCalls calls held back by the call budget
  * @param lateResults call results that arrived after the elector stopped waiting and were ignored;
  *     rare from a lock that stops a call when the elector cancels it
@@ -16,7 +16,8 @@ import java.util.Optional;
  * @param termsEnded terms this candidate ended
  * @param leading whether this candidate leads now
  * @param observedLeader the holder last seen in the lock, if any
- * @param latency the calls that were answered or timed out, and the time they took, by purpose
+ * @param latency the time the calls took, summed by what they were for; divided by {@link
+ *     #calls(LockCall)} it is their mean
  * @param termsEndedBy terms this candidate ended, by reason; the values sum to {@code termsEnded}
  * @param following how this candidate learns of changes to the lock while it follows
  * @param consecutiveFailures a candidate's failed lock calls in a row (counting a lost term as
@@ -30,7 +31,7 @@ public record ElectorStats(
     long termsEnded,
     boolean leading,
     Optional<String> observedLeader,
-    Map<CallPurpose, CallTime> latency,
+    Map<LockCall, Duration> latency,
     Map<TermEnd, Long> termsEndedBy,
     Following following,
     int consecutiveFailures) {
@@ -48,19 +49,6 @@ public record ElectorStats(
     POLLING
   }
 
-  /**
-   * How many calls of one purpose finished (answered or timed out) and their summed latency.
-   *
-   * @param count calls finished
-   * @param totalNanos their latencies summed, in nanoseconds on the elector's monotonic clock
-   */
-  public record CallTime(long count, long totalNanos) {
-    /** The summed latency as a duration. */
-    public Duration total() {
-      return Duration.ofNanos(totalNanos);
-    }
-  }
-
   /** Total lock calls made, all kinds and outcomes. */
   public long totalCalls() {
     return calls.values().stream()
@@ -74,9 +62,14 @@ public record ElectorStats(
     return calls.getOrDefault(call, Map.of()).getOrDefault(outcome, 0L);
   }
 
-  /** Count and summed latency of the calls of one purpose. */
-  public CallTime latency(CallPurpose purpose) {
-    return latency.getOrDefault(purpose, new CallTime(0, 0));
+  /** Calls of one kind, all outcomes. */
+  public long calls(LockCall call) {
+    return calls.getOrDefault(call, Map.of()).values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** The summed latency of the calls of one kind. */
+  public Duration latency(LockCall call) {
+    return latency.getOrDefault(call, Duration.ZERO);
   }
 
   /** Terms ended for one reason. */

@@ -1,7 +1,7 @@
 package dev.elector;
 
+import dev.elector.internal.time.TokenBucket;
 import dev.elector.lock.LockFailure;
-import dev.elector.time.TokenBucket;
 import java.time.Duration;
 import org.slf4j.Logger;
 

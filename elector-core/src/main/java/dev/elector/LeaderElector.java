@@ -1,5 +1,6 @@
 package dev.elector;
 
+import dev.elector.internal.ElectorAccess;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,6 +35,10 @@ import java.util.concurrent.TimeoutException;
  * <p>Thread-safe. All methods return quickly except {@link #close()}.
  */
 public final class LeaderElector implements AutoCloseable {
+  static {
+    ElectorAccess.provide(elector -> ((LeaderElector) elector).election);
+  }
+
   private final Election election;
 
   private LeaderElector(ElectorConfig config) {
@@ -47,16 +52,9 @@ public final class LeaderElector implements AutoCloseable {
     return elector;
   }
 
-  /**
-   * Creates an elector without starting it; call {@link #start()}. Tells the lock the config's
-   * callTimeout ({@link dev.elector.lock.LeaderLock#useCallTimeout}), so that its own request
-   * timeout, if any, follows it.
-   *
-   * @throws IllegalArgumentException if the lock's own timeout is longer than callTimeout
-   */
+  /** Creates an elector without starting it; call {@link #start()}. */
   public static LeaderElector create(ElectorConfig config) {
     Objects.requireNonNull(config, "config");
-    config.lock().useCallTimeout(config.callTimeout());
     return new LeaderElector(config);
   }
 
@@ -148,21 +146,6 @@ public final class LeaderElector implements AutoCloseable {
           "holdOff is " + holdOff + "; use zero to compete at once, or a positive duration");
     }
     election.holdOff(saturatedNanos(holdOff));
-  }
-
-  /** The holder whose lease is live on this candidate's clock; see {@link Election#liveHolder}. */
-  Optional<String> liveHolder() {
-    return election.liveHolder();
-  }
-
-  /** Whether the lock was seen, and the watch or the last call is fresh. */
-  boolean seesTheLock() {
-    return election.seesTheLock();
-  }
-
-  /** A live holder seen renewing; see {@link Election#renewingHolder}. */
-  Optional<String> renewingHolder() {
-    return election.renewingHolder();
   }
 
   private static long saturatedNanos(Duration d) {

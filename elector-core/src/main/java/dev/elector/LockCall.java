@@ -1,11 +1,16 @@
 package dev.elector;
 
-/** The kinds of call an elector makes to its lock. */
+/**
+ * What a lock call was for: the key of {@link ElectorStats#calls()} and {@link
+ * ElectorStats#latency()}, and of the calls a {@link ElectorListener} hears.
+ */
 public enum LockCall {
-  /** Reads the lock's record. */
+  /** A read: a follower looking at the lock, a check after a conflict, or a read before release. */
   READ,
-  /** Creates the lock object, the first acquisition. */
-  CREATE,
-  /** Updates the record conditionally: an acquisition, a renewal or a release. */
-  UPDATE
+  /** A create or update by a candidate taking the lock. */
+  ACQUIRE,
+  /** An update by the leader renewing its lease. */
+  RENEW,
+  /** An update giving the lock up, on close or after stepping down. */
+  RELEASE
 }

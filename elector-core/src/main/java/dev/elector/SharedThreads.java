@@ -1,7 +1,6 @@
 package dev.elector;
 
-import dev.elector.time.Scheduler;
-import dev.elector.time.ThreadScheduler;
+import dev.elector.internal.time.ThreadScheduler;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +20,7 @@ final class SharedThreads {
   private int users;
 
   private SharedThreads() {
-    scheduler = Scheduler.newThreadScheduler(SCHEDULER_THREADS, "elector-scheduler");
+    scheduler = ThreadScheduler.create(SCHEDULER_THREADS, "elector-scheduler");
     AtomicInteger counter = new AtomicInteger();
     callbacks =
         new CallbackPool(

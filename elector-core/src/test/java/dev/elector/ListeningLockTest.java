@@ -3,12 +3,16 @@ package dev.elector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+import dev.elector.lock.LockWrite;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 /** A lock's own listener is notified after the configured one, once, with nothing to wire. */
@@ -30,12 +34,39 @@ class ListeningLockTest {
     };
   }
 
-  private static final class Listening extends ForwardingLock implements ListeningLock {
+  private static final class Listening implements ListeningLock {
+    private final LeaderLock delegate;
     private final ElectorListener electorListener;
 
     Listening(LeaderLock delegate, ElectorListener electorListener) {
-      super(delegate);
+      this.delegate = delegate;
       this.electorListener = electorListener;
+    }
+
+    @Override
+    public CompletionStage<LockRead> read(Duration timeout) {
+      return delegate.read(timeout);
+    }
+
+    @Override
+    public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
+      return delegate.create(record, timeout);
+    }
+
+    @Override
+    public CompletionStage<LockWrite> update(
+        String expectedVersion, LeaderRecord record, Duration timeout) {
+      return delegate.update(expectedVersion, record, timeout);
+    }
+
+    @Override
+    public String identity() {
+      return delegate.identity();
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
     }
 
     @Override

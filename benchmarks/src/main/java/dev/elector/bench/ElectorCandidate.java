@@ -5,13 +5,15 @@ import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.LeaseLock;
-import dev.elector.lock.ForwardingWatchableLock;
+import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -37,13 +39,13 @@ public final class ElectorCandidate implements Candidate {
   }
 
   /** Elector on an already built lock, such as the fabric8 backend's. */
-  ElectorCandidate(WatchableLock lock, Timings timings, boolean watch, Recorder recorder) {
+  ElectorCandidate(LeaderLock lock, Timings timings, boolean watch, Recorder recorder) {
     this(lock, timings, watch, recorder, ElectorListener.NONE);
   }
 
   /** As above, with a listener that sees every term (an overlap detector's, for example). */
   public ElectorCandidate(
-      WatchableLock lock,
+      LeaderLock lock,
       Timings timings,
       boolean watch,
       Recorder recorder,
@@ -115,12 +117,23 @@ public final class ElectorCandidate implements Candidate {
   }
 
   /** Passes calls through to the real lock until the probe is killed; then every call fails. */
-  static final class ProbedLock extends ForwardingWatchableLock {
+  static final class ProbedLock implements LeaderLock {
+    private final LeaderLock delegate;
     private final Probe probe;
 
-    ProbedLock(WatchableLock delegate, Probe probe) {
-      super(delegate);
+    ProbedLock(LeaderLock delegate, Probe probe) {
+      this.delegate = delegate;
       this.probe = probe;
+    }
+
+    @Override
+    public String identity() {
+      return delegate.identity();
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
     }
 
     private static <T> CompletionStage<T> gone(T value) {
@@ -132,13 +145,13 @@ public final class ElectorCandidate implements Candidate {
     }
 
     @Override
-    public CompletionStage<LockRead> read() {
+    public CompletionStage<LockRead> read(Duration timeout) {
       if (!probe.call()) {
-        return gone(new LockRead.Failed(dead()));
+        return gone(dead());
       }
       probe.mark(Probe.MarkKind.READ);
-      return delegate()
-          .read()
+      return delegate
+          .read(timeout)
           .thenApply(
               result -> {
                 probe.mark(Probe.MarkKind.READ_DONE);
@@ -147,21 +160,22 @@ public final class ElectorCandidate implements Candidate {
     }
 
     @Override
-    public CompletionStage<LockWrite> create(LeaderRecord record) {
+    public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
       if (!probe.call()) {
-        return gone(new LockWrite.Failed(dead()));
+        return gone(dead());
       }
       probe.mark(Probe.MarkKind.WRITE);
-      return delegate().create(record).thenApply(this::noteWrite);
+      return delegate.create(record, timeout).thenApply(this::noteWrite);
     }
 
     @Override
-    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+    public CompletionStage<LockWrite> update(
+        String expectedVersion, LeaderRecord record, Duration timeout) {
       if (!probe.call()) {
-        return gone(new LockWrite.Failed(dead()));
+        return gone(dead());
       }
       probe.mark(Probe.MarkKind.WRITE);
-      return delegate().update(expectedVersion, record).thenApply(this::noteWrite);
+      return delegate.update(expectedVersion, record, timeout).thenApply(this::noteWrite);
     }
 
     private LockWrite noteWrite(LockWrite result) {
@@ -176,16 +190,15 @@ public final class ElectorCandidate implements Candidate {
     }
 
     @Override
-    public Subscription watch(Consumer<LockRead> listener) {
-      return delegate()
-          .watch(
-              event -> {
-                probe.mark(
-                    event instanceof LockRead.Found found && found.record().isReleased()
-                        ? Probe.MarkKind.WATCH_RELEASED
-                        : Probe.MarkKind.WATCH_OTHER);
-                listener.accept(event);
-              });
+    public Optional<Cancellable> watch(Consumer<LockRead> listener) {
+      return delegate.watch(
+          event -> {
+            probe.mark(
+                event instanceof LockRead.Found found && found.record().isReleased()
+                    ? Probe.MarkKind.WATCH_RELEASED
+                    : Probe.MarkKind.WATCH_OTHER);
+            listener.accept(event);
+          });
     }
   }
 }

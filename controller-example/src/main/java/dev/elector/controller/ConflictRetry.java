@@ -1,19 +1,17 @@
 package dev.elector.controller;
 
-import dev.elector.time.ExponentialBackoff;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
  * How writes that lose an optimistic-concurrency race (409) are retried: at most {@link
  * #attempts()} tries, with a pause before each retry drawn uniformly from 1 ms to a ceiling that
- * doubles from 10 ms with each retry up to 200 ms ({@link #CEILING}, Elector's exponential
- * back-off), so that racing writers spread out.
+ * doubles from 10 ms with each retry up to 200 ms ({@link #ceilingMillis}), so that racing writers
+ * spread out.
  */
 final class ConflictRetry {
-  /** The ceiling of the pause before each retry: 10 ms doubling to 200 ms. */
-  static final ExponentialBackoff CEILING =
-      ExponentialBackoff.of(Duration.ofMillis(10), Duration.ofMillis(200));
+  private static final long FIRST_CEILING_MILLIS = 10;
+  private static final long MAX_CEILING_MILLIS = 200;
 
   /** Pauses the calling thread. */
   interface Pause {
@@ -44,8 +42,13 @@ final class ConflictRetry {
 
   /** The pause before retry number {@code attempt} (1 = first retry; less counts as 1). */
   Duration delay(int attempt) {
-    long ceilingMillis = CEILING.afterFailures(attempt).toMillis();
-    return Duration.ofMillis(random.nextLong(1, ceilingMillis + 1));
+    return Duration.ofMillis(random.nextLong(1, ceilingMillis(attempt) + 1));
+  }
+
+  /** The longest pause before retry number {@code attempt}: 10 ms doubling to at most 200 ms. */
+  static long ceilingMillis(int attempt) {
+    int doublings = Math.min(Math.max(attempt - 1, 0), 5); // 10 << 5 is past the cap already
+    return Math.min(FIRST_CEILING_MILLIS << doublings, MAX_CEILING_MILLIS);
   }
 
   /** Pauses before retry number {@code attempt}; keeps the interrupt flag if interrupted. */

@@ -1,5 +1,7 @@
 package dev.elector.lock;
 
+import dev.elector.time.Cancellable;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,7 +39,7 @@ public final class InMemoryLockStore {
   }
 
   /** Returns the view of this lock for the candidate {@code identity}. */
-  public WatchableLock lockFor(String identity) {
+  public LeaderLock lockFor(String identity) {
     Objects.requireNonNull(identity, "identity");
     return new View(identity);
   }
@@ -134,7 +136,7 @@ public final class InMemoryLockStore {
     }
   }
 
-  private final class View implements WatchableLock {
+  private final class View implements LeaderLock {
     private final String identity;
 
     View(String identity) {
@@ -142,28 +144,29 @@ public final class InMemoryLockStore {
     }
 
     @Override
-    public CompletionStage<LockRead> read() {
+    public CompletionStage<LockRead> read(Duration timeout) {
       return CompletableFuture.completedFuture(readNow());
     }
 
     @Override
-    public CompletionStage<LockWrite> create(LeaderRecord newRecord) {
+    public CompletionStage<LockWrite> create(LeaderRecord newRecord, Duration timeout) {
       Objects.requireNonNull(newRecord, "record");
       return CompletableFuture.completedFuture(createNow(newRecord));
     }
 
     @Override
-    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord newRecord) {
+    public CompletionStage<LockWrite> update(
+        String expectedVersion, LeaderRecord newRecord, Duration timeout) {
       Objects.requireNonNull(expectedVersion, "expectedVersion");
       Objects.requireNonNull(newRecord, "record");
       return CompletableFuture.completedFuture(updateNow(expectedVersion, newRecord));
     }
 
     @Override
-    public Subscription watch(Consumer<LockRead> listener) {
+    public Optional<Cancellable> watch(Consumer<LockRead> listener) {
       Objects.requireNonNull(listener, "listener");
       watchers.add(listener);
-      return () -> watchers.remove(listener);
+      return Optional.of(() -> watchers.remove(listener));
     }
 
     @Override

@@ -4,14 +4,16 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Why a lock call failed. Failures are expected outcomes: the elector retries them with capped
+ * Why a lock call failed: the outcome of a read or a write that failed (a failed write may have
+ * taken effect or not). Failures are expected outcomes: the elector retries them with capped
  * exponential back-off and logs them without flooding.
  *
  * @param kind the class of failure, which decides how loudly it is reported
  * @param message what went wrong and, where known, how to fix it
  * @param cause the underlying exception, or null
  */
-public record LockFailure(Kind kind, String message, @Nullable Throwable cause) {
+public record LockFailure(Kind kind, String message, @Nullable Throwable cause)
+    implements LockRead, LockWrite {
 
   /** Classes of failure. */
   public enum Kind {

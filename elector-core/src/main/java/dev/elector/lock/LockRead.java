@@ -2,8 +2,12 @@ package dev.elector.lock;
 
 import java.util.Objects;
 
-/** The outcome of reading a lock. */
-public sealed interface LockRead {
+/**
+ * The outcome of reading a lock: a record, no lock object, an unreadable record, or a {@link
+ * LockFailure}.
+ */
+public sealed interface LockRead
+    permits LockRead.Found, LockRead.Malformed, LockRead.Absent, LockFailure {
 
   /** The lock exists and holds a readable record at {@code version}. */
   record Found(String version, LeaderRecord record) implements LockRead {
@@ -29,12 +33,4 @@ public sealed interface LockRead {
 
   /** The lock object does not exist; the next acquisition creates it. */
   record Absent() implements LockRead {}
-
-  /** The read failed. */
-  record Failed(LockFailure failure) implements LockRead {
-    /** Checks that the failure is given. */
-    public Failed {
-      Objects.requireNonNull(failure, "failure");
-    }
-  }
 }

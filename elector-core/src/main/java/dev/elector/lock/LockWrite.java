@@ -2,8 +2,11 @@ package dev.elector.lock;
 
 import java.util.Objects;
 
-/** The outcome of creating or updating a lock. */
-public sealed interface LockWrite {
+/**
+ * The outcome of creating or updating a lock: written, a conflict, or a {@link LockFailure}
+ * (whether a failed write took effect is unknown).
+ */
+public sealed interface LockWrite permits LockWrite.Written, LockWrite.Conflict, LockFailure {
 
   /** The write took effect; the lock is now at {@code version}. */
   record Written(String version) implements LockWrite {
@@ -21,14 +24,6 @@ public sealed interface LockWrite {
     /** Checks that the detail is given. */
     public Conflict {
       Objects.requireNonNull(detail, "detail");
-    }
-  }
-
-  /** The write failed; whether it took effect is unknown. */
-  record Failed(LockFailure failure) implements LockWrite {
-    /** Checks that the failure is given. */
-    public Failed {
-      Objects.requireNonNull(failure, "failure");
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.elector.time;
 
-import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
@@ -25,19 +24,5 @@ public interface Scheduler extends Executor {
   @Override
   default void execute(Runnable task) {
     schedule(task, 0);
-  }
-
-  /**
-   * Creates a scheduler backed by {@code threads} named daemon threads. The caller owns it and
-   * closes it when every elector using it is closed.
-   *
-   * @throws IllegalArgumentException if {@code threads} is not positive
-   */
-  static ThreadScheduler newThreadScheduler(int threads, String threadNamePrefix) {
-    if (threads <= 0) {
-      throw new IllegalArgumentException("threads must be positive, was " + threads);
-    }
-    return new ThreadScheduler(
-        threads, Objects.requireNonNull(threadNamePrefix, "threadNamePrefix"));
   }
 }

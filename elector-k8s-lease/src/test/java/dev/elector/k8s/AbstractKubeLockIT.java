@@ -188,7 +188,7 @@ public abstract class AbstractKubeLockIT {
    * Successful renewals (and acquisitions) by {@code elector}: its own count of written updates.
    */
   protected static long writesOk(LeaderElector elector) {
-    return elector.stats().calls(LockCall.UPDATE, CallOutcome.OK);
+    return elector.stats().calls(LockCall.RENEW, CallOutcome.OK);
   }
 
   /** Waits until {@code leader} has written {@code count} more updates, as counted by itself. */
@@ -260,7 +260,7 @@ public abstract class AbstractKubeLockIT {
 
     assertEquals(
         0,
-        leader.stats().calls(LockCall.UPDATE, CallOutcome.FAILED),
+        leader.stats().calls(LockCall.RENEW, CallOutcome.FAILED),
         "renewals failed under the shipped Role");
     assertEquals(
         1,
@@ -294,18 +294,19 @@ public abstract class AbstractKubeLockIT {
     Await.until(
         "the Role takes effect",
         Duration.ofSeconds(10),
-        () -> inOwn.read().toCompletableFuture().get() instanceof LockRead.Absent);
+        () ->
+            inOwn.read(Duration.ofSeconds(5)).toCompletableFuture().get()
+                instanceof LockRead.Absent);
 
-    LockRead read = inOther.read().toCompletableFuture().get();
-    LockWrite create = inOther.create(record("me", 1)).toCompletableFuture().get();
+    LockRead read = inOther.read(Duration.ofSeconds(5)).toCompletableFuture().get();
+    LockWrite create =
+        inOther.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
 
-    assertEquals(
-        LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockRead.Failed.class, read).failure().kind());
-    assertEquals(
-        LockFailure.Kind.FORBIDDEN,
-        assertInstanceOf(LockWrite.Failed.class, create).failure().kind());
+    assertEquals(LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockFailure.class, read).kind());
+    assertEquals(LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockFailure.class, create).kind());
     assertInstanceOf(
-        LockWrite.Written.class, inOwn.create(record("me", 1)).toCompletableFuture().get());
+        LockWrite.Written.class,
+        inOwn.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
   }
 
   @Test
@@ -314,16 +315,16 @@ public abstract class AbstractKubeLockIT {
     KubeLock lock = newLock(identity.client(), namespace.name(), lockName, "me");
 
     LockFailure read =
-        assertInstanceOf(LockRead.Failed.class, lock.read().toCompletableFuture().get()).failure();
+        assertInstanceOf(
+            LockFailure.class, lock.read(Duration.ofSeconds(5)).toCompletableFuture().get());
     LockFailure create =
         assertInstanceOf(
-                LockWrite.Failed.class, lock.create(record("me", 1)).toCompletableFuture().get())
-            .failure();
+            LockFailure.class,
+            lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
     LockFailure update =
         assertInstanceOf(
-                LockWrite.Failed.class,
-                lock.update("1", record("me", 1)).toCompletableFuture().get())
-            .failure();
+            LockFailure.class,
+            lock.update("1", record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
 
     assertEquals(LockFailure.Kind.FORBIDDEN, read.kind());
     for (String part :
@@ -349,8 +350,8 @@ public abstract class AbstractKubeLockIT {
 
     LockFailure failure =
         assertInstanceOf(
-                LockWrite.Failed.class, lock.create(record("me", 1)).toCompletableFuture().get())
-            .failure();
+            LockFailure.class,
+            lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
 
     assertEquals(LockFailure.Kind.NOT_FOUND, failure.kind());
     assertTrue(failure.message().contains("does not exist"), failure.message());
@@ -361,23 +362,28 @@ public abstract class AbstractKubeLockIT {
   @Test
   void lockContractOnTheRealServer() throws Exception {
     KubeLock lock = newLock(admin, namespace.name(), lockName, "me");
-    assertInstanceOf(LockRead.Absent.class, lock.read().toCompletableFuture().get());
+    assertInstanceOf(
+        LockRead.Absent.class, lock.read(Duration.ofSeconds(5)).toCompletableFuture().get());
     String v1 =
         assertInstanceOf(
-                LockWrite.Written.class, lock.create(record("me", 1)).toCompletableFuture().get())
+                LockWrite.Written.class,
+                lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get())
             .version();
     assertInstanceOf(
-        LockWrite.Conflict.class, lock.create(record("me", 1)).toCompletableFuture().get());
+        LockWrite.Conflict.class,
+        lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
     String v2 =
         assertInstanceOf(
                 LockWrite.Written.class,
-                lock.update(v1, record("me", 2)).toCompletableFuture().get())
+                lock.update(v1, record("me", 2), Duration.ofSeconds(5)).toCompletableFuture().get())
             .version();
     assertInstanceOf(
-        LockWrite.Conflict.class, lock.update(v1, record("other", 3)).toCompletableFuture().get());
+        LockWrite.Conflict.class,
+        lock.update(v1, record("other", 3), Duration.ofSeconds(5)).toCompletableFuture().get());
 
     LockRead.Found found =
-        assertInstanceOf(LockRead.Found.class, lock.read().toCompletableFuture().get());
+        assertInstanceOf(
+            LockRead.Found.class, lock.read(Duration.ofSeconds(5)).toCompletableFuture().get());
     assertEquals(v2, found.version());
     assertEquals("me", found.record().holderIdentity());
     assertEquals(2, found.record().leaderTransitions());
@@ -385,7 +391,8 @@ public abstract class AbstractKubeLockIT {
 
     deleteObject(namespace.name(), lockName);
     assertInstanceOf(
-        LockWrite.Conflict.class, lock.update(v2, record("me", 3)).toCompletableFuture().get());
+        LockWrite.Conflict.class,
+        lock.update(v2, record("me", 3), Duration.ofSeconds(5)).toCompletableFuture().get());
   }
 
   private static LeaderRecord record(String holder, long transitions) {
@@ -636,9 +643,9 @@ public abstract class AbstractKubeLockIT {
     assertEquals(0, java.stats().termsStarted(), "java waits for the Go holder's 30 s lease");
     assertEquals(
         0,
-        java.stats().calls().get(LockCall.UPDATE).values().stream()
-            .mapToLong(Long::longValue)
-            .sum(),
+        java.stats().calls(LockCall.ACQUIRE)
+            + java.stats().calls(LockCall.RENEW)
+            + java.stats().calls(LockCall.RELEASE),
         "java never tried to write");
     assertEquals(
         new Stored("go-candidate", 4), readStored(namespace.name(), lockName).orElseThrow());

@@ -82,7 +82,7 @@ class CancelledRequestTest {
             .requestTimeout(Duration.ofMinutes(1))
             .executor(oneThread)
             .build();
-    CompletableFuture<?> read = lock.read().toCompletableFuture();
+    CompletableFuture<?> read = lock.read(Duration.ofSeconds(5)).toCompletableFuture();
     assertTrue(requestArrived.await(10, TimeUnit.SECONDS), "the read reaches the server");
 
     read.cancel(false);
@@ -92,9 +92,9 @@ class CancelledRequestTest {
   }
 
   /**
-   * The elector's callTimeout is the lock's request deadline: with requestTimeout unset, the lock's
-   * first read against a server that never answers ends its exchange, closing the connection, and
-   * frees the request thread, and the lock reports callTimeout as its requestTimeout.
+   * Each call carries the elector's callTimeout down to its request: with a requestTimeout of a
+   * minute on the lock, the first read against a server that never answers still ends its exchange
+   * at the call's 500 ms, closing the connection and freeing the request thread.
    */
   @Test
   void theElectorsCallTimeoutEndsItsRequest() throws Exception {
@@ -108,6 +108,7 @@ class CancelledRequestTest {
             .namespace("ns")
             .name("lock")
             .identity("me")
+            .requestTimeout(Duration.ofMinutes(1)) // only the call's own timeout can end it soon
             .executor(oneThread)
             .build();
     LeaderElector elector =
@@ -118,9 +119,9 @@ class CancelledRequestTest {
                 .leaseDuration(Duration.ofSeconds(2))
                 .renewDeadline(Duration.ofSeconds(1))
                 .retryPeriod(Duration.ofMillis(250))
+                .watchWhenFollowing(false) // the elector's call is the only request
                 .build());
     try {
-      assertEquals(Duration.ofMillis(500), lock.requestTimeout());
       assertTrue(requestArrived.await(10, TimeUnit.SECONDS), "the read reaches the server");
       connectionClosed.get(10, TimeUnit.SECONDS);
       assertEquals("free", oneThread.submit(() -> "free").get(10, TimeUnit.SECONDS));

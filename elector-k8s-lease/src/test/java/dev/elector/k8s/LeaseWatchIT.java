@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
 import dev.elector.testkit.kube.LocalControlPlane;
+import dev.elector.time.Cancellable;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,23 +42,25 @@ class LeaseWatchIT {
             .build();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
-    WatchableLock.Subscription watch = lock.watch(events::add);
+    Cancellable watch = lock.watch(events::add).orElseThrow();
     try {
       Await.until("the initial state", Duration.ofSeconds(5), () -> events.size() == 1);
       assertEquals(new LockRead.Absent(), events.get(0));
       String v1 =
-          ((LockWrite.Written) lock.create(record("a", 1)).toCompletableFuture().get()).version();
-      neighbour.create(record("n", 1)).toCompletableFuture().get();
-      lock.update(v1, record("b", 2)).toCompletableFuture().get();
+          ((LockWrite.Written)
+                  lock.create(record("a", 1), Duration.ofSeconds(5)).toCompletableFuture().get())
+              .version();
+      neighbour.create(record("n", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
+      lock.update(v1, record("b", 2), Duration.ofSeconds(5)).toCompletableFuture().get();
 
       Await.until("create and update arrive", Duration.ofSeconds(5), () -> events.size() >= 3);
       assertEquals("a", holderOf(events.get(1)));
       assertEquals("b", holderOf(events.get(2)));
     } finally {
-      watch.close();
+      watch.cancel();
     }
     int seen = events.size();
-    lock.read().toCompletableFuture().get();
+    lock.read(Duration.ofSeconds(5)).toCompletableFuture().get();
     assertEquals(3, seen, "only this object's events: " + events);
   }
 
@@ -75,10 +77,10 @@ class LeaseWatchIT {
             .identity("me")
             .requestTimeout(Duration.ofSeconds(1))
             .build();
-    lock.create(record("before", 1)).toCompletableFuture().get();
+    lock.create(record("before", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
-    WatchableLock.Subscription watch = lock.watch(events::add);
+    Cancellable watch = lock.watch(events::add).orElseThrow();
     try {
       Await.until(
           "the initial state",
@@ -88,11 +90,11 @@ class LeaseWatchIT {
       Await.until(
           "the break is reported",
           Duration.ofSeconds(10),
-          () -> events.stream().anyMatch(e -> e instanceof LockRead.Failed));
+          () -> events.stream().anyMatch(e -> e instanceof LockFailure));
       LockFailure failure =
           events.stream()
-              .filter(e -> e instanceof LockRead.Failed)
-              .map(e -> ((LockRead.Failed) e).failure())
+              .filter(e -> e instanceof LockFailure)
+              .map(e -> ((LockFailure) e))
               .findFirst()
               .orElseThrow();
       assertEquals(false, failure.kind().isConfigurationProblem(), failure.toString());
@@ -100,16 +102,19 @@ class LeaseWatchIT {
       Await.until(
           "the server answers again",
           Duration.ofSeconds(20),
-          () -> lock.read().toCompletableFuture().get() instanceof LockRead.Found);
-      String version = ((LockRead.Found) lock.read().toCompletableFuture().get()).version();
-      lock.update(version, record("after", 2)).toCompletableFuture().get();
+          () ->
+              lock.read(Duration.ofSeconds(5)).toCompletableFuture().get()
+                  instanceof LockRead.Found);
+      String version =
+          ((LockRead.Found) lock.read(Duration.ofSeconds(5)).toCompletableFuture().get()).version();
+      lock.update(version, record("after", 2), Duration.ofSeconds(5)).toCompletableFuture().get();
 
       Await.until(
           "the watch resumed and saw the change",
           Duration.ofSeconds(40),
           () -> events.stream().anyMatch(e -> "after".equals(holderOf(e))));
     } finally {
-      watch.close();
+      watch.cancel();
     }
   }
 }

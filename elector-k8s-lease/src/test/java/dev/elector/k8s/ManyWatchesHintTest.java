@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.ObjectWatch;
-import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -27,7 +27,7 @@ class ManyWatchesHintTest {
     ApiClient nowhere = new ApiClient().setBasePath("http://127.0.0.1:1");
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    List<WatchableLock.Subscription> watches = new ArrayList<>();
+    List<Cancellable> watches = new ArrayList<>();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int i = 0; i < ObjectWatch.MANY + 10; i++) {
@@ -40,10 +40,10 @@ class ManyWatchesHintTest {
                 .requestTimeout(Duration.ofSeconds(1))
                 .watchMode(WatchMode.PER_LOCK)
                 .build();
-        watches.add(lock.watch(read -> {}));
+        watches.add(lock.watch(read -> {}).orElseThrow());
       }
     } finally {
-      watches.forEach(WatchableLock.Subscription::close);
+      watches.forEach(Cancellable::cancel);
       System.setErr(err);
     }
     List<String> hints =

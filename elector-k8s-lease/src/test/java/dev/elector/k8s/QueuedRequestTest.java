@@ -31,14 +31,13 @@ class QueuedRequestTest {
             .requestTimeout(Duration.ofMillis(100))
             .executor(executor)
             .build();
-    return lock.read().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return lock.read(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   @Test
   void aRequestThatWaitedLongerThanRequestTimeoutIsNotSent() throws Exception {
     LockFailure late =
-        ((LockRead.Failed) read(CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS)))
-            .failure();
+        (LockFailure) read(CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS));
 
     assertEquals(LockFailure.Kind.TIMEOUT, late.kind(), late.toString());
     assertTrue(
@@ -48,7 +47,7 @@ class QueuedRequestTest {
 
   @Test
   void aRequestThatGetsAThreadInTimeIsSent() throws Exception {
-    LockFailure prompt = ((LockRead.Failed) read(Runnable::run)).failure();
+    LockFailure prompt = ((LockFailure) read(Runnable::run));
 
     assertFalse(prompt.message().contains("was not sent"), prompt.message());
     assertEquals(LockFailure.Kind.UNAVAILABLE, prompt.kind(), prompt.toString());

@@ -11,7 +11,6 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.LockCall;
 import dev.elector.TermEnd;
-import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -63,17 +62,33 @@ class ReleaseConflictIT {
    * The leader's Lease lock; when the first release is about to be written, another holder takes
    * the Lease first, through the server, so the release's resourceVersion is stale when it arrives.
    */
-  private final class TakenBeforeRelease extends ForwardingLock {
+  private final class TakenBeforeRelease implements LeaderLock {
+    private final LeaderLock lease;
     private final AtomicBoolean takenOver = new AtomicBoolean();
 
     TakenBeforeRelease(LeaderLock lease) {
-      super(lease);
+      this.lease = lease;
     }
 
     @Override
-    public CompletionStage<LockRead> read() {
-      return delegate()
-          .read()
+    public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
+      return lease.create(record, timeout);
+    }
+
+    @Override
+    public String identity() {
+      return lease.identity();
+    }
+
+    @Override
+    public String describe() {
+      return lease.describe();
+    }
+
+    @Override
+    public CompletionStage<LockRead> read(Duration timeout) {
+      return lease
+          .read(timeout)
           .thenApply(
               result -> {
                 calls.add(
@@ -86,10 +101,11 @@ class ReleaseConflictIT {
     }
 
     @Override
-    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+    public CompletionStage<LockWrite> update(
+        String expectedVersion, LeaderRecord record, Duration timeout) {
       if (!record.isReleased() || !takenOver.compareAndSet(false, true)) {
-        return delegate()
-            .update(expectedVersion, record)
+        return lease
+            .update(expectedVersion, record, timeout)
             .thenApply(
                 result -> {
                   if (record.isReleased()) {
@@ -99,7 +115,7 @@ class ReleaseConflictIT {
                 });
       }
       return CompletableFuture.runAsync(() -> takeOver("successor", 42))
-          .thenCompose(ignored -> delegate().update(expectedVersion, record))
+          .thenCompose(ignored -> lease.update(expectedVersion, record, timeout))
           .thenApply(
               result -> {
                 calls.add("release " + result.getClass().getSimpleName());
@@ -154,10 +170,10 @@ class ReleaseConflictIT {
                 .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> stops.add(reason)))
                 .build());
     await("leaver leads").atMost(Duration.ofSeconds(15)).until(leaver::isLeader);
-    long renewed = leaver.stats().calls(LockCall.UPDATE, CallOutcome.OK);
+    long renewed = leaver.stats().calls(LockCall.RENEW, CallOutcome.OK);
     await("leaver renews")
         .atMost(Duration.ofSeconds(10))
-        .until(() -> leaver.stats().calls(LockCall.UPDATE, CallOutcome.OK) > renewed);
+        .until(() -> leaver.stats().calls(LockCall.RENEW, CallOutcome.OK) > renewed);
     calls.clear(); // the reads that found the Lease absent and free
 
     leaver.close();
@@ -167,7 +183,7 @@ class ReleaseConflictIT {
         List.of("taken by successor", "release Conflict", "read holder successor"),
         calls,
         "one release, answered 409, then one read that shows the new holder");
-    assertEquals(1, stats.calls(LockCall.UPDATE, CallOutcome.CONFLICT));
+    assertEquals(1, stats.calls(LockCall.RELEASE, CallOutcome.CONFLICT));
     assertEquals(List.of(TermEnd.CLOSED), stops, "the stop callback ran once");
     V1LeaseSpec spec = stored();
     assertEquals("successor", spec.getHolderIdentity(), "the new holder's record stays");

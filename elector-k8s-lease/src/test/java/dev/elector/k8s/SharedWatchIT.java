@@ -12,7 +12,6 @@ import dev.elector.LeaderElector;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
 import dev.elector.testkit.kube.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
@@ -20,6 +19,7 @@ import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
 import dev.elector.testkit.kube.LocalControlPlane;
 import dev.elector.testkit.kube.RoleRules;
+import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Role;
@@ -79,14 +79,14 @@ class SharedWatchIT {
     int count = 20;
     List<LeaseLock> locks = new ArrayList<>();
     Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
-    List<WatchableLock.Subscription> subscriptions = new ArrayList<>();
+    List<Cancellable> subscriptions = new ArrayList<>();
     long threadsBefore = sharedWatchThreads(namespace.name());
     for (int i = 0; i < count; i++) {
       LeaseLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
       List<LockRead> events = new CopyOnWriteArrayList<>();
       heard.put(lock.name(), events);
       locks.add(lock);
-      subscriptions.add(lock.watch(events::add));
+      subscriptions.add(lock.watch(events::add).orElseThrow());
     }
     try {
       // The watch's thread starts asynchronously: it is counted once it has delivered to every
@@ -103,9 +103,12 @@ class SharedWatchIT {
       for (int i = 0; i < count; i += 2) { // every other lock is written, twice
         LeaseLock lock = locks.get(i);
         String v1 =
-            ((LockWrite.Written) lock.create(record("a" + i, 1)).toCompletableFuture().get())
+            ((LockWrite.Written)
+                    lock.create(record("a" + i, 1), Duration.ofSeconds(5))
+                        .toCompletableFuture()
+                        .get())
                 .version();
-        lock.update(v1, record("b" + i, 2)).toCompletableFuture().get();
+        lock.update(v1, record("b" + i, 2), Duration.ofSeconds(5)).toCompletableFuture().get();
       }
       Await.until(
           "the writes arrive",
@@ -130,7 +133,7 @@ class SharedWatchIT {
       // A late joiner on a running watch gets the current state at once, without a list.
       LeaseLock late = lock(cluster.admin(), namespace.name(), "shared-0");
       List<LockRead> lateEvents = new CopyOnWriteArrayList<>();
-      subscriptions.add(late.watch(lateEvents::add));
+      subscriptions.add(late.watch(lateEvents::add).orElseThrow());
       assertEquals(1, lateEvents.size(), "delivered while joining: " + lateEvents);
       assertEquals("b0", holderOf(lateEvents.get(0)));
 
@@ -144,7 +147,7 @@ class SharedWatchIT {
       assertEquals(new LockRead.Absent(), lateEvents.get(1));
       assertEquals(new LockRead.Absent(), heard.get("shared-0").get(3));
     } finally {
-      subscriptions.forEach(WatchableLock.Subscription::close);
+      subscriptions.forEach(Cancellable::cancel);
     }
     Await.until(
         "the shared thread ends with its last subscriber",
@@ -160,13 +163,13 @@ class SharedWatchIT {
     LeaseLock lock = lock(restricted.client(), own.name(), "elector-leader");
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
-    WatchableLock.Subscription watch = lock.watch(events::add);
+    Cancellable watch = lock.watch(events::add).orElseThrow();
     try {
       Await.until(
           "the 403 is reported",
           Duration.ofSeconds(10),
-          () -> events.stream().anyMatch(e -> e instanceof LockRead.Failed));
-      LockFailure failure = ((LockRead.Failed) events.get(0)).failure();
+          () -> events.stream().anyMatch(e -> e instanceof LockFailure));
+      LockFailure failure = ((LockFailure) events.get(0));
       assertEquals(LockFailure.Kind.FORBIDDEN, failure.kind(), failure.toString());
       assertTrue(
           failure
@@ -174,7 +177,7 @@ class SharedWatchIT {
               .contains("verbs: [\"list\", \"watch\"]}, which" + " the shared watch needs"),
           failure.message());
       assertTrue(
-          lock.read().toCompletableFuture().get() instanceof LockRead.Absent,
+          lock.read(Duration.ofSeconds(5)).toCompletableFuture().get() instanceof LockRead.Absent,
           "reading by name still works");
 
       // Add the namespace-wide rule of the sharing manifest next to the by-name Role.
@@ -203,7 +206,7 @@ class SharedWatchIT {
           Duration.ofSeconds(30),
           () -> events.get(events.size() - 1) instanceof LockRead.Absent);
     } finally {
-      watch.close();
+      watch.cancel();
     }
   }
 
@@ -213,10 +216,10 @@ class SharedWatchIT {
     assumeTrue(cluster.localControlPlane().isPresent(), "needs the local control plane");
     LocalControlPlane plane = cluster.localControlPlane().orElseThrow();
     LeaseLock first = lock(cluster.admin(), namespace.name(), "break-a");
-    first.create(record("before", 1)).toCompletableFuture().get();
+    first.create(record("before", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
     List<LockRead> firstEvents = new CopyOnWriteArrayList<>();
-    WatchableLock.Subscription a = first.watch(firstEvents::add);
-    WatchableLock.Subscription b = null;
+    Cancellable a = first.watch(firstEvents::add).orElseThrow();
+    Cancellable b = null;
     try {
       Await.until(
           "the first lock's state",
@@ -226,11 +229,11 @@ class SharedWatchIT {
       Await.until(
           "the break is reported",
           Duration.ofSeconds(10),
-          () -> firstEvents.stream().anyMatch(e -> e instanceof LockRead.Failed));
+          () -> firstEvents.stream().anyMatch(e -> e instanceof LockFailure));
 
       LeaseLock joiner = lock(cluster.admin(), namespace.name(), "break-a");
       List<LockRead> joinerEvents = new CopyOnWriteArrayList<>();
-      b = joiner.watch(joinerEvents::add);
+      b = joiner.watch(joinerEvents::add).orElseThrow();
       assertTrue(
           joinerEvents.stream().noneMatch(e -> e instanceof LockRead.Found),
           "a state held from before the break was handed to a joiner: " + joinerEvents);
@@ -239,15 +242,17 @@ class SharedWatchIT {
       Await.until(
           "the server answers",
           Duration.ofSeconds(20),
-          () -> first.read().toCompletableFuture().get() instanceof LockRead.Found);
+          () ->
+              first.read(Duration.ofSeconds(5)).toCompletableFuture().get()
+                  instanceof LockRead.Found);
       Await.until(
           "the joiner gets the state after the relist",
           Duration.ofSeconds(40),
           () -> joinerEvents.stream().anyMatch(e -> "before".equals(holderOf(e))));
     } finally {
-      a.close();
+      a.cancel();
       if (b != null) {
-        b.close();
+        b.cancel();
       }
     }
   }

@@ -132,10 +132,10 @@ class StepDownIT {
 
   /** Waits until {@code leader} has renewed {@code count} more times. */
   private static void awaitRenewals(LeaderElector leader, int count) {
-    long from = leader.stats().calls(LockCall.UPDATE, CallOutcome.OK);
+    long from = leader.stats().calls(LockCall.RENEW, CallOutcome.OK);
     await(leader.identity() + " renews " + count + " times")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> leader.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= from + count);
+        .until(() -> leader.stats().calls(LockCall.RENEW, CallOutcome.OK) >= from + count);
   }
 
   private static LeaderElector start(

@@ -48,7 +48,9 @@ class InternalBoundaryTest {
           "dev.elector.kube.internal",
           Set.of("elector-k8s-lease", "elector-configmap", "elector-fabric8"),
           "dev.elector.quarkus.internal",
-          Set.of("elector-quarkus-deployment"));
+          Set.of("elector-quarkus-deployment"),
+          "dev.elector.internal.time",
+          Set.of("elector-kube-base"));
 
   /** An internal package, sub-packages included, up to the class name that follows it. */
   private static final Pattern INTERNAL_NAME =

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.Gson;
-import dev.elector.CallPurpose;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorStats;
+import dev.elector.LockCall;
 import dev.elector.TermEnd;
 import dev.elector.testkit.kube.HaControlPlane;
 import dev.elector.testkit.kube.KubeCluster;
@@ -200,15 +200,12 @@ class ApfOverloadIT {
       long lost =
           after.termsEndedBy().getOrDefault(TermEnd.RENEW_DEADLINE_EXCEEDED, 0L)
               - before.termsEndedBy().getOrDefault(TermEnd.RENEW_DEADLINE_EXCEEDED, 0L);
-      ElectorStats.CallTime renewBefore =
-          before.latency().getOrDefault(CallPurpose.RENEW, new ElectorStats.CallTime(0, 0));
-      ElectorStats.CallTime renewAfter =
-          after.latency().getOrDefault(CallPurpose.RENEW, new ElectorStats.CallTime(0, 0));
-      long renewals = renewAfter.count() - renewBefore.count();
+      long renewals = after.calls(LockCall.RENEW) - before.calls(LockCall.RENEW);
       long meanMillis =
           renewals == 0
               ? 0
-              : (renewAfter.totalNanos() - renewBefore.totalNanos()) / renewals / 1_000_000;
+              : after.latency(LockCall.RENEW).minus(before.latency(LockCall.RENEW)).toMillis()
+                  / renewals;
       long failed = after.consecutiveFailures();
       Figures.record(scenario, "window", Figures.millis(window));
       Figures.record(

@@ -1,7 +1,6 @@
 package dev.elector.reliability;
 
 import dev.elector.CallOutcome;
-import dev.elector.CallPurpose;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorListener;
 import dev.elector.ElectorStats;
@@ -159,7 +158,7 @@ final class Cohort implements AutoCloseable {
     @Override
     public void onLockCall(LockCall call, CallOutcome outcome, Duration latency) {
       delegate.onLockCall(call, outcome, latency);
-      if (call == LockCall.UPDATE && outcome == CallOutcome.OK) {
+      if ((call == LockCall.ACQUIRE || call == LockCall.RENEW) && outcome == CallOutcome.OK) {
         long now = System.nanoTime();
         synchronized (this) {
           if (leading) {
@@ -595,12 +594,12 @@ final class Cohort implements AutoCloseable {
 
   /** Waits until {@code member} has finished {@code n} more renewals than when called. */
   void awaitRenewals(Member member, int n, Duration limit) {
-    long before = member.stats().latency(CallPurpose.RENEW).count();
+    long before = member.stats().calls(LockCall.RENEW);
     Waiting.until(
         limit,
         Duration.ofMillis(10),
         () ->
-            member.stats().latency(CallPurpose.RENEW).count() - before >= n
+            member.stats().calls(LockCall.RENEW) - before >= n
                 ? Optional.of(true)
                 : Optional.empty(),
         () -> member + " did not renew " + n + " times within " + limit);

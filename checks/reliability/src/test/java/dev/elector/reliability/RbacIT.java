@@ -97,7 +97,7 @@ class RbacIT {
             .identity(identity.username())
             .requestTimeout(Duration.ofSeconds(1))
             .build();
-    LockRead read = lock.read().toCompletableFuture().get();
+    LockRead read = lock.read(Duration.ofSeconds(1)).toCompletableFuture().get();
     LogWindow log = LogWindow.open();
     LeaderElector elector =
         LeaderElector.start(
@@ -130,12 +130,9 @@ class RbacIT {
           lines.stream().filter(l -> l.contains(" ERROR ")).count() == 1,
           "one ERROR for the streak:\n" + String.join("\n", lines));
       assertTrue(lines.size() <= 3, String.join("\n", lines));
-      String first =
-          read instanceof LockRead.Failed failed
-              ? failed.failure().message()
-              : "(the read succeeded)";
-      if (read instanceof LockRead.Failed failed) {
-        assertEquals(LockFailure.Kind.FORBIDDEN, failed.failure().kind());
+      String first = read instanceof LockFailure failed ? failed.message() : "(the read succeeded)";
+      if (read instanceof LockFailure failed) {
+        assertEquals(LockFailure.Kind.FORBIDDEN, failed.kind());
       }
       return new Outcome(first, health);
     } finally {

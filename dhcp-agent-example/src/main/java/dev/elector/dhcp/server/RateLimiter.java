@@ -1,22 +1,28 @@
 package dev.elector.dhcp.server;
 
 import dev.elector.time.MonotonicClock;
-import dev.elector.time.TokenBucket;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Lets one event through per interval and counts the ones it held back in between: Elector's {@link
- * TokenBucket} with a burst of one, on the server's clock. Thread-safe.
+ * Lets one event through per interval and counts the ones it held back in between, on the server's
+ * clock. Thread-safe.
  */
 final class RateLimiter {
   private final MonotonicClock clock;
-  private final TokenBucket bucket;
+  private final long intervalNanos;
   private final AtomicLong suppressed = new AtomicLong();
 
+  /** When the next event may pass, in the clock's nanoseconds; the first passes at once. */
+  private long nextAllowed;
+
+  private boolean passedOnce;
+
   RateLimiter(MonotonicClock clock, long intervalNanos) {
+    if (intervalNanos <= 0) {
+      throw new IllegalArgumentException("intervalNanos " + intervalNanos + " must be positive");
+    }
     this.clock = clock;
-    this.bucket = TokenBucket.of(1, Duration.ofNanos(intervalNanos));
+    this.intervalNanos = intervalNanos;
   }
 
   /**
@@ -24,8 +30,13 @@ final class RateLimiter {
    * through.
    */
   long tryAcquire() {
-    if (bucket.tryAcquire(clock.nanos()) == 0) {
-      return suppressed.getAndSet(0);
+    long now = clock.nanos();
+    synchronized (this) {
+      if (!passedOnce || now - nextAllowed >= 0) {
+        passedOnce = true;
+        nextAllowed = now + intervalNanos;
+        return suppressed.getAndSet(0);
+      }
     }
     suppressed.incrementAndGet();
     return -1;

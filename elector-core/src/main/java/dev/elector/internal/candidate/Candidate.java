@@ -286,8 +286,8 @@ public final class Candidate {
     }
 
     private void looked(LockRead result, InFlight asked) {
-      if (result instanceof LockRead.Failed failed) {
-        failed(failed.failure(), "read", "Retrying with back-off.");
+      if (result instanceof LockFailure failure) {
+        failed(failure, "read", "Retrying with back-off.");
         return;
       }
       // A watch event taken in while this read was on its way may be newer than the read, which
@@ -316,10 +316,10 @@ public final class Candidate {
     }
 
     private void watched(LockRead event) {
-      if (event instanceof LockRead.Failed failed) {
+      if (event instanceof LockFailure failure) {
         watchCurrent = false;
-        watchFailure = failed.failure();
-        log(Level.DEBUG, "watch interrupted (" + failed.failure() + "), polling until it resumes");
+        watchFailure = failure;
+        log(Level.DEBUG, "watch interrupted (" + failure + "), polling until it resumes");
         if (phase instanceof Phase.Following && call == null) {
           schedule(new Delay.Retry(now, Long.MAX_VALUE));
         }
@@ -526,7 +526,7 @@ public final class Candidate {
         watchCurrent = false;
         schedule(new Delay.Retry(now, Long.MAX_VALUE));
       } else {
-        failed(((LockWrite.Failed) result).failure(), "acquire", "Retrying with back-off.");
+        failed((LockFailure) result, "acquire", "Retrying with back-off.");
       }
     }
 
@@ -602,7 +602,7 @@ public final class Candidate {
         phase = conflicted;
         verify(conflicted);
       } else {
-        renewalFailed(leading, ((LockWrite.Failed) result).failure(), start);
+        renewalFailed(leading, (LockFailure) result, start);
       }
     }
 
@@ -653,9 +653,9 @@ public final class Candidate {
       phase = new Phase.Following(new Phase.Claim(leading.claim().version(), null));
       endTerm(leading, Ending.LOCK_LOST);
       effects.add(new Effect.Watch());
-      if (result instanceof LockRead.Failed failed) {
+      if (result instanceof LockFailure failure) {
         // Someone wrote the lock and it cannot be read: as good as lost.
-        failed(failed.failure(), "read", "Stepping down: the lock was written by someone else.");
+        failed(failure, "read", "Stepping down: the lock was written by someone else.");
       } else {
         log(Level.DEBUG, "the lock is no longer this leader's; stepping down");
         decide(see(result), "read");
@@ -792,7 +792,7 @@ public final class Candidate {
         effects.add(
             new Effect.Failed(
                 "release",
-                ((LockWrite.Failed) result).failure(),
+                (LockFailure) result,
                 "The lock will expire after its lease duration; following until then."));
       }
       follow(new Delay.Exactly(0));
@@ -871,8 +871,7 @@ public final class Candidate {
         read(Purpose.READ_FOR_RELEASE); // still ours, by a version this candidate did not see?
       } else {
         effects.add(
-            new Effect.Failed(
-                "release", ((LockWrite.Failed) result).failure(), "Retrying until closeTimeout."));
+            new Effect.Failed("release", (LockFailure) result, "Retrying until closeTimeout."));
         schedule(new Delay.Exactly(retry / 2));
       }
     }
@@ -883,8 +882,8 @@ public final class Candidate {
             new Phase.Releasing(new Phase.Claim(found.version(), found.record()));
         phase = releasing;
         releaseDue(releasing);
-      } else if (result instanceof LockRead.Failed failed) {
-        effects.add(new Effect.Failed("release", failed.failure(), "Retrying until closeTimeout."));
+      } else if (result instanceof LockFailure failure) {
+        effects.add(new Effect.Failed("release", failure, "Retrying until closeTimeout."));
         schedule(new Delay.Exactly(retry / 2));
       } else {
         closed(); // no longer ours

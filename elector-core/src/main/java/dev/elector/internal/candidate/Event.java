@@ -19,13 +19,16 @@ public sealed interface Event {
   /** closeTimeout has passed since close began. */
   record CloseTimedOut() implements Event {}
 
-  /** The read {@code seq} answered; a call that timed out answers with {@link LockRead.Failed}. */
+  /**
+   * The read {@code seq} answered; a call that timed out answers with {@link
+   * dev.elector.lock.LockFailure}.
+   */
   record ReadAnswered(long seq, LockRead result) implements Event {}
 
   /** The write {@code seq} answered. */
   record WriteAnswered(long seq, LockWrite result) implements Event {}
 
-  /** The lock's watch delivered {@code event}, or broke ({@link LockRead.Failed}). */
+  /** The lock's watch delivered {@code event}, or broke ({@link dev.elector.lock.LockFailure}). */
   record Watched(LockRead event) implements Event {}
 
   /** onStoppedLeading of the term with fencing token {@code token} returned (or threw). */

@@ -252,7 +252,7 @@ class CandidateTest {
     at(2, new Event.StepDue());
     at(2.1, new Event.WriteAnswered(callSeq(), new LockWrite.Conflict("409")));
     LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "down");
-    at(2.2, new Event.ReadAnswered(callSeq(), new LockRead.Failed(down)));
+    at(2.2, new Event.ReadAnswered(callSeq(), down));
     assertEquals(new Effect.EndTerm(0, Effect.Ending.LOCK_LOST), effect(Effect.EndTerm.class));
     assertEquals(new Effect.Delay.Backoff(1), effect(Effect.ScheduleStep.class).delay());
   }
@@ -293,11 +293,11 @@ class CandidateTest {
     leadFromZero();
     at(2, new Event.StepDue());
     LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "down");
-    at(2.5, new Event.WriteAnswered(callSeq(), new LockWrite.Failed(down)));
+    at(2.5, new Event.WriteAnswered(callSeq(), down));
     assertEquals(
         new Effect.Delay.Exactly((long) (1.5 * S)), effect(Effect.ScheduleStep.class).delay());
     at(8.5, new Event.StepDue());
-    at(9, new Event.WriteAnswered(callSeq(), new LockWrite.Failed(down)));
+    at(9, new Event.WriteAnswered(callSeq(), down));
     assertEquals(
         new Effect.Delay.Exactly(S),
         effect(Effect.ScheduleStep.class).delay(),
@@ -410,9 +410,9 @@ class CandidateTest {
     at(0, new Event.GateCompleted(null));
     LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "down");
     at(0, new Event.StepDue()); // create
-    at(0, new Event.WriteAnswered(callSeq(), new LockWrite.Failed(down))); // read at once
+    at(0, new Event.WriteAnswered(callSeq(), down)); // read at once
     for (int i = 0; i < 3; i++) {
-      at(0, new Event.ReadAnswered(callSeq(), new LockRead.Failed(down)));
+      at(0, new Event.ReadAnswered(callSeq(), down));
       at(0, new Event.StepDue());
     }
     assertEquals(new Effect.CallDeferred(S), effect(Effect.CallDeferred.class));

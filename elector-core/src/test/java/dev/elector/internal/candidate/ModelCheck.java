@@ -234,7 +234,7 @@ final class ModelCheck {
       Call call = node.call();
       if (call != null && !call.landed()) {
         next.add(land(world, i));
-        next.add(answer(world, i, failure(call.call().kind())));
+        next.add(answer(world, i, failure()));
       } else if (call != null) {
         next.add(answer(world, i, call.answer()));
       }
@@ -298,13 +298,12 @@ final class ModelCheck {
           apply(withNode(later, i, withDeadline(node, Node.NONE)), i, new Event.DeadlineDue());
       case CLOSE ->
           apply(withNode(later, i, withCloseTimer(node, Node.NONE)), i, new Event.CloseTimedOut());
-      case CALL -> answer(later, i, failure(node.call().call().kind())); // landed or not: too late
+      case CALL -> answer(later, i, failure()); // landed or not: too late
     };
   }
 
-  private static Object failure(Effect.Kind kind) {
-    LockFailure failure = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "no answer");
-    return kind == Effect.Kind.READ ? new LockRead.Failed(failure) : new LockWrite.Failed(failure);
+  private static LockFailure failure() {
+    return LockFailure.of(LockFailure.Kind.UNAVAILABLE, "no answer");
   }
 
   /** The call reaches the server: a read sees the lock, a write is applied if it still may be. */
@@ -373,8 +372,8 @@ final class ModelCheck {
     return apply(
         answered,
         i,
-        answer instanceof LockRead read
-            ? new Event.ReadAnswered(seq, read)
+        node.call().call().kind() == Effect.Kind.READ
+            ? new Event.ReadAnswered(seq, (LockRead) answer)
             : new Event.WriteAnswered(seq, (LockWrite) answer));
   }
 

@@ -1,13 +1,12 @@
 package dev.elector.demo;
 
-import dev.elector.CallPurpose;
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.LockCall;
 import dev.elector.Term;
 import dev.elector.TermEnd;
-import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
@@ -70,7 +69,7 @@ public final class InMemoryDemo {
     LeaderElector leading = electors.get(first);
     Awaitility.await(first + " renewing three times")
         .atMost(Duration.ofSeconds(30))
-        .until(() -> leading.stats().latency(CallPurpose.RENEW).count() >= 3);
+        .until(() -> leading.stats().calls(LockCall.RENEW) >= 3);
 
     print("--- killing %s without warning (its calls stop reaching the lock)", first);
     long lastRenew = System.nanoTime(); // renewals every retryPeriod: the last one is at most this
@@ -165,11 +164,12 @@ public final class InMemoryDemo {
   }
 
   /** A lock whose calls stop answering once killed, as a crashed process's would. */
-  private static final class KillableLock extends ForwardingLock {
+  private static final class KillableLock implements LeaderLock {
+    private final LeaderLock delegate;
     private volatile boolean killed;
 
     KillableLock(LeaderLock delegate) {
-      super(delegate);
+      this.delegate = delegate;
     }
 
     void kill() {
@@ -177,18 +177,29 @@ public final class InMemoryDemo {
     }
 
     @Override
-    public CompletionStage<LockRead> read() {
-      return killed ? new CompletableFuture<>() : delegate().read();
+    public CompletionStage<LockRead> read(Duration timeout) {
+      return killed ? new CompletableFuture<>() : delegate.read(timeout);
     }
 
     @Override
-    public CompletionStage<LockWrite> create(LeaderRecord record) {
-      return killed ? new CompletableFuture<>() : delegate().create(record);
+    public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
+      return killed ? new CompletableFuture<>() : delegate.create(record, timeout);
     }
 
     @Override
-    public CompletionStage<LockWrite> update(String version, LeaderRecord record) {
-      return killed ? new CompletableFuture<>() : delegate().update(version, record);
+    public CompletionStage<LockWrite> update(
+        String version, LeaderRecord record, Duration timeout) {
+      return killed ? new CompletableFuture<>() : delegate.update(version, record, timeout);
+    }
+
+    @Override
+    public String identity() {
+      return delegate.identity();
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.elector.micrometer;
 
 import dev.elector.CallOutcome;
-import dev.elector.CallPurpose;
 import dev.elector.ElectorStats;
 import dev.elector.LeaderElector;
 import dev.elector.LockCall;
@@ -177,17 +176,15 @@ public final class ElectorMetrics implements MeterBinder {
             elector,
             s -> s.calls(call, outcome),
             base.and(Tag.of("call", lower(call)), Tag.of("outcome", lower(outcome))),
-            "lock calls made, by kind and outcome");
+            "lock calls made (answered or timed out), by what they were for and outcome");
       }
-    }
-    for (CallPurpose purpose : CallPurpose.values()) {
       FunctionTimer.builder(
               LATENCY,
               elector,
-              e -> e.stats().latency(purpose).count(),
-              e -> e.stats().latency(purpose).totalNanos(),
+              e -> e.stats().calls(call),
+              e -> e.stats().latency(call).toNanos(),
               TimeUnit.NANOSECONDS)
-          .tags(base.and(Tag.of("purpose", lower(purpose))))
+          .tags(base.and(Tag.of("purpose", lower(call))))
           .description("time of the lock calls that were answered or timed out, by purpose")
           .register(registry);
     }

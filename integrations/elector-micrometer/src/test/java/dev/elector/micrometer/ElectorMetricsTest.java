@@ -81,15 +81,19 @@ class ElectorMetricsTest {
     assertEquals(0, gauge(ElectorMetrics.FOLLOWING, "b", "mode", "watching"), "b leads");
     assertEquals(0, gauge(ElectorMetrics.HEALTHY, "a"), "a is closed");
     assertEquals(
-        (double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.OK),
-        counter(ElectorMetrics.CALLS, "a", "call", "update", "outcome", "ok"));
+        (double) a.stats().calls(dev.elector.LockCall.RENEW, dev.elector.CallOutcome.OK),
+        counter(ElectorMetrics.CALLS, "a", "call", "renew", "outcome", "ok"));
     assertEquals(
         1,
-        counter(ElectorMetrics.CALLS, "a", "call", "create", "outcome", "ok"),
+        counter(ElectorMetrics.CALLS, "a", "call", "acquire", "outcome", "ok"),
         "a created the lock");
     assertEquals(
         1,
-        counter(ElectorMetrics.CALLS, "b", "call", "update", "outcome", "ok"),
+        counter(ElectorMetrics.CALLS, "a", "call", "release", "outcome", "ok"),
+        "a released it on close");
+    assertEquals(
+        1,
+        counter(ElectorMetrics.CALLS, "b", "call", "acquire", "outcome", "ok"),
         "b took the released lock");
   }
 
@@ -119,10 +123,10 @@ class ElectorMetricsTest {
 
     lock.failAll(LockFailure.Kind.UNAVAILABLE);
     time.advance(Duration.ofSeconds(3));
-    double failed = counter(ElectorMetrics.CALLS, "a", "call", "update", "outcome", "failed");
+    double failed = counter(ElectorMetrics.CALLS, "a", "call", "renew", "outcome", "failed");
     assertTrue(failed >= 1, "renewals failed");
     assertEquals(
-        (double) a.stats().calls(dev.elector.LockCall.UPDATE, dev.elector.CallOutcome.FAILED),
+        (double) a.stats().calls(dev.elector.LockCall.RENEW, dev.elector.CallOutcome.FAILED),
         failed);
     time.scheduler().advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
     assertEquals(0, gauge(ElectorMetrics.LEADER, "a"));

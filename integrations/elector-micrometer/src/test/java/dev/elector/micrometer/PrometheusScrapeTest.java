@@ -60,7 +60,7 @@ class PrometheusScrapeTest {
               + "lock=\"in-memory lock orders\",name=\"orders\"} 1");
       assertLine(
           lines,
-          "elector_lock_calls_total{call=\"update\",identity=\"pod-a\","
+          "elector_lock_calls_total{call=\"renew\",identity=\"pod-a\","
               + "lock=\"in-memory lock orders\",name=\"orders\",outcome=\"ok\"} ");
       assertLine(
           lines,

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.elector.kube.internal.WatchPacer;
-import dev.elector.lock.LockRead;
-import dev.elector.lock.WatchableLock;
+import dev.elector.lock.LockFailure;
+import dev.elector.time.Cancellable;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -140,19 +140,20 @@ class Fabric8WatchBoundIT {
             .sharedWatch(shared)
             .build();
     long start = System.nanoTime();
-    WatchableLock.Subscription watch =
+    Cancellable watch =
         lock.watch(
-            read -> {
-              if (read instanceof LockRead.Failed) {
-                breaks.incrementAndGet();
-              }
-            });
+                read -> {
+                  if (read instanceof LockFailure) {
+                    breaks.incrementAndGet();
+                  }
+                })
+            .orElseThrow();
     try {
       LockSupport.parkNanos(RUN.toNanos() - (System.nanoTime() - start));
       long end = start + RUN.toNanos();
       return requests.stream().filter(t -> t - end < 0).count();
     } finally {
-      watch.close();
+      watch.cancel();
     }
   }
 

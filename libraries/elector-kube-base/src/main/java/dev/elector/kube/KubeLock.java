@@ -1,6 +1,6 @@
 package dev.elector.kube;
 
-import dev.elector.lock.WatchableLock;
+import dev.elector.lock.LeaderLock;
 import java.time.Duration;
 
 /**
@@ -9,7 +9,7 @@ import java.time.Duration;
  * locks ({@code dev.elector.fabric8.Fabric8LeaseLock}, {@code Fabric8ConfigMapLock}) all keep the
  * same client-go compatible record, so candidates on different clients can share one object.
  */
-public interface KubeLock extends WatchableLock {
+public interface KubeLock extends LeaderLock {
   /** The namespace of the lock object. */
   String namespace();
 
@@ -17,10 +17,10 @@ public interface KubeLock extends WatchableLock {
   String name();
 
   /**
-   * The deadline of each API request, counted from the call: the requestTimeout set on the builder,
-   * or else the callTimeout of the electors that use the lock (the shortest, at most 5 s; 5 s
-   * before any elector uses it). A call the elector cancels ends sooner: its request is not sent,
-   * or is aborted in flight.
+   * The bound of the lock's own requests (its watch's lists, its Events), and the longest any
+   * elector call may take: the requestTimeout set on the builder, or 5 s. Each elector call is
+   * bounded by the timeout it carries, or by this when it is shorter; a call the elector cancels
+   * ends sooner: its request is not sent, or is aborted in flight.
    */
   Duration requestTimeout();
 

@@ -1,18 +1,18 @@
 package dev.elector.testkit;
 
-import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -28,13 +28,13 @@ import org.jspecify.annotations.Nullable;
  * virtual under {@link VirtualTime}. While the lock fails or hangs every call (a partition), watch
  * events are dropped too; {@link #breakWatches} breaks only the watch.
  *
- * <p>If the wrapped lock cannot be watched, {@link #watch} throws and electors fall back to
- * polling. Thread-safe.
+ * <p>If the wrapped lock cannot be watched, neither can this one: electors poll. Thread-safe.
  */
-public final class FaultyLock extends ForwardingLock implements WatchableLock {
+public final class FaultyLock implements LeaderLock {
   /** One call as the candidate made it. */
   public record Call(long atNanos, String kind) {}
 
+  private final LeaderLock delegate;
   private final Scheduler scheduler;
   private final MonotonicClock clock;
   private final List<Call> calls = new ArrayList<>();
@@ -54,7 +54,7 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
    * are logged with the time of {@code clock}. Injects nothing until told to.
    */
   public FaultyLock(LeaderLock delegate, Scheduler scheduler, MonotonicClock clock) {
-    super(delegate);
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
@@ -107,7 +107,7 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
 
   /**
    * Breaks every watch of this lock, as a watch refused with {@code kind} would: each listener gets
-   * a {@link LockRead.Failed} now, and events are dropped until {@link #mendWatches()}. Calls pass.
+   * a {@link LockFailure} now, and events are dropped until {@link #mendWatches()}. Calls pass.
    */
   public FaultyLock breakWatches(LockFailure.Kind kind) {
     LockFailure failure =
@@ -118,7 +118,7 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
       watchBroken = failure;
       listeners = List.copyOf(watchers);
     }
-    listeners.forEach(l -> l.accept(new LockRead.Failed(failure)));
+    listeners.forEach(l -> l.accept(failure));
     return this;
   }
 
@@ -164,42 +164,61 @@ public final class FaultyLock extends ForwardingLock implements WatchableLock {
   }
 
   @Override
-  public CompletionStage<LockRead> read() {
-    return run("read", delegate()::read, LockRead.Failed::new, false);
+  public CompletionStage<LockRead> read(Duration timeout) {
+    return run("read", () -> delegate.read(timeout), failure -> failure, false);
   }
 
   @Override
-  public CompletionStage<LockWrite> create(LeaderRecord record) {
-    return run("create", () -> delegate().create(record), LockWrite.Failed::new, true);
+  public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
+    return run("create", () -> delegate.create(record, timeout), failure -> failure, true);
   }
 
   @Override
-  public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+  public CompletionStage<LockWrite> update(
+      String expectedVersion, LeaderRecord record, Duration timeout) {
     return run(
-        "update", () -> delegate().update(expectedVersion, record), LockWrite.Failed::new, true);
+        "update",
+        () -> delegate.update(expectedVersion, record, timeout),
+        failure -> failure,
+        true);
   }
 
   @Override
-  public Subscription watch(Consumer<LockRead> listener) {
-    if (!(delegate() instanceof WatchableLock watchable)) {
-      throw new UnsupportedOperationException(delegate().describe() + " cannot be watched");
-    }
+  public Optional<Cancellable> watch(Consumer<LockRead> listener) {
     synchronized (this) {
       watchers.add(listener);
     }
-    Subscription subscription =
-        watchable.watch(
+    Optional<Cancellable> watch =
+        delegate.watch(
             event -> {
               if (!partitioned() && !watchBroken()) {
                 listener.accept(event);
               }
             });
-    return () -> {
+    if (watch.isEmpty()) {
       synchronized (this) {
         watchers.remove(listener);
       }
-      subscription.close();
-    };
+      return Optional.empty();
+    }
+    Cancellable inner = watch.get();
+    return Optional.of(
+        () -> {
+          synchronized (this) {
+            watchers.remove(listener);
+          }
+          return inner.cancel();
+        });
+  }
+
+  @Override
+  public String identity() {
+    return delegate.identity();
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe();
   }
 
   private synchronized boolean watchBroken() {

@@ -9,7 +9,6 @@ import dev.elector.ElectorStats;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.LockCall;
-import dev.elector.lock.ForwardingLock;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
@@ -39,25 +38,27 @@ class CallCancellationTest {
   private LeaderElector elector;
 
   /** Passes every call on unchanged, its stage too, and notes when it is made and cancelled. */
-  private final class Recording extends ForwardingLock {
+  private final class Recording extends DelegatingLock {
     Recording(LeaderLock delegate) {
       super(delegate);
     }
 
     @Override
-    public CompletionStage<LockRead> read() {
-      return noted("read", super.read());
+    public CompletionStage<LockRead> read(Duration timeout) {
+      return noted("read", super.read(timeout));
     }
 
     @Override
-    public CompletionStage<LockWrite> create(LeaderRecord record) {
-      return noted("create", super.create(record));
+    public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
+      return noted("create", super.create(record, timeout));
     }
 
     @Override
-    public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+    public CompletionStage<LockWrite> update(
+        String expectedVersion, LeaderRecord record, Duration timeout) {
       return noted(
-          record.isReleased() ? "release" : "update", super.update(expectedVersion, record));
+          record.isReleased() ? "release" : "update",
+          super.update(expectedVersion, record, timeout));
     }
 
     private <T> CompletionStage<T> noted(String call, CompletionStage<T> stage) {
@@ -117,7 +118,7 @@ class CallCancellationTest {
         "cancelled when callTimeout (5 s) has passed, and tried again at once: it started more"
             + " than a retry period ago");
     ElectorStats stats = elector.stats();
-    assertEquals(1, stats.calls(LockCall.UPDATE, CallOutcome.TIMEOUT), stats.toString());
+    assertEquals(1, stats.calls(LockCall.RENEW, CallOutcome.TIMEOUT), stats.toString());
     assertEquals(0, stats.lateResults(), "its own cancellation is no late answer");
   }
 

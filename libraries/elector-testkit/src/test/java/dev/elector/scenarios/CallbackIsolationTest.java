@@ -56,7 +56,7 @@ class CallbackIsolationTest {
                 .build());
 
     time.advance(Duration.ofMinutes(1));
-    long renewals = elector.stats().calls(LockCall.UPDATE, CallOutcome.OK);
+    long renewals = elector.stats().calls(LockCall.RENEW, CallOutcome.OK);
     assertTrue(elector.isLeader());
     // renewals come every retryPeriod × U[1, jitter]: at least one per 2.4 s
     assertTrue(renewals >= 24, "renewed at least every 2.4 s despite the callback: " + renewals);
@@ -101,7 +101,7 @@ class CallbackIsolationTest {
       time.advance(Duration.ofMinutes(10));
       assertTrue(elector.isLeader(), "still leading while the callback blocks");
       assertTrue(
-          elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 249,
+          elector.stats().calls(LockCall.RENEW, CallOutcome.OK) >= 249,
           "renewed at least every 2.4 s for 10 minutes");
       assertTrue(elector.health().healthy());
 

@@ -32,7 +32,7 @@ class FirstLookTest {
 
     assertEquals(LATENCY, took, "one round trip");
     ElectorStats stats = a.elector.stats();
-    assertEquals(1, stats.calls(LockCall.CREATE, CallOutcome.OK), stats.toString());
+    assertEquals(1, stats.calls(LockCall.ACQUIRE, CallOutcome.OK), stats.toString());
     assertEquals(1, stats.totalCalls(), stats.toString());
     election.closeAll();
   }
@@ -52,14 +52,14 @@ class FirstLookTest {
 
     assertEquals(LATENCY.multipliedBy(2), took, "the create's conflict, then a read at once");
     ElectorStats stats = a.elector.stats();
-    assertEquals(1, stats.calls(LockCall.CREATE, CallOutcome.CONFLICT), stats.toString());
+    assertEquals(1, stats.calls(LockCall.ACQUIRE, CallOutcome.CONFLICT), stats.toString());
     assertEquals(1, stats.calls(LockCall.READ, CallOutcome.OK), stats.toString());
     election.advance(Duration.ofSeconds(30));
     assertFalse(a.leading(), "b renews, so a follows");
     assertTrue(b.leading());
     assertEquals(
         1,
-        a.elector.stats().calls(LockCall.CREATE, CallOutcome.CONFLICT),
+        a.elector.stats().calls(LockCall.ACQUIRE, CallOutcome.CONFLICT),
         "the create without a read is tried once");
     election.closeAll();
   }
@@ -76,7 +76,7 @@ class FirstLookTest {
     a.start(UnaryOperator.identity());
 
     election.advanceUntil(
-        () -> a.elector.stats().calls(LockCall.CREATE, CallOutcome.CONFLICT) == 1,
+        () -> a.elector.stats().calls(LockCall.ACQUIRE, CallOutcome.CONFLICT) == 1,
         Duration.ofSeconds(5));
     election.advance(Duration.ofSeconds(30));
 
@@ -99,7 +99,7 @@ class FirstLookTest {
     election.advance(Duration.ofMillis(1));
 
     ElectorStats stats = a.elector.stats();
-    assertEquals(1, stats.calls(LockCall.CREATE, CallOutcome.FAILED), stats.toString());
+    assertEquals(1, stats.calls(LockCall.ACQUIRE, CallOutcome.FAILED), stats.toString());
     assertEquals(1, stats.calls(LockCall.READ, CallOutcome.FAILED), "read at once: " + stats);
     assertEquals(1, stats.consecutiveFailures(), "only the read counts: " + stats);
     election.closeAll();

@@ -115,7 +115,7 @@ class GateAndHealthTest {
     election.advance(Duration.ofMinutes(10));
     assertEquals(before, b.lock.calls().size(), "the follower only watches");
     // the leader renews at least once per jitter × retryPeriod (2.4 s) over the 11 minutes
-    assertTrue(a.elector.stats().calls(LockCall.UPDATE, CallOutcome.OK) >= 270);
+    assertTrue(a.elector.stats().calls(LockCall.RENEW, CallOutcome.OK) >= 270);
   }
 
   @Test

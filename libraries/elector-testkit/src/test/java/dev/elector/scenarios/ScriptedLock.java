@@ -1,10 +1,11 @@
 package dev.elector.scenarios;
 
-import dev.elector.lock.ForwardingWatchableLock;
+import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,7 @@ import java.util.concurrent.CompletionStage;
  * read arrives. A held call is on its way: cancelling its stage, as the elector does when it stops
  * waiting, does not stop it, just as aborting a request cannot recall one the server already has.
  */
-final class ScriptedLock extends ForwardingWatchableLock {
+final class ScriptedLock extends DelegatingLock {
   private final List<String> transcript;
   private CompletableFuture<Void> holdNextUpdate;
   private Runnable beforeNextUpdate;
@@ -25,7 +26,7 @@ final class ScriptedLock extends ForwardingWatchableLock {
   private boolean createHeld;
   private Runnable beforeNextRead;
 
-  ScriptedLock(WatchableLock delegate, List<String> transcript) {
+  ScriptedLock(LeaderLock delegate, List<String> transcript) {
     super(delegate);
     this.transcript = Objects.requireNonNull(transcript, "transcript");
   }
@@ -58,7 +59,7 @@ final class ScriptedLock extends ForwardingWatchableLock {
   }
 
   @Override
-  public CompletionStage<LockRead> read() {
+  public CompletionStage<LockRead> read(Duration timeout) {
     Runnable before;
     synchronized (this) {
       before = beforeNextRead;
@@ -68,7 +69,7 @@ final class ScriptedLock extends ForwardingWatchableLock {
       before.run();
     }
     return delegate()
-        .read()
+        .read(timeout)
         .thenApply(
             result -> {
               log("read -> " + describe(result));
@@ -77,7 +78,7 @@ final class ScriptedLock extends ForwardingWatchableLock {
   }
 
   @Override
-  public CompletionStage<LockWrite> create(LeaderRecord record) {
+  public CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
     CompletableFuture<Void> hold;
     synchronized (this) {
       hold = holdNextCreate;
@@ -92,15 +93,15 @@ final class ScriptedLock extends ForwardingWatchableLock {
                 synchronized (this) {
                   createHeld = false;
                 }
-                return forwardCreate(record);
+                return forwardCreate(record, timeout);
               }));
     }
-    return forwardCreate(record);
+    return forwardCreate(record, timeout);
   }
 
-  private CompletionStage<LockWrite> forwardCreate(LeaderRecord record) {
+  private CompletionStage<LockWrite> forwardCreate(LeaderRecord record, Duration timeout) {
     return delegate()
-        .create(record)
+        .create(record, timeout)
         .thenApply(
             result -> {
               log("create naming " + holder(record) + " -> " + describe(result));
@@ -109,7 +110,8 @@ final class ScriptedLock extends ForwardingWatchableLock {
   }
 
   @Override
-  public CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+  public CompletionStage<LockWrite> update(
+      String expectedVersion, LeaderRecord record, Duration timeout) {
     CompletableFuture<Void> hold;
     Runnable before;
     synchronized (this) {
@@ -120,17 +122,18 @@ final class ScriptedLock extends ForwardingWatchableLock {
     }
     if (hold != null) {
       log("update naming " + holder(record) + " held back");
-      return onItsWay(hold.thenCompose(ignored -> forwardUpdate(expectedVersion, record)));
+      return onItsWay(hold.thenCompose(ignored -> forwardUpdate(expectedVersion, record, timeout)));
     }
     if (before != null) {
       before.run();
     }
-    return forwardUpdate(expectedVersion, record);
+    return forwardUpdate(expectedVersion, record, timeout);
   }
 
-  private CompletionStage<LockWrite> forwardUpdate(String expectedVersion, LeaderRecord record) {
+  private CompletionStage<LockWrite> forwardUpdate(
+      String expectedVersion, LeaderRecord record, Duration timeout) {
     return delegate()
-        .update(expectedVersion, record)
+        .update(expectedVersion, record, timeout)
         .thenApply(
             result -> {
               log("update naming " + holder(record) + " -> " + describe(result));
@@ -160,14 +163,11 @@ final class ScriptedLock extends ForwardingWatchableLock {
     if (result instanceof LockWrite.Conflict) {
       return "conflict";
     }
-    if (result instanceof LockWrite.Failed failed) {
-      return "failed " + failed.failure().kind();
-    }
     if (result instanceof LockRead.Found found) {
       return "holder " + holder(found.record());
     }
-    if (result instanceof LockRead.Failed failed) {
-      return "failed " + failed.failure().kind();
+    if (result instanceof LockFailure failure) {
+      return "failed " + failure.kind();
     }
     return result.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
   }

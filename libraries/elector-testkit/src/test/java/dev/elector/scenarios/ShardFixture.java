@@ -2,12 +2,12 @@ package dev.elector.scenarios;
 
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorListener;
-import dev.elector.ShardCallbacks;
-import dev.elector.ShardGroup;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LockFailure;
+import dev.elector.shard.ShardCallbacks;
+import dev.elector.shard.ShardGroup;
 import dev.elector.testkit.FaultyLock;
 import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.VirtualTime;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.CallOutcome;
-import dev.elector.CallPurpose;
 import dev.elector.ElectorStats;
 import dev.elector.ElectorStats.Following;
 import dev.elector.LockCall;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class StatsTest {
 
   @Test
-  void latencyIsSummedPerPurposeOnTheElectorsClock() {
+  void latencyIsSummedPerKindOfCallOnTheElectorsClock() {
     ElectionFixture election = new ElectionFixture(21);
     ElectionFixture.Candidate a = election.add("a");
     a.lock.latency(Duration.ofMillis(40));
@@ -29,21 +28,22 @@ class StatsTest {
     election.advanceUntil(a::leading, Duration.ofSeconds(5));
     ElectorStats stats = a.elector.stats();
     // a candidate that has seen nothing creates the free lock without reading it first
-    assertEquals(new ElectorStats.CallTime(0, 0), stats.latency(CallPurpose.READ));
-    assertEquals(new ElectorStats.CallTime(1, 40_000_000), stats.latency(CallPurpose.ACQUIRE));
-    assertEquals(0, stats.latency(CallPurpose.RENEW).count());
+    assertEquals(0, stats.calls(LockCall.READ));
+    assertEquals(Duration.ZERO, stats.latency(LockCall.READ));
+    assertEquals(1, stats.calls(LockCall.ACQUIRE));
+    assertEquals(Duration.ofMillis(40), stats.latency(LockCall.ACQUIRE));
+    assertEquals(0, stats.calls(LockCall.RENEW));
 
     election.advance(Duration.ofSeconds(10)); // renews every retryPeriod (2 s): jitter 1.0
     ElectorStats later = a.elector.stats();
-    long renewals = later.latency(CallPurpose.RENEW).count();
+    long renewals = later.calls(LockCall.RENEW);
     assertEquals(5, renewals, later.toString());
-    assertEquals(renewals * 40_000_000, later.latency(CallPurpose.RENEW).totalNanos());
-    assertEquals(Duration.ofMillis(200), later.latency(CallPurpose.RENEW).total());
-    assertEquals(1, later.latency(CallPurpose.ACQUIRE).count(), "renewals are not acquisitions");
+    assertEquals(Duration.ofMillis(renewals * 40), later.latency(LockCall.RENEW));
+    assertEquals(1, later.calls(LockCall.ACQUIRE), "renewals are not acquisitions");
 
     election.time.close(a.elector);
-    assertEquals(
-        new ElectorStats.CallTime(1, 40_000_000), a.elector.stats().latency(CallPurpose.RELEASE));
+    assertEquals(1, a.elector.stats().calls(LockCall.RELEASE));
+    assertEquals(Duration.ofMillis(40), a.elector.stats().latency(LockCall.RELEASE));
   }
 
   @Test
@@ -85,7 +85,7 @@ class StatsTest {
     assertTrue(a.leading());
     assertEquals(token, a.elector.currentTerm().orElseThrow().fencingToken(), "the same term");
     assertEquals(0, a.elector.stats().termsEnded());
-    assertEquals(1, a.elector.stats().calls(LockCall.UPDATE, CallOutcome.CONFLICT));
+    assertEquals(1, a.elector.stats().calls(LockCall.RENEW, CallOutcome.CONFLICT));
   }
 
   @Test

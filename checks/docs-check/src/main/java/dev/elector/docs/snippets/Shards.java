@@ -1,7 +1,7 @@
 package dev.elector.docs.snippets;
 
-import dev.elector.ShardCallbacks;
-import dev.elector.ShardGroup;
+import dev.elector.shard.ShardCallbacks;
+import dev.elector.shard.ShardGroup;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.k8s.LeaseLock;

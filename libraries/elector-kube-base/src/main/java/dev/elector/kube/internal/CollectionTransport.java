@@ -6,7 +6,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** Lists and watches one collection path through an {@link ApiTransport}, optionally one name. */
-public final class CollectionTransport implements ListWatchLoop.Transport {
+final class CollectionTransport implements ListWatchLoop.Transport {
   private final ApiTransport http;
   private final String collectionPath;
   private final Map<String, String> selector;
@@ -14,8 +14,7 @@ public final class CollectionTransport implements ListWatchLoop.Transport {
   /**
    * @param nameSelector the one object's name to select, or null for the whole collection
    */
-  public CollectionTransport(
-      ApiTransport http, String collectionPath, @Nullable String nameSelector) {
+  CollectionTransport(ApiTransport http, String collectionPath, @Nullable String nameSelector) {
     this.http = http;
     this.collectionPath = collectionPath;
     this.selector =

@@ -131,14 +131,6 @@ public abstract class ListWatchLoop {
     steps.schedule(this::step, 0);
   }
 
-  /**
-   * Waits up to {@code timeout} for the step in progress to end after {@link #stop()}; not on the
-   * loop's own thread.
-   */
-  public final void awaitStopped(Duration timeout) {
-    steps.awaitEnded(timeout);
-  }
-
   /** Stops the loop and cancels the open request; a step not yet started never runs. Idempotent. */
   public final void stop() {
     steps.markStopped();

@@ -48,10 +48,9 @@ final class LockBodies {
   LockRead read(@Nullable Map<String, Object> object) {
     String version = ObjectFields.resourceVersion(object);
     if (version == null || object == null) { // no object has no version either
-      return new LockRead.Failed(
-          LockFailure.of(
-              LockFailure.Kind.UNEXPECTED,
-              "the API server" + " returned " + lock + " without metadata.resourceVersion"));
+      return LockFailure.of(
+          LockFailure.Kind.UNEXPECTED,
+          "the API server returned " + lock + " without metadata.resourceVersion");
     }
     RecordFields.Parsed parsed;
     try {

@@ -70,13 +70,13 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
    * #executor} is not sent; a request sent ends after what is left of this bound with a TIMEOUT
    * failure. It also bounds the list requests of the lock's watch and the Events it records.
    *
-   * <p>The elector tells the lock its callTimeout when it is created (default renewDeadline / 2, 5
-   * s with the default renewDeadline of 10 s), and cancels a call it stops waiting for: the lock
-   * then does not send the request, or stops it in flight and frees its thread at once (the
-   * client-java locks cancel the OkHttp call; fabric8's HTTP client cannot end an exchange before
-   * its answer, which is then dropped). A requestTimeout set longer than that callTimeout is
-   * rejected when the elector is created, with an {@link IllegalArgumentException} naming both; a
-   * shorter one makes a slow call fail, and the elector retry, sooner.
+   * <p>Each elector call carries the elector's callTimeout (default renewDeadline / 2, 5 s with the
+   * default renewDeadline of 10 s), and its request is bounded by that or by this requestTimeout,
+   * whichever is shorter: a shorter requestTimeout makes a slow call fail, and the elector retry,
+   * sooner; a longer one changes only the watch's lists and the Events. The elector cancels a call
+   * it stops waiting for: the lock then does not send the request, or stops it in flight and frees
+   * its thread at once (the client-java locks cancel the OkHttp call; fabric8's HTTP client cannot
+   * end an exchange before its answer, which is then dropped).
    */
   public B requestTimeout(Duration requestTimeout) {
     this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");

@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LockOptions {
   /**
-   * Default timeout of one API request: 5 s, the elector's default callTimeout (half its default
-   * renewDeadline). A lock whose requestTimeout is not set bounds its requests by the shorter of
-   * this and the callTimeout of the elector that uses it.
+   * Default timeout of the lock's own API requests (its watch's lists, its Events): 5 s, the
+   * elector's default callTimeout (half its default renewDeadline). An elector call is bounded by
+   * the timeout it carries, or by a requestTimeout set shorter.
    */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
@@ -37,24 +37,6 @@ public final class LockOptions {
   /** {@code requestTimeout}, or the default when it is not set. */
   public static Duration requestTimeoutOrDefault(@Nullable Duration requestTimeout) {
     return requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT;
-  }
-
-  /**
-   * The message rejecting a requestTimeout set longer than the callTimeout of an elector that uses
-   * the lock {@code lock}.
-   */
-  public static String requestTimeoutTooLong(
-      String lock, Duration requestTimeout, Duration callTimeout) {
-    return "requestTimeout "
-        + requestTimeout
-        + " of "
-        + lock
-        + " is longer than the elector's callTimeout "
-        + callTimeout
-        + ", which cancels every request that needs that long; set requestTimeout to at most "
-        + callTimeout
-        + ", or leave it unset to follow callTimeout, or raise callTimeout (at most"
-        + " renewDeadline)";
   }
 
   /** What is wrong with the Events options: an eventComponent without events, or a bad name. */
@@ -86,7 +68,7 @@ public final class LockOptions {
   /**
    * Options after defaults and checks.
    *
-   * @param requestTimeout the requestTimeout set, or null to follow the elector's callTimeout
+   * @param requestTimeout the requestTimeout set, or null for none
    */
   public record Resolved(
       String namespace, String name, String identity, @Nullable Duration requestTimeout) {}
@@ -98,7 +80,7 @@ public final class LockOptions {
    * @param missingClient the problem to report when no client was given, or null when one was
    * @param namespace the namespace given, or null for the pod's own
    * @param identity the identity given, or null for the environment's default
-   * @param requestTimeout the requestTimeout given, or null to follow the elector's callTimeout
+   * @param requestTimeout the requestTimeout given, or null for none
    * @param more problems the backend found with its own options, reported with these
    * @throws IllegalStateException listing every problem
    */

@@ -92,7 +92,7 @@ final class LockRequests {
             + " waited "
             + waitedNanos / 1_000_000
             + " ms for a thread of the lock's"
-            + " executor, longer than requestTimeout "
+            + " executor, longer than its deadline "
             + timeout
             + ", and was not sent;"
             + " the executor has too few threads for the requests at once, or the API server"

@@ -1,8 +1,8 @@
 package dev.elector.kube.internal;
 
+import dev.elector.internal.time.ThreadScheduler;
 import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
-import dev.elector.time.ThreadScheduler;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +52,7 @@ final class LoopSteps {
           threadPrefix.endsWith("-")
               ? threadPrefix.substring(0, threadPrefix.length() - 1)
               : threadPrefix;
-      ThreadScheduler made = Scheduler.newThreadScheduler(1, name);
+      ThreadScheduler made = ThreadScheduler.create(1, name);
       own = made;
       scheduler = made;
     } else {

@@ -9,11 +9,12 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
@@ -37,12 +38,12 @@ import org.slf4j.LoggerFactory;
  * a watch on exactly this object ({@link ObjectWatch}, one thread per watching lock), as the {@link
  * WatchMode} decides; both reconnect with back-off.
  *
- * <p>Every request has one deadline, the requestTimeout after the call: it is not sent once it has
+ * <p>Every request has one deadline, counted from the call: the timeout the elector's call carries,
+ * or the requestTimeout set on the builder when that is shorter. A request is not sent once it has
  * waited that long for a thread of the executor, and its exchange ends at that deadline. The
- * requestTimeout is the one set on the builder, which must not be longer than the callTimeout of an
- * elector that uses the lock; unset, it follows that callTimeout, up to {@link
- * LockOptions#DEFAULT_REQUEST_TIMEOUT}. A call whose stage is cancelled (the elector stopped
- * waiting) is not sent, or is aborted in flight. Thread-safe.
+ * watches' lists and the Events are bounded by the requestTimeout, {@link
+ * LockOptions#DEFAULT_REQUEST_TIMEOUT} when none is set. A call whose stage is cancelled (the
+ * elector stopped waiting) is not sent, or is aborted in flight. Thread-safe.
  */
 public final class ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
@@ -53,8 +54,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
    * @param kind the kind of the lock object
    * @param client the user's client object, by identity the key of shared watches
    * @param transport requests through that client, bounded by {@code requestTimeout}
-   * @param requestTimeout the requestTimeout set on the builder, or null to follow the elector's
-   *     callTimeout
+   * @param requestTimeout the requestTimeout set on the builder, or null for none (each call is
+   *     then bounded by its own timeout alone)
    * @param eventComponent the Events' reporting component, or null to record none
    * @param time the clock, waits and randomness of the lock, its watch and its Events
    */
@@ -77,8 +78,8 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   private final String identity;
   private final @Nullable Duration givenRequestTimeout;
 
-  /** The bound of each request: the one given, or the default shortened to electors' timeouts. */
-  private volatile Duration requestTimeout;
+  /** The bound of the lock's own requests (lists, Events) and of every call: given, or 5 s. */
+  private final Duration requestTimeout;
 
   private final ApiTransport http;
   private final FailureText failures;
@@ -172,24 +173,6 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     return requestTimeout;
   }
 
-  /**
-   * Takes the elector's callTimeout as this lock's request bound when none was set, the shortest if
-   * several electors use the lock; rejects a requestTimeout set longer.
-   */
-  @Override
-  public final synchronized void useCallTimeout(Duration callTimeout) {
-    Objects.requireNonNull(callTimeout, "callTimeout");
-    Duration given = givenRequestTimeout;
-    if (given != null) {
-      if (given.compareTo(callTimeout) > 0) {
-        throw new IllegalArgumentException(
-            LockOptions.requestTimeoutTooLong(describe(), given, callTimeout));
-      }
-    } else if (callTimeout.compareTo(requestTimeout) < 0) {
-      requestTimeout = callTimeout;
-    }
-  }
-
   @Override
   public final String identity() {
     return identity;
@@ -206,36 +189,39 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   }
 
   @Override
-  public final CompletionStage<LockRead> read() {
-    return async(this::readNow, LockRead.Failed::new);
+  public final CompletionStage<LockRead> read(Duration timeout) {
+    return async(timeout, this::readNow, failure -> failure);
   }
 
   @Override
-  public final CompletionStage<LockWrite> create(LeaderRecord record) {
+  public final CompletionStage<LockWrite> create(LeaderRecord record, Duration timeout) {
     Objects.requireNonNull(record, "record");
-    return async((abort, timeout) -> createNow(record, abort, timeout), LockWrite.Failed::new);
+    return async(timeout, (abort, bound) -> createNow(record, abort, bound), failure -> failure);
   }
 
   @Override
-  public final CompletionStage<LockWrite> update(String expectedVersion, LeaderRecord record) {
+  public final CompletionStage<LockWrite> update(
+      String expectedVersion, LeaderRecord record, Duration timeout) {
     Objects.requireNonNull(expectedVersion, "expectedVersion");
     Objects.requireNonNull(record, "record");
     return async(
-        (abort, timeout) -> updateNow(expectedVersion, record, abort, timeout),
-        LockWrite.Failed::new);
+        timeout,
+        (abort, bound) -> updateNow(expectedVersion, record, abort, bound),
+        failure -> failure);
   }
 
   @Override
-  public final Subscription watch(Consumer<LockRead> listener) {
+  public final Optional<Cancellable> watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
-    return switch (state.sharing().choose(watchMode, collectionPath)) {
-      case SHARED -> SharedWatch.subscribe(this, state, listener, watchMode == WatchMode.AUTO);
-      case PER_LOCK -> perLockWatch(listener);
-    };
+    return Optional.of(
+        switch (state.sharing().choose(watchMode, collectionPath)) {
+          case SHARED -> SharedWatch.subscribe(this, state, listener, watchMode == WatchMode.AUTO);
+          case PER_LOCK -> perLockWatch(listener);
+        });
   }
 
   /** A watch of this lock's object alone, on a thread of its own. */
-  WatchableLock.Subscription perLockWatch(Consumer<LockRead> listener) {
+  Cancellable perLockWatch(Consumer<LockRead> listener) {
     ObjectWatch watch = new ObjectWatch(this, listener);
     watch.start();
     return watch;
@@ -253,13 +239,13 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     try {
       reply = http.send("GET", objectPath, Map.of(), null, null, timeout, abort);
     } catch (Exception e) {
-      return new LockRead.Failed(transportFailure("get", e));
+      return transportFailure("get", e, timeout);
     }
     if (reply.code() == 404) {
       return new LockRead.Absent();
     }
     if (!reply.ok()) {
-      return new LockRead.Failed(failures.fromStatus("get", reply.code(), reply.statusMessage()));
+      return failures.fromStatus("get", reply.code(), reply.statusMessage());
     }
     return toRead(reply.body());
   }
@@ -270,7 +256,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
       reply =
           http.send("POST", collectionPath, Map.of(), bodies.create(record), null, timeout, abort);
     } catch (Exception e) {
-      return new LockWrite.Failed(transportFailure("create", e));
+      return transportFailure("create", e, timeout);
     }
     if (reply.code() == 409) {
       return new LockWrite.Conflict(describe() + " already exists");
@@ -286,7 +272,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
       reply =
           http.send("PATCH", objectPath, Map.of(), patch, ApiTransport.MERGE_PATCH, timeout, abort);
     } catch (Exception e) {
-      return new LockWrite.Failed(transportFailure("patch", e));
+      return transportFailure("patch", e, timeout);
     }
     if (reply.code() == 409) {
       return new LockWrite.Conflict(describe() + " is no longer at version " + expectedVersion);
@@ -299,24 +285,23 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   private LockWrite written(String verb, Reply reply) {
     if (!reply.ok()) {
-      return new LockWrite.Failed(failures.fromStatus(verb, reply.code(), reply.statusMessage()));
+      return failures.fromStatus(verb, reply.code(), reply.statusMessage());
     }
     rememberUid(reply.body());
     String version = ObjectFields.resourceVersion(reply.body());
     if (version == null) {
-      return new LockWrite.Failed(
-          LockFailure.of(
-              LockFailure.Kind.UNEXPECTED,
-              "the answer to " + verb + " " + describe() + " has no metadata.resourceVersion"));
+      return LockFailure.of(
+          LockFailure.Kind.UNEXPECTED,
+          "the answer to " + verb + " " + describe() + " has no metadata.resourceVersion");
     }
     return new LockWrite.Written(version);
   }
 
-  private LockFailure transportFailure(String verb, Exception e) {
+  private LockFailure transportFailure(String verb, Exception e, Duration timeout) {
     if (e instanceof InterruptedException) {
       Thread.currentThread().interrupt();
     }
-    return failures.fromTransport(verb, e, requestTimeout.toMillis());
+    return failures.fromTransport(verb, e, timeout.toMillis());
   }
 
   // ---------------------------------------------------------------- shared with the watches
@@ -351,9 +336,18 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     }
   }
 
-  /** Runs {@code work} on the executor within the request's deadline (see {@link LockRequests}). */
+  /**
+   * Runs {@code work} on the executor within the call's deadline: its {@code timeout}, or the
+   * requestTimeout set on the builder when that is shorter (see {@link LockRequests}).
+   */
   private <T> CompletionStage<T> async(
-      BiFunction<Abort, Duration, T> work, Function<LockFailure, T> failed) {
-    return requests.run(requestTimeout, work, failed);
+      Duration timeout, BiFunction<Abort, Duration, T> work, Function<LockFailure, T> failed) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout " + timeout + " must be positive");
+    }
+    Duration given = givenRequestTimeout;
+    Duration bound = given != null && given.compareTo(timeout) < 0 ? given : timeout;
+    return requests.run(bound, work, failed);
   }
 }

@@ -2,7 +2,7 @@ package dev.elector.kube.internal;
 
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
-import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches exactly one lock object (field selector on its name), on a thread of its own (or the
  * lock's injected scheduler): the current state after every (re)list, then each change, and {@link
- * LockRead.Failed} on a break. Needs only list and watch on that one name. Bounded by the shared
- * {@link ListWatchLoop}.
+ * LockFailure} on a break. Needs only list and watch on that one name. Bounded by the shared {@link
+ * ListWatchLoop}.
  */
-public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Subscription {
+public final class ObjectWatch extends ListWatchLoop implements Cancellable {
   private static final Logger log = LoggerFactory.getLogger(ObjectWatch.class);
 
   /** From this many watches at once on, the process is told once about sharing. */
@@ -53,12 +53,15 @@ public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Su
     start("elector-watch-" + lock.name() + "-");
   }
 
+  /** Stops the watch; true the first time. */
   @Override
-  public void close() {
-    if (counted.compareAndSet(true, false)) {
+  public boolean cancel() {
+    boolean first = counted.compareAndSet(true, false);
+    if (first) {
       OPEN.decrementAndGet();
     }
     stop();
+    return first;
   }
 
   @Override
@@ -86,6 +89,6 @@ public final class ObjectWatch extends ListWatchLoop implements WatchableLock.Su
           lock.describe(),
           failure.message());
     }
-    listener.accept(new LockRead.Failed(failure));
+    listener.accept(failure);
   }
 }

@@ -3,7 +3,7 @@ package dev.elector.kube.internal;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
-import dev.elector.lock.WatchableLock;
+import dev.elector.time.Cancellable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -70,7 +70,7 @@ final class SharedWatch extends ListWatchLoop {
    * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in {@link
    * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
-  static WatchableLock.Subscription subscribe(
+  static Cancellable subscribe(
       ObjectLock lock, ClientState state, Consumer<LockRead> listener, boolean auto) {
     String path = lock.collectionPath();
     Map<String, SharedWatch> running = state.watches();
@@ -195,8 +195,7 @@ final class SharedWatch extends ListWatchLoop {
         log.warn("{}: cannot watch, followers poll instead: {}", description, failure.message());
       }
       listed = false; // what we hold may be stale now: a joiner waits for the next list
-      LockRead.Failed failed = new LockRead.Failed(failure);
-      subscribers.values().forEach(list -> list.forEach(s -> safely(s, failed)));
+      subscribers.values().forEach(list -> list.forEach(s -> safely(s, failure)));
     }
     if (!moving.isEmpty()) {
       moving.forEach(Member::watchAlone);
@@ -221,11 +220,11 @@ final class SharedWatch extends ListWatchLoop {
    * One lock's interest in its object, and its subscription: in this watch, or, once sharing was
    * refused, in a watch of its own.
    */
-  private final class Member implements WatchableLock.Subscription {
+  private final class Member implements Cancellable {
     final ObjectLock lock;
     final Consumer<LockRead> listener;
     final boolean auto;
-    private WatchableLock.@Nullable Subscription own; // guarded by this
+    private @Nullable Cancellable own; // guarded by this
     private boolean closed; // guarded by this
 
     Member(ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
@@ -242,18 +241,18 @@ final class SharedWatch extends ListWatchLoop {
     }
 
     @Override
-    public void close() {
-      WatchableLock.@Nullable Subscription mine;
+    public boolean cancel() {
+      Cancellable mine;
       synchronized (this) {
         if (closed) {
-          return;
+          return false;
         }
         closed = true;
         mine = own;
       }
       if (mine != null) {
-        mine.close();
-        return;
+        mine.cancel();
+        return true;
       }
       SharedWatch joined = SharedWatch.this;
       Map<String, SharedWatch> running = joined.state.watches();
@@ -263,6 +262,7 @@ final class SharedWatch extends ListWatchLoop {
           joined.stop();
         }
       }
+      return true;
     }
   }
 

@@ -1,7 +1,7 @@
 package dev.elector.kube.internal;
 
-import dev.elector.time.ExponentialBackoff;
-import dev.elector.time.TokenBucket;
+import dev.elector.internal.time.ExponentialBackoff;
+import dev.elector.internal.time.TokenBucket;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
  * aborted, which frees its thread at once instead of after requestTimeout.
  */
 class ObjectLockCancellationTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
   private static final LeaderRecord RECORD =
       new LeaderRecord("me", Duration.ofSeconds(15), Instant.EPOCH, Instant.EPOCH, 1);
 
@@ -128,8 +130,8 @@ class ObjectLockCancellationTest {
   @Test
   void aCancelledRequestStillWaitingForAThreadIsNeverSent() {
     ObjectLock lock = lock(queued);
-    CompletableFuture<LockRead> read = lock.read().toCompletableFuture();
-    CompletableFuture<LockWrite> update = lock.update("7", RECORD).toCompletableFuture();
+    CompletableFuture<LockRead> read = lock.read(TIMEOUT).toCompletableFuture();
+    CompletableFuture<LockWrite> update = lock.update("7", RECORD, TIMEOUT).toCompletableFuture();
     assertEquals(2, queue.size());
 
     read.cancel(false);
@@ -142,7 +144,7 @@ class ObjectLockCancellationTest {
   @Test
   void aCancelledRequestInFlightIsAbortedAndFreesItsThread() throws InterruptedException {
     ObjectLock lock = lock(oneThread);
-    CompletableFuture<LockWrite> update = lock.update("7", RECORD).toCompletableFuture();
+    CompletableFuture<LockWrite> update = lock.update("7", RECORD, TIMEOUT).toCompletableFuture();
     assertTrue(transport.sent.await(10, TimeUnit.SECONDS), "the update is sent");
 
     update.cancel(false);

@@ -96,53 +96,57 @@ class RequestDeadlineTest {
   }
 
   @Test
-  void anUnsetRequestTimeoutFollowsTheCallTimeoutOfTheElector() {
+  void eachCallIsBoundedByTheTimeoutItCarries() {
     ObjectLock lock = lock(null);
-    assertEquals(LockOptions.DEFAULT_REQUEST_TIMEOUT, lock.requestTimeout(), "before any elector");
+    CompletableFuture<LockRead> read = lock.read(Duration.ofMillis(1500)).toCompletableFuture();
+    queue.remove().run();
 
-    LeaderElector elector = LeaderElector.create(config(lock, Duration.ofSeconds(3)));
-
-    assertEquals(Duration.ofMillis(1500), lock.requestTimeout());
-    elector.close();
+    assertEquals(List.of(Duration.ofMillis(1500)), timeouts);
+    assertInstanceOf(LockRead.Absent.class, read.join());
   }
 
   @Test
-  void theShortestCallTimeoutWinsAndALongerOneDoesNotRaiseIt() {
-    ObjectLock lock = lock(null);
-    lock.useCallTimeout(Duration.ofSeconds(2));
-    lock.useCallTimeout(Duration.ofSeconds(1));
-    lock.useCallTimeout(Duration.ofSeconds(4));
-    assertEquals(Duration.ofSeconds(1), lock.requestTimeout());
-  }
-
-  @Test
-  void aRequestTimeoutSetLongerThanTheCallTimeoutIsRejectedWithBothNamed() {
-    ObjectLock lock = lock(Duration.ofSeconds(5));
-    ElectorConfig config = config(lock, Duration.ofSeconds(3));
-
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> LeaderElector.create(config));
-
-    assertEquals(
-        "requestTimeout PT5S of Lease ns/lock is longer than the elector's callTimeout PT1.5S,"
-            + " which cancels every request that needs that long; set requestTimeout to at most"
-            + " PT1.5S, or leave it unset to follow callTimeout, or raise callTimeout (at most"
-            + " renewDeadline)",
-        e.getMessage());
-  }
-
-  @Test
-  void aShorterRequestTimeoutIsKept() {
+  void aShorterRequestTimeoutSetOnTheBuilderBoundsTheCallInstead() {
     ObjectLock lock = lock(Duration.ofSeconds(1));
-    lock.useCallTimeout(Duration.ofMillis(1500));
-    assertEquals(Duration.ofSeconds(1), lock.requestTimeout());
+    lock.read(Duration.ofMillis(1500));
+    queue.remove().run();
+
+    assertEquals(List.of(Duration.ofSeconds(1)), timeouts);
+  }
+
+  @Test
+  void aLongerRequestTimeoutDoesNotLengthenTheCall() {
+    ObjectLock lock = lock(Duration.ofSeconds(5));
+    lock.read(Duration.ofMillis(1500));
+    queue.remove().run();
+
+    assertEquals(List.of(Duration.ofMillis(1500)), timeouts, "the elector waits no longer");
+  }
+
+  @Test
+  void anElectorLeavesTheLocksOwnBoundAsItWas() {
+    ObjectLock unset = lock(null);
+    ObjectLock set = lock(Duration.ofSeconds(2));
+
+    LeaderElector.create(config(unset, Duration.ofSeconds(3))).close();
+    LeaderElector.create(config(set, Duration.ofSeconds(1))).close();
+
+    assertEquals(LockOptions.DEFAULT_REQUEST_TIMEOUT, unset.requestTimeout());
+    assertEquals(Duration.ofSeconds(2), set.requestTimeout());
+  }
+
+  @Test
+  void aCallWithoutAPositiveTimeoutIsRefused() {
+    ObjectLock lock = lock(null);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> lock.read(Duration.ZERO));
+    assertEquals("timeout PT0S must be positive", e.getMessage());
   }
 
   @Test
   void aRequestGetsWhatIsLeftOfItsDeadlineAfterWaitingForAThread() {
     ObjectLock lock = lock(null);
-    lock.useCallTimeout(Duration.ofMillis(1500));
-    CompletableFuture<LockRead> read = lock.read().toCompletableFuture();
+    CompletableFuture<LockRead> read = lock.read(Duration.ofMillis(1500)).toCompletableFuture();
 
     clock.advance(Duration.ofMillis(400)); // the pool is busy meanwhile
     queue.remove().run();
@@ -154,14 +158,13 @@ class RequestDeadlineTest {
   @Test
   void aRequestThatWaitedPastItsDeadlineIsNotSent() {
     ObjectLock lock = lock(null);
-    lock.useCallTimeout(Duration.ofMillis(1500));
-    CompletableFuture<LockRead> read = lock.read().toCompletableFuture();
+    CompletableFuture<LockRead> read = lock.read(Duration.ofMillis(1500)).toCompletableFuture();
 
     clock.advance(Duration.ofMillis(1500));
     queue.remove().run();
 
     assertEquals(List.of(), timeouts, "nothing is sent");
-    LockFailure failure = assertInstanceOf(LockRead.Failed.class, read.join()).failure();
+    LockFailure failure = assertInstanceOf(LockFailure.class, read.join());
     assertEquals(LockFailure.Kind.TIMEOUT, failure.kind());
     assertTrue(failure.message().contains("waited 1500 ms"), failure.message());
   }

@@ -1,5 +1,14 @@
-package dev.elector;
+package dev.elector.shard;
 
+import dev.elector.ConfigProblem;
+import dev.elector.ElectorConfig;
+import dev.elector.ElectorConfigException;
+import dev.elector.ElectorListener;
+import dev.elector.LeaderCallbacks;
+import dev.elector.LeaderElector;
+import dev.elector.Term;
+import dev.elector.TermEnd;
+import dev.elector.internal.ElectorAccess;
 import dev.elector.lock.LeaderLock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +67,6 @@ public final class ShardGroup implements AutoCloseable {
   private final List<LeaderElector> shards;
   private final List<LeaderElector> members;
   private final Duration closeTimeout;
-  private final @Nullable SharedThreads shared;
   private final ShardPlanner planner; // its Replan listeners run only once started
   private final Object lifecycle = new Object();
   private boolean started;
@@ -103,7 +111,6 @@ public final class ShardGroup implements AutoCloseable {
     members.forEach(this::requireSameIdentity);
     ElectorConfig probe = configs.get(0);
     this.closeTimeout = probe.closeTimeout();
-    this.shared = probe.scheduler().isEmpty() ? SharedThreads.acquire() : null;
     this.planner =
         new ShardPlanner(
             group,
@@ -111,7 +118,7 @@ public final class ShardGroup implements AutoCloseable {
             shards,
             members,
             probe.clock(),
-            shared == null ? probe.scheduler().orElseThrow() : shared.scheduler,
+            ElectorAccess.of(shards.get(0)).scheduler(), // alive while the elections are open
             probe.retryPeriod(),
             probe.jitter());
   }
@@ -127,7 +134,7 @@ public final class ShardGroup implements AutoCloseable {
             Objects.requireNonNull(b.locks).apply(name), "locks returned null for " + name);
     ElectorConfig config =
         b.config.apply(ElectorConfig.newBuilder()).lock(lock).callbacks(callbacks).build();
-    config = config.toBuilder().listener(Listeners.both(config.listener(), replan)).build();
+    config = config.toBuilder().listener(ElectorListener.both(config.listener(), replan)).build();
     configs.add(config);
     LeaderElector elector = LeaderElector.create(config);
     elector.holdOff(ShardPlanner.FOREVER); // nothing is taken until the first plan deals it
@@ -208,7 +215,7 @@ public final class ShardGroup implements AutoCloseable {
     Map<Integer, String> leaders = new TreeMap<>();
     for (int i = 0; i < shards.size(); i++) {
       int shard = i;
-      shards.get(i).liveHolder().ifPresent(h -> leaders.put(shard, h));
+      ElectorAccess.of(shards.get(i)).liveHolder().ifPresent(h -> leaders.put(shard, h));
     }
     return Collections.unmodifiableMap(leaders);
   }
@@ -235,10 +242,7 @@ public final class ShardGroup implements AutoCloseable {
     List<CompletableFuture<Void>> closing = new ArrayList<>();
     shards.forEach(e -> closing.add(e.closeAsync()));
     members.forEach(e -> closing.add(e.closeAsync()));
-    CompletableFuture<Void> all =
-        CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
-    SharedThreads threads = shared;
-    return threads == null ? all : all.whenComplete((v, e) -> threads.release());
+    return CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new));
   }
 
   /** {@link #closeAsync()}, waiting up to one close timeout of the elections for it to finish. */

@@ -1,4 +1,4 @@
-package dev.elector;
+package dev.elector.shard;
 
 import java.util.ArrayList;
 import java.util.Comparator;

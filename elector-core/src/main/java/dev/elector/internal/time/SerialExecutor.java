@@ -1,16 +1,17 @@
-package dev.elector;
+package dev.elector.internal.time;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /** Runs tasks one at a time, in submission order, on a delegate executor. */
-final class SerialExecutor implements Executor {
+public final class SerialExecutor implements Executor {
   private final Executor delegate;
   private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
   private boolean running;
 
-  SerialExecutor(Executor delegate) {
+  /** An executor that runs the tasks given to it one at a time, in order, on {@code delegate}. */
+  public SerialExecutor(Executor delegate) {
     this.delegate = delegate;
   }
 

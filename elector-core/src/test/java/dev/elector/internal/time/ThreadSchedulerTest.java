@@ -1,8 +1,9 @@
-package dev.elector.time;
+package dev.elector.internal.time;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.time.Cancellable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ThreadSchedulerTest {
   @Test
   void closeWaitsForItsOwnThreadsButNotForThreadsATaskStarted() throws Exception {
-    ThreadScheduler scheduler = Scheduler.newThreadScheduler(1, "scheduler-test");
+    ThreadScheduler scheduler = ThreadScheduler.create(1, "scheduler-test");
     CountDownLatch release = new CountDownLatch(1);
     CompletableFuture<Thread> started = new CompletableFuture<>();
     scheduler.schedule(
@@ -37,7 +38,7 @@ class ThreadSchedulerTest {
 
   @Test
   void aTaskNeverRunsAfterClose() {
-    ThreadScheduler scheduler = Scheduler.newThreadScheduler(1, "scheduler-test");
+    ThreadScheduler scheduler = ThreadScheduler.create(1, "scheduler-test");
     scheduler.close();
     Cancellable handle = scheduler.schedule(() -> {}, 0);
     assertFalse(handle.cancel(), "nothing was scheduled");

@@ -1,4 +1,4 @@
-package dev.elector.time;
+package dev.elector.internal.time;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,9 @@
-package dev.elector.time;
+package dev.elector.internal.time;
 
+import dev.elector.time.Cancellable;
+import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
@@ -17,7 +21,21 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
   private final Set<Thread> own = ConcurrentHashMap.newKeySet();
 
-  ThreadScheduler(int threads, String prefix) {
+  /**
+   * Creates a scheduler backed by {@code threads} named daemon threads. The caller owns it and
+   * closes it when every user is closed.
+   *
+   * @throws IllegalArgumentException if {@code threads} is not positive
+   */
+  public static ThreadScheduler create(int threads, String threadNamePrefix) {
+    if (threads <= 0) {
+      throw new IllegalArgumentException("threads must be positive, was " + threads);
+    }
+    return new ThreadScheduler(
+        threads, Objects.requireNonNull(threadNamePrefix, "threadNamePrefix"));
+  }
+
+  private ThreadScheduler(int threads, String prefix) {
     AtomicInteger counter = new AtomicInteger();
     ThreadFactory factory =
         runnable -> {
@@ -65,9 +83,9 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
 
   /** Joins every thread this scheduler started; true if all ended in time. */
   private boolean joinOwn(long millis) throws InterruptedException {
-    long deadline = SystemTime.CLOCK.nanos() + TimeUnit.MILLISECONDS.toNanos(millis);
+    long deadline = MonotonicClock.system().nanos() + TimeUnit.MILLISECONDS.toNanos(millis);
     for (Thread thread : own) {
-      long left = TimeUnit.NANOSECONDS.toMillis(deadline - SystemTime.CLOCK.nanos());
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - MonotonicClock.system().nanos());
       if (thread != Thread.currentThread()) {
         thread.join(Math.max(1, left));
       }

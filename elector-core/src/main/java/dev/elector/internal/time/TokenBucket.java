@@ -1,4 +1,4 @@
-package dev.elector.time;
+package dev.elector.internal.time;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,8 @@
-package dev.elector;
+package dev.elector.shard;
+
+import dev.elector.LeaderCallbacks;
+import dev.elector.Term;
+import dev.elector.TermEnd;
 
 /**
  * What a {@link ShardGroup} tells its user about each shard. Each shard is an ordinary election, so

@@ -1,5 +1,8 @@
-package dev.elector;
+package dev.elector.shard;
 
+import dev.elector.LeaderElector;
+import dev.elector.internal.ElectorAccess;
+import dev.elector.internal.time.SerialExecutor;
 import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
@@ -103,7 +106,9 @@ final class ShardPlanner {
   Set<String> liveMembers() {
     Set<String> live = new TreeSet<>();
     for (LeaderElector m : members) {
-      m.renewingHolder().ifPresent(live::add); // a record found on the first look may be dead
+      ElectorAccess.of(m)
+          .renewingHolder()
+          .ifPresent(live::add); // a record found on the first look may be dead
     }
     return Collections.unmodifiableSet(live);
   }
@@ -122,12 +127,12 @@ final class ShardPlanner {
     Set<String> live = liveMembers();
     List<String> holders = new ArrayList<>(shards.size());
     for (LeaderElector s : shards) {
-      holders.add(s.liveHolder().orElse(""));
+      holders.add(ElectorAccess.of(s).liveHolder().orElse(""));
     }
     ShardBalance.Plan plan = ShardBalance.plan(identity, live, holders);
     long settling = settlingAfterJoin(live);
     // members it cannot see may lead shards too: it takes nothing until it sees every slot again
-    boolean blind = members.stream().anyMatch(m -> !m.seesTheLock());
+    boolean blind = members.stream().anyMatch(m -> !ElectorAccess.of(m).seesTheLock());
     if (settling > 0 || blind) {
       plan = new ShardBalance.Plan(Set.of(), plan.release(), plan.quota());
     }
@@ -204,7 +209,7 @@ final class ShardPlanner {
     int wanted = held;
     if (wanted < 0) {
       for (int j = 0; j < members.size() && wanted < 0; j++) {
-        if (members.get(j).liveHolder().isEmpty()) {
+        if (ElectorAccess.of(members.get(j)).liveHolder().isEmpty()) {
           wanted = j;
         }
       }

@@ -4,9 +4,7 @@
  * ApiClient}), and {@link dev.elector.k8s.KubeObjectLock}, the base that {@code LeaseLock} and
  * elector-configmap's {@code ConfigMapLock} share. The lock itself is not here: these classes
  * forward every call to the one implementation of elector-kube-base, which the fabric8 locks use
- * too, and send its requests through the builder's {@code ApiClient} (OkHttp). Also here: {@link
- * dev.elector.k8s.KubeObjectWatch}, the locks' list-then-watch loop for any one object a leader
- * depends on.
+ * too, and send its requests through the builder's {@code ApiClient} (OkHttp).
  *
  * <p>Guarantees: writes are conditional on {@code metadata.resourceVersion}, so two candidates can
  * never both win the same version; a leader renews with one request; each request is bounded by

@@ -47,10 +47,7 @@ import org.springframework.util.ClassUtils;
     havingValue = "true",
     matchIfMissing = true)
 @EnableConfigurationProperties(ElectorProperties.class)
-public final class ElectorAutoConfiguration {
-
-  /** For the auto-configuration mechanism. */
-  public ElectorAutoConfiguration() {}
+final class ElectorAutoConfiguration {
 
   /** Proxies the beans with {@code @LeaderOnly} methods. */
   @Bean

@@ -16,14 +16,19 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -390,7 +395,7 @@ class ElectorAutoConfigurationTest {
     properties.setJitter(0.5);
     properties.setMaxBackoff(Duration.ofSeconds(1));
     properties.setHealthTolerance(Duration.ofSeconds(-1));
-    java.util.List<ElectorSettings.Problem> problems = ElectorSettings.timingProblems(properties);
+    List<ElectorSettings.Problem> problems = ElectorSettings.timingProblems(properties);
     assertThat(problems)
         .extracting(ElectorSettings.Problem::property)
         .containsExactly("elector.health-tolerance", "elector.jitter", "elector.max-backoff");
@@ -526,7 +531,7 @@ class ElectorAutoConfigurationTest {
 
   @Test
   void theFailureAnalyzerReportsEveryProblem() {
-    ElectorPropertiesException e = new ElectorPropertiesException(java.util.List.of("one", "two"));
+    ElectorPropertiesException e = new ElectorPropertiesException(List.of("one", "two"));
     var analysis = new ElectorFailureAnalyzer().analyze(e);
     assertThat(analysis.getDescription())
         .contains("2 problems")
@@ -552,6 +557,33 @@ class ElectorAutoConfigurationTest {
     assertThat(
             SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class, ignore))
         .anyMatch(ElectorFailureAnalyzer.class::isInstance);
+  }
+
+  /**
+   * Boot reads the auto-configurations by name from the imports file and creates them by
+   * reflection, so none of them has to be API.
+   */
+  @Test
+  void bootFindsTheAutoConfigurationsByName() {
+    ClassLoader loader = getClass().getClassLoader();
+    List<String> ours = new ArrayList<>();
+    for (String name : ImportCandidates.load(AutoConfiguration.class, loader)) {
+      if (name.startsWith("dev.elector.")) {
+        ours.add(name);
+      }
+    }
+    assertThat(ours)
+        .containsExactly(
+            ElectorAutoConfiguration.class.getName(),
+            ElectorActuatorAutoConfiguration.class.getName(),
+            ElectorHealthAutoConfiguration.class.getName());
+    for (Class<?> type :
+        List.of(
+            ElectorAutoConfiguration.class,
+            ElectorActuatorAutoConfiguration.class,
+            ElectorHealthAutoConfiguration.class)) {
+      assertThat(Modifier.isPublic(type.getModifiers())).as(type.getName()).isFalse();
+    }
   }
 
   @Test

@@ -9,7 +9,6 @@ import dev.elector.LeaderElector;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.micrometer.ElectorMetrics;
-import dev.elector.spring.LeaderOnlyPostProcessor;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -39,6 +38,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.util.ClassUtils;
 
 /**
  * Every condition of the auto-configuration and every property check, in an application context
@@ -561,10 +561,11 @@ class ElectorAutoConfigurationTest {
 
   /**
    * Boot reads the auto-configurations by name from the imports file and creates them by
-   * reflection, so none of them has to be API.
+   * reflection, so none of them has to be API; the same goes for the {@code @LeaderOnly}
+   * configuration that {@link ElectorAutoConfiguration} imports by name.
    */
   @Test
-  void bootFindsTheAutoConfigurationsByName() {
+  void bootFindsTheAutoConfigurationsByName() throws ClassNotFoundException {
     ClassLoader loader = getClass().getClassLoader();
     List<String> ours = new ArrayList<>();
     for (String name : ImportCandidates.load(AutoConfiguration.class, loader)) {
@@ -577,11 +578,15 @@ class ElectorAutoConfigurationTest {
             ElectorAutoConfiguration.class.getName(),
             ElectorActuatorAutoConfiguration.class.getName(),
             ElectorHealthAutoConfiguration.class.getName());
+    Class<?> leaderOnly =
+        ClassUtils.forName(ElectorAutoConfiguration.LeaderOnlyImport.CONFIGURATION, loader);
+    assertThat(leaderOnly).hasAnnotation(Configuration.class);
     for (Class<?> type :
         List.of(
             ElectorAutoConfiguration.class,
             ElectorActuatorAutoConfiguration.class,
-            ElectorHealthAutoConfiguration.class)) {
+            ElectorHealthAutoConfiguration.class,
+            leaderOnly)) {
       assertThat(Modifier.isPublic(type.getModifiers())).as(type.getName()).isFalse();
     }
   }
@@ -721,21 +726,14 @@ class ElectorAutoConfigurationTest {
                     .callbacks(LeaderCallbacks.of(t -> {}, (t, e) -> {}))
                     .build()));
     InfoContributor ownInfo = builder -> {};
-    LeaderOnlyPostProcessor ownProcessor =
-        new LeaderOnlyPostProcessor(
-            () -> {
-              throw new IllegalStateException("not called");
-            });
     RUNNER
         .withClassLoader(NO_FABRIC8)
         .withBean(ElectorMetrics.class, () -> own)
         .withBean("electorInfoContributor", InfoContributor.class, () -> ownInfo)
-        .withBean("myLeaderOnly", LeaderOnlyPostProcessor.class, () -> ownProcessor)
         .run(
             context -> {
               assertThat(context.getBean(ElectorMetrics.class)).isSameAs(own);
               assertThat(context.getBean(InfoContributor.class)).isSameAs(ownInfo);
-              assertThat(context.getBean(LeaderOnlyPostProcessor.class)).isSameAs(ownProcessor);
             });
   }
 

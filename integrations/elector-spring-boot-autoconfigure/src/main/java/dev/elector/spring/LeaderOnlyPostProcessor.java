@@ -20,24 +20,25 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Proxies every bean that has a {@link LeaderOnly} method, so that the method runs only while the
- * elector leads. The Spring Boot auto-configuration registers it; without Boot, declare it as a
- * {@code static} bean.
+ * elector leads. {@link LeaderOnlyConfiguration} registers it, imported by the auto-configuration.
+ * It lives in this package, not the auto-configuration's, because it sets {@link CurrentTerm},
+ * which only this package can set.
  *
  * <p>It runs before Spring's {@code @Scheduled} and {@code @Async} post-processors (order {@value
  * #ORDER}), so that scheduled calls go through the proxy.
  */
-public final class LeaderOnlyPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+final class LeaderOnlyPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
   private static final long serialVersionUID = 1L;
   private static final Logger log = LoggerFactory.getLogger(LeaderOnlyPostProcessor.class);
 
   /** The order of this post-processor: before the scheduling one (lowest precedence). */
-  public static final int ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+  static final int ORDER = Ordered.LOWEST_PRECEDENCE - 100;
 
   /**
    * A post-processor that asks {@code elector} for the current term at each call (a supplier, so
    * that the elector bean is not created with the post-processors).
    */
-  public LeaderOnlyPostProcessor(Supplier<LeaderElector> elector) {
+  LeaderOnlyPostProcessor(Supplier<LeaderElector> elector) {
     DefaultPointcutAdvisor advisor =
         new DefaultPointcutAdvisor(
             new AnnotationMatchingPointcut(null, LeaderOnly.class, true), new Guard(elector));

@@ -17,10 +17,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = ElectorAutoConfiguration.class)
 @ConditionalOnBean(LeaderElector.class)
-public final class ElectorActuatorAutoConfiguration {
-
-  /** For the auto-configuration mechanism. */
-  public ElectorActuatorAutoConfiguration() {}
+final class ElectorActuatorAutoConfiguration {
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(

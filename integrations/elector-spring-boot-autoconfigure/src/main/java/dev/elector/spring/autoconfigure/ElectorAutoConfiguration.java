@@ -7,7 +7,6 @@ import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
-import dev.elector.spring.LeaderOnlyPostProcessor;
 import dev.elector.spring.LeadershipEvent;
 import dev.elector.spring.LeadershipGrantedEvent;
 import dev.elector.spring.LeadershipRevokedEvent;
@@ -29,7 +28,10 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -47,16 +49,21 @@ import org.springframework.util.ClassUtils;
     havingValue = "true",
     matchIfMissing = true)
 @EnableConfigurationProperties(ElectorProperties.class)
-public final class ElectorAutoConfiguration {
+@Import(ElectorAutoConfiguration.LeaderOnlyImport.class)
+final class ElectorAutoConfiguration {
 
-  /** For the auto-configuration mechanism. */
-  public ElectorAutoConfiguration() {}
+  /**
+   * Imports the configuration that proxies the beans with {@code @LeaderOnly} methods. It is in
+   * {@code dev.elector.spring}, where its post-processor can set {@link
+   * dev.elector.spring.CurrentTerm}, and package-private there, so it is imported by name.
+   */
+  static final class LeaderOnlyImport implements ImportSelector {
+    static final String CONFIGURATION = "dev.elector.spring.LeaderOnlyConfiguration";
 
-  /** Proxies the beans with {@code @LeaderOnly} methods. */
-  @Bean
-  @ConditionalOnMissingBean
-  static LeaderOnlyPostProcessor leaderOnlyPostProcessor(ObjectProvider<LeaderElector> elector) {
-    return new LeaderOnlyPostProcessor(elector::getObject);
+    @Override
+    public String[] selectImports(AnnotationMetadata metadata) {
+      return new String[] {CONFIGURATION};
+    }
   }
 
   /** The elector and its lifecycle, unless the application defines its own elector. */

@@ -21,10 +21,7 @@ import org.springframework.context.annotation.Configuration;
 @AutoConfiguration(after = ElectorAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
 @ConditionalOnBean(LeaderElector.class)
-public final class ElectorHealthAutoConfiguration {
-
-  /** For the auto-configuration mechanism. */
-  public ElectorHealthAutoConfiguration() {}
+final class ElectorHealthAutoConfiguration {
 
   // Nested, so that Boot 3.5, which has no such annotation, never reads it.
   @Configuration(proxyBeanMethods = false)

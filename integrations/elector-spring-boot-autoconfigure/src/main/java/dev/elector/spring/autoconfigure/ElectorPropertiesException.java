@@ -4,24 +4,15 @@ import java.util.List;
 
 /**
  * The {@code elector.*} configuration cannot make an elector: the message lists every problem, each
- * naming the property, the value and the fix. Start-up fails with it.
+ * naming the property, the value and the fix. Start-up fails with it, and {@link
+ * ElectorFailureAnalyzer} turns it into Boot's failure report. Not API: an application reads the
+ * message, not the type.
  */
-public final class ElectorPropertiesException extends IllegalStateException {
+final class ElectorPropertiesException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
-
-  /**
-   * @serial the problems, one sentence each
-   */
-  private final List<String> problems;
 
   ElectorPropertiesException(List<String> problems) {
     super(format(problems));
-    this.problems = List.copyOf(problems);
-  }
-
-  /** Every problem found, one sentence each. */
-  public List<String> problems() {
-    return problems;
   }
 
   private static String format(List<String> problems) {

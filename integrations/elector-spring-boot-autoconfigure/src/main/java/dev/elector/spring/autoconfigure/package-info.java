@@ -5,9 +5,13 @@
  * ready and closes it before the web server's graceful shutdown, leadership events,
  * {@code @LeaderOnly}, and Actuator health, info and metrics.
  *
- * <p>A bad configuration fails start-up with {@link
- * dev.elector.spring.autoconfigure.ElectorPropertiesException}, which lists every problem, each
+ * <p>A bad configuration fails start-up with Boot's failure report, which lists every problem, each
  * naming the property, the value and the fix.
+ *
+ * <p>Only {@code ElectorProperties}, with its {@code Backend} and {@code LockKind}, is API here.
+ * The auto-configurations are package-private: Boot reads their names from {@code
+ * META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports} and creates
+ * them by reflection, as it does the failure analyzer named in {@code META-INF/spring.factories}.
  */
 @NullMarked
 package dev.elector.spring.autoconfigure;

@@ -9,21 +9,25 @@ import dev.elector.LeaderElector;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.micrometer.ElectorMetrics;
-import dev.elector.spring.LeaderOnlyPostProcessor;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.info.Info;
 import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -34,6 +38,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.util.ClassUtils;
 
 /**
  * Every condition of the auto-configuration and every property check, in an application context
@@ -390,7 +395,7 @@ class ElectorAutoConfigurationTest {
     properties.setJitter(0.5);
     properties.setMaxBackoff(Duration.ofSeconds(1));
     properties.setHealthTolerance(Duration.ofSeconds(-1));
-    java.util.List<ElectorSettings.Problem> problems = ElectorSettings.timingProblems(properties);
+    List<ElectorSettings.Problem> problems = ElectorSettings.timingProblems(properties);
     assertThat(problems)
         .extracting(ElectorSettings.Problem::property)
         .containsExactly("elector.health-tolerance", "elector.jitter", "elector.max-backoff");
@@ -526,7 +531,7 @@ class ElectorAutoConfigurationTest {
 
   @Test
   void theFailureAnalyzerReportsEveryProblem() {
-    ElectorPropertiesException e = new ElectorPropertiesException(java.util.List.of("one", "two"));
+    ElectorPropertiesException e = new ElectorPropertiesException(List.of("one", "two"));
     var analysis = new ElectorFailureAnalyzer().analyze(e);
     assertThat(analysis.getDescription())
         .contains("2 problems")
@@ -552,6 +557,38 @@ class ElectorAutoConfigurationTest {
     assertThat(
             SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class, ignore))
         .anyMatch(ElectorFailureAnalyzer.class::isInstance);
+  }
+
+  /**
+   * Boot reads the auto-configurations by name from the imports file and creates them by
+   * reflection, so none of them has to be API; the same goes for the {@code @LeaderOnly}
+   * configuration that {@link ElectorAutoConfiguration} imports by name.
+   */
+  @Test
+  void bootFindsTheAutoConfigurationsByName() throws ClassNotFoundException {
+    ClassLoader loader = getClass().getClassLoader();
+    List<String> ours = new ArrayList<>();
+    for (String name : ImportCandidates.load(AutoConfiguration.class, loader)) {
+      if (name.startsWith("dev.elector.")) {
+        ours.add(name);
+      }
+    }
+    assertThat(ours)
+        .containsExactly(
+            ElectorAutoConfiguration.class.getName(),
+            ElectorActuatorAutoConfiguration.class.getName(),
+            ElectorHealthAutoConfiguration.class.getName());
+    Class<?> leaderOnly =
+        ClassUtils.forName(ElectorAutoConfiguration.LeaderOnlyImport.CONFIGURATION, loader);
+    assertThat(leaderOnly).hasAnnotation(Configuration.class);
+    for (Class<?> type :
+        List.of(
+            ElectorAutoConfiguration.class,
+            ElectorActuatorAutoConfiguration.class,
+            ElectorHealthAutoConfiguration.class,
+            leaderOnly)) {
+      assertThat(Modifier.isPublic(type.getModifiers())).as(type.getName()).isFalse();
+    }
   }
 
   @Test
@@ -689,21 +726,14 @@ class ElectorAutoConfigurationTest {
                     .callbacks(LeaderCallbacks.of(t -> {}, (t, e) -> {}))
                     .build()));
     InfoContributor ownInfo = builder -> {};
-    LeaderOnlyPostProcessor ownProcessor =
-        new LeaderOnlyPostProcessor(
-            () -> {
-              throw new IllegalStateException("not called");
-            });
     RUNNER
         .withClassLoader(NO_FABRIC8)
         .withBean(ElectorMetrics.class, () -> own)
         .withBean("electorInfoContributor", InfoContributor.class, () -> ownInfo)
-        .withBean("myLeaderOnly", LeaderOnlyPostProcessor.class, () -> ownProcessor)
         .run(
             context -> {
               assertThat(context.getBean(ElectorMetrics.class)).isSameAs(own);
               assertThat(context.getBean(InfoContributor.class)).isSameAs(ownInfo);
-              assertThat(context.getBean(LeaderOnlyPostProcessor.class)).isSameAs(ownProcessor);
             });
   }
 

@@ -1,0 +1,23 @@
+package dev.elector.spring;
+
+import dev.elector.LeaderElector;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Registers the {@link LeaderOnlyPostProcessor}. The auto-configuration imports it by name (its
+ * {@code LeaderOnlyImport}), so that neither class has to be public.
+ */
+@Configuration(proxyBeanMethods = false)
+final class LeaderOnlyConfiguration {
+  /**
+   * Proxies the beans with {@code @LeaderOnly} methods. Static, so that this post-processor does
+   * not create its configuration early; it asks for the elector at each call, so that the elector
+   * bean is not created with the post-processors.
+   */
+  @Bean
+  static LeaderOnlyPostProcessor leaderOnlyPostProcessor(ObjectProvider<LeaderElector> elector) {
+    return new LeaderOnlyPostProcessor(elector::getObject);
+  }
+}

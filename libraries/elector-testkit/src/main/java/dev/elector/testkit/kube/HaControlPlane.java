@@ -1,5 +1,6 @@
 package dev.elector.testkit.kube;
 
+import dev.elector.testkit.internal.LocalControlPlane;
 import dev.elector.testkit.net.FaultProxy;
 import dev.elector.testkit.net.TcpBalancer;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.elector.bench;
 
-import dev.elector.testkit.kube.LocalControlPlane;
+import dev.elector.testkit.internal.LocalControlPlane;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

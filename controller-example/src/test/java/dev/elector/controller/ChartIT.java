@@ -3,7 +3,7 @@ package dev.elector.controller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
 import io.kubernetes.client.Discovery;

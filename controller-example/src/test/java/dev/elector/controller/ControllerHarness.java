@@ -12,7 +12,7 @@ import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfigList;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;

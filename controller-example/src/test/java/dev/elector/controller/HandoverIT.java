@@ -8,7 +8,7 @@ import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPv4Status;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
@@ -218,12 +218,7 @@ class HandoverIT {
               .getStatus()
               .getToken();
     } else {
-      token =
-          cluster.localControlPlane().orElseThrow().users().stream()
-              .filter(u -> u.name().equals(harness.identity.username()))
-              .findFirst()
-              .orElseThrow()
-              .token();
+      token = harness.identity.token(); // a static user of the local control plane
     }
     Path file = dir.resolve("kubeconfig");
     Files.writeString(

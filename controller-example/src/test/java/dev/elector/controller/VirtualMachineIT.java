@@ -10,7 +10,7 @@ import dev.elector.ippool.Pool;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;

@@ -8,7 +8,7 @@ import dev.elector.ippool.IPPool;
 import dev.elector.ippool.IPPoolSpec;
 import dev.elector.ippool.IPv4Config;
 import dev.elector.ippool.PoolCondition;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;

@@ -9,7 +9,7 @@ import dev.elector.LeaderElector;
 import dev.elector.k8s.AbstractKubeLockIT;
 import dev.elector.kube.KubeLock;
 import dev.elector.lock.LeaderRecord;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

@@ -7,7 +7,7 @@ import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.lock.LeaderLock;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
+import dev.elector.testenv.net.FaultProxy;
+import dev.elector.testenv.net.TcpBalancer;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.net.FaultProxy;
-import dev.elector.testkit.net.TcpBalancer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.Config;
 import java.io.IOException;

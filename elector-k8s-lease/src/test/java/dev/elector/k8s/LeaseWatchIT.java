@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.LocalControlPlane;
 import dev.elector.time.Cancellable;
 import java.time.Duration;
 import java.util.List;
@@ -67,8 +66,7 @@ class LeaseWatchIT {
   @Test
   void aBrokenWatchReportsFailureAndResumesAfterTheServerReturns(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
-    assumeTrue(cluster.localControlPlane().isPresent(), "needs the local control plane");
-    LocalControlPlane plane = cluster.localControlPlane().orElseThrow();
+    assumeTrue(cluster.isLocalControlPlane(), "needs the local control plane");
     LeaseLock lock =
         LeaseLock.newBuilder()
             .apiClient(cluster.admin())
@@ -86,7 +84,7 @@ class LeaseWatchIT {
           "the initial state",
           Duration.ofSeconds(5),
           () -> events.stream().anyMatch(e -> "before".equals(holderOf(e))));
-      plane.stop();
+      cluster.stopApiServer();
       Await.until(
           "the break is reported",
           Duration.ofSeconds(10),
@@ -98,7 +96,7 @@ class LeaseWatchIT {
               .findFirst()
               .orElseThrow();
       assertEquals(false, failure.kind().isConfigurationProblem(), failure.toString());
-      plane.restart();
+      cluster.restartApiServer();
       Await.until(
           "the server answers again",
           Duration.ofSeconds(20),

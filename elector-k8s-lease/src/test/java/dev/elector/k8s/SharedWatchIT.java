@@ -12,12 +12,11 @@ import dev.elector.LeaderElector;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.LocalControlPlane;
 import dev.elector.testkit.kube.RoleRules;
 import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
@@ -213,8 +212,7 @@ class SharedWatchIT {
   @Test
   void aLockJoiningDuringABreakHearsNothingStaleAndGetsTheStateAfterTheNextList(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
-    assumeTrue(cluster.localControlPlane().isPresent(), "needs the local control plane");
-    LocalControlPlane plane = cluster.localControlPlane().orElseThrow();
+    assumeTrue(cluster.isLocalControlPlane(), "needs the local control plane");
     LeaseLock first = lock(cluster.admin(), namespace.name(), "break-a");
     first.create(record("before", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
     List<LockRead> firstEvents = new CopyOnWriteArrayList<>();
@@ -225,7 +223,7 @@ class SharedWatchIT {
           "the first lock's state",
           Duration.ofSeconds(5),
           () -> "before".equals(firstEvents.isEmpty() ? null : holderOf(firstEvents.get(0))));
-      plane.stop();
+      cluster.stopApiServer();
       Await.until(
           "the break is reported",
           Duration.ofSeconds(10),
@@ -238,7 +236,7 @@ class SharedWatchIT {
           joinerEvents.stream().noneMatch(e -> e instanceof LockRead.Found),
           "a state held from before the break was handed to a joiner: " + joinerEvents);
 
-      plane.restart();
+      cluster.restartApiServer();
       Await.until(
           "the server answers",
           Duration.ofSeconds(20),

@@ -8,7 +8,7 @@ import dev.elector.ElectorConfig;
 import dev.elector.ElectorStats;
 import dev.elector.LockCall;
 import dev.elector.TermEnd;
-import dev.elector.testkit.kube.HaControlPlane;
+import dev.elector.testenv.HaControlPlane;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;

@@ -6,7 +6,6 @@ import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.LocalControlPlane;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +24,8 @@ class ApiServerOutageIT {
   @Test
   void nobodyLeadsWhileTheApiServerIsDownAndOneLeaderEmergesAfter(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
-    LocalControlPlane plane = cluster.localControlPlane().orElse(null);
     Assumptions.assumeTrue(
-        plane != null,
+        cluster.isLocalControlPlane(),
         "this scenario stops and restarts the local control"
             + " plane; "
             + cluster.description()
@@ -39,7 +37,7 @@ class ApiServerOutageIT {
       Map<String, Long> callsBefore = cohort.callsByMember();
       long stopping = System.nanoTime();
 
-      plane.stop();
+      cluster.stopApiServer();
       long down = System.nanoTime();
       Duration stepDown =
           cohort.awaitStepDown(leader, Cohort.RENEW_DEADLINE.plus(Duration.ofSeconds(2)));
@@ -48,7 +46,7 @@ class ApiServerOutageIT {
       // The restarted server answers requests before restart() returns (it waits for readiness),
       // so the window in which nobody may start a term ends where the restart begins.
       long restarting = System.nanoTime();
-      plane.restart();
+      cluster.restartApiServer();
       long ready = System.nanoTime();
       Cohort.Member next = cohort.awaitLeader(Duration.ofSeconds(30));
       long recovered = System.nanoTime();

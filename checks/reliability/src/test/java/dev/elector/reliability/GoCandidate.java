@@ -1,8 +1,8 @@
 package dev.elector.reliability;
 
 import dev.elector.TermEnd;
+import dev.elector.testenv.net.FaultProxy;
 import dev.elector.testkit.LeadershipTimeline;
-import dev.elector.testkit.net.FaultProxy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

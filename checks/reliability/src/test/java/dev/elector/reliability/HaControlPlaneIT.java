@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.reliability.HaPlane.Kind;
+import dev.elector.testenv.HaControlPlane;
 import dev.elector.testkit.LeadershipTimeline;
-import dev.elector.testkit.kube.HaControlPlane;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.elector.reliability;
 
-import dev.elector.testkit.kube.HaControlPlane;
+import dev.elector.testenv.HaControlPlane;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import java.io.IOException;

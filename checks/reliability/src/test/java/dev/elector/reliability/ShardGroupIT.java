@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorConfig;
 import dev.elector.examples.ProcessEvent;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;

@@ -13,7 +13,7 @@ import dev.elector.ippool.NetworkApis;
 import dev.elector.ippool.NetworkCrds;
 import dev.elector.ippool.Pool;
 import dev.elector.reliability.ShippedManifests.Document;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeTest;
 import io.kubernetes.client.custom.V1Patch;

@@ -10,7 +10,7 @@ import dev.elector.dhcp.codec.MacAddress;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkCrds;
 import dev.elector.kube.PodEnvironment;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;

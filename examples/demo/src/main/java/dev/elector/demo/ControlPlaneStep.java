@@ -2,8 +2,8 @@ package dev.elector.demo;
 
 import dev.elector.dhcp.lab.NetLab;
 import dev.elector.ippool.NetworkCrds;
+import dev.elector.testkit.internal.LocalControlPlane;
 import dev.elector.testkit.kube.KubeCluster;
-import dev.elector.testkit.kube.LocalControlPlane;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import java.io.IOException;
 import java.nio.file.Files;

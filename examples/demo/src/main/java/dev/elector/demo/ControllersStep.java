@@ -10,7 +10,7 @@ import dev.elector.ippool.IPPoolSpec;
 import dev.elector.ippool.IPv4Config;
 import dev.elector.ippool.NetworkApis;
 import dev.elector.ippool.Pool;
-import dev.elector.testkit.net.TcpBalancer;
+import dev.elector.testenv.net.TcpBalancer;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -16,7 +16,7 @@ import dev.elector.ippool.NetworkApis;
 import dev.elector.ippool.Pool;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;

@@ -11,7 +11,7 @@ import dev.elector.dhcp.lab.Udhcpc;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkApis;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;

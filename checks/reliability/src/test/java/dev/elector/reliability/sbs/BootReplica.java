@@ -1,6 +1,6 @@
 package dev.elector.reliability.sbs;
 
-import dev.elector.testkit.net.FaultProxy;
+import dev.elector.testenv.net.FaultProxy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;

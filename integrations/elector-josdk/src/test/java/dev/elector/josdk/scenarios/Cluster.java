@@ -1,6 +1,6 @@
 package dev.elector.josdk.scenarios;
 
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;

@@ -8,7 +8,7 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.josdk.TermScopedOperator;
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeTest;
 import io.fabric8.kubernetes.client.Config;

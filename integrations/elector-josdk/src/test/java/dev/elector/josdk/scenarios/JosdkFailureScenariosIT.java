@@ -3,7 +3,7 @@ package dev.elector.josdk.scenarios;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeTest;
 import java.nio.file.Path;

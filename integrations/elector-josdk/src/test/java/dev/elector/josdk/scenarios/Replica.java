@@ -1,6 +1,6 @@
 package dev.elector.josdk.scenarios;
 
-import dev.elector.testkit.net.FaultProxy;
+import dev.elector.testenv.net.FaultProxy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;

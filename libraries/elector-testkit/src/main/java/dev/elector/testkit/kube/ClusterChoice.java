@@ -1,5 +1,6 @@
 package dev.elector.testkit.kube;
 
+import dev.elector.testkit.internal.LocalControlPlane;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,10 +68,8 @@ final class ClusterChoice {
     if (Files.isExecutable(binary)) {
       LocalControlPlane plane = LocalControlPlane.start(binary, Duration.ofMinutes(3));
       try {
-        return KubeCluster.fromKubeconfig(
-            "local control plane " + plane.version() + " at " + plane.server(),
-            plane.kubeconfig(),
-            plane);
+        return KubeCluster.ofLocalControlPlane(
+            "local control plane " + plane.version() + " at " + plane.server(), plane);
       } catch (Exception e) {
         plane.close();
         throw e;

@@ -1,5 +1,6 @@
 package dev.elector.testkit.kube;
 
+import dev.elector.testkit.internal.LocalControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -28,7 +29,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
@@ -74,14 +74,20 @@ public final class KubeCluster implements AutoCloseable {
 
   /**
    * A cluster from a kubeconfig file (its current context), for use outside JUnit, such as a demo;
-   * {@code local} is the control plane process behind it, or null if none, and is closed with the
-   * cluster.
+   * {@code resource} (the process behind it, say) is closed with the cluster, unless null.
    *
    * @throws IOException if the kubeconfig cannot be read
    */
   public static KubeCluster fromKubeconfig(
-      String description, Path file, @Nullable LocalControlPlane local) throws IOException {
-    return new KubeCluster(description, Files.readString(file), file, local, local);
+      String description, Path file, @Nullable AutoCloseable resource) throws IOException {
+    return new KubeCluster(description, Files.readString(file), file, null, resource);
+  }
+
+  /** The cluster of a local control plane process, which it closes when closed. */
+  static KubeCluster ofLocalControlPlane(String description, LocalControlPlane local)
+      throws IOException {
+    return new KubeCluster(
+        description, Files.readString(local.kubeconfig()), local.kubeconfig(), local, local);
   }
 
   /** A cluster from kubeconfig text, closing {@code resource} when closed. */
@@ -113,9 +119,42 @@ public final class KubeCluster implements AutoCloseable {
     return description;
   }
 
-  /** The local control plane process, when the cluster is one; for outage tests. */
-  public Optional<LocalControlPlane> localControlPlane() {
-    return Optional.ofNullable(local);
+  /**
+   * Whether this cluster is the local control plane process, which {@link #stopApiServer()} and
+   * {@link #restartApiServer()} need; an outage test assumes it.
+   */
+  public boolean isLocalControlPlane() {
+    return local != null;
+  }
+
+  /**
+   * Stops the local control plane process (SIGTERM), keeping its port, certificates, tokens and
+   * stored objects; until {@link #restartApiServer()}, every request fails to connect. For outage
+   * tests.
+   *
+   * @throws IllegalStateException if this cluster is not the local control plane
+   */
+  public void stopApiServer() {
+    localControlPlane().stop();
+  }
+
+  /**
+   * Starts the local control plane process again on the same port with the same data, stopping it
+   * first if it runs, and waits until it is ready.
+   *
+   * @throws IOException if it does not become ready
+   * @throws IllegalStateException if this cluster is not the local control plane
+   */
+  public void restartApiServer() throws IOException {
+    localControlPlane().restart();
+  }
+
+  private LocalControlPlane localControlPlane() {
+    if (local == null) {
+      throw new IllegalStateException(
+          description + " is not the local control plane; check isLocalControlPlane() first");
+    }
+    return local;
   }
 
   /**

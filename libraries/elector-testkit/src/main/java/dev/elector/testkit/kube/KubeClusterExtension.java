@@ -13,19 +13,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Gives tests a real Kubernetes API server. Inject, into test methods, constructors or lifecycle
- * methods: {@link KubeCluster} (restricted identities, more namespaces, control of the local
- * process), {@link ApiClient} (admin) and {@link KubeNamespace} (a fresh namespace per test class,
- * created on first use).
- *
- * <p>The cluster is chosen once per JVM, started lazily and stopped when the JUnit run ends (and by
- * a shutdown hook): the kubeconfig in {@code ELECTOR_TEST_KUBECONFIG}; else the local control plane
- * ({@code ELECTOR_APISERVER_BIN}, default {@code ~/.cache/elector/bin/elector-apiserver}, built by
- * {@code testenv/build.sh}); else k3s in Testcontainers when Docker is available. Without any,
- * every test of the class fails saying how to get one; only {@code ELECTOR_SKIP_CLUSTER_TESTS=true}
- * skips them instead.
+ * The extension behind {@link KubeTest}, which describes what it injects and how it chooses the
+ * cluster. JUnit creates it; tests name only the annotation.
  */
-public final class KubeClusterExtension implements BeforeAllCallback, ParameterResolver {
+final class KubeClusterExtension implements BeforeAllCallback, ParameterResolver {
   private static final ExtensionContext.Namespace STORE =
       ExtensionContext.Namespace.create(KubeClusterExtension.class);
 
@@ -93,7 +84,7 @@ public final class KubeClusterExtension implements BeforeAllCallback, ParameterR
   }
 
   /** The cluster of this JVM run; fails or aborts the calling test when there is none. */
-  public static KubeCluster cluster(ExtensionContext context) {
+  static KubeCluster cluster(ExtensionContext context) {
     ClusterChoice choice = ClusterChoice.fromEnvironment();
     if (choice.skipRequested()) {
       throw new TestAbortedException(

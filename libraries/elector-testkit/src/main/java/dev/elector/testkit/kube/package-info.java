@@ -1,6 +1,6 @@
 /**
  * A real Kubernetes API server for integration tests: {@link dev.elector.testkit.kube.KubeTest} and
- * {@link dev.elector.testkit.kube.KubeClusterExtension}. Needs client-java (and, for k3s,
+ * the {@link dev.elector.testkit.kube.KubeCluster} it injects. Needs client-java (and, for k3s,
  * testcontainers-k3s) on the test class path; both are optional dependencies of the test kit.
  */
 @NullMarked

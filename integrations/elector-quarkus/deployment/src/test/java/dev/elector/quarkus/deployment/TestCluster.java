@@ -1,6 +1,6 @@
 package dev.elector.quarkus.deployment;
 
-import dev.elector.testkit.kube.LocalControlPlane;
+import dev.elector.testkit.internal.LocalControlPlane;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,4 +1,4 @@
-package dev.elector.testkit.kube;
+package dev.elector.testenv;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;

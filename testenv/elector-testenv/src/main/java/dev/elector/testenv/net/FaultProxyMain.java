@@ -1,4 +1,4 @@
-package dev.elector.testkit.net;
+package dev.elector.testenv.net;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Runs a {@link FaultProxy} without faults as a standalone forwarder, e.g. inside a network
- * namespace: {@code java -cp elector-testkit.jar dev.elector.testkit.net.FaultProxyMain --listen
+ * namespace: {@code java -cp elector-testenv.jar dev.elector.testenv.net.FaultProxyMain --listen
  * 10.0.0.1:6443 --target 127.0.0.1:6443}. Prints {@code READY host:port} once listening, then
  * forwards until the process is terminated.
  */

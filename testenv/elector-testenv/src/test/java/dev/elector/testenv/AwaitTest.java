@@ -1,4 +1,4 @@
-package dev.elector.testkit.kube;
+package dev.elector.testenv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

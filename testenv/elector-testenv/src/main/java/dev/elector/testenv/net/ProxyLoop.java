@@ -1,4 +1,4 @@
-package dev.elector.testkit.net;
+package dev.elector.testenv.net;
 
 import java.io.Closeable;
 import java.io.IOException;

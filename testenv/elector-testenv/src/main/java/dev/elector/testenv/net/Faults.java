@@ -1,4 +1,4 @@
-package dev.elector.testkit.net;
+package dev.elector.testenv.net;
 
 /**
  * The faults a {@link FaultProxy} applies at one moment; replaced whole, never changed in place.

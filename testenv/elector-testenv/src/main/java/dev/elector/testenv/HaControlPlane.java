@@ -1,7 +1,9 @@
-package dev.elector.testkit.kube;
+package dev.elector.testenv;
 
-import dev.elector.testkit.net.FaultProxy;
-import dev.elector.testkit.net.TcpBalancer;
+import dev.elector.testenv.net.FaultProxy;
+import dev.elector.testenv.net.TcpBalancer;
+import dev.elector.testkit.internal.LocalControlPlane;
+import dev.elector.testkit.kube.KubeCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

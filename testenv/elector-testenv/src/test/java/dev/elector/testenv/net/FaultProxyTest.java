@@ -1,4 +1,4 @@
-package dev.elector.testkit.net;
+package dev.elector.testenv.net;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

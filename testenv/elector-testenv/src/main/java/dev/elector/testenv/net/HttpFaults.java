@@ -1,4 +1,4 @@
-package dev.elector.testkit.net;
+package dev.elector.testenv.net;
 
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;

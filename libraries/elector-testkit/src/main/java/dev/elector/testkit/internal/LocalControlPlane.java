@@ -1,4 +1,4 @@
-package dev.elector.testkit.kube;
+package dev.elector.testkit.internal;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * this JVM even when the JVM is killed. Its data is kept across {@link #stop()} and {@link
  * #restart()} (same port, same certificates, same tokens, same objects) and deleted by {@link
  * #close()}. Thread-safe.
+ *
+ * <p>Not API: {@link dev.elector.testkit.kube.KubeCluster} starts it for {@code @KubeTest}, and
+ * Elector's own benchmarks, demo and HA control plane start it themselves.
  */
 public final class LocalControlPlane implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalControlPlane.class);
@@ -81,8 +84,10 @@ public final class LocalControlPlane implements AutoCloseable {
   /**
    * Starts the binary with {@code extraArgs} in {@code workDir}/data (which may hold certificates
    * and users to reuse) and waits until it is ready; {@link #close()} deletes {@code workDir}.
+   *
+   * @throws IOException if it cannot start or is not ready in time, with its error output
    */
-  static LocalControlPlane start(
+  public static LocalControlPlane start(
       Path binary, Path workDir, Duration readyTimeout, List<String> extraArgs) throws IOException {
     Files.createDirectories(workDir);
     LocalControlPlane plane = new LocalControlPlane(binary, workDir, readyTimeout, extraArgs);

@@ -1,10 +1,10 @@
-package dev.elector.testkit.net;
+package dev.elector.testenv.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.testkit.kube.Await;
+import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;

@@ -3,9 +3,6 @@ package dev.elector.kube.internal;
 import dev.elector.internal.time.ThreadScheduler;
 import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +13,6 @@ import org.jspecify.annotations.Nullable;
 final class LoopSteps {
   private final @Nullable Scheduler injected;
   private final Runnable ended;
-  private final CountDownLatch endedLatch = new CountDownLatch(1);
   private volatile boolean stopped;
 
   /** Where the steps run; set by {@link #start}. */
@@ -103,7 +99,6 @@ final class LoopSteps {
 
   /** The loop has ended: no step runs any more. */
   void finish() {
-    endedLatch.countDown();
     ThreadScheduler made;
     synchronized (this) {
       made = own;
@@ -112,25 +107,5 @@ final class LoopSteps {
       made.close(); // from its own thread it does not wait for itself
     }
     ended.run();
-  }
-
-  /** Waits up to {@code timeout} for the loop to end; not on the loop's own thread. */
-  void awaitEnded(Duration timeout) {
-    ThreadScheduler made;
-    synchronized (this) {
-      made = own;
-      if (scheduler == null) {
-        return; // never started
-      }
-    }
-    if (made != null) {
-      made.awaitTermination(timeout.toMillis());
-      return;
-    }
-    try {
-      var unused = endedLatch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -642,11 +642,15 @@ public abstract class AbstractKubeLockIT {
         .until(() -> reads(java) >= spanning || java.stats().termsStarted() > 0);
     assertEquals(0, java.stats().termsStarted(), "java waits for the Go holder's 30 s lease");
     assertEquals(
-        0,
+        1,
+        java.stats().calls(LockCall.ACQUIRE, CallOutcome.CONFLICT),
+        "java's first look is a create, refused because the lock exists");
+    assertEquals(
+        1,
         java.stats().calls(LockCall.ACQUIRE)
             + java.stats().calls(LockCall.RENEW)
             + java.stats().calls(LockCall.RELEASE),
-        "java never tried to write");
+        "java never tried to write over the Go holder's record");
     assertEquals(
         new Stored("go-candidate", 4), readStored(namespace.name(), lockName).orElseThrow());
   }

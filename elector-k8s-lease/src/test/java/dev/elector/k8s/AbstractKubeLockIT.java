@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
  */
 @KubeTest
 public abstract class AbstractKubeLockIT {
+  /** The timeout of a lock call made by the test itself: long, the test is not about time. */
+  private static final Duration CALL = Duration.ofSeconds(30);
+
   protected static final Duration LEASE = Duration.ofSeconds(3);
   protected static final Duration RENEW = Duration.ofSeconds(2);
   protected static final Duration RETRY = Duration.ofMillis(500);
@@ -294,19 +297,15 @@ public abstract class AbstractKubeLockIT {
     Await.until(
         "the Role takes effect",
         Duration.ofSeconds(10),
-        () ->
-            inOwn.read(Duration.ofSeconds(5)).toCompletableFuture().get()
-                instanceof LockRead.Absent);
+        () -> inOwn.read(CALL).toCompletableFuture().get() instanceof LockRead.Absent);
 
-    LockRead read = inOther.read(Duration.ofSeconds(5)).toCompletableFuture().get();
-    LockWrite create =
-        inOther.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
+    LockRead read = inOther.read(CALL).toCompletableFuture().get();
+    LockWrite create = inOther.create(record("me", 1), CALL).toCompletableFuture().get();
 
     assertEquals(LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockFailure.class, read).kind());
     assertEquals(LockFailure.Kind.FORBIDDEN, assertInstanceOf(LockFailure.class, create).kind());
     assertInstanceOf(
-        LockWrite.Written.class,
-        inOwn.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
+        LockWrite.Written.class, inOwn.create(record("me", 1), CALL).toCompletableFuture().get());
   }
 
   @Test
@@ -315,16 +314,13 @@ public abstract class AbstractKubeLockIT {
     KubeLock lock = newLock(identity.client(), namespace.name(), lockName, "me");
 
     LockFailure read =
-        assertInstanceOf(
-            LockFailure.class, lock.read(Duration.ofSeconds(5)).toCompletableFuture().get());
+        assertInstanceOf(LockFailure.class, lock.read(CALL).toCompletableFuture().get());
     LockFailure create =
         assertInstanceOf(
-            LockFailure.class,
-            lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
+            LockFailure.class, lock.create(record("me", 1), CALL).toCompletableFuture().get());
     LockFailure update =
         assertInstanceOf(
-            LockFailure.class,
-            lock.update("1", record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
+            LockFailure.class, lock.update("1", record("me", 1), CALL).toCompletableFuture().get());
 
     assertEquals(LockFailure.Kind.FORBIDDEN, read.kind());
     for (String part :
@@ -350,8 +346,7 @@ public abstract class AbstractKubeLockIT {
 
     LockFailure failure =
         assertInstanceOf(
-            LockFailure.class,
-            lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
+            LockFailure.class, lock.create(record("me", 1), CALL).toCompletableFuture().get());
 
     assertEquals(LockFailure.Kind.NOT_FOUND, failure.kind());
     assertTrue(failure.message().contains("does not exist"), failure.message());
@@ -362,28 +357,25 @@ public abstract class AbstractKubeLockIT {
   @Test
   void lockContractOnTheRealServer() throws Exception {
     KubeLock lock = newLock(admin, namespace.name(), lockName, "me");
-    assertInstanceOf(
-        LockRead.Absent.class, lock.read(Duration.ofSeconds(5)).toCompletableFuture().get());
+    assertInstanceOf(LockRead.Absent.class, lock.read(CALL).toCompletableFuture().get());
     String v1 =
         assertInstanceOf(
                 LockWrite.Written.class,
-                lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get())
+                lock.create(record("me", 1), CALL).toCompletableFuture().get())
             .version();
     assertInstanceOf(
-        LockWrite.Conflict.class,
-        lock.create(record("me", 1), Duration.ofSeconds(5)).toCompletableFuture().get());
+        LockWrite.Conflict.class, lock.create(record("me", 1), CALL).toCompletableFuture().get());
     String v2 =
         assertInstanceOf(
                 LockWrite.Written.class,
-                lock.update(v1, record("me", 2), Duration.ofSeconds(5)).toCompletableFuture().get())
+                lock.update(v1, record("me", 2), CALL).toCompletableFuture().get())
             .version();
     assertInstanceOf(
         LockWrite.Conflict.class,
-        lock.update(v1, record("other", 3), Duration.ofSeconds(5)).toCompletableFuture().get());
+        lock.update(v1, record("other", 3), CALL).toCompletableFuture().get());
 
     LockRead.Found found =
-        assertInstanceOf(
-            LockRead.Found.class, lock.read(Duration.ofSeconds(5)).toCompletableFuture().get());
+        assertInstanceOf(LockRead.Found.class, lock.read(CALL).toCompletableFuture().get());
     assertEquals(v2, found.version());
     assertEquals("me", found.record().holderIdentity());
     assertEquals(2, found.record().leaderTransitions());
@@ -392,7 +384,7 @@ public abstract class AbstractKubeLockIT {
     deleteObject(namespace.name(), lockName);
     assertInstanceOf(
         LockWrite.Conflict.class,
-        lock.update(v2, record("me", 3), Duration.ofSeconds(5)).toCompletableFuture().get());
+        lock.update(v2, record("me", 3), CALL).toCompletableFuture().get());
   }
 
   private static LeaderRecord record(String holder, long transitions) {

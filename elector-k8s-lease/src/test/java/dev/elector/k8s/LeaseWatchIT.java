@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 /** The watch on a real server: current state first, each change, breaks and reconnection. */
 @KubeTest
 class LeaseWatchIT {
+  /** The timeout of a lock call made by the test itself: long, the test is not about time. */
+  private static final Duration CALL = Duration.ofSeconds(30);
 
   @Test
   void deliversTheCurrentStateThenEveryChangeOfThisObjectOnly(
@@ -46,11 +48,10 @@ class LeaseWatchIT {
       Await.until("the initial state", Duration.ofSeconds(5), () -> events.size() == 1);
       assertEquals(new LockRead.Absent(), events.get(0));
       String v1 =
-          ((LockWrite.Written)
-                  lock.create(record("a", 1), Duration.ofSeconds(5)).toCompletableFuture().get())
+          ((LockWrite.Written) lock.create(record("a", 1), CALL).toCompletableFuture().get())
               .version();
-      neighbour.create(record("n", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
-      lock.update(v1, record("b", 2), Duration.ofSeconds(5)).toCompletableFuture().get();
+      neighbour.create(record("n", 1), CALL).toCompletableFuture().get();
+      lock.update(v1, record("b", 2), CALL).toCompletableFuture().get();
 
       Await.until("create and update arrive", Duration.ofSeconds(5), () -> events.size() >= 3);
       assertEquals("a", holderOf(events.get(1)));
@@ -59,7 +60,7 @@ class LeaseWatchIT {
       watch.cancel();
     }
     int seen = events.size();
-    lock.read(Duration.ofSeconds(5)).toCompletableFuture().get();
+    lock.read(CALL).toCompletableFuture().get();
     assertEquals(3, seen, "only this object's events: " + events);
   }
 
@@ -75,7 +76,7 @@ class LeaseWatchIT {
             .identity("me")
             .requestTimeout(Duration.ofSeconds(1))
             .build();
-    lock.create(record("before", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
+    lock.create(record("before", 1), CALL).toCompletableFuture().get();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
     Cancellable watch = lock.watch(events::add).orElseThrow();
@@ -100,12 +101,9 @@ class LeaseWatchIT {
       Await.until(
           "the server answers again",
           Duration.ofSeconds(20),
-          () ->
-              lock.read(Duration.ofSeconds(5)).toCompletableFuture().get()
-                  instanceof LockRead.Found);
-      String version =
-          ((LockRead.Found) lock.read(Duration.ofSeconds(5)).toCompletableFuture().get()).version();
-      lock.update(version, record("after", 2), Duration.ofSeconds(5)).toCompletableFuture().get();
+          () -> lock.read(CALL).toCompletableFuture().get() instanceof LockRead.Found);
+      String version = ((LockRead.Found) lock.read(CALL).toCompletableFuture().get()).version();
+      lock.update(version, record("after", 2), CALL).toCompletableFuture().get();
 
       Await.until(
           "the watch resumed and saw the change",

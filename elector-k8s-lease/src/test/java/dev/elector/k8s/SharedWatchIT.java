@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
  */
 @KubeTest
 class SharedWatchIT {
+  /** The timeout of a lock call made by the test itself: long, the test is not about time. */
+  private static final Duration CALL = Duration.ofSeconds(30);
 
   private static LeaseLock lock(
       io.kubernetes.client.openapi.ApiClient client, String namespace, String name) {
@@ -102,12 +104,9 @@ class SharedWatchIT {
       for (int i = 0; i < count; i += 2) { // every other lock is written, twice
         LeaseLock lock = locks.get(i);
         String v1 =
-            ((LockWrite.Written)
-                    lock.create(record("a" + i, 1), Duration.ofSeconds(5))
-                        .toCompletableFuture()
-                        .get())
+            ((LockWrite.Written) lock.create(record("a" + i, 1), CALL).toCompletableFuture().get())
                 .version();
-        lock.update(v1, record("b" + i, 2), Duration.ofSeconds(5)).toCompletableFuture().get();
+        lock.update(v1, record("b" + i, 2), CALL).toCompletableFuture().get();
       }
       Await.until(
           "the writes arrive",
@@ -176,7 +175,7 @@ class SharedWatchIT {
               .contains("verbs: [\"list\", \"watch\"]}, which" + " the shared watch needs"),
           failure.message());
       assertTrue(
-          lock.read(Duration.ofSeconds(5)).toCompletableFuture().get() instanceof LockRead.Absent,
+          lock.read(CALL).toCompletableFuture().get() instanceof LockRead.Absent,
           "reading by name still works");
 
       // Add the namespace-wide rule of the sharing manifest next to the by-name Role.
@@ -214,7 +213,7 @@ class SharedWatchIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     assumeTrue(cluster.isLocalControlPlane(), "needs the local control plane");
     LeaseLock first = lock(cluster.admin(), namespace.name(), "break-a");
-    first.create(record("before", 1), Duration.ofSeconds(5)).toCompletableFuture().get();
+    first.create(record("before", 1), CALL).toCompletableFuture().get();
     List<LockRead> firstEvents = new CopyOnWriteArrayList<>();
     Cancellable a = first.watch(firstEvents::add).orElseThrow();
     Cancellable b = null;
@@ -240,9 +239,7 @@ class SharedWatchIT {
       Await.until(
           "the server answers",
           Duration.ofSeconds(20),
-          () ->
-              first.read(Duration.ofSeconds(5)).toCompletableFuture().get()
-                  instanceof LockRead.Found);
+          () -> first.read(CALL).toCompletableFuture().get() instanceof LockRead.Found);
       Await.until(
           "the joiner gets the state after the relist",
           Duration.ofSeconds(40),

@@ -65,7 +65,10 @@ public class ElectorProperties {
    */
   private @Nullable String role;
 
-  /** How long a lease lasts without renewal before another replica may take it. */
+  /**
+   * How long a lease lasts without renewal before another replica may take it. Every duration
+   * property needs its unit (15s, 500ms, PT15S): a bare number is refused.
+   */
   private Duration leaseDuration = Duration.ofSeconds(15);
 
   /** How long the leader keeps trying to renew before it steps down; below lease-duration. */

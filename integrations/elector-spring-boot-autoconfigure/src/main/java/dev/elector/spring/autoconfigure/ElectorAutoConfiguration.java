@@ -151,7 +151,7 @@ final class ElectorAutoConfiguration {
       return new ElectorLifecycle(leaderElector, ready, backend, properties.isStartWhenReady());
     }
 
-    private static List<String> messages(List<ElectorSettings.Problem> problems) {
+    static List<String> messages(List<ElectorSettings.Problem> problems) {
       List<String> messages = new ArrayList<>(problems.size());
       for (ElectorSettings.Problem problem : problems) {
         messages.add(problem.message());

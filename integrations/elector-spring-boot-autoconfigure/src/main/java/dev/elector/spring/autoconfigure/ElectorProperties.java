@@ -35,7 +35,11 @@ public class ElectorProperties {
     CONFIG_MAP
   }
 
-  /** Whether to create and run the leader elector. */
+  /**
+   * Whether to create and run the leader elector. When false, no replica leads: @LeaderOnly methods
+   * are skipped (elector.lead-when-disabled=true makes this process lead alone instead, for local
+   * runs and tests).
+   */
   private boolean enabled = true;
 
   /** Which Kubernetes client to use: auto, client-java or fabric8. */

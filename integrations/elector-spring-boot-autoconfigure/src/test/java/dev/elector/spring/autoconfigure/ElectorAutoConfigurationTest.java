@@ -716,6 +716,7 @@ class ElectorAutoConfigurationTest {
     assertThat(ours)
         .containsExactly(
             ElectorAutoConfiguration.class.getName(),
+            ElectorDisabledAutoConfiguration.class.getName(),
             ElectorActuatorAutoConfiguration.class.getName(),
             ElectorHealthAutoConfiguration.class.getName());
     Class<?> leaderOnly =
@@ -724,6 +725,7 @@ class ElectorAutoConfigurationTest {
     for (Class<?> type :
         List.of(
             ElectorAutoConfiguration.class,
+            ElectorDisabledAutoConfiguration.class,
             ElectorActuatorAutoConfiguration.class,
             ElectorHealthAutoConfiguration.class,
             leaderOnly)) {

@@ -23,7 +23,9 @@ import java.util.OptionalDouble;
  * <p>The settings, their names and their values are those of the Spring Boot integration's {@code
  * elector.*} (there {@code elector.lock-kind}, {@code elector.lease-duration}, ...).
  *
- * <p>Durations take Quarkus' formats: {@code 15s}, {@code 500ms}, {@code PT15S}.
+ * <p>Durations take Quarkus' formats: {@code 15s}, {@code 500ms}, {@code PT15S}; a bare number is
+ * seconds, Quarkus' own rule, so {@code 15} is 15 s (the Spring integration refuses a bare number,
+ * which Spring reads as milliseconds).
  */
 @ConfigMapping(prefix = "quarkus.elector")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)

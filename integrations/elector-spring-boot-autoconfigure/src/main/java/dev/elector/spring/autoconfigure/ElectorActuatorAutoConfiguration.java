@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
  * binds it to every {@code MeterRegistry}, so {@code /actuator/prometheus} shows client-go's {@code
  * leader_election_master_status}), and the {@code elector} entry of {@code /actuator/info}.
  */
-@AutoConfiguration(after = ElectorAutoConfiguration.class)
+@AutoConfiguration(after = {ElectorAutoConfiguration.class, ElectorDisabledAutoConfiguration.class})
 @ConditionalOnBean(LeaderElector.class)
 final class ElectorActuatorAutoConfiguration {
 

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,6 +25,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.BindResult;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.origin.Origin;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -93,7 +102,11 @@ final class ElectorAutoConfiguration {
       String applicationName = environment.getProperty("spring.application.name");
       ElectorSettings.Resolved resolved =
           ElectorSettings.check(properties, applicationName, pod, classpath);
-      List<ElectorSettings.Problem> problems = new ArrayList<>(resolved.problems());
+      List<ElectorSettings.Problem> problems =
+          new ArrayList<>(
+              ElectorSettings.withUnitProblems(
+                  resolved.problems(),
+                  ElectorSettings.unitProblems(property -> written(environment, property))));
       String name = resolved.name();
       KubeLock lock = null;
       if (resolved.lockBuildable() && name != null) {
@@ -138,7 +151,7 @@ final class ElectorAutoConfiguration {
       return new ElectorLifecycle(leaderElector, ready, backend, properties.isStartWhenReady());
     }
 
-    private static List<String> messages(List<ElectorSettings.Problem> problems) {
+    static List<String> messages(List<ElectorSettings.Problem> problems) {
       List<String> messages = new ArrayList<>(problems.size());
       for (ElectorSettings.Problem problem : problems) {
         messages.add(problem.message());
@@ -164,6 +177,40 @@ final class ElectorAutoConfiguration {
       int count = beans.getBeanNamesForType(c).length;
       return count > 1 && beans.getBeanProvider(c).getIfUnique() != null ? 1 : count;
     }
+  }
+
+  /**
+   * {@code property} as the application wrote it, in any spelling that Spring binds (such as {@code
+   * ELECTOR_LEASEDURATION} for {@code elector.lease-duration}), with where it was written; null
+   * when it is not set.
+   */
+  static ElectorSettings.@Nullable Written written(Environment environment, String property) {
+    AtomicReference<@Nullable ConfigurationProperty> source = new AtomicReference<>();
+    BindResult<String> bound =
+        Binder.get(environment)
+            .bind(
+                property,
+                Bindable.of(String.class),
+                new BindHandler() {
+                  @Override
+                  public @Nullable Object onSuccess(
+                      ConfigurationPropertyName name,
+                      Bindable<?> target,
+                      BindContext context,
+                      @Nullable Object result) {
+                    source.set(context.getConfigurationProperty());
+                    return result;
+                  }
+                });
+    if (!bound.isBound()) {
+      return null;
+    }
+    ConfigurationProperty found = source.get();
+    Object value = found == null ? null : found.getValue();
+    Origin origin = found == null ? null : found.getOrigin();
+    return new ElectorSettings.Written(
+        String.valueOf(value == null ? bound.get() : value),
+        origin == null ? null : origin.toString());
   }
 
   /** Spring Integration's leader events, when spring-integration-core is present. */

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
  * past the lease); details: lock, identity, leading, leader, fencing token, following mode and the
  * elector's own words. Off with {@code management.health.elector.enabled=false}.
  */
-@AutoConfiguration(after = ElectorAutoConfiguration.class)
+@AutoConfiguration(after = {ElectorAutoConfiguration.class, ElectorDisabledAutoConfiguration.class})
 @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
 @ConditionalOnBean(LeaderElector.class)
 final class ElectorHealthAutoConfiguration {

@@ -2,6 +2,7 @@ package dev.elector.spring.autoconfigure;
 
 import dev.elector.LeaderElector;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -23,14 +24,14 @@ final class ElectorLifecycle implements SmartLifecycle, ApplicationListener<Appl
 
   private final LeaderElector elector;
   private final CompletableFuture<Void> ready;
-  private final ElectorProperties.Backend backend;
+  private final ElectorProperties.@Nullable Backend backend;
   private final boolean waitsForReady;
   private volatile boolean running;
 
   ElectorLifecycle(
       LeaderElector elector,
       CompletableFuture<Void> ready,
-      ElectorProperties.Backend backend,
+      ElectorProperties.@Nullable Backend backend,
       boolean waitsForReady) {
     this.elector = elector;
     this.ready = ready;
@@ -38,8 +39,8 @@ final class ElectorLifecycle implements SmartLifecycle, ApplicationListener<Appl
     this.waitsForReady = waitsForReady;
   }
 
-  /** The client the lock uses. */
-  ElectorProperties.Backend backend() {
+  /** The client the lock uses; null for the in-memory lock of elector.lead-when-disabled. */
+  ElectorProperties.@Nullable Backend backend() {
     return backend;
   }
 
@@ -53,10 +54,12 @@ final class ElectorLifecycle implements SmartLifecycle, ApplicationListener<Appl
     elector.start();
     running = true;
     log.info(
-        "{} is a candidate for {} (on {}){}",
+        "{} is a candidate for {} ({}){}",
         elector.identity(),
         elector.describe(),
-        backend == ElectorProperties.Backend.FABRIC8 ? "fabric8" : "client-java",
+        backend == null
+            ? "in this process only"
+            : backend == ElectorProperties.Backend.FABRIC8 ? "on fabric8" : "on client-java",
         ready.isDone() || !waitsForReady ? "" : " once the application is ready");
   }
 

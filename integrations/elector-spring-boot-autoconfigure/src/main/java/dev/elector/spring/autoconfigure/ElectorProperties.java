@@ -35,7 +35,11 @@ public class ElectorProperties {
     CONFIG_MAP
   }
 
-  /** Whether to create and run the leader elector. */
+  /**
+   * Whether to create and run the leader elector. When false, no replica leads: @LeaderOnly methods
+   * are skipped (elector.lead-when-disabled=true makes this process lead alone instead, for local
+   * runs and tests).
+   */
   private boolean enabled = true;
 
   /** Which Kubernetes client to use: auto, client-java or fabric8. */
@@ -65,7 +69,10 @@ public class ElectorProperties {
    */
   private @Nullable String role;
 
-  /** How long a lease lasts without renewal before another replica may take it. */
+  /**
+   * How long a lease lasts without renewal before another replica may take it. Every duration
+   * property needs its unit (15s, 500ms, PT15S): a bare number is refused.
+   */
   private Duration leaseDuration = Duration.ofSeconds(15);
 
   /** How long the leader keeps trying to renew before it steps down; below lease-duration. */

@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +35,30 @@ final class ElectorSettings {
           "maxBackoff", "elector.max-backoff",
           "closeTimeout", "elector.close-timeout",
           "healthTolerance", "elector.health-tolerance");
+
+  /** Every duration property, in the order of the table in docs/spring-boot.md. */
+  static final List<String> DURATIONS =
+      List.of(
+          "elector.lease-duration",
+          "elector.renew-deadline",
+          "elector.retry-period",
+          "elector.call-timeout",
+          "elector.max-backoff",
+          "elector.close-timeout",
+          "elector.health-tolerance",
+          "elector.request-timeout");
+
+  /** A number without a unit, which Spring reads as milliseconds. */
+  private static final Pattern BARE_NUMBER = Pattern.compile("[+-]?\\d+");
+
+  /**
+   * A duration property as the application wrote it, before Spring read it as a duration.
+   *
+   * @param text the value as written, such as {@code 15} or {@code 15s}
+   * @param origin where it was written (Spring's origin, such as {@code System Environment Property
+   *     "ELECTOR_LEASEDURATION"}), or null when unknown
+   */
+  record Written(String text, @Nullable String origin) {}
 
   /**
    * One problem with the properties: the property to change (the one it is about), and the sentence
@@ -218,6 +244,68 @@ final class ElectorSettings {
               problem.message(PROPERTY_OF)));
     }
     return problems;
+  }
+
+  /**
+   * The duration properties written as a bare number, such as {@code elector.lease-duration=15}:
+   * Spring reads that as milliseconds and the application then never leads, so each is refused with
+   * the unit to add (zero, the same in any unit, is left to the rules). {@code written} gives a
+   * property's value as written, or null when it is not set (it finds every spelling Spring binds,
+   * such as {@code ELECTOR_LEASEDURATION}).
+   */
+  static List<Problem> unitProblems(Function<String, @Nullable Written> written) {
+    List<Problem> problems = new ArrayList<>();
+    for (String property : DURATIONS) {
+      Written value = written.apply(property);
+      // Zero is zero in any unit: the rules judge it as it is.
+      if (value == null
+          || !BARE_NUMBER.matcher(value.text().strip()).matches()
+          || value.text().strip().matches("[+-]?0+")) {
+        continue;
+      }
+      String number = value.text().strip();
+      ConfigProblem problem =
+          new ConfigProblem(
+              property,
+              number,
+              "has no unit, so Spring reads it as "
+                  + number
+                  + " milliseconds"
+                  + (value.origin() == null ? "" : " (set in " + value.origin() + ")"),
+              "write the unit, such as " + property + "=" + number + "s");
+      problems.add(new Problem(property, problem.message()));
+    }
+    return problems;
+  }
+
+  /**
+   * {@code problems} with the unit problems added, without the timing problems that judge a value
+   * read from a bare number (a rule broken by 15 milliseconds says nothing of 15 seconds): every
+   * problem at once, and none that a unit fixes by itself.
+   */
+  static List<Problem> withUnitProblems(List<Problem> problems, List<Problem> unitProblems) {
+    if (unitProblems.isEmpty()) {
+      return problems;
+    }
+    List<Problem> kept = new ArrayList<>();
+    for (Problem problem : problems) {
+      boolean misread = false;
+      for (Problem unit : unitProblems) {
+        misread |= mentions(problem, unit.property());
+      }
+      if (!misread) {
+        kept.add(problem);
+      }
+    }
+    kept.addAll(unitProblems);
+    return kept;
+  }
+
+  /** Whether {@code problem} names {@code property} as a whole word. */
+  private static boolean mentions(Problem problem, String property) {
+    return Pattern.compile(Pattern.quote(property) + "(?![\\w-])")
+        .matcher(problem.message())
+        .find();
   }
 
   /**

@@ -19,6 +19,7 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.BeanWrapperImpl;
@@ -32,11 +33,15 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.env.PropertiesPropertySourceLoader;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.util.ClassUtils;
 
@@ -347,6 +352,141 @@ class ElectorAutoConfigurationTest {
   }
 
   @Test
+  void aDurationWithoutAUnitIsRefusedWithTheUnitToAdd() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues(
+            "elector.lease-duration=15",
+            "elector.renew-deadline=10",
+            "elector.retry-period=2s",
+            "elector.jitter=0.5")
+        .run(
+            context ->
+                // Read as 15 ms and 10 ms, these break no rule the core would report usefully:
+                // only the missing units are listed, with the problem they do not fix.
+                assertThat(failure(context))
+                    .startsWith("Elector cannot start (3 problems):")
+                    .contains("\n  - elector.jitter 0.5 must be between 1.0 and 10.0")
+                    .contains(
+                        "\n  - elector.lease-duration 15 has no unit, so Spring reads it as 15"
+                            + " milliseconds (set in \"elector.lease-duration\" from property"
+                            + " source \"test\"); write the unit, such as"
+                            + " elector.lease-duration=15s")
+                    .contains(
+                        "\n  - elector.renew-deadline 10 has no unit, so Spring reads it as 10"
+                            + " milliseconds (set in \"elector.renew-deadline\" from property"
+                            + " source \"test\"); write the unit, such as"
+                            + " elector.renew-deadline=10s")
+                    .doesNotContain("must be shorter"));
+  }
+
+  @Test
+  void everyDurationPropertyNeedsItsUnit() {
+    for (String property : ElectorSettings.DURATIONS) {
+      RUNNER
+          .withClassLoader(NO_FABRIC8)
+          .withPropertyValues(property + "=3")
+          .run(
+              context ->
+                  assertThat(failure(context))
+                      .as(property)
+                      .contains(property + " 3 has no unit")
+                      .contains("such as " + property + "=3s"));
+    }
+  }
+
+  @Test
+  void aDurationWithoutAUnitIsFoundUnderEveryNameSpringBinds() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withInitializer(
+            context ->
+                context
+                    .getEnvironment()
+                    .getPropertySources()
+                    .addFirst(
+                        new SystemEnvironmentPropertySource(
+                            "test-systemEnvironment",
+                            Map.<String, Object>of("ELECTOR_LEASEDURATION", "15"))))
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .contains("elector.lease-duration 15 has no unit")
+                    .contains("ELECTOR_LEASEDURATION")
+                    .contains("such as elector.lease-duration=15s"));
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withInitializer(
+            context -> {
+              try {
+                for (PropertySource<?> file :
+                    new PropertiesPropertySourceLoader()
+                        .load("file", new ClassPathResource("bare-lease-duration.properties"))) {
+                  context.getEnvironment().getPropertySources().addFirst(file);
+                }
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            })
+        .run(
+            context ->
+                assertThat(failure(context))
+                    // From a jar (the tests on Boot 3.5), Boot names the jar before the line.
+                    .contains(
+                        "\n  - elector.lease-duration 15 has no unit, so Spring reads it as 15"
+                            + " milliseconds (set in class path resource"
+                            + " [bare-lease-duration.properties]")
+                    .contains(" - 3:24); write the unit, such as elector.lease-duration=15s"));
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues("elector.closeTimeout=4")
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .contains("elector.close-timeout 4 has no unit")
+                    .contains("such as elector.close-timeout=4s"));
+  }
+
+  @Test
+  void durationsWithAUnitAndZeroAreNotAUnitProblem() {
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withUserConfiguration(ApiClientBean.class)
+        .withPropertyValues(
+            "elector.lease-duration=PT20S",
+            "elector.renew-deadline=12000ms",
+            "elector.retry-period=3s")
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(LeaderElector.class);
+              assertThat(context.getBean(ElectorProperties.class).getRenewDeadline())
+                  .isEqualTo(Duration.ofSeconds(12));
+            });
+    RUNNER
+        .withClassLoader(NO_FABRIC8)
+        .withPropertyValues("elector.retry-period=0")
+        .run(
+            context ->
+                assertThat(failure(context))
+                    .contains("elector.retry-period PT0S must be positive")
+                    .doesNotContain("has no unit"));
+  }
+
+  @Test
+  void theUnitCheckCoversEveryDurationProperty() {
+    // A new Duration property left out of DURATIONS would take a bare number as milliseconds.
+    List<String> durations = new ArrayList<>();
+    for (java.beans.PropertyDescriptor d :
+        new BeanWrapperImpl(new ElectorProperties()).getPropertyDescriptors()) {
+      if (d.getPropertyType() == Duration.class) {
+        durations.add(
+            "elector." + d.getName().replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT));
+      }
+    }
+    assertThat(ElectorSettings.DURATIONS).containsExactlyInAnyOrderElementsOf(durations);
+  }
+
+  @Test
   void aValueThatDoesNotBindIsBootsFailureNamingTheProperty() {
     RUNNER
         .withClassLoader(NO_FABRIC8)
@@ -576,6 +716,7 @@ class ElectorAutoConfigurationTest {
     assertThat(ours)
         .containsExactly(
             ElectorAutoConfiguration.class.getName(),
+            ElectorDisabledAutoConfiguration.class.getName(),
             ElectorActuatorAutoConfiguration.class.getName(),
             ElectorHealthAutoConfiguration.class.getName());
     Class<?> leaderOnly =
@@ -584,6 +725,7 @@ class ElectorAutoConfigurationTest {
     for (Class<?> type :
         List.of(
             ElectorAutoConfiguration.class,
+            ElectorDisabledAutoConfiguration.class,
             ElectorActuatorAutoConfiguration.class,
             ElectorHealthAutoConfiguration.class,
             leaderOnly)) {

@@ -56,14 +56,14 @@ final class ConfigRules {
     Duration closeTimeout = v.closeTimeout;
     Duration healthTolerance = v.healthTolerance;
     boolean leaseOk =
-        positive(problems, "leaseDuration", v.leaseDuration, ElectorConfig.DEFAULT_LEASE_DURATION);
+        positive(problems, "leaseDuration", v.leaseDuration, ConfigValues.DEFAULT_LEASE_DURATION);
     boolean renewOk =
-        positive(problems, "renewDeadline", v.renewDeadline, ElectorConfig.DEFAULT_RENEW_DEADLINE);
+        positive(problems, "renewDeadline", v.renewDeadline, ConfigValues.DEFAULT_RENEW_DEADLINE);
     boolean retryOk =
-        positive(problems, "retryPeriod", v.retryPeriod, ElectorConfig.DEFAULT_RETRY_PERIOD);
+        positive(problems, "retryPeriod", v.retryPeriod, ConfigValues.DEFAULT_RETRY_PERIOD);
     boolean backoffOk =
         maxBackoff == null
-            || positive(problems, "maxBackoff", maxBackoff, ElectorConfig.DEFAULT_MAX_BACKOFF);
+            || positive(problems, "maxBackoff", maxBackoff, ConfigValues.DEFAULT_MAX_BACKOFF);
     boolean callTimeoutOk =
         callTimeout == null || positive(problems, "callTimeout", callTimeout, null);
     if (closeTimeout != null) {
@@ -82,7 +82,7 @@ final class ConfigRules {
               "jitter",
               String.valueOf(jitter),
               "must be between 1.0 and 10.0",
-              "the default is " + ElectorConfig.DEFAULT_JITTER));
+              "the default is " + ConfigValues.DEFAULT_JITTER));
     }
     Duration renewDeadline = v.renewDeadline;
     Duration retryPeriod = v.retryPeriod;

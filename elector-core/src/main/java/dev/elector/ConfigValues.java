@@ -22,12 +22,19 @@ import org.jspecify.annotations.Nullable;
  * does.
  */
 final class ConfigValues {
+  // The defaults, published as ElectorConfig's constants; kept here so the rules need no config.
+  static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+  static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+  static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+  static final double DEFAULT_JITTER = 1.2;
+  static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(16);
+
   @Nullable LeaderLock lock;
   @Nullable LeaderCallbacks callbacks;
-  Duration leaseDuration = ElectorConfig.DEFAULT_LEASE_DURATION;
-  Duration renewDeadline = ElectorConfig.DEFAULT_RENEW_DEADLINE;
-  Duration retryPeriod = ElectorConfig.DEFAULT_RETRY_PERIOD;
-  double jitter = ElectorConfig.DEFAULT_JITTER;
+  Duration leaseDuration = DEFAULT_LEASE_DURATION;
+  Duration renewDeadline = DEFAULT_RENEW_DEADLINE;
+  Duration retryPeriod = DEFAULT_RETRY_PERIOD;
+  double jitter = DEFAULT_JITTER;
   @Nullable Duration callTimeout;
   @Nullable Duration maxBackoff;
   @Nullable Duration closeTimeout;
@@ -79,9 +86,7 @@ final class ConfigValues {
     if (given != null) {
       return given;
     }
-    return retryPeriod.compareTo(ElectorConfig.DEFAULT_MAX_BACKOFF) > 0
-        ? retryPeriod
-        : ElectorConfig.DEFAULT_MAX_BACKOFF;
+    return retryPeriod.compareTo(DEFAULT_MAX_BACKOFF) > 0 ? retryPeriod : DEFAULT_MAX_BACKOFF;
   }
 
   /** closeTimeout, or renewDeadline. */

@@ -25,19 +25,19 @@ import java.util.random.RandomGenerator;
  */
 public final class ElectorConfig {
   /** Default lease duration: 15 s. */
-  public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+  public static final Duration DEFAULT_LEASE_DURATION = ConfigValues.DEFAULT_LEASE_DURATION;
 
   /** Default renew deadline: 10 s. */
-  public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_RENEW_DEADLINE = ConfigValues.DEFAULT_RENEW_DEADLINE;
 
   /** Default retry period: 2 s. */
-  public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_RETRY_PERIOD = ConfigValues.DEFAULT_RETRY_PERIOD;
 
   /** Default jitter factor: 1.2. */
-  public static final double DEFAULT_JITTER = 1.2;
+  public static final double DEFAULT_JITTER = ConfigValues.DEFAULT_JITTER;
 
   /** Default cap on the back-off after errors: 16 s. */
-  public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(16);
+  public static final Duration DEFAULT_MAX_BACKOFF = ConfigValues.DEFAULT_MAX_BACKOFF;
 
   /** Calls a candidate may make at once before the budget's rate applies: 4. */
   public static final int CALL_BURST = 4;

@@ -15,8 +15,13 @@ public interface MonotonicClock {
    */
   long nanos();
 
-  /** Returns the clock backed by {@link System#nanoTime()}. */
+  /**
+   * Returns the clock backed by {@link System#nanoTime()}: the only place in elector-core that
+   * reads it. The election reads time only through the clock it is given; code that needs real time
+   * outside it (the default threads' shutdown, the Kubernetes locks' watch and event threads) reads
+   * it through this.
+   */
   static MonotonicClock system() {
-    return SystemTime.CLOCK;
+    return System::nanoTime;
   }
 }

@@ -131,9 +131,13 @@ final class ShardPlanner {
     }
     ShardBalance.Plan plan = ShardBalance.plan(identity, live, holders);
     long settling = settlingAfterJoin(live);
+    // A group that already works (another replica leads a shard) is no forming group: the free
+    // shards are those its members let go for this one, which takes them at once (within a quota
+    // that counts only the members it has seen renew, so never fewer than it should take).
+    boolean forming = holders.stream().noneMatch(h -> !h.isEmpty() && !h.equals(identity));
     // members it cannot see may lead shards too: it takes nothing until it sees every slot again
     boolean blind = members.stream().anyMatch(m -> !ElectorAccess.of(m).seesTheLock());
-    if (settling > 0 || blind) {
+    if ((settling > 0 && forming) || blind) {
       plan = new ShardBalance.Plan(Set.of(), plan.release(), plan.quota());
     }
     synchronized (lock) {
@@ -176,9 +180,11 @@ final class ShardPlanner {
   /**
    * How long until a member that joined has been a member for (jitter + 1) × retryPeriod, or 0.
    * Replicas that start together become members one after another within moments, and each counts
-   * the others once it saw them renew; dealing free shards only once membership has held still that
-   * long keeps the first member from taking every shard and handing most of them on. Members
-   * leaving need no wait: their shards are dealt at once (after their leases expire).
+   * the others once it saw them renew; while the group forms (no other replica leads a shard),
+   * dealing free shards only once membership has held still that long keeps the first member from
+   * taking every shard and handing most of them on. A replica joining a working group does not
+   * wait: the shards free then are those the members let go for it. Members leaving need no wait:
+   * their shards are dealt at once (after their leases expire).
    */
   private long settlingAfterJoin(Set<String> live) {
     long now = clock.nanos();

@@ -188,6 +188,18 @@ class ShardFixture {
     return time.scheduler().advanceUntil(condition, limit);
   }
 
+  /** The longest time any one shard went without a leader in [fromNanos, toNanos). */
+  Duration longestLeaderless(long fromNanos, long toNanos) {
+    Duration longest = Duration.ZERO;
+    for (LeadershipTimeline timeline : timelines.values()) {
+      Duration gap = timeline.leaderlessTime(fromNanos, toNanos);
+      if (gap.compareTo(longest) > 0) {
+        longest = gap;
+      }
+    }
+    return longest;
+  }
+
   /** Fails unless every shard had at most one leader at every instant. */
   void assertNoOverlapPerShard() {
     timelines.forEach(

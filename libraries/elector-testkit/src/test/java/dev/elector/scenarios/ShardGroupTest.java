@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Three replicas share twelve shards: they settle at 4/4/4, a replica that drops out has its shards
  * split 6/6 within a lease and a margin, and when it returns the group settles at 4/4/4 again,
- * moving only the shards it must, with at most one leader per shard throughout.
+ * moving only the shards it must; a fourth that joins takes the three let go for it at once, with
+ * at most one leader per shard throughout.
  */
 class ShardGroupTest {
   private static final Duration LEASE = ElectorConfig.DEFAULT_LEASE_DURATION;
@@ -41,18 +42,44 @@ class ShardGroupTest {
         split.compareTo(LEASE.plus(Duration.ofSeconds(5))) <= 0,
         "c's shards are led again within a lease and a margin: " + split);
 
+    long rejoined = fixture.time.clock().nanos();
     fixture.replica("c").reconnect();
     Duration back = fixture.advanceUntil(() -> fixture.balanced(all), Duration.ofMinutes(2));
+    Duration handOver = fixture.longestLeaderless(rejoined, fixture.time.clock().nanos());
     assertEquals(List.of(4, 4, 4), fixture.counts());
     int backMoves = fixture.termsStarted - coldMoves - splitMoves;
     assertEquals(4, backMoves, "c takes back four shards, two from each");
     fixture.time.advance(Duration.ofMinutes(2));
     assertEquals(List.of(4, 4, 4), fixture.counts(), "and nothing flaps after");
 
+    long joined = fixture.time.clock().nanos();
+    fixture.start("d");
+    List<String> four = List.of("a", "b", "c", "d");
+    Duration join = fixture.advanceUntil(() -> fixture.balanced(four), Duration.ofMinutes(2));
+    Duration joinHandOver = fixture.longestLeaderless(joined, fixture.time.clock().nanos());
+    assertEquals(List.of(3, 3, 3, 3), fixture.counts());
+    int joinMoves = fixture.termsStarted - coldMoves - splitMoves - backMoves;
+    assertEquals(3, joinMoves, "d takes three shards, one from each");
+    assertTrue(
+        joinHandOver.compareTo(Duration.ofSeconds(1)) < 0,
+        "d takes each shard let go for it at once, as a graceful hand-over goes, not after a"
+            + " settle period: leaderless "
+            + joinHandOver);
+
     System.out.printf(
         "shards 3x12: balanced %s after a cold start (%d terms), %s after a crash (%d moves),"
-            + " %s after the return (%d moves)%n",
-        cold, coldMoves, split, splitMoves, back, backMoves);
+            + " %s after the return (%d moves, each shard leaderless at most %s), %s after a"
+            + " fourth joins (%d moves, each shard leaderless at most %s)%n",
+        cold,
+        coldMoves,
+        split,
+        splitMoves,
+        back,
+        backMoves,
+        handOver,
+        join,
+        joinMoves,
+        joinHandOver);
     fixture.assertNoOverlapPerShard();
     fixture.closeAll();
   }

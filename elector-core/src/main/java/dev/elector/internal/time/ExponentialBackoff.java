@@ -6,8 +6,7 @@ import java.util.Objects;
 /**
  * An exponential back-off: {@code first} after the first failure, doubling with each further one,
  * up to {@code max}. It is the one back-off formula Elector uses (the elector's retries, the
- * Kubernetes locks' watch reconnects) and is public so that applications back off with the same
- * rule.
+ * Kubernetes locks' watch reconnects). Internal: not part of the API.
  *
  * <p>It gives the base wait only; the caller spreads it with its own jitter, because the right
  * spread depends on the use (the elector stretches the wait by up to its jitter factor; writers

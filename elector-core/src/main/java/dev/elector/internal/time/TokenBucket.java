@@ -7,14 +7,14 @@ import java.util.Objects;
  * A token bucket: it holds {@code burst} tokens and earns one back per {@code interval}, so in any
  * stretch of time T it lets at most {@code burst + T / interval} requests go. It is the one rate
  * limit Elector uses (the elector's bound on lock calls, its failure log, the Kubernetes locks'
- * watch requests and Events) and is public so that applications pace with the same rule.
+ * watch requests and Events). Internal: not part of the API.
  *
  * <p>Time is the caller's: every method takes {@code now}, a reading of the caller's {@link
- * MonotonicClock} (the one injected into its configuration), so a test drives the bucket with a
- * virtual clock and a decision and the step that made it share one reading. The bucket is full at
- * the first reading it is given; readings must come from one clock and must not go back. Integer
- * nanoseconds, no floating point: the state is one theoretical arrival time (the generic cell-rate
- * algorithm).
+ * dev.elector.time.MonotonicClock} (the one injected into its configuration), so a test drives the
+ * bucket with a virtual clock and a decision and the step that made it share one reading. The
+ * bucket is full at the first reading it is given; readings must come from one clock and must not
+ * go back. Integer nanoseconds, no floating point: the state is one theoretical arrival time (the
+ * generic cell-rate algorithm).
  *
  * <p>Thread-safe: each method is atomic.
  */

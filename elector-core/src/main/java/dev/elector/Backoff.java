@@ -31,6 +31,15 @@ final class Backoff {
     return (long) (doubling.nanosAfterFailures(failures) * factor(draw));
   }
 
+  /**
+   * {@link #afterFailures(int, double)}, but no later than {@code takeableInNanos} or one {@link
+   * #retry(double)}, whichever is later: the back-off spares the server only while the candidate
+   * could not take the lock anyway.
+   */
+  long afterFailures(int failures, double draw, long takeableInNanos) {
+    return Math.min(afterFailures(failures, draw), Math.max(takeableInNanos, retry(draw)));
+  }
+
   private double factor(double draw) {
     return 1.0 + draw * (jitter - 1.0);
   }

@@ -293,7 +293,9 @@ final class Election implements ElectorAccess.Sight {
       long due = retry.from() + backoff.retry(random.nextDouble()) - clock.nanos();
       return Math.min(retry.cap(), Math.max(0, due));
     }
-    return backoff.afterFailures(((Effect.Delay.Backoff) delay).failures(), random.nextDouble());
+    Effect.Delay.Backoff after = (Effect.Delay.Backoff) delay;
+    double draw = random.nextDouble();
+    return backoff.afterFailures(after.failures(), draw, after.takeableIn());
   }
 
   private void startTerm(Effect.StartTerm start) {

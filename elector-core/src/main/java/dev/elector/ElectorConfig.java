@@ -109,7 +109,11 @@ public final class ElectorConfig {
     return values.resolvedCallTimeout();
   }
 
-  /** The cap on the back-off after consecutive errors. */
+  /**
+   * The cap on the back-off after consecutive errors. The back-off applies while the lock is
+   * someone else's anyway and after a configuration problem; a candidate that could take the lock
+   * tries once a retry period.
+   */
   public Duration maxBackoff() {
     return values.resolvedMaxBackoff();
   }

@@ -44,4 +44,14 @@ class BackoffTest {
     assertEquals(2 * S, exact.retry(0.9));
     assertEquals(8 * S, exact.afterFailures(3, 0.9));
   }
+
+  @Test
+  void theBackOffEndsWhenTheLockCouldBeTakenAndNeverWaitsLessThanARetryPeriod() {
+    Backoff capped = new Backoff(2 * S, 16 * S, 1.2);
+    assertEquals(16 * S, capped.afterFailures(5, 0.0, Long.MAX_VALUE), "nothing to gain: in full");
+    assertEquals(10 * S, capped.afterFailures(5, 0.0, 10 * S), "until the lock could be taken");
+    assertEquals(2 * S, capped.afterFailures(5, 0.0, 0), "then one retry period");
+    assertEquals(2_400_000_000L - 1, capped.afterFailures(5, 0.999_999_999_75, 0), "with jitter");
+    assertEquals(4 * S, capped.afterFailures(2, 0.0, 10 * S), "a shorter back-off is kept");
+  }
 }

@@ -5,8 +5,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Why a lock call failed: the outcome of a read or a write that failed (a failed write may have
- * taken effect or not). Failures are expected outcomes: the elector retries them with capped
- * exponential back-off and logs them without flooding.
+ * taken effect or not). Failures are expected outcomes: the elector retries them (with capped
+ * exponential back-off while the lock is someone else's anyway, or after a configuration problem)
+ * and logs them without flooding.
  *
  * @param kind the class of failure, which decides how loudly it is reported
  * @param message what went wrong and, where known, how to fix it

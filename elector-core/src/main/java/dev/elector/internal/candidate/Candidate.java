@@ -89,7 +89,8 @@ public final class Candidate {
             0,
             null,
             false,
-            Budget.of(settings.callBurst(), retry / settings.callsPerRetryPeriod())),
+            Budget.of(settings.callBurst(), retry / settings.callsPerRetryPeriod()),
+            null),
         false,
         false);
   }
@@ -159,6 +160,7 @@ public final class Candidate {
     private @Nullable InFlight call;
     private boolean stepPending;
     private Budget budget;
+    private @Nullable LeaderRecord unanswered;
     private boolean createTried;
     private boolean closeRequested;
 
@@ -177,6 +179,7 @@ public final class Candidate {
       this.call = s.calls().inFlight();
       this.stepPending = s.calls().stepPending();
       this.budget = s.calls().budget();
+      this.unanswered = s.calls().unanswered();
       this.createTried = s.createTried();
       this.closeRequested = s.closeRequested();
     }
@@ -188,7 +191,7 @@ public final class Candidate {
           failures,
           lastFailure,
           new State.Watch(watchCurrent, watchFailure, watchEvents),
-          new State.Calls(seq, epoch, call, stepPending, budget),
+          new State.Calls(seq, epoch, call, stepPending, budget, unanswered),
           createTried,
           closeRequested);
     }
@@ -272,7 +275,9 @@ public final class Candidate {
     /** A follower's look: take the lock, create it on the first look, or read it. */
     private void look() {
       Observation seen = view.current();
-      if (watchCurrent && seen != null && mayTake(seen)) {
+      if (seen != null && landedLate(seen)) {
+        releaseLanded(seen); // shown by the watch while a call was on its way
+      } else if (watchCurrent && seen != null && mayTake(seen)) {
         acquire(seen);
       } else if (seen == null && !createTried && !view.holdingOff(now)) {
         // Nothing seen yet: a create succeeds only where the lock is absent, where a read would
@@ -302,6 +307,11 @@ public final class Candidate {
 
     /** Takes the lock as {@code seen} if it may, or waits for the next look after a good call. */
     private void decide(Observation seen, String callName) {
+      if (landedLate(seen)) {
+        succeeded(callName);
+        releaseLanded(seen);
+        return;
+      }
       if (releaseOnRequest(seen)) {
         return;
       }
@@ -333,7 +343,10 @@ public final class Candidate {
         if (call != null) {
           return; // the call's answer decides
         }
-        if (mayRelease(seen)) {
+        if (landedLate(seen)) {
+          cancelStep();
+          releaseLanded(seen);
+        } else if (mayRelease(seen)) {
           cancelStep();
           releaseOnRequest(seen);
         } else if (mayTake(seen)) {
@@ -449,6 +462,44 @@ public final class Candidate {
       return true;
     }
 
+    /**
+     * Whether {@code seen} is this candidate's own acquisition whose answer was a failure: the
+     * write landed, but too late (or too doubtfully) to start a term. Taking it over would be one
+     * more write that may land late and restart every other candidate's wait for a lease.
+     */
+    private boolean landedLate(Observation seen) {
+      LeaderRecord record = seen.record();
+      LeaderRecord mine = unanswered;
+      return phase instanceof Phase.Following
+          && mine != null
+          && record != null
+          && seen.version() != null
+          && record.isHeldBy(identity)
+          && record.leaderTransitions() == mine.leaderTransitions();
+    }
+
+    /**
+     * Releases a lock that names this candidate only because an acquisition landed after its answer
+     * was given up, so that every candidate may take it at once rather than wait out a lease for a
+     * term that never started. A slowed candidate so cannot hold the lock hostage with writes whose
+     * answers come too late to count.
+     */
+    private void releaseLanded(Observation seen) {
+      LeaderRecord record = Objects.requireNonNull(seen.record());
+      String version = Objects.requireNonNull(seen.version());
+      unanswered = null;
+      Phase.SteppingDown releasing =
+          new Phase.SteppingDown(new Phase.Claim(version, record), Phase.NO_STOP, now);
+      phase = releasing;
+      log(
+          Level.INFO,
+          "an acquisition by this candidate (token "
+              + record.leaderTransitions()
+              + ") landed after its answer was given up; releasing the lock so that no candidate"
+              + " waits a lease for a term that never started");
+      releaseAfterStepDown(releasing);
+    }
+
     // -------------------------------------------------------------- acquire
 
     /**
@@ -494,6 +545,9 @@ public final class Candidate {
         decide(shown, "acquire");
         return;
       }
+      if (result instanceof LockFailure) {
+        unanswered = asked.writing();
+      }
       if (firstLook && !(result instanceof LockWrite.Written)) {
         read(Purpose.LOOK);
         return;
@@ -526,6 +580,7 @@ public final class Candidate {
         watchCurrent = false;
         schedule(new Delay.Retry(now, Long.MAX_VALUE));
       } else {
+        unanswered = asked.writing();
         failed((LockFailure) result, "acquire", "Retrying with back-off.");
       }
     }
@@ -540,6 +595,7 @@ public final class Candidate {
       phase = new Phase.Leading(token, startedAt, new Phase.Claim(version, record), start);
       epoch++;
       failures = 0;
+      unanswered = null;
       view = view.withToken(token);
       see(new LockRead.Found(version, record));
       effects.add(new Effect.StartTerm(token, startedAt, start + renewDeadline));
@@ -707,7 +763,7 @@ public final class Candidate {
       endTerm(leading, conflicted ? Ending.LOCK_LOST : Ending.RENEW_DEADLINE_EXCEEDED);
       // A leader past its deadline backs off as after a failure.
       failures = Math.max(failures, 1);
-      follow(new Delay.Backoff(failures));
+      follow(new Delay.Backoff(failures, Long.MAX_VALUE));
     }
 
     /** Ends the term {@code leading} led; what was scheduled for it is cancelled. */
@@ -1027,7 +1083,23 @@ public final class Candidate {
       lastFailure = failure;
       effects.add(new Effect.Failed(callName, failure, consequence));
       watchCurrent = false;
-      schedule(new Delay.Backoff(failures));
+      schedule(backoff(failure));
+    }
+
+    /**
+     * The back-off after a failure, which never keeps a candidate from the lock past the moment it
+     * could take it: from then on it tries once a retry period, so the end of an outage costs at
+     * most a retry period (with jitter) and a round trip. Back-off only spares a server while the
+     * lock is someone else's anyway. A configuration problem (a missing permission, say) backs off
+     * in full: retrying sooner cannot help.
+     */
+    private Delay backoff(LockFailure failure) {
+      if (failure.kind().isConfigurationProblem()) {
+        return new Delay.Backoff(failures, Long.MAX_VALUE);
+      }
+      Observation seen = view.current();
+      long untilTakeable = seen == null ? 0 : Math.max(0, mayTakeFrom(seen) - now);
+      return new Delay.Backoff(failures, untilTakeable);
     }
 
     private void succeeded(String callName) {

@@ -118,7 +118,11 @@ public sealed interface Effect {
      */
     record Retry(long from, long cap) implements Delay {}
 
-    /** The back-off after {@code failures} failures in a row, with jitter. */
-    record Backoff(int failures) implements Delay {}
+    /**
+     * The back-off after {@code failures} failures in a row, with jitter; but no later than {@code
+     * takeableIn} from now or a retry period with jitter, whichever is later: a candidate backs off
+     * only while it could not take the lock anyway.
+     */
+    record Backoff(int failures, long takeableIn) implements Delay {}
   }
 }

@@ -139,6 +139,84 @@ class CandidateTest {
     assertEquals(6, take.record().leaderTransitions(), "a token above the highest seen");
   }
 
+  // ---------------------------------------------------------------- recovering from faults
+
+  @Test
+  void aFailureBacksOffOnlyUntilTheLockCouldBeTakenThenTriesEachRetryPeriod() {
+    at(0, new Event.GateCompleted(null));
+    at(0, new Event.Watched(new LockRead.Found("7", THEIRS))); // expires at 15 on our clock
+    LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "connection refused");
+    at(1, new Event.Watched(down));
+    at(3, new Event.StepDue());
+    at(3, new Event.ReadAnswered(callSeq(), down));
+    assertEquals(
+        new Effect.Delay.Backoff(1, 12 * S),
+        effect(Effect.ScheduleStep.class).delay(),
+        "backs off, but not past the holder's expiry");
+    at(14, new Event.StepDue());
+    at(14, new Event.ReadAnswered(callSeq(), down));
+    at(16, new Event.StepDue());
+    at(16, new Event.ReadAnswered(callSeq(), down));
+    assertEquals(
+        new Effect.Delay.Backoff(3, 0),
+        effect(Effect.ScheduleStep.class).delay(),
+        "the lock could be taken now: one try per retry period, whatever the streak");
+  }
+
+  @Test
+  void aConfigurationProblemBacksOffInFull() {
+    at(0, new Event.GateCompleted(null));
+    at(0, new Event.StepDue());
+    LockFailure forbidden = LockFailure.of(LockFailure.Kind.FORBIDDEN, "no create on leases");
+    at(0.1, new Event.WriteAnswered(callSeq(), forbidden));
+    at(0.2, new Event.ReadAnswered(callSeq(), new LockRead.Absent()));
+    assertEquals(Effect.Kind.CREATE, effect(Effect.Call.class).kind());
+    at(0.3, new Event.WriteAnswered(callSeq(), forbidden));
+    assertEquals(
+        new Effect.Delay.Backoff(1, Long.MAX_VALUE), effect(Effect.ScheduleStep.class).delay());
+  }
+
+  @Test
+  void anAcquisitionThatLandedAfterItsAnswerWasGivenUpIsReleasedNotTakenOver() {
+    at(0, new Event.GateCompleted(null));
+    at(0, new Event.StepDue());
+    Effect.Call create = effect(Effect.Call.class);
+    LockFailure late = LockFailure.of(LockFailure.Kind.TIMEOUT, "no answer within 5 s");
+    at(5, new Event.WriteAnswered(create.seq(), late));
+    assertEquals(Effect.Kind.READ, effect(Effect.Call.class).kind());
+
+    at(5.1, new Event.ReadAnswered(callSeq(), new LockRead.Found("1", create.record())));
+    assertFalse(has(Effect.StartTerm.class), "an answer given up on starts no term");
+    Effect.Call release = effect(Effect.Call.class);
+    assertEquals(Purpose.RELEASE_AFTER_STEP_DOWN, release.purpose(), "not an acquisition over it");
+    assertEquals("1", release.version());
+    assertTrue(release.record().isReleased());
+
+    at(5.2, new Event.WriteAnswered(release.seq(), new LockWrite.Written("2")));
+    assertEquals(new Phase.Following(null), state.phase(), "still a candidate");
+  }
+
+  @Test
+  void aLateAcquisitionSeenThroughTheWatchIsReleasedToo() {
+    at(0, new Event.GateCompleted(null));
+    at(0, new Event.Watched(new LockRead.Found("7", THEIRS)));
+    at(15, new Event.StepDue());
+    Effect.Call take = effect(Effect.Call.class);
+    at(20, new Event.WriteAnswered(take.seq(), LockFailure.of(LockFailure.Kind.TIMEOUT, "5 s")));
+    at(21, new Event.Watched(new LockRead.Found("8", take.record())));
+    assertEquals(Purpose.RELEASE_AFTER_STEP_DOWN, effect(Effect.Call.class).purpose());
+  }
+
+  @Test
+  void aRecordOfOursFromBeforeThisCandidateStartedIsTakenAtOnce() {
+    LeaderRecord earlier = new LeaderRecord("me", Duration.ofSeconds(15), T0, T0, 3);
+    at(0, new Event.GateCompleted(null));
+    at(0, new Event.Watched(new LockRead.Found("7", earlier)));
+    Effect.Call take = effect(Effect.Call.class);
+    assertEquals(Effect.Kind.UPDATE, take.kind(), "a restart with the same identity leads on");
+    assertEquals(4, take.record().leaderTransitions());
+  }
+
   // ---------------------------------------------------------------- leading and renewing
 
   @Test
@@ -174,7 +252,8 @@ class CandidateTest {
     assertEquals(
         new Effect.EndTerm(0, Effect.Ending.RENEW_DEADLINE_EXCEEDED), effect(Effect.EndTerm.class));
     assertFalse(has(Effect.Call.class));
-    assertEquals(new Effect.Delay.Backoff(1), effect(Effect.ScheduleStep.class).delay());
+    assertEquals(
+        new Effect.Delay.Backoff(1, Long.MAX_VALUE), effect(Effect.ScheduleStep.class).delay());
   }
 
   @Test
@@ -254,7 +333,10 @@ class CandidateTest {
     LockFailure down = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "down");
     at(2.2, new Event.ReadAnswered(callSeq(), down));
     assertEquals(new Effect.EndTerm(0, Effect.Ending.LOCK_LOST), effect(Effect.EndTerm.class));
-    assertEquals(new Effect.Delay.Backoff(1), effect(Effect.ScheduleStep.class).delay());
+    assertEquals(
+        new Effect.Delay.Backoff(1, 0),
+        effect(Effect.ScheduleStep.class).delay(),
+        "the record last seen is its own: it may try again after one retry period");
   }
 
   @Test

@@ -44,6 +44,7 @@ public final class FaultyLock implements LeaderLock {
   private LockFailure.Kind probabilisticKind = LockFailure.Kind.UNAVAILABLE;
   private SplittableRandom random = new SplittableRandom(1);
   private long latencyNanos;
+  private long oneWayNanos;
   private boolean hang;
   private int conflictsToInject;
   private final List<Consumer<LockRead>> watchers = new ArrayList<>();
@@ -93,6 +94,16 @@ public final class FaultyLock implements LeaderLock {
     return this;
   }
 
+  /**
+   * A slow link: every call reaches the lock {@code oneWay} late and its answer takes as long
+   * again, and every watch event arrives {@code oneWay} late. A write may so land after the
+   * candidate gave up waiting for its answer.
+   */
+  public synchronized FaultyLock slowLink(Duration oneWay) {
+    this.oneWayNanos = oneWay.toNanos();
+    return this;
+  }
+
   /** No call ever answers until {@link #heal()}. */
   public synchronized FaultyLock hang() {
     this.hang = true;
@@ -134,6 +145,7 @@ public final class FaultyLock implements LeaderLock {
     failWrites = null;
     failureProbability = 0;
     latencyNanos = 0;
+    oneWayNanos = 0;
     hang = false;
     conflictsToInject = 0;
     return this;
@@ -191,8 +203,14 @@ public final class FaultyLock implements LeaderLock {
     Optional<Cancellable> watch =
         delegate.watch(
             event -> {
-              if (!partitioned() && !watchBroken()) {
+              if (partitioned() || watchBroken()) {
+                return;
+              }
+              long oneWay = oneWay();
+              if (oneWay == 0) {
                 listener.accept(event);
+              } else {
+                scheduler.schedule(() -> listener.accept(event), oneWay);
               }
             });
     if (watch.isEmpty()) {
@@ -221,6 +239,10 @@ public final class FaultyLock implements LeaderLock {
     return delegate.describe();
   }
 
+  private synchronized long oneWay() {
+    return oneWayNanos;
+  }
+
   private synchronized boolean watchBroken() {
     return watchBroken != null;
   }
@@ -237,11 +259,13 @@ public final class FaultyLock implements LeaderLock {
     LockFailure.Kind failWith;
     boolean never;
     long delay;
+    long oneWay;
     boolean conflict = false;
     synchronized (this) {
       calls.add(new Call(clock.nanos(), kind));
       never = hang;
       delay = latencyNanos;
+      oneWay = oneWayNanos;
       failWith = failAll != null ? failAll : write ? failWrites : null;
       if (failWith == null && failureProbability > 0 && random.nextDouble() < failureProbability) {
         failWith = probabilisticKind;
@@ -263,10 +287,26 @@ public final class FaultyLock implements LeaderLock {
       @SuppressWarnings("unchecked")
       T injected = (T) new LockWrite.Conflict("injected conflict");
       result = CompletableFuture.completedFuture(injected);
+    } else if (oneWay > 0) {
+      CompletableFuture<T> arrived = new CompletableFuture<>();
+      scheduler.schedule(
+          () ->
+              call.get()
+                  .whenComplete(
+                      (value, error) -> {
+                        if (error != null) {
+                          arrived.completeExceptionally(error);
+                        } else {
+                          arrived.complete(value);
+                        }
+                      }),
+          oneWay);
+      result = arrived;
     } else {
       result = call.get();
     }
-    if (delay == 0) {
+    long answerDelay = delay + oneWay; // a slow link is slow both ways
+    if (answerDelay == 0) {
       return result;
     }
     CompletableFuture<T> late = new CompletableFuture<>();
@@ -280,7 +320,7 @@ public final class FaultyLock implements LeaderLock {
                     late.complete(value);
                   }
                 },
-                delay));
+                answerDelay));
     return late;
   }
 }

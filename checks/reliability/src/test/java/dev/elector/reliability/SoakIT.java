@@ -74,7 +74,8 @@ class SoakIT {
     // outside release docs/guarantees.md describes. Off unless asked for.
     boolean goRelease = Boolean.getBoolean("elector.soak.gocandidates.release");
 
-    try (Cohort cohort = new Cohort(cluster, namespace).start(CANDIDATES)) {
+    try (Cohort cohort = new Cohort(cluster, namespace).start(CANDIDATES);
+        LeaseHistory history = LeaseHistory.start(cluster.admin(), namespace.name(), Cohort.LOCK)) {
       if (goCount > 0) {
         Path binary = GoCandidate.binary();
         for (int i = 1; i <= goCount; i++) {
@@ -94,6 +95,7 @@ class SoakIT {
       long start = System.nanoTime();
       long end = start + length.toNanos();
       long lastRestart = start;
+      List<Episode> episodes = new ArrayList<>();
 
       List<Fault> faults =
           new ArrayList<>(
@@ -131,6 +133,8 @@ class SoakIT {
 
       while (System.nanoTime() < end) {
         String name;
+        long appliedAt = System.nanoTime();
+        long healedAt = -1;
         boolean restartDue =
             restartable
                 && System.nanoTime() - lastRestart > Duration.ofSeconds(60).toNanos()
@@ -138,6 +142,7 @@ class SoakIT {
         if (restartDue) {
           cluster.restartApiServer();
           lastRestart = System.nanoTime();
+          healedAt = lastRestart; // the server is back
           name = "api-server-restart";
         } else {
           try {
@@ -147,8 +152,12 @@ class SoakIT {
           }
         }
         applied.merge(name, 1, Integer::sum);
+        if (name.endsWith("-lock")) {
+          healedAt = System.nanoTime(); // a deletion or a rewrite is over once written
+        }
         watch(cohort, Duration.ofMillis(2_000 + random.nextInt(4_000)));
         cohort.healAll();
+        episodes.add(new Episode(name, appliedAt, healedAt < 0 ? System.nanoTime() : healedAt));
         watch(cohort, Duration.ofMillis(1_000 + random.nextInt(2_000)));
       }
       Duration window = Duration.ofNanos(System.nanoTime() - start);
@@ -180,6 +189,7 @@ class SoakIT {
           "leaderless-time",
           Figures.millis(leaderless)
               + String.format(" (%.1f%%)", 100.0 * leaderless.toNanos() / window.toNanos()));
+      recordLeaderlessParts(cohort.timeline, history, episodes, start, start + window.toNanos());
       Figures.record("soak", "longest-overlap", Figures.millis(cohort.timeline.maxOverlap()));
       Figures.record(
           "soak",
@@ -247,6 +257,88 @@ class SoakIT {
           heapAfter <= heapBefore + 32L * 1_048_576,
           "heap grew: " + heapBefore + " -> " + heapAfter);
     }
+  }
+
+  /** A fault as the soak applied it: from when, and until when its cause lasted. */
+  private record Episode(String name, long appliedAt, long healedAt) {}
+
+  /** Leaderless time of one kind of fault, in its three parts. */
+  private static final class Parts {
+    int gaps;
+    long lease;
+    long fault;
+    long excess;
+    long worstExcess;
+    int unmatched;
+
+    @Override
+    public String toString() {
+      return String.format(
+          "%d gaps, %d ms = lease %d + fault %d + excess %d (worst excess %d ms)%s",
+          gaps,
+          (lease + fault + excess) / 1_000_000,
+          lease / 1_000_000,
+          fault / 1_000_000,
+          excess / 1_000_000,
+          worstExcess / 1_000_000,
+          unmatched == 0 ? "" : ", " + unmatched + " not matched in the history");
+    }
+  }
+
+  /**
+   * Splits every leaderless gap that began in the window into three parts and adds them up per
+   * fault kind (the fault applied last before the gap began): the time the lease made unavoidable
+   * (until the earliest safe instant the lock's history allows: every landed claim's lease over, a
+   * release ending them), the time the fault itself still lasted after that (the server away, every
+   * call failing), and the excess after both, the candidates' own share.
+   */
+  private static void recordLeaderlessParts(
+      LeadershipTimeline timeline,
+      LeaseHistory history,
+      List<Episode> episodes,
+      long from,
+      long to) {
+    List<LeadershipTimeline.Interval> terms = new ArrayList<>(timeline.terms());
+    terms.sort(java.util.Comparator.comparingLong(LeadershipTimeline.Interval::startNanos));
+    Map<String, Parts> byFault = new java.util.TreeMap<>();
+    Parts all = new Parts();
+    long coveredUntil = from;
+    for (LeadershipTimeline.Interval term : terms) {
+      long gapStart = coveredUntil;
+      if (term.startNanos() > gapStart && gapStart < to && gapStart >= from) {
+        Episode cause = null;
+        for (Episode e : episodes) {
+          if (e.appliedAt() <= gapStart) {
+            cause = e;
+          }
+        }
+        Parts parts =
+            byFault.computeIfAbsent(cause == null ? "none" : cause.name(), k -> new Parts());
+        long next = term.startNanos();
+        long healed = cause == null ? gapStart : cause.healedAt();
+        long safe;
+        try {
+          safe = history.safeInstantBefore(term.candidate(), term.token(), gapStart);
+        } catch (IllegalStateException notFound) {
+          parts.unmatched++;
+          all.unmatched++;
+          safe = gapStart; // counted as the candidates' own
+        }
+        long lease = Math.max(0, Math.min(safe, next) - gapStart);
+        long fault = Math.max(0, Math.min(healed, next) - Math.max(gapStart, safe));
+        long excess = Math.max(0, next - Math.max(Math.max(gapStart, safe), healed));
+        for (Parts p : List.of(parts, all)) {
+          p.gaps++;
+          p.lease += lease;
+          p.fault += fault;
+          p.excess += excess;
+          p.worstExcess = Math.max(p.worstExcess, excess);
+        }
+      }
+      coveredUntil = Math.max(coveredUntil, term.endNanos());
+    }
+    Figures.record("soak", "leaderless-parts", all);
+    Figures.record("soak", "leaderless-parts-by-fault", byFault);
   }
 
   /**

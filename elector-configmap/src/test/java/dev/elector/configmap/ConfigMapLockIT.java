@@ -39,7 +39,7 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
         .namespace(namespace)
         .name(name)
         .identity(identity)
-        .requestTimeout(RENEW.dividedBy(2))
+        .requestTimeout(REQUEST_TIMEOUT)
         .build();
   }
 

@@ -55,6 +55,13 @@ public abstract class AbstractKubeLockIT {
   /** The timeout of a lock call made by the test itself: long, the test is not about time. */
   private static final Duration CALL = Duration.ofSeconds(30);
 
+  /**
+   * The lock's own bound on a call: long too. An elector bounds each of its calls by its
+   * callTimeout (renewDeadline / 2) anyway; the test's own calls must not fail on a busy machine
+   * because the first request of a new identity (TLS, token review) took a second.
+   */
+  protected static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
   protected static final Duration LEASE = Duration.ofSeconds(3);
   protected static final Duration RENEW = Duration.ofSeconds(2);
   protected static final Duration RETRY = Duration.ofMillis(500);

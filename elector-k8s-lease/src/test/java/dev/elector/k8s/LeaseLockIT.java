@@ -29,7 +29,7 @@ public class LeaseLockIT extends AbstractKubeLockIT {
         .namespace(namespace)
         .name(name)
         .identity(identity)
-        .requestTimeout(RENEW.dividedBy(2))
+        .requestTimeout(REQUEST_TIMEOUT)
         .build();
   }
 

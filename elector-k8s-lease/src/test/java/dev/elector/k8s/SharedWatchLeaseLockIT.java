@@ -19,7 +19,7 @@ class SharedWatchLeaseLockIT extends LeaseLockIT {
         .namespace(namespace)
         .name(name)
         .identity(identity)
-        .requestTimeout(RENEW.dividedBy(2))
+        .requestTimeout(REQUEST_TIMEOUT)
         .sharedWatch(true)
         .build();
   }

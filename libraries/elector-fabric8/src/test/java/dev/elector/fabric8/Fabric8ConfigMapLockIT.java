@@ -19,7 +19,7 @@ class Fabric8ConfigMapLockIT extends ConfigMapLockIT {
         .namespace(namespace)
         .name(name)
         .identity(identity)
-        .requestTimeout(RENEW.dividedBy(2))
+        .requestTimeout(REQUEST_TIMEOUT)
         .build();
   }
 

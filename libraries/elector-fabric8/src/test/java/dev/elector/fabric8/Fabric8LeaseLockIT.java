@@ -20,7 +20,7 @@ class Fabric8LeaseLockIT extends LeaseLockIT {
         .namespace(namespace)
         .name(name)
         .identity(identity)
-        .requestTimeout(RENEW.dividedBy(2))
+        .requestTimeout(REQUEST_TIMEOUT)
         .build();
   }
 

@@ -106,6 +106,22 @@ final class AgentRetirement {
     log.info("IPPool {} is gone: deleted its agent Deployment {}", key, deploymentName);
   }
 
+  /**
+   * Another pool serves this pool's network: its agent Deployment (made before that rule held)
+   * goes, so that one DHCP server answers on the network.
+   */
+  void standingAside(IPPool pool) throws ApiException {
+    String key = pool.ref();
+    String deploymentName =
+        AgentDeployment.name(pool.getMetadata().getNamespace(), pool.getMetadata().getName());
+    delete(key, agentNamespace, deploymentName, "network-served-by-another-pool");
+    log.info(
+        "IPPool {}: another pool serves its network; deleted its agent Deployment {}/{}",
+        key,
+        agentNamespace,
+        deploymentName);
+  }
+
   /** The pool is being deleted and no longer used: its agent Deployments, of either layout, go. */
   void poolDeleting(IPPool pool) throws ApiException {
     String key = pool.ref();

@@ -467,6 +467,59 @@ class IPPoolControllerIT {
   }
 
   @Test
+  void aSecondPoolOnAServedNetworkServesNothingAndIsDeletedWithoutManualSteps() throws Exception {
+    String network = ns + "/served";
+    harness.create(ControllerHarness.pool(ns, "served", 40));
+    awaitCondition("served", PoolCondition.REGISTERED, "True", "Registered");
+    harness.create(
+        ControllerHarness.vmConfig(
+            ns, "on-served", List.of(ControllerHarness.nic(network, "52:54:00:40:00:01"))));
+    Await.until("on-served has its address", WAIT, () -> harness.allocated(ns, "on-served"));
+    String address =
+        harness
+            .readConfig(ns, "on-served")
+            .getStatus()
+            .getNetworkConfigs()
+            .get(0)
+            .getAllocatedIPAddress();
+
+    // no webhook runs here: the duplicate gets in, as it would while the webhook is down
+    IPPool duplicate = ControllerHarness.pool(ns, "served-dup", 41);
+    duplicate.getSpec().networkName(network);
+    harness.create(duplicate);
+    IPPool marked =
+        awaitCondition("served-dup", PoolCondition.REGISTERED, "False", OnePoolPerNetwork.REASON);
+    assertTrue(
+        condition(marked, PoolCondition.REGISTERED)
+            .getMessage()
+            .contains("served by IPPool " + ns + "/served"),
+        "the duplicate names the pool that serves its network");
+    assertTrue(
+        harness.absent(() -> harness.agent(ns, "served-dup")),
+        "no second DHCP server on the network");
+    assertNotNull(harness.agent(ns, "served"), "the older pool keeps its agent");
+    assertEquals(
+        "True", condition(harness.read(ns, "served"), PoolCondition.REGISTERED).getStatus());
+    assertTrue(harness.allocated(ns, "on-served"), "the network's VM config is not in Error");
+
+    harness.pools.delete(ns, "served-dup").throwsApiException();
+    Await.until(
+        "the duplicate is gone, its finalizer removed by the controller",
+        WAIT,
+        () -> harness.absent(() -> harness.read(ns, "served-dup")));
+    assertEquals(
+        address,
+        harness
+            .readConfig(ns, "on-served")
+            .getStatus()
+            .getNetworkConfigs()
+            .get(0)
+            .getAllocatedIPAddress(),
+        "the VM kept its address throughout");
+    assertNotNull(harness.agent(ns, "served"), "the serving pool's agent was never touched");
+  }
+
+  @Test
   void deletionRemovesTheAgentDeploymentThenThePool() throws Exception {
     harness.create(ControllerHarness.pool(ns, "delete", 5));
     awaitCondition("delete", PoolCondition.REGISTERED, "True", "Registered");

@@ -255,6 +255,7 @@ final class PoolReconciler implements KeyReconciler {
             config.agentImagePullPolicy(),
             replicas,
             !config.dhcp(),
+            config.agentLeaderElection(),
             config.agentPlacement(),
             clusterNetwork);
     if (live == null) {

@@ -23,9 +23,11 @@ import java.util.function.Function;
  *
  * <ul>
  *   <li>validate, IPPool CREATE and UPDATE: every problem of the spec, including those a stored
- *       pool is spared; an UPDATE that leaves the spec as it was (finalizers, annotations) always
- *       passes, and one that moves serverIP onto an address allocated to a MAC is refused;
- *   <li>validate, IPPool DELETE: refused while a VirtualMachineNetworkConfig uses the pool;
+ *       pool is spared, and a network another pool serves ({@link OnePoolPerNetwork}); an UPDATE
+ *       that leaves the spec as it was (finalizers, annotations) always passes, and one that moves
+ *       serverIP onto an address allocated to a MAC is refused;
+ *   <li>validate, IPPool DELETE: refused while a VirtualMachineNetworkConfig uses the pool (a pool
+ *       whose network another pool serves has no users);
  *   <li>validate, VirtualMachineNetworkConfig CREATE: {@link VmConfigRules};
  *   <li>mutate, IPPool CREATE: serverIP and the range filled in when left out.
  * </ul>
@@ -123,7 +125,7 @@ final class AdmissionReviews {
               object(request, "object", IPPool.class), object(request, "oldObject", IPPool.class));
         case "DELETE":
           IPPool old = object(request, "oldObject", IPPool.class);
-          List<String> users = PoolUsage.users(old, configsOnNetwork);
+          List<String> users = PoolUsage.users(old, poolsOnNetwork, configsOnNetwork);
           return users.isEmpty() ? List.of() : List.of(PoolUsage.message(old, users));
         default:
           return List.of();
@@ -131,7 +133,8 @@ final class AdmissionReviews {
     }
     if (VirtualMachineNetworkConfig.KIND.equals(kind) && "CREATE".equals(operation)) {
       return VmConfigRules.problems(
-          object(request, "object", VirtualMachineNetworkConfig.class), poolsOnNetwork);
+          object(request, "object", VirtualMachineNetworkConfig.class),
+          network -> OnePoolPerNetwork.servingOnly(poolsOnNetwork.apply(network)));
     }
     return List.of();
   }
@@ -144,6 +147,11 @@ final class AdmissionReviews {
     PoolValidation.validate(pool.getSpec(), serviceCidr)
         .problems()
         .forEach(p -> problems.add(p.message()));
+    String network = pool.getSpec() == null ? null : pool.getSpec().getNetworkName();
+    if (network != null) {
+      OnePoolPerNetwork.servedByOther(pool, poolsOnNetwork.apply(network))
+          .ifPresent(owner -> problems.add(OnePoolPerNetwork.refusal(pool, owner)));
+    }
     if (old != null && old.getStatus() != null && old.getStatus().getIpv4() != null) {
       String server =
           pool.getSpec() == null || pool.getSpec().getIpv4Config() == null

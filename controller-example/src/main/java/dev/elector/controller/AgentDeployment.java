@@ -140,6 +140,24 @@ final class AgentDeployment {
       boolean noDhcp,
       AgentPlacement placement,
       String clusterNetwork) {
+    return render(
+        pool, agentNamespace, image, pullPolicy, replicas, noDhcp, true, placement, clusterNetwork);
+  }
+
+  /**
+   * As {@link #render(IPPool, String, String, String, int, boolean, AgentPlacement, String)}, with
+   * {@code leaderElection} false rendering the agents' {@code --no-leader-election}.
+   */
+  static V1Deployment render(
+      IPPool pool,
+      String agentNamespace,
+      String image,
+      String pullPolicy,
+      int replicas,
+      boolean noDhcp,
+      boolean leaderElection,
+      AgentPlacement placement,
+      String clusterNetwork) {
     String namespace = pool.getMetadata().getNamespace();
     String name = pool.getMetadata().getName();
     String ref = namespace + "/" + name;
@@ -168,6 +186,9 @@ final class AgentDeployment {
                 lockName(namespace, name)));
     if (noDhcp) {
       args.add("--no-dhcp");
+    }
+    if (!leaderElection) {
+      args.add("--no-leader-election");
     }
     V1Container agent =
         new V1Container()

@@ -30,6 +30,9 @@ final class AgentRetirement {
   private final EventLog events;
   private final ControllerStats stats;
 
+  /** Earlier-layout agents this controller was refused to delete (warned once each). */
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+
   /** Pools whose upstream agent pod this term has deleted (or found absent). */
   private final Set<String> retired = ConcurrentHashMap.newKeySet();
 
@@ -58,14 +61,15 @@ final class AgentRetirement {
     V1Deployment legacy = legacyAgent(pool);
     if (legacy != null) {
       String name = legacy.getMetadata().getName();
-      delete(pool.ref(), pool.getMetadata().getNamespace(), name, "moved");
-      log.info(
-          "IPPool {}: its agent serves from {}; deleted the agent Deployment {}/{} of the earlier"
-              + " layout",
-          pool.ref(),
-          agentNamespace,
-          pool.getMetadata().getNamespace(),
-          name);
+      if (deleteLegacy(pool, name, "moved")) {
+        log.info(
+            "IPPool {}: its agent serves from {}; deleted the agent Deployment {}/{} of the earlier"
+                + " layout",
+            pool.ref(),
+            agentNamespace,
+            pool.getMetadata().getNamespace(),
+            name);
+      }
     }
     if (upstreamAgentNamespace != null && retired.add(pool.getMetadata().getUid())) {
       String name = upstreamAgentPodName(pool);
@@ -106,6 +110,22 @@ final class AgentRetirement {
     log.info("IPPool {} is gone: deleted its agent Deployment {}", key, deploymentName);
   }
 
+  /**
+   * Another pool serves this pool's network: its agent Deployment (made before that rule held)
+   * goes, so that one DHCP server answers on the network.
+   */
+  void standingAside(IPPool pool) throws ApiException {
+    String key = pool.ref();
+    String deploymentName =
+        AgentDeployment.name(pool.getMetadata().getNamespace(), pool.getMetadata().getName());
+    delete(key, agentNamespace, deploymentName, "network-served-by-another-pool");
+    log.info(
+        "IPPool {}: another pool serves its network; deleted its agent Deployment {}/{}",
+        key,
+        agentNamespace,
+        deploymentName);
+  }
+
   /** The pool is being deleted and no longer used: its agent Deployments, of either layout, go. */
   void poolDeleting(IPPool pool) throws ApiException {
     String key = pool.ref();
@@ -117,8 +137,43 @@ final class AgentRetirement {
       deleteWithPool(key, agentNamespace, deploymentName);
     }
     V1Deployment legacy = legacyAgent(pool);
-    if (legacy != null) {
-      deleteWithPool(key, pool.getMetadata().getNamespace(), legacy.getMetadata().getName());
+    if (legacy != null && deleteLegacy(pool, legacy.getMetadata().getName(), null)) {
+      log.info(
+          "IPPool {} is being deleted: deleted agent Deployment {}/{}",
+          key,
+          pool.getMetadata().getNamespace(),
+          legacy.getMetadata().getName());
+    }
+  }
+
+  /**
+   * Deletes the earlier layout's agent {@code name} of {@code pool}; false when this controller may
+   * not. Deleting Deployments outside the agents' namespace is a right granted only for this
+   * migration (the chart's {@code earlierLayoutCleanup}); without it the Deployment is left, with
+   * one WARN naming it and the fix, and nothing else waits for it (one owned by the pool goes with
+   * the pool through the garbage collector).
+   */
+  private boolean deleteLegacy(IPPool pool, String name, String reason) throws ApiException {
+    String namespace = pool.getMetadata().getNamespace();
+    try {
+      delete(pool.ref(), namespace, name, reason);
+      return true;
+    } catch (ApiException e) {
+      if (e.getCode() != 403) {
+        throw e;
+      }
+      if (refused.add(namespace + "/" + name)) {
+        log.warn(
+            "IPPool {}: may not delete the earlier layout's agent Deployment {}/{} (403); it"
+                + " serves beside the new agent until deleted: kubectl -n {} delete deployment {},"
+                + " or grant delete on deployments (chart value earlierLayoutCleanup=true)",
+            pool.ref(),
+            namespace,
+            name,
+            namespace,
+            name);
+      }
+      return false;
     }
   }
 

@@ -111,6 +111,10 @@ final class ClusterCache implements AutoCloseable {
             p -> {
               sink.pool(KubeObjects.key(p));
               if (p.getSpec() != null && p.getSpec().getNetworkName() != null) {
+                // another pool on the network: which one serves may have changed with this one
+                for (IPPool other : poolsOnNetwork(p.getSpec().getNetworkName())) {
+                  sink.pool(KubeObjects.key(other));
+                }
                 for (VirtualMachineNetworkConfig c :
                     configsOnNetwork(p.getSpec().getNetworkName())) {
                   sink.vmConfig(KubeObjects.key(c));
@@ -265,6 +269,11 @@ final class ClusterCache implements AutoCloseable {
   /** The pools whose spec.networkName is {@code network}, in any namespace. */
   List<IPPool> poolsOnNetwork(String network) {
     return pools.getIndexer().byIndex(BY_NETWORK, network);
+  }
+
+  /** The pool that serves {@code network} ({@link OnePoolPerNetwork}): none or one. */
+  List<IPPool> servingPools(String network) {
+    return OnePoolPerNetwork.servingOnly(poolsOnNetwork(network));
   }
 
   VirtualMachineNetworkConfig vmConfig(String key) {

@@ -53,6 +53,7 @@ public final class ControllerConfig {
   private final boolean leaderElection;
   private final boolean agents;
   private final boolean dhcp;
+  private final boolean agentLeaderElection;
   private final AgentPlacement agentPlacement;
   private final String upstreamAgentNamespace;
   private final Consumer<String> events;
@@ -76,6 +77,7 @@ public final class ControllerConfig {
     this.leaderElection = b.leaderElection;
     this.agents = b.agents;
     this.dhcp = b.dhcp;
+    this.agentLeaderElection = b.agentLeaderElection;
     this.agentPlacement = b.agentPlacement;
     this.upstreamAgentNamespace = b.upstreamAgentNamespace;
     this.events = b.events;
@@ -198,6 +200,11 @@ public final class ControllerConfig {
     return dhcp;
   }
 
+  /** Whether a pool's agent replicas elect one server (false: the agents' --no-leader-election). */
+  public boolean agentLeaderElection() {
+    return agentLeaderElection;
+  }
+
   /** Receives the {@code EVENT ...} lines; default standard output. */
   public Consumer<String> events() {
     return events;
@@ -238,6 +245,7 @@ public final class ControllerConfig {
     private boolean leaderElection = true;
     private boolean agents = true;
     private boolean dhcp = true;
+    private boolean agentLeaderElection = true;
     private AgentPlacement agentPlacement = AgentPlacement.DEFAULT;
     private String upstreamAgentNamespace;
     private Consumer<String> events = System.out::println;
@@ -363,6 +371,16 @@ public final class ControllerConfig {
       return this;
     }
 
+    /**
+     * Whether a pool's agent replicas elect one server through their Lease; default true. False
+     * renders the agents with {@code --no-leader-election}, so each serves at once: allowed with
+     * one agent replica only, since two would both answer on the network.
+     */
+    public Builder agentLeaderElection(boolean agentLeaderElection) {
+      this.agentLeaderElection = agentLeaderElection;
+      return this;
+    }
+
     /** Where EVENT lines go; default standard output. Called from many threads, one line each. */
     public Builder events(Consumer<String> events) {
       this.events = Objects.requireNonNull(events, "events");
@@ -428,6 +446,14 @@ public final class ControllerConfig {
                 + agentReplicas
                 + " must be 1 to 100;"
                 + " pause a pool (spec.paused) to run no agent");
+      }
+      if (!agentLeaderElection && agentReplicas > 1) {
+        problems.add(
+            "agentLeaderElection false (--agent-no-leader-election) needs agentReplicas"
+                + " (--agent-replicas) 1, not "
+                + agentReplicas
+                + ": replicas that do not elect would all answer DHCP on the network; set"
+                + " --agent-replicas 1 or drop --agent-no-leader-election");
       }
       if (leaseName.isBlank()) {
         problems.add("leaseName is blank; give the Lease name all replicas share");

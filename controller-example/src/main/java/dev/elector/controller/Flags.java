@@ -184,6 +184,13 @@ final class Flags {
   private boolean noDhcp;
 
   @Option(
+      names = "--agent-no-leader-election",
+      description =
+          "render agents with --no-leader-election: each serves at once, without a Lease"
+              + " (needs --agent-replicas 1)")
+  private boolean agentNoLeaderElection;
+
+  @Option(
       names = "--enable-cache-dump-api",
       description =
           "also serve /ipams and /caches on --health-addr: every pool's allocation table, by"
@@ -329,7 +336,11 @@ final class Flags {
               agentResources == null ? null : AgentPlacement.parseResources(agentResources),
               agentSpread == null || AgentPlacement.parseSpread(agentSpread)));
       Optional.ofNullable(upstreamAgentNamespace).ifPresent(builder::upstreamAgentNamespace);
-      builder.leaderElection(!noLeaderElection).agents(!noAgent).dhcp(!noDhcp);
+      builder
+          .leaderElection(!noLeaderElection)
+          .agents(!noAgent)
+          .dhcp(!noDhcp)
+          .agentLeaderElection(!agentNoLeaderElection);
       builder.build();
     } catch (IllegalArgumentException e) {
       // ControllerConfig's messages name the field and the flag: "agentReplicas (--agent-replicas)"

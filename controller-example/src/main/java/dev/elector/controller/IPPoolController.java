@@ -96,7 +96,7 @@ public final class IPPoolController implements AutoCloseable {
     this.routing =
         config.shards() == 0
             ? ShardRouting.single()
-            : new ShardRouting(config.shards(), cache::vmConfig, cache::poolsOnNetwork);
+            : new ShardRouting(config.shards(), cache::vmConfig, cache::servingPools);
     if (config.shards() > 0) {
       this.elector = null;
       this.group = shardGroup(client, config);

@@ -111,6 +111,19 @@ final class PoolReconciler implements KeyReconciler {
             .agentDeploymentRef(current.getAgentDeploymentRef())
             .lastUpdate(current.getLastUpdate());
     Agent agent = new Agent(cache.deployment(agentNamespace, deploymentName), null);
+    IPPool owner =
+        pool.getSpec() == null || pool.getSpec().getNetworkName() == null
+            ? null
+            : OnePoolPerNetwork.servedByOther(
+                    pool, cache.poolsOnNetwork(pool.getSpec().getNetworkName()))
+                .orElse(null);
+    if (owner != null) {
+      standAside(pool, owner, agent.live(), conditions);
+      setStopped(conditions, paused);
+      next.conditions(conditions.list());
+      writeIfChanged(pool, current, next);
+      return DONE;
+    }
     boolean networkFound = true;
     if (validation.isValid()) {
       warnings.forget(key);
@@ -171,6 +184,37 @@ final class PoolReconciler implements KeyReconciler {
     return updated;
   }
 
+  /**
+   * Step 2 (another pool serves the network): this pool serves nothing. Registered says which pool
+   * serves and what to do; an agent it has (made before that rule held) is deleted, since two DHCP
+   * servers would answer on one network; its table is kept as it is, and the NetworkAttachment's
+   * labels stay the serving pool's.
+   */
+  private void standAside(IPPool pool, IPPool owner, V1Deployment agent, Conditions conditions)
+      throws ApiException {
+    String key = pool.ref();
+    String message = OnePoolPerNetwork.message(pool, owner);
+    if (warnings.first(key + "#network", pool.getMetadata().getGeneration())) {
+      log.warn("IPPool {}: {}", key, message);
+      objectEvents.warning(pool, OnePoolPerNetwork.REASON, message);
+    }
+    if (agent != null && AgentDeployment.agentOf(agent, key)) {
+      retirement.standingAside(pool);
+    }
+    conditions.set(PoolCondition.REGISTERED, false, OnePoolPerNetwork.REASON, message);
+    conditions.set(
+        PoolCondition.CACHE_READY,
+        false,
+        OnePoolPerNetwork.REASON,
+        "the allocation table is not maintained while another pool serves the network; see the"
+            + " Registered condition");
+    conditions.set(
+        PoolCondition.AGENT_READY,
+        false,
+        "NoAgent",
+        "no agent runs for this pool: IPPool " + KubeObjects.key(owner) + " serves its network");
+  }
+
   /** Step 2 (invalid spec): Registered and CacheReady say why; nothing else changes. */
   private void reportInvalid(Conditions conditions, IPPool pool, PoolValidation validation) {
     String key = pool.ref();
@@ -211,6 +255,7 @@ final class PoolReconciler implements KeyReconciler {
             config.agentImagePullPolicy(),
             replicas,
             !config.dhcp(),
+            config.agentLeaderElection(),
             config.agentPlacement(),
             clusterNetwork);
     if (live == null) {
@@ -541,7 +586,7 @@ final class PoolReconciler implements KeyReconciler {
     if (!KubeObjects.hasFinalizer(pool, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(pool)) {
       return DONE;
     }
-    List<String> users = PoolUsage.users(pool, cache::configsOnNetwork);
+    List<String> users = PoolUsage.users(pool, cache::poolsOnNetwork, cache::configsOnNetwork);
     if (!users.isEmpty()) {
       holdDeletion(pool, users);
       return DONE;

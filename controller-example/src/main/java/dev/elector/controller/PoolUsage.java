@@ -15,10 +15,20 @@ final class PoolUsage {
 
   private PoolUsage() {}
 
-  /** The configs ("namespace/name", sorted) with a NIC on {@code pool}'s network. */
+  /**
+   * The configs ("namespace/name", sorted) with a NIC on {@code pool}'s network; none when another
+   * pool serves that network ({@link OnePoolPerNetwork}), since those configs are not {@code
+   * pool}'s.
+   */
   static List<String> users(
-      IPPool pool, Function<String, List<VirtualMachineNetworkConfig>> configsOnNetwork) {
+      IPPool pool,
+      Function<String, List<IPPool>> poolsOnNetwork,
+      Function<String, List<VirtualMachineNetworkConfig>> configsOnNetwork) {
     if (pool.getSpec() == null || pool.getSpec().getNetworkName() == null) {
+      return List.of();
+    }
+    if (OnePoolPerNetwork.servedByOther(pool, poolsOnNetwork.apply(pool.getSpec().getNetworkName()))
+        .isPresent()) {
       return List.of();
     }
     return configsOnNetwork.apply(pool.getSpec().getNetworkName()).stream()

@@ -104,7 +104,7 @@ final class VmConfigReconciler implements KeyReconciler {
     Map<String, List<NicRequest>> byPool = new LinkedHashMap<>();
     Set<String> wanted = new HashSet<>();
     // the admission rules, each NIC's first finding becoming its state
-    for (VmConfigRules.Nic nic : VmConfigRules.check(nics, cache::poolsOnNetwork)) {
+    for (VmConfigRules.Nic nic : VmConfigRules.check(nics, cache::servingPools)) {
       if (nic.mac() != null) {
         wanted.add(nic.spec().getNetworkName() + " " + nic.mac());
       }
@@ -154,7 +154,7 @@ final class VmConfigReconciler implements KeyReconciler {
         continue;
       }
       List<IPPool> pools =
-          s.getNetworkName() == null ? List.of() : cache.poolsOnNetwork(s.getNetworkName());
+          s.getNetworkName() == null ? List.of() : cache.servingPools(s.getNetworkName());
       if (pools.size() == 1) {
         stale.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
       }
@@ -297,7 +297,7 @@ final class VmConfigReconciler implements KeyReconciler {
           : result;
     }
     List<IPPool> pools =
-        nic.getNetworkName() == null ? List.of() : cache.poolsOnNetwork(nic.getNetworkName());
+        nic.getNetworkName() == null ? List.of() : cache.servingPools(nic.getNetworkName());
     boolean conflict =
         pools.size() == 1
             && pools.get(0).getStatus() != null
@@ -352,7 +352,7 @@ final class VmConfigReconciler implements KeyReconciler {
     }
     for (String[] pair : pairs) {
       Optional<String> mac = Macs.normalise(pair[1]);
-      List<IPPool> pools = pair[0] == null ? List.of() : cache.poolsOnNetwork(pair[0]);
+      List<IPPool> pools = pair[0] == null ? List.of() : cache.servingPools(pair[0]);
       if (mac.isPresent() && pools.size() == 1) {
         byPool.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
       }

@@ -175,6 +175,70 @@ class AdmissionReviewsTest {
     assertEquals(409, response.getAsJsonObject("status").get("code").getAsInt());
   }
 
+  /** A stored pool {@code namespace/name} on default/vlan-100, created at {@code created}. */
+  private static IPPool stored(String namespace, String name, String created) {
+    IPPool p = pool(PoolValidationTest.good());
+    p.getMetadata()
+        .namespace(namespace)
+        .name(name)
+        .creationTimestamp(java.time.OffsetDateTime.parse(created));
+    return p;
+  }
+
+  @Test
+  void aSecondPoolOnAServedNetworkIsRefusedNamingThePoolThatServesIt() {
+    pools.add(stored("tenant-b", "vlan100", "2026-01-01T00:00:00Z"));
+    refused(
+        validate("IPPool", "CREATE", good(), null),
+        "IPPool ns/p is refused: ",
+        "spec.networkName default/vlan-100 is already served by IPPool tenant-b/vlan100",
+        "set spec.networkName to a network no IPPool serves");
+  }
+
+  @Test
+  void aPoolMayNotMoveOntoAServedNetworkButTheServingPoolMayChange() {
+    IPPool elsewhere = stored("ns", "p", "2026-02-01T00:00:00Z");
+    elsewhere.getSpec().networkName("default/vlan-200");
+    IPPool moved = stored("ns", "p", "2026-02-01T00:00:00Z");
+    pools.add(stored("tenant-b", "vlan100", "2026-01-01T00:00:00Z"));
+    refused(
+        validate("IPPool", "UPDATE", moved, elsewhere),
+        "is already served by IPPool tenant-b/vlan100");
+
+    // the older pool is the one that serves: its own changes pass, even beside a duplicate
+    pools.clear();
+    IPPool serving = stored("ns", "p", "2025-12-01T00:00:00Z");
+    pools.add(serving);
+    pools.add(stored("tenant-b", "vlan100", "2026-01-01T00:00:00Z"));
+    IPPool changed = stored("ns", "p", "2025-12-01T00:00:00Z");
+    changed.getSpec().getIpv4Config().getPool().exclude(List.of("192.168.0.16"));
+    assertTrue(
+        validate("IPPool", "UPDATE", changed, serving).get("allowed").getAsBoolean(),
+        "the pool that serves the network is not refused because of a newer one");
+  }
+
+  @Test
+  void aDuplicateThatGotInIsDeletableAndTheNetworksConfigsGoToTheServingPool() {
+    IPPool serving = stored("tenant-b", "vlan100", "2026-01-01T00:00:00Z");
+    IPPool duplicate = stored("ns", "p", "2026-03-01T00:00:00Z");
+    pools.add(duplicate);
+    pools.add(serving);
+    configs.add(config("default/vlan-100", "52:54:00:00:00:01", null));
+    assertTrue(
+        validate("IPPool", "DELETE", null, duplicate).get("allowed").getAsBoolean(),
+        "the configs on the network are the serving pool's, not the duplicate's");
+    refused(validate("IPPool", "DELETE", null, serving), "still used by");
+    assertTrue(
+        validate(
+                "VirtualMachineNetworkConfig",
+                "CREATE",
+                config("default/vlan-100", "52:54:00:00:00:02", null),
+                null)
+            .get("allowed")
+            .getAsBoolean(),
+        "a new config on the network is served by the older pool");
+  }
+
   @Test
   void aConfigNeedsAPoolOnEachNetworkAndWellFormedNics() {
     refused(

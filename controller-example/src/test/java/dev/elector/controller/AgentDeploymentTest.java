@@ -226,6 +226,34 @@ class AgentDeploymentTest {
   }
 
   @Test
+  void withoutLeaderElectionTheAgentsServeAtOnceAndThatIsADifference() {
+    V1Deployment electing = render(pool(), "img:1", 1);
+    V1Deployment solo =
+        AgentDeployment.render(
+            pool(),
+            "vm-dhcp-system",
+            "img:1",
+            "IfNotPresent",
+            1,
+            false,
+            false,
+            AgentPlacement.DEFAULT,
+            null);
+    List<String> args = solo.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+    assertEquals("--no-leader-election", args.get(args.size() - 1));
+    assertFalse(
+        electing
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getArgs()
+            .contains("--no-leader-election"));
+    assertTrue(AgentDeployment.differs(electing, solo));
+  }
+
+  @Test
   void withNoDhcpTheAgentsRunNoServerAndThatIsADifference() {
     V1Deployment serving = render(pool(), "img:1", 2);
     V1Deployment quiet = render(pool(), "img:1", 2, true);

@@ -1,6 +1,7 @@
 package dev.elector.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.testenv.Await;
@@ -218,6 +219,116 @@ class ChartIT {
     }
   }
 
+  @Test
+  void aMistypedValueFailsTemplateAndInstallNamingIt(KubeNamespace namespace) throws Exception {
+    for (Map.Entry<String, String> typo :
+        Map.of(
+                "agent.replica=3",
+                "at '/agent': additional properties 'replica' not allowed",
+                "replicaCont=3",
+                "additional properties 'replicaCont' not allowed",
+                "webhook.failurePolicy=fail",
+                "at '/webhook/failurePolicy'",
+                "agent.noLeaderElection=true",
+                "at '/agent/replicas': value must be 1")
+            .entrySet()) {
+      for (String verb : List.of("template", "install")) {
+        List<String> cmd =
+            new ArrayList<>(
+                List.of(verb, RELEASE, CHART.toString(), "--namespace", namespace.name()));
+        if (verb.equals("install")) {
+          cmd.add("--dry-run=client");
+        }
+        cmd.addAll(List.of("--set", typo.getKey()));
+        Run run = helm(cmd.toArray(String[]::new));
+        assertTrue(
+            run.code() != 0 && run.output().contains(typo.getValue()),
+            "helm " + verb + " --set " + typo.getKey() + ": " + run.output());
+      }
+    }
+    // the Addon's values are within the schema
+    Map<String, Object> addon =
+        new Yaml()
+            .load(
+                Files.readString(
+                    ROOT.resolve(
+                        "controller-example/charts/addon/elector-vm-dhcp-controller.yaml")));
+    Path values = Files.createTempFile("addon-values", ".yaml");
+    try {
+      Files.writeString(values, (String) path(addon, "spec", "valuesContent"));
+      template(namespace.name(), List.of("-f", values.toString()));
+    } finally {
+      Files.delete(values);
+    }
+  }
+
+  @Test
+  void installNotesSayHowToCheckTheReleaseAndWhatTheNamespaceNeeds(KubeNamespace namespace)
+      throws Exception {
+    String ns = namespace.name();
+    Run run = helm("install", RELEASE, CHART.toString(), "--namespace", ns, "--dry-run=client");
+    assertEquals(0, run.code(), run.output());
+    String notes = run.stdout().substring(run.stdout().indexOf("NOTES:"));
+    for (String line :
+        List.of(
+            "kubectl -n " + ns + " rollout status deployment/ippool-controller",
+            "kubectl -n " + ns + " get lease ippool-controller",
+            "kubectl label namespace " + ns + " pod-security.kubernetes.io/enforce=privileged",
+            "2 DHCP agent replica(s) per IPPool")) {
+      assertTrue(notes.contains(line), "'" + line + "' missing from:\n" + notes);
+    }
+  }
+
+  @Test
+  void theNameOverridesRenameTheChartsObjectsButNotTheNamesTheControllerUses(
+      KubeNamespace namespace) throws Exception {
+    String ns = namespace.name();
+    List<Map<String, Object>> full =
+        template(ns, List.of("--set", "fullnameOverride=dhcp-ctl,shards=2"));
+    only(full, "Deployment", "dhcp-ctl");
+    only(full, "ServiceAccount", "dhcp-ctl");
+    only(full, "Role", "dhcp-ctl");
+    only(full, "RoleBinding", "dhcp-ctl");
+    only(full, "ClusterRole", "dhcp-ctl-" + ns);
+    only(full, "Service", "dhcp-ctl-metrics");
+    only(full, "Service", "vm-dhcp-webhook");
+    assertTrue(
+        rules(full, "Role")
+            .contains(
+                "[coordination.k8s.io] leases [ippool-controller,"
+                    + " ippool-controller-member-0, ippool-controller-member-1,"
+                    + " ippool-controller-shard-0, ippool-controller-shard-1] patch"),
+        "the Leases keep the names the controller uses: " + rules(full, "Role"));
+
+    List<Map<String, Object>> named = template(ns, List.of("--set", "nameOverride=evdc"));
+    Map<String, Object> deployment = only(named, "Deployment", "evdc");
+    assertEquals(
+        "evdc", path(deployment, "spec", "selector", "matchLabels", "app.kubernetes.io/name"));
+    assertEquals(
+        "evdc",
+        path(deployment, "spec", "template", "metadata", "labels", "app.kubernetes.io/name"));
+    Run bad = helm("template", RELEASE, CHART.toString(), "--set", "fullnameOverride=Dhcp_Ctl");
+    assertTrue(
+        bad.code() != 0 && bad.output().contains("/fullnameOverride"),
+        "a name Kubernetes would refuse is refused by the schema: " + bad.output());
+  }
+
+  @Test
+  void agentNoLeaderElectionRendersTheAgentsWithoutElection(KubeNamespace namespace)
+      throws Exception {
+    List<String> args =
+        controllerArgs(
+            template(
+                namespace.name(),
+                List.of("--set", "agent.noLeaderElection=true,agent.replicas=1")));
+    assertTrue(args.contains("--agent-no-leader-election"), args.toString());
+    ControllerConfig config = Flags.parse(args.toArray(String[]::new)).config().build();
+    assertFalse(config.agentLeaderElection());
+    assertTrue(
+        controllerArgs(template(namespace.name(), List.of())).stream()
+            .noneMatch(a -> a.equals("--agent-no-leader-election")));
+  }
+
   /**
    * The chart grants what deploy/controller/rbac.yaml grants (which the controller's ITs run
    * under), plus the CRD rules of --apply-crds, and nothing else.
@@ -255,6 +366,16 @@ class ChartIT {
     off.add(0, "--set");
     List<Map<String, Object>> withoutCrds = template(namespace.name(), off);
     assertEquals(rules(shipped, "ClusterRole"), rules(withoutCrds, "ClusterRole"));
+    // Deployments are deleted where the agents run; cluster-wide only for the earlier layout
+    assertFalse(chartCluster.contains("[apps] deployments [] delete"), chartCluster.toString());
+    assertTrue(rules(chart, "Role").contains("[apps] deployments [] delete"));
+    Set<String> cleanup =
+        rules(
+            template(namespace.name(), List.of("--set", "earlierLayoutCleanup=true")),
+            "ClusterRole");
+    assertTrue(cleanup.remove("[apps] deployments [] delete"), cleanup.toString());
+    cleanup.removeAll(crdRules);
+    assertEquals(rules(shipped, "ClusterRole"), cleanup);
     List<Map<String, Object>> migrating =
         template(namespace.name(), List.of("--set", "upstreamMigration=true"));
     Set<String> migratingRole = rules(migrating, "Role");

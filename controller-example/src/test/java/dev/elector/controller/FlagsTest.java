@@ -187,6 +187,22 @@ class FlagsTest {
   }
 
   @Test
+  void agentsWithoutLeaderElectionAreRenderedForOneReplicaOnly() {
+    assertTrue(Flags.parse().config().build().agentLeaderElection());
+    assertFalse(
+        Flags.parse("--agent-no-leader-election", "--agent-replicas", "1")
+            .config()
+            .build()
+            .agentLeaderElection());
+    String refused = rejected("--agent-no-leader-election");
+    assertTrue(
+        refused.contains(
+            "agentLeaderElection false (--agent-no-leader-election) needs agentReplicas"
+                + " (--agent-replicas) 1, not 2"),
+        refused);
+  }
+
+  @Test
   void badServiceCidrAndWebhookFlagsNameTheFix() {
     assertTrue(
         rejected("--service-cidr", "10.96.0.0")

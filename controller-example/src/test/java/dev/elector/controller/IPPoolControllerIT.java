@@ -80,6 +80,32 @@ class IPPoolControllerIT {
                         .name("upstream-agents"))
                 .subjects(List.of(harness.identity.subject())))
         .execute();
+    // what the chart's earlierLayoutCleanup grants, here only in the pools' namespace: delete on
+    // Deployments, for the earlier layout's agents (the shipped RBAC deletes only in its own)
+    rbac.createNamespacedRole(
+            ns,
+            new io.kubernetes.client.openapi.models.V1Role()
+                .metadata(
+                    new io.kubernetes.client.openapi.models.V1ObjectMeta().name("earlier-layout"))
+                .rules(
+                    List.of(
+                        new io.kubernetes.client.openapi.models.V1PolicyRule()
+                            .apiGroups(List.of("apps"))
+                            .resources(List.of("deployments"))
+                            .verbs(List.of("delete")))))
+        .execute();
+    rbac.createNamespacedRoleBinding(
+            ns,
+            new io.kubernetes.client.openapi.models.V1RoleBinding()
+                .metadata(
+                    new io.kubernetes.client.openapi.models.V1ObjectMeta().name("earlier-layout"))
+                .roleRef(
+                    new io.kubernetes.client.openapi.models.V1RoleRef()
+                        .apiGroup("rbac.authorization.k8s.io")
+                        .kind("Role")
+                        .name("earlier-layout"))
+                .subjects(List.of(harness.identity.subject())))
+        .execute();
     harness.start("replica-a", 2);
     harness.start("replica-b", 2);
     harness.awaitLeader(WAIT);
@@ -467,6 +493,59 @@ class IPPoolControllerIT {
   }
 
   @Test
+  void aSecondPoolOnAServedNetworkServesNothingAndIsDeletedWithoutManualSteps() throws Exception {
+    String network = ns + "/served";
+    harness.create(ControllerHarness.pool(ns, "served", 40));
+    awaitCondition("served", PoolCondition.REGISTERED, "True", "Registered");
+    harness.create(
+        ControllerHarness.vmConfig(
+            ns, "on-served", List.of(ControllerHarness.nic(network, "52:54:00:40:00:01"))));
+    Await.until("on-served has its address", WAIT, () -> harness.allocated(ns, "on-served"));
+    String address =
+        harness
+            .readConfig(ns, "on-served")
+            .getStatus()
+            .getNetworkConfigs()
+            .get(0)
+            .getAllocatedIPAddress();
+
+    // no webhook runs here: the duplicate gets in, as it would while the webhook is down
+    IPPool duplicate = ControllerHarness.pool(ns, "served-dup", 41);
+    duplicate.getSpec().networkName(network);
+    harness.create(duplicate);
+    IPPool marked =
+        awaitCondition("served-dup", PoolCondition.REGISTERED, "False", OnePoolPerNetwork.REASON);
+    assertTrue(
+        condition(marked, PoolCondition.REGISTERED)
+            .getMessage()
+            .contains("served by IPPool " + ns + "/served"),
+        "the duplicate names the pool that serves its network");
+    assertTrue(
+        harness.absent(() -> harness.agent(ns, "served-dup")),
+        "no second DHCP server on the network");
+    assertNotNull(harness.agent(ns, "served"), "the older pool keeps its agent");
+    assertEquals(
+        "True", condition(harness.read(ns, "served"), PoolCondition.REGISTERED).getStatus());
+    assertTrue(harness.allocated(ns, "on-served"), "the network's VM config is not in Error");
+
+    harness.pools.delete(ns, "served-dup").throwsApiException();
+    Await.until(
+        "the duplicate is gone, its finalizer removed by the controller",
+        WAIT,
+        () -> harness.absent(() -> harness.read(ns, "served-dup")));
+    assertEquals(
+        address,
+        harness
+            .readConfig(ns, "on-served")
+            .getStatus()
+            .getNetworkConfigs()
+            .get(0)
+            .getAllocatedIPAddress(),
+        "the VM kept its address throughout");
+    assertNotNull(harness.agent(ns, "served"), "the serving pool's agent was never touched");
+  }
+
+  @Test
   void deletionRemovesTheAgentDeploymentThenThePool() throws Exception {
     harness.create(ControllerHarness.pool(ns, "delete", 5));
     awaitCondition("delete", PoolCondition.REGISTERED, "True", "Registered");
@@ -768,6 +847,52 @@ class IPPoolControllerIT {
                             .group(group)
                             .resource(resource)
                             .name(name)));
+    return Boolean.TRUE.equals(
+        new AuthorizationV1Api(harness.admin)
+            .createSubjectAccessReview(review)
+            .execute()
+            .getStatus()
+            .getAllowed());
+  }
+
+  @Test
+  void theControllerDeletesDeploymentsOnlyInTheNamespaceItsAgentsRunIn() throws Exception {
+    String home = harness.home.name();
+    String elsewhere = harness.cluster.createNamespace("no-agents").name();
+    assertTrue(controllerMay(home, "delete", "deployments"), "its own agents, where they run");
+    assertTrue(controllerMay(elsewhere, "watch", "deployments"), "it watches agents everywhere");
+    assertFalse(
+        controllerMay(elsewhere, "delete", "deployments"),
+        "no delete on Deployments anywhere else (the earlier layout's cleanup is granted apart)");
+    assertFalse(controllerMay(elsewhere, "patch", "leases"), "no lease verb outside its namespace");
+  }
+
+  /** Asks the API server whether the controller's identity may do it in {@code namespace}. */
+  private static boolean controllerMay(String namespace, String verb, String resource)
+      throws Exception {
+    String group =
+        switch (resource) {
+          case "deployments" -> "apps";
+          case "leases" -> "coordination.k8s.io";
+          default -> "";
+        };
+    List<String> groups = new java.util.ArrayList<>(List.of("system:authenticated"));
+    if (harness.identity.username().startsWith("system:serviceaccount:")) {
+      groups.add("system:serviceaccounts");
+      groups.add("system:serviceaccounts:" + harness.home.name());
+    }
+    V1SubjectAccessReview review =
+        new V1SubjectAccessReview()
+            .spec(
+                new V1SubjectAccessReviewSpec()
+                    .user(harness.identity.username())
+                    .groups(groups)
+                    .resourceAttributes(
+                        new V1ResourceAttributes()
+                            .namespace(namespace)
+                            .verb(verb)
+                            .group(group)
+                            .resource(resource)));
     return Boolean.TRUE.equals(
         new AuthorizationV1Api(harness.admin)
             .createSubjectAccessReview(review)

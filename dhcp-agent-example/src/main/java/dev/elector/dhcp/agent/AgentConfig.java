@@ -133,6 +133,13 @@ public final class AgentConfig {
     boolean exposeLeases;
 
     @Option(
+        names = "--no-leader-election",
+        description =
+            "serve at once, without a Lease (run one replica of the pool only: two would both"
+                + " answer on the network)")
+    boolean noLeaderElection;
+
+    @Option(
         names = "--lock-name",
         paramLabel = "NAME",
         description = "the Lease (default dhcp-agent.POOLNAMESPACE.POOLNAME)")
@@ -362,6 +369,14 @@ public final class AgentConfig {
   /** Whether /leases is served. */
   public boolean exposeLeases() {
     return flags.exposeLeases;
+  }
+
+  /**
+   * Whether the replicas elect one server through the Lease; false with {@code
+   * --no-leader-election}, which makes this process serve at once, on a lock no other process sees.
+   */
+  public boolean leaderElection() {
+    return !flags.noLeaderElection;
   }
 
   /** The Lease all replicas serving this pool share. */

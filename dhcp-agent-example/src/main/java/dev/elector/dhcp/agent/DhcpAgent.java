@@ -17,6 +17,7 @@ import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.PodEnvironment;
+import dev.elector.lock.InMemoryLockStore;
 import dev.elector.micrometer.ElectorMetrics;
 import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
@@ -99,7 +100,12 @@ public final class DhcpAgent implements AutoCloseable {
             .recordEvents(true)
             .eventComponent("vm-dhcp-agent");
     config.identity().ifPresent(lockBuilder::identity);
-    LeaseLock lock = lockBuilder.build();
+    // --no-leader-election: a lock no other process sees, so this one serves at once
+    dev.elector.lock.LeaderLock lock =
+        config.leaderElection()
+            ? lockBuilder.build()
+            : InMemoryLockStore.create(config.lockName())
+                .lockFor(config.identity().orElseGet(environment::defaultIdentity));
     this.watcher = new PoolWatcher(client, cache);
     this.elector =
         LeaderElector.create(

@@ -84,6 +84,14 @@ class AgentConfigTest {
   }
 
   @Test
+  void leaderElectionIsOnUnlessNoLeaderElectionIsGiven() {
+    assertTrue(parse(Map.of("IPPOOL_REF", "a/b"), "--dry-run").leaderElection());
+    assertFalse(
+        parse(Map.of("IPPOOL_REF", "a/b"), "--dry-run", "--no-leader-election").leaderElection(),
+        "upstream's agent flag: serve at once, without a Lease");
+  }
+
+  @Test
   void theFlagWinsOverTheEnvironment() {
     assertEquals(
         "net-1",

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorConfig;
+import dev.elector.testkit.LeadershipTimeline;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,39 @@ class ShardGroupTest {
         join,
         joinMoves,
         joinHandOver);
+    fixture.assertNoOverlapPerShard();
+    fixture.closeAll();
+  }
+
+  @Test
+  void replicasStartedSecondsApartDealTheShardsWithHandOversAtTheFloor() {
+    ShardFixture fixture = new ShardFixture(12, 12);
+    List<String> all = List.of("a", "b", "c");
+    long started = fixture.time.clock().nanos();
+    fixture.start("a");
+    fixture.time.advance(Duration.ofSeconds(3));
+    fixture.start("b");
+    fixture.time.advance(Duration.ofSeconds(3));
+    fixture.start("c");
+    Duration cold = fixture.advanceUntil(() -> fixture.balanced(all), Duration.ofMinutes(2));
+    long now = fixture.time.clock().nanos();
+    long firstLed = Long.MAX_VALUE;
+    Duration moved = Duration.ZERO; // the longest gap of any shard after it was first led
+    for (LeadershipTimeline shard : fixture.timelines.values()) {
+      long first = shard.terms().get(0).startNanos();
+      firstLed = Math.min(firstLed, first);
+      Duration gap = shard.leaderlessTime(first, now);
+      moved = gap.compareTo(moved) > 0 ? gap : moved;
+    }
+    assertEquals(List.of(4, 4, 4), fixture.counts());
+    System.out.printf(
+        "shards 3x12, replicas started 3 s apart: balanced %s after the last start, %d terms"
+            + " (12 if each shard was dealt once), first shard led %d ms after the first start,"
+            + " a moved shard leaderless at most %s%n",
+        cold, fixture.termsStarted, (firstLed - started) / 1_000_000, moved);
+    assertTrue(
+        moved.compareTo(Duration.ofSeconds(1)) < 0,
+        "each shard handed on to a later replica moves as a graceful hand-over: " + moved);
     fixture.assertNoOverlapPerShard();
     fixture.closeAll();
   }

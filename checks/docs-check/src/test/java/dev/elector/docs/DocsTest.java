@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,6 +66,41 @@ class DocsTest {
     List<String> problems = DocChecks.links(ROOT, docs);
     assertEquals(List.of(), problems, String.join("\n", problems));
     System.out.printf("docs: %d links in %d Markdown files resolve%n", links, docs.size());
+  }
+
+  /** README.md and docs/: where a figure is quoted to users. */
+  static List<Path> quotingFigures() throws IOException {
+    try (Stream<Path> docs = Files.walk(ROOT.resolve("docs"))) {
+      return Stream.concat(
+              Stream.of(ROOT.resolve("README.md")),
+              docs.filter(p -> p.toString().endsWith(".md")).sorted())
+          .toList();
+    }
+  }
+
+  @Test
+  void everyQuotedFigureIsInTheResultsRowItLinks() throws IOException {
+    List<Path> docs = quotingFigures();
+    long figures = docs.stream().mapToLong(d -> Figures.links(readString(d)).size()).sum();
+    assertTrue(figures >= 40, "expected the docs to link their figures; found " + figures);
+    List<String> problems = Figures.check(ROOT, docs);
+    assertEquals(List.of(), problems, String.join("\n", problems));
+    System.out.printf(
+        "docs: %d figures in %d files, each in the results row it links%n", figures, docs.size());
+  }
+
+  @Test
+  void noMeasuredFigureIsQuotedWithoutItsRow() throws IOException {
+    List<String> problems = Figures.unlinked(ROOT, quotingFigures());
+    assertEquals(List.of(), problems, String.join("\n", problems));
+  }
+
+  private static String readString(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -133,9 +133,26 @@ public final class FaultyLock implements LeaderLock {
     return this;
   }
 
-  /** Lets watch events through again after {@link #breakWatches}. */
-  public synchronized FaultyLock mendWatches() {
-    watchBroken = null;
+  /**
+   * Lets watch events through again after {@link #breakWatches}, and hands each watcher the lock's
+   * current state, as a watch that reconnects lists again.
+   */
+  public FaultyLock mendWatches() {
+    List<Consumer<LockRead>> listeners;
+    synchronized (this) {
+      watchBroken = null;
+      listeners = List.copyOf(watchers);
+    }
+    if (!listeners.isEmpty() && !partitioned()) {
+      delegate
+          .read(Duration.ofSeconds(1))
+          .thenAccept(
+              state -> {
+                if (!(state instanceof LockFailure)) {
+                  listeners.forEach(l -> l.accept(state));
+                }
+              });
+    }
     return this;
   }
 

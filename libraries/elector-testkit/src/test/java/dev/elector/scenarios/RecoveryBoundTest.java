@@ -54,7 +54,10 @@ class RecoveryBoundTest {
 
   /** One fault: what it does to the candidates, and for how long. */
   enum Fault {
-    /** Every call and watch refused, for longer than the lease, then the server is back. */
+    /**
+     * Every call and watch refused, for longer than the lease, then the server is back while the
+     * watches are still reconnecting.
+     */
     OUTAGE {
       @Override
       Duration length(Timings t) {
@@ -69,7 +72,9 @@ class RecoveryBoundTest {
 
       @Override
       void end(ElectionFixture e, ElectionFixture.Candidate leader) {
-        e.candidates.values().forEach(c -> c.lock.heal().mendWatches());
+        // The watches stay broken: a reconnecting watch backs off (up to 30 s) and may relist long
+        // after the server is back, so the candidates' own tries must find its return.
+        e.candidates.values().forEach(c -> c.lock.heal());
       }
 
       @Override

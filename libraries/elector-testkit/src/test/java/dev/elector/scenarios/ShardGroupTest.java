@@ -50,6 +50,10 @@ class ShardGroupTest {
     assertEquals(List.of(4, 4, 4), fixture.counts());
     int backMoves = fixture.termsStarted - coldMoves - splitMoves;
     assertEquals(4, backMoves, "c takes back four shards, two from each");
+    assertTrue(
+        handOver.compareTo(Duration.ofSeconds(1)) < 0,
+        "the shards let go for the returning replica move as a graceful hand-over: leaderless "
+            + handOver);
     fixture.time.advance(Duration.ofMinutes(2));
     assertEquals(List.of(4, 4, 4), fixture.counts(), "and nothing flaps after");
 

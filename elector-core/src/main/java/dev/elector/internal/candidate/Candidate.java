@@ -463,8 +463,8 @@ public final class Candidate {
     }
 
     /**
-     * Whether {@code seen} is this candidate's own acquisition whose answer was a failure: the
-     * write landed, but too late (or too doubtfully) to start a term. Taking it over would be one
+     * Whether {@code seen} is this candidate's own acquisition whose answer did not come within the
+     * call timeout: the write landed, but too late to start a term. Taking it over would be one
      * more write that may land late and restart every other candidate's wait for a lease.
      */
     private boolean landedLate(Observation seen) {
@@ -545,8 +545,8 @@ public final class Candidate {
         decide(shown, "acquire");
         return;
       }
-      if (result instanceof LockFailure) {
-        unanswered = asked.writing();
+      if (result instanceof LockFailure failure) {
+        noteUnanswered(failure, asked);
       }
       if (firstLook && !(result instanceof LockWrite.Written)) {
         read(Purpose.LOOK);
@@ -570,6 +570,17 @@ public final class Candidate {
       acquired(result, asked);
     }
 
+    /**
+     * Remembers an acquisition whose answer did not come within the call timeout: it may land late.
+     * An answer lost otherwise (a connection reset) came fast, and its write, if it landed, may be
+     * taken over as before.
+     */
+    private void noteUnanswered(LockFailure failure, InFlight asked) {
+      if (failure.kind() == LockFailure.Kind.TIMEOUT) {
+        unanswered = asked.writing();
+      }
+    }
+
     private void acquired(LockWrite result, InFlight asked) {
       LeaderRecord record = Objects.requireNonNull(asked.writing());
       if (result instanceof LockWrite.Written written) {
@@ -580,7 +591,7 @@ public final class Candidate {
         watchCurrent = false;
         schedule(new Delay.Retry(now, Long.MAX_VALUE));
       } else {
-        unanswered = asked.writing();
+        noteUnanswered((LockFailure) result, asked);
         failed((LockFailure) result, "acquire", "Retrying with back-off.");
       }
     }

@@ -39,8 +39,8 @@ public record State(
    *     phase that is gone
    * @param inFlight the call in flight, or null
    * @param stepPending a step is scheduled
-   * @param unanswered the record of this candidate's last acquisition whose answer was a failure,
-   *     or null: it may have landed, too late to start a term
+   * @param unanswered the record of this candidate's last acquisition whose answer did not come
+   *     within the call timeout, or null: it may have landed, too late to start a term
    */
   public record Calls(
       long seq,

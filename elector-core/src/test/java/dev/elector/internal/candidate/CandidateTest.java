@@ -197,6 +197,18 @@ class CandidateTest {
   }
 
   @Test
+  void anAcquisitionWhoseAnswerWasLostFastIsTakenOverAsBefore() {
+    at(0, new Event.GateCompleted(null));
+    at(0, new Event.StepDue());
+    Effect.Call create = effect(Effect.Call.class);
+    LockFailure reset = LockFailure.of(LockFailure.Kind.UNAVAILABLE, "connection reset");
+    at(0.1, new Event.WriteAnswered(create.seq(), reset));
+    at(0.2, new Event.ReadAnswered(callSeq(), new LockRead.Found("1", create.record())));
+    Effect.Call take = effect(Effect.Call.class);
+    assertEquals(Purpose.ACQUIRE, take.purpose(), "no slow link: its own record, taken at once");
+  }
+
+  @Test
   void aLateAcquisitionSeenThroughTheWatchIsReleasedToo() {
     at(0, new Event.GateCompleted(null));
     at(0, new Event.Watched(new LockRead.Found("7", THEIRS)));

@@ -2,13 +2,16 @@ package dev.elector.controller;
 
 import java.net.Socket;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -19,11 +22,13 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * theirs. The listener's SSLContext is made once over this manager, so a renewal needs no new
  * socket and drops no connection.
  *
- * <p>Each certificate is served under its own alias, and the one before is kept, so a handshake
- * that chose an alias just before a swap still finds that alias's key and chain.
+ * <p>Each certificate is served under its own alias by the JDK's key manager, and the one before is
+ * kept, so a handshake that chose an alias just before a swap still finds that alias's key and
+ * chain.
  */
 final class ServingKeys extends X509ExtendedKeyManager {
-  private record Entry(String alias, PrivateKey key, X509Certificate[] chain) {}
+  /** One certificate, under its own alias, with the JDK's key manager over it. */
+  private record Entry(X509Certificate certificate, X509ExtendedKeyManager keys) {}
 
   private record Served(Entry current, Entry previous) {}
 
@@ -32,18 +37,14 @@ final class ServingKeys extends X509ExtendedKeyManager {
 
   /** Serves {@code tls} from the next handshake on. */
   void serve(WebhookTls tls) {
-    Entry entry =
-        new Entry(
-            "webhook-" + generation.incrementAndGet(),
-            tls.privateKey(),
-            new X509Certificate[] {tls.certificate()});
+    Entry entry = entry("webhook-" + generation.incrementAndGet(), tls);
     served.updateAndGet(s -> new Served(entry, s == null ? null : s.current()));
   }
 
   /** The certificate the next handshake presents, or null before the first {@link #serve}. */
   X509Certificate current() {
     Served s = served.get();
-    return s == null ? null : s.current().chain()[0];
+    return s == null ? null : s.current().certificate();
   }
 
   /** A TLS server context that presents whatever certificate this serves at handshake time. */
@@ -57,53 +58,67 @@ final class ServingKeys extends X509ExtendedKeyManager {
     }
   }
 
-  private String alias(String keyType) {
-    Served s = served.get();
-    if (s == null || keyType == null) {
-      return null;
+  private static Entry entry(String alias, WebhookTls tls) {
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      char[] password = new char[0];
+      store.setKeyEntry(alias, tls.privateKey(), password, new Certificate[] {tls.certificate()});
+      KeyManagerFactory factory =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      factory.init(store, password);
+      for (KeyManager manager : factory.getKeyManagers()) {
+        if (manager instanceof X509ExtendedKeyManager keys) {
+          return new Entry(tls.certificate(), keys);
+        }
+      }
+      throw new IllegalStateException("the JDK made no X509ExtendedKeyManager");
+    } catch (GeneralSecurityException | java.io.IOException e) {
+      throw new IllegalArgumentException("the webhook certificate cannot be used: " + e, e);
     }
-    // a key only answers for its own algorithm (EC or RSA), so the handshake picks a scheme it can
-    // sign with
-    return keyType.equals(s.current().key().getAlgorithm()) ? s.current().alias() : null;
   }
 
-  private Entry entry(String alias) {
+  private X509ExtendedKeyManager currentKeys() {
     Served s = served.get();
-    if (s == null || alias == null) {
+    return s == null ? null : s.current().keys();
+  }
+
+  // aliases differ between certificates, so a lookup asks the current one, then the one before
+  private <T> T lookup(java.util.function.Function<X509ExtendedKeyManager, T> get) {
+    Served s = served.get();
+    if (s == null) {
       return null;
     }
-    if (alias.equals(s.current().alias())) {
-      return s.current();
-    }
-    return s.previous() != null && alias.equals(s.previous().alias()) ? s.previous() : null;
+    T found = get.apply(s.current().keys());
+    return found != null || s.previous() == null ? found : get.apply(s.previous().keys());
   }
 
   @Override
   public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-    return alias(keyType);
+    X509ExtendedKeyManager keys = currentKeys();
+    return keys == null ? null : keys.chooseEngineServerAlias(keyType, issuers, engine);
   }
 
   @Override
   public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-    return alias(keyType);
+    X509ExtendedKeyManager keys = currentKeys();
+    return keys == null ? null : keys.chooseServerAlias(keyType, issuers, socket);
   }
 
   @Override
   public String[] getServerAliases(String keyType, Principal[] issuers) {
-    String alias = alias(keyType);
-    return alias == null ? null : new String[] {alias};
+    X509ExtendedKeyManager keys = currentKeys();
+    return keys == null ? null : keys.getServerAliases(keyType, issuers);
   }
 
   @Override
   public X509Certificate[] getCertificateChain(String alias) {
-    Entry entry = entry(alias);
-    return entry == null ? null : entry.chain().clone();
+    return lookup(keys -> keys.getCertificateChain(alias));
   }
 
   @Override
   public PrivateKey getPrivateKey(String alias) {
-    Entry entry = entry(alias);
-    return entry == null ? null : entry.key();
+    return lookup(keys -> keys.getPrivateKey(alias));
   }
 
   @Override

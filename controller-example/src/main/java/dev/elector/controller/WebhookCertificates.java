@@ -107,7 +107,7 @@ final class WebhookCertificates implements AutoCloseable {
   private final Timing timing;
   private final Clock clock;
   private final Scheduler scheduler;
-  private final ServingKeys keys = new ServingKeys();
+  private final ServingKeys keys;
   private final AtomicLong rotations = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
   private volatile WebhookTls serving;
@@ -119,7 +119,13 @@ final class WebhookCertificates implements AutoCloseable {
   private boolean closed;
 
   private WebhookCertificates(
-      Source source, Registrar registrar, Timing timing, Clock clock, Scheduler scheduler) {
+      ServingKeys keys,
+      Source source,
+      Registrar registrar,
+      Timing timing,
+      Clock clock,
+      Scheduler scheduler) {
+    this.keys = keys;
     this.source = source;
     this.registrar = registrar;
     this.timing = timing;
@@ -137,8 +143,20 @@ final class WebhookCertificates implements AutoCloseable {
   static WebhookCertificates start(
       Source source, Registrar registrar, Timing timing, Clock clock, Scheduler scheduler)
       throws ApiException {
+    return start(new ServingKeys(), source, registrar, timing, clock, scheduler);
+  }
+
+  /** As above, serving through {@code keys} (a listener already bound to them). */
+  static WebhookCertificates start(
+      ServingKeys keys,
+      Source source,
+      Registrar registrar,
+      Timing timing,
+      Clock clock,
+      Scheduler scheduler)
+      throws ApiException {
     WebhookCertificates certificates =
-        new WebhookCertificates(source, registrar, timing, clock, scheduler);
+        new WebhookCertificates(keys, source, registrar, timing, clock, scheduler);
     synchronized (certificates) {
       WebhookTls first = source.obtain(null);
       certificates.register(first);

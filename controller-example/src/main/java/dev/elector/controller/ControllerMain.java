@@ -1,8 +1,10 @@
 package dev.elector.controller;
 
 import dev.elector.ElectorConfigException;
+import dev.elector.ElectorHealth;
 import dev.elector.examples.CommandLines;
 import dev.elector.kube.PodEnvironment;
+import dev.elector.time.Scheduler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.ClientBuilder;
@@ -18,7 +20,14 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -80,15 +89,16 @@ public final class ControllerMain {
       System.exit(2);
       return;
     }
+    AtomicReference<WebhookCertificates> certificates = new AtomicReference<>();
     HealthServer health;
     try {
       health =
           HealthServer.start(
               flags.health().host(),
               flags.health().port(),
-              controller::health,
+              () -> health(controller.health(), certificates.get()),
               controller::isSynced,
-              prometheus(controller),
+              prometheus(controller, certificates::get),
               flags.cacheDumpApi()
                   ? Map.of(
                       "/ipams",
@@ -112,8 +122,11 @@ public final class ControllerMain {
     WebhookServer webhook = null;
     if (flags.webhookAddr() != null) {
       try {
-        webhook = startWebhook(client, controller, flags);
+        webhook = startWebhook(client, controller, flags, certificates);
       } catch (IOException | ApiException | RuntimeException e) {
+        if (certificates.get() != null) {
+          certificates.get().close();
+        }
         health.close();
         controller.close();
         System.err.println(
@@ -134,6 +147,7 @@ public final class ControllerMain {
                 () -> {
                   if (webhookServer != null) {
                     webhookServer.close();
+                    certificates.get().close();
                   }
                   health.close();
                   controller.close();
@@ -148,11 +162,17 @@ public final class ControllerMain {
   }
 
   /**
-   * Starts the admission webhook: the certificate from --webhook-cert-dir, else the shared
-   * --webhook-secret, else one generated for this process; registered with --register-webhooks.
+   * Starts the admission webhook: the certificate from --webhook-cert-dir (read again at each
+   * check, as cert-manager renews it), else the shared --webhook-secret, else one generated for
+   * this process; its CA registered with --register-webhooks. The certificate is renewed in process
+   * before it ends ({@link WebhookCertificates}); {@code certificates} receives the rotator.
    */
   private static WebhookServer startWebhook(
-      ApiClient client, IPPoolController controller, Flags flags) throws IOException, ApiException {
+      ApiClient client,
+      IPPoolController controller,
+      Flags flags,
+      AtomicReference<WebhookCertificates> certificates)
+      throws IOException, ApiException {
     String namespace = PodEnvironment.system().namespace().orElse("default");
     String service =
         flags.webhookService() != null
@@ -167,28 +187,47 @@ public final class ControllerMain {
       hosts = List.of(host + ".svc", host + ".svc.cluster.local", host);
     }
     Clock clock = Clock.systemUTC();
-    WebhookTls tls;
+    WebhookCertificates.Timing timing = WebhookCertificates.Timing.DEFAULT;
+    WebhookCertificates.Source source;
     if (flags.webhookCertDir() != null) {
-      tls = WebhookTls.load(flags.webhookCertDir());
+      source = serving -> WebhookTls.load(flags.webhookCertDir());
     } else if (flags.webhookSecret() != null) {
-      tls = WebhookSecret.obtain(client, namespace, flags.webhookSecret(), hosts, clock);
+      source =
+          serving ->
+              WebhookSecret.obtain(
+                  client,
+                  namespace,
+                  flags.webhookSecret(),
+                  hosts,
+                  clock,
+                  timing.validity(),
+                  timing.renewBefore());
     } else {
-      tls = WebhookTls.generate(hosts, clock);
+      source = WebhookCertificates.inMemory(hosts, clock, timing);
     }
+    WebhookRegistration registration =
+        flags.registerWebhooks()
+            ? new WebhookRegistration(
+                WebhookRegistration.DEFAULT_NAME,
+                flags.webhookUrl(),
+                flags.webhookUrl() == null ? service : null,
+                Map.of())
+            : null;
+    WebhookCertificates rotator =
+        WebhookCertificates.start(
+            source,
+            registration == null ? null : caBundle -> registration.apply(client, caBundle, clock),
+            timing,
+            clock,
+            daemonScheduler("ippool-webhook-cert"));
+    certificates.set(rotator);
+    WebhookTls tls = rotator.serving();
     WebhookServer server =
         WebhookServer.start(
             new InetSocketAddress(flags.webhookAddr().host(), flags.webhookAddr().port()),
-            tls,
+            rotator.keys().sslContext(),
             controller.admissionReviews(),
             controller::isSynced);
-    if (flags.registerWebhooks()) {
-      new WebhookRegistration(
-              WebhookRegistration.DEFAULT_NAME,
-              flags.webhookUrl(),
-              flags.webhookUrl() == null ? service : null,
-              Map.of())
-          .apply(client, tls.caBundle());
-    }
     controller
         .events()
         .emit(
@@ -200,12 +239,45 @@ public final class ControllerMain {
     return server;
   }
 
+  /** A {@link Scheduler} on one named daemon thread, for checks that run for the process's life. */
+  static Scheduler daemonScheduler(String name) {
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(Threads.daemon(name));
+    return (task, delayNanos) -> {
+      ScheduledFuture<?> future = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+      return () -> future.cancel(false);
+    };
+  }
+
+  /**
+   * The controller's health with the webhook certificate's: unhealthy also when the certificate
+   * ends soon without having been renewed.
+   */
+  static ElectorHealth health(ElectorHealth elector, WebhookCertificates certificates) {
+    if (certificates == null) {
+      return elector;
+    }
+    Optional<String> problem = certificates.problem();
+    return problem.isPresent()
+        ? new ElectorHealth(false, problem.get() + "; " + elector.detail())
+        : new ElectorHealth(elector.healthy(), elector.detail() + "; " + certificates.describe());
+  }
+
   /** The controller's elector meters, as Prometheus text for {@code /metrics}. */
   static Supplier<String> prometheus(IPPoolController controller) {
+    return prometheus(controller, () -> null);
+  }
+
+  /** As above, with the webhook certificate's meters once {@code certificates} gives one. */
+  static Supplier<String> prometheus(
+      IPPoolController controller, Supplier<WebhookCertificates> certificates) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ControllerMetrics metrics = new ControllerMetrics(controller, registry);
+    WebhookCertificateMetrics certificateMetrics =
+        WebhookCertificateMetrics.bind(certificates, registry);
     return () -> {
       metrics.refresh();
+      Objects.requireNonNull(certificateMetrics); // held here: the registry holds it weakly
       return registry.scrape();
     };
   }

@@ -12,15 +12,25 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1RuleWithOperations;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhook;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The ValidatingWebhookConfiguration and MutatingWebhookConfiguration of the webhook, both named
  * {@code name}, as {@code deploy/webhook/webhooks.yaml} holds them: replaced when they exist (the
- * caBundle follows the certificate in use), else created. failurePolicy Fail and a 5 s timeout:
- * while no replica serves, IPPool writes and VirtualMachineNetworkConfig creates are refused rather
- * than let through unchecked (status writes are a subresource and never pass the webhook).
+ * caBundle follows the CA in use, the CAs before it kept until they end), else created.
+ * failurePolicy Fail and a 5 s timeout: while no replica serves, IPPool writes and
+ * VirtualMachineNetworkConfig creates are refused rather than let through unchecked (status writes
+ * are a subresource and never pass the webhook).
  *
  * @param name name of both configurations
  * @param base where the webhook is reached: a {@code https://} URL without path, or null to use
@@ -52,9 +62,56 @@ record WebhookRegistration(
    *     were not applied first
    */
   void apply(ApiClient client, byte[] caBundle) throws ApiException {
+    apply(client, caBundle, Clock.systemUTC());
+  }
+
+  /**
+   * As above. The caBundle written is {@code caBundle} followed by the CAs of the live
+   * configuration that have not ended at {@code clock}'s now, up to {@value #MAX_CAS} in all: a
+   * replica still serving a certificate from the CA before keeps being trusted while a new CA comes
+   * in.
+   */
+  void apply(ApiClient client, byte[] caBundle, Clock clock) throws ApiException {
     AdmissionregistrationV1Api api = new AdmissionregistrationV1Api(client);
-    retryingConflicts(() -> applyValidating(api, caBundle));
-    retryingConflicts(() -> applyMutating(api, caBundle));
+    Instant now = clock.instant();
+    retryingConflicts(() -> applyValidating(api, caBundle, now));
+    retryingConflicts(() -> applyMutating(api, caBundle, now));
+  }
+
+  /** Most CAs a written caBundle carries. */
+  static final int MAX_CAS = 4;
+
+  /**
+   * {@code caBundle}'s CAs first, then those of {@code live} that are not among them and have not
+   * ended at {@code now}, at most {@value #MAX_CAS}.
+   */
+  static byte[] merged(byte[] caBundle, byte[] live, Instant now) {
+    List<X509Certificate> cas = new ArrayList<>(certificates(caBundle));
+    if (live != null) {
+      for (X509Certificate old : certificates(live)) {
+        if (cas.size() < MAX_CAS
+            && old.getNotAfter().toInstant().isAfter(now)
+            && !cas.contains(old)) {
+          cas.add(old);
+        }
+      }
+    }
+    return WebhookTls.pemBundle(cas).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<X509Certificate> certificates(byte[] bundle) {
+    try {
+      List<X509Certificate> out = new ArrayList<>();
+      for (Certificate c :
+          CertificateFactory.getInstance("X.509")
+              .generateCertificates(new ByteArrayInputStream(bundle))) {
+        out.add((X509Certificate) c);
+      }
+      return out;
+    } catch (CertificateException e) {
+      // a live bundle we cannot read is replaced rather than kept
+      return List.of();
+    }
   }
 
   private interface Write {
@@ -74,9 +131,8 @@ record WebhookRegistration(
     }
   }
 
-  private void applyValidating(AdmissionregistrationV1Api api, byte[] caBundle)
+  private void applyValidating(AdmissionregistrationV1Api api, byte[] caBundle, Instant now)
       throws ApiException {
-    V1ValidatingWebhookConfiguration validating = validating(caBundle);
     V1ValidatingWebhookConfiguration liveValidating = null;
     try {
       liveValidating = api.readValidatingWebhookConfiguration(name).execute();
@@ -86,15 +142,20 @@ record WebhookRegistration(
       }
     }
     if (liveValidating == null) {
-      api.createValidatingWebhookConfiguration(validating).execute();
+      api.createValidatingWebhookConfiguration(validating(caBundle)).execute();
     } else {
+      byte[] live =
+          liveValidating.getWebhooks() == null || liveValidating.getWebhooks().isEmpty()
+              ? null
+              : liveValidating.getWebhooks().get(0).getClientConfig().getCaBundle();
+      V1ValidatingWebhookConfiguration validating = validating(merged(caBundle, live, now));
       validating.getMetadata().resourceVersion(liveValidating.getMetadata().getResourceVersion());
       api.replaceValidatingWebhookConfiguration(name, validating).execute();
     }
   }
 
-  private void applyMutating(AdmissionregistrationV1Api api, byte[] caBundle) throws ApiException {
-    V1MutatingWebhookConfiguration mutating = mutating(caBundle);
+  private void applyMutating(AdmissionregistrationV1Api api, byte[] caBundle, Instant now)
+      throws ApiException {
     V1MutatingWebhookConfiguration liveMutating = null;
     try {
       liveMutating = api.readMutatingWebhookConfiguration(name).execute();
@@ -104,8 +165,13 @@ record WebhookRegistration(
       }
     }
     if (liveMutating == null) {
-      api.createMutatingWebhookConfiguration(mutating).execute();
+      api.createMutatingWebhookConfiguration(mutating(caBundle)).execute();
     } else {
+      byte[] live =
+          liveMutating.getWebhooks() == null || liveMutating.getWebhooks().isEmpty()
+              ? null
+              : liveMutating.getWebhooks().get(0).getClientConfig().getCaBundle();
+      V1MutatingWebhookConfiguration mutating = mutating(merged(caBundle, live, now));
       mutating.getMetadata().resourceVersion(liveMutating.getMetadata().getResourceVersion());
       api.replaceMutatingWebhookConfiguration(name, mutating).execute();
     }

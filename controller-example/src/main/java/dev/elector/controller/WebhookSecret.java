@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
  * The webhook's certificate shared by every replica through one Secret ({@code tls.crt}, {@code
  * tls.key}, {@code ca.crt}, {@code ca.key}). The first replica to start generates it and creates
  * the Secret; the others read it (a replica that loses the create race reads the winner's). A
- * replica that starts within {@link WebhookTls#RENEW_BEFORE} of the serving certificate's end
- * issues a new one from the same CA and replaces the Secret (conditional on its resourceVersion);
- * the CA, and so the registered caBundle, stays, so replicas still serving the old certificate stay
- * trusted until it ends.
+ * replica that finds the serving certificate within {@link WebhookTls#RENEW_BEFORE} of its end, at
+ * start or at any check of {@link WebhookCertificates} while it runs, issues a new one from the
+ * same CA and replaces the Secret (conditional on its resourceVersion); the CA, and so the
+ * registered caBundle, stays, so replicas still serving the old certificate stay trusted until it
+ * ends, and they pick the new one up at their next check.
  */
 final class WebhookSecret {
   private static final Logger log = LoggerFactory.getLogger(WebhookSecret.class);
@@ -31,11 +32,30 @@ final class WebhookSecret {
   static WebhookTls obtain(
       ApiClient client, String namespace, String name, List<String> hosts, Clock clock)
       throws ApiException {
+    return obtain(
+        client, namespace, name, hosts, clock, WebhookTls.CERT_VALIDITY, WebhookTls.RENEW_BEFORE);
+  }
+
+  /**
+   * As above, issuing certificates valid for {@code validity} and renewing them within {@code
+   * renewBefore} of their end. A CA that would end before a certificate issued now is replaced by a
+   * new one (new CA and certificate); {@link WebhookCertificates} writes it into the caBundle
+   * before serving it.
+   */
+  static WebhookTls obtain(
+      ApiClient client,
+      String namespace,
+      String name,
+      List<String> hosts,
+      Clock clock,
+      java.time.Duration validity,
+      java.time.Duration renewBefore)
+      throws ApiException {
     CoreV1Api core = new CoreV1Api(client);
     for (int attempt = 0; ; attempt++) {
       V1Secret secret = read(core, namespace, name);
       if (secret == null) {
-        WebhookTls made = WebhookTls.generate(hosts, clock);
+        WebhookTls made = WebhookTls.generate(hosts, clock, validity);
         try {
           core.createNamespacedSecret(namespace, secret(namespace, name, made, null)).execute();
           log.info("webhook certificate generated into Secret {}/{}", namespace, name);
@@ -48,10 +68,13 @@ final class WebhookSecret {
         }
       }
       WebhookTls stored = fromSecret(secret);
-      if (!stored.needsRenewal(clock) || stored.caKeyPem() == null) {
+      if (!stored.needsRenewal(clock, renewBefore) || stored.caKeyPem() == null) {
         return stored;
       }
-      WebhookTls renewed = WebhookTls.issue(stored.caPem(), stored.caKeyPem(), hosts, clock);
+      WebhookTls renewed =
+          stored.caEndsWithin(clock, validity)
+              ? WebhookTls.generate(hosts, clock, validity)
+              : WebhookTls.issue(stored.caPem(), stored.caKeyPem(), hosts, clock, validity);
       try {
         core.replaceNamespacedSecret(
                 name,

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +41,20 @@ final class WebhookServer implements AutoCloseable {
   static WebhookServer start(
       InetSocketAddress address, WebhookTls tls, AdmissionReviews reviews, BooleanSupplier ready)
       throws IOException {
+    return start(address, tls.sslContext(), reviews, ready);
+  }
+
+  /**
+   * Starts listening with {@code tls}, for example {@link ServingKeys#sslContext()}, whose
+   * certificate can be renewed while it serves.
+   *
+   * @throws IOException when the address cannot be bound
+   */
+  static WebhookServer start(
+      InetSocketAddress address, SSLContext tls, AdmissionReviews reviews, BooleanSupplier ready)
+      throws IOException {
     HttpsServer server = HttpsServer.create(address, 64);
-    server.setHttpsConfigurator(new HttpsConfigurator(tls.sslContext()));
+    server.setHttpsConfigurator(new HttpsConfigurator(tls));
     ExecutorService threads = Executors.newFixedThreadPool(4, Threads.daemon("ippool-webhook"));
     server.setExecutor(threads);
     server.createContext("/", exchange -> handle(exchange, reviews, ready));

@@ -68,6 +68,11 @@ record WebhookTls(String certificatePem, String keyPem, String caPem, String caK
 
   /** A new CA and a serving certificate for {@code hosts} (DNS names or IPv4 addresses). */
   static WebhookTls generate(List<String> hosts, Clock clock) {
+    return generate(hosts, clock, CERT_VALIDITY);
+  }
+
+  /** As above, the serving certificate valid for {@code validity} (short only in tests). */
+  static WebhookTls generate(List<String> hosts, Clock clock, Duration validity) {
     KeyPair ca = keyPair();
     X509Certificate caCert =
         sign(
@@ -79,11 +84,17 @@ record WebhookTls(String certificatePem, String keyPem, String caPem, String caK
             List.of(),
             clock.instant(),
             CA_VALIDITY);
-    return issue(pem(caCert), pem(ca.getPrivate()), hosts, clock);
+    return issue(pem(caCert), pem(ca.getPrivate()), hosts, clock, validity);
   }
 
   /** A new serving certificate for {@code hosts}, signed by the given CA. */
   static WebhookTls issue(String caPem, String caKeyPem, List<String> hosts, Clock clock) {
+    return issue(caPem, caKeyPem, hosts, clock, CERT_VALIDITY);
+  }
+
+  /** As above, valid for {@code validity} from now (short only in tests). */
+  static WebhookTls issue(
+      String caPem, String caKeyPem, List<String> hosts, Clock clock, Duration validity) {
     X509Certificate caCert = certificate(caPem);
     PrivateKey caKey = privateKey(caKeyPem);
     KeyPair leaf = keyPair();
@@ -96,7 +107,7 @@ record WebhookTls(String certificatePem, String keyPem, String caPem, String caK
             false,
             hosts,
             clock.instant(),
-            CERT_VALIDITY);
+            validity);
     return new WebhookTls(pem(cert), pem(leaf.getPrivate()), caPem, caKeyPem);
   }
 
@@ -126,7 +137,35 @@ record WebhookTls(String certificatePem, String keyPem, String caPem, String caK
 
   /** Whether the serving certificate should be renewed now. */
   boolean needsRenewal(Clock clock) {
-    return notAfter().isBefore(clock.instant().plus(RENEW_BEFORE));
+    return needsRenewal(clock, RENEW_BEFORE);
+  }
+
+  /** Whether the serving certificate ends within {@code renewBefore} from now, or at its end. */
+  boolean needsRenewal(Clock clock, Duration renewBefore) {
+    return !notAfter().isAfter(clock.instant().plus(renewBefore));
+  }
+
+  /**
+   * Whether the CA ends within {@code validity} from now: a serving certificate issued from it now
+   * would outlive it, so a new CA is due.
+   */
+  boolean caEndsWithin(Clock clock, Duration validity) {
+    return caCertificate().getNotAfter().toInstant().isBefore(clock.instant().plus(validity));
+  }
+
+  /** The serving certificate. */
+  X509Certificate certificate() {
+    return certificate(certificatePem);
+  }
+
+  /** The serving certificate's private key. */
+  PrivateKey privateKey() {
+    return privateKey(keyPem);
+  }
+
+  /** The CA certificate that signed the serving certificate: the first of the bundle. */
+  X509Certificate caCertificate() {
+    return certificate(caPem);
   }
 
   /** The CA bundle, as the webhook configurations carry it. */
@@ -208,6 +247,13 @@ record WebhookTls(String certificatePem, String keyPem, String caPem, String caK
     } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
       throw new IllegalStateException("cannot sign the webhook certificate: " + e, e);
     }
+  }
+
+  /** Certificates as one PEM bundle, in order. */
+  static String pemBundle(List<X509Certificate> certificates) {
+    StringBuilder out = new StringBuilder();
+    certificates.forEach(c -> out.append(pem(c)));
+    return out.toString();
   }
 
   /** A private key as PKCS #8 PEM ("PRIVATE KEY"), which keeps EC keys readable alone. */

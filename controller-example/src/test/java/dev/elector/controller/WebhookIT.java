@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * MutatingWebhookConfiguration with {@code clientConfig.url} https://127.0.0.1:PORT and the
  * generated CA as caBundle, limited to this test's namespace. Each rule refuses with its message, a
  * pool without serverIP and range gets them, and a pool in use cannot be deleted; in a namespace
- * the webhook does not cover, the finalizer holds such a pool instead and says why.
+ * the webhook does not cover, the finalizer holds such a pool instead and says why. The serving
+ * certificate lasts 30 s and is renewed in process every 4 s, under all of these; the API server
+ * keeps calling the webhook across the renewals.
  */
 @KubeTest
 class WebhookIT {
@@ -39,6 +41,14 @@ class WebhookIT {
   private static ControllerHarness harness;
   private static WebhookServer server;
   private static WebhookRegistration registration;
+  private static WebhookCertificates certificates;
+  private static final WebhookCertificates.Timing SHORT =
+      new WebhookCertificates.Timing(
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(26),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(5));
   private static String ns;
 
   @BeforeAll
@@ -47,11 +57,11 @@ class WebhookIT {
     ns = namespace.name();
     IPPoolController controller = harness.start("replica-a", 2);
     harness.awaitLeader(WAIT);
-    WebhookTls tls = WebhookTls.generate(List.of("127.0.0.1"), Clock.systemUTC());
+    ServingKeys keys = new ServingKeys();
     server =
         WebhookServer.start(
             new InetSocketAddress("127.0.0.1", 0),
-            tls,
+            keys.sslContext(),
             controller.admissionReviews(),
             controller::isSynced);
     registration =
@@ -60,7 +70,16 @@ class WebhookIT {
             "https://127.0.0.1:" + server.port(),
             null,
             Map.of("kubernetes.io/metadata.name", ns));
-    registration.apply(harness.admin, tls.caBundle());
+    // 30-second certificates renewed 26 s before their end: one every 4 s, under every test here
+    Clock clock = Clock.systemUTC();
+    certificates =
+        WebhookCertificates.start(
+            keys,
+            WebhookCertificates.inMemory(List.of("127.0.0.1"), clock, SHORT),
+            bundle -> registration.apply(harness.admin, bundle, clock),
+            SHORT,
+            clock,
+            ControllerMain.daemonScheduler("webhook-it-cert"));
     // the API server picks webhook configurations up asynchronously
     Await.until(
         "the API server calls the webhook",
@@ -79,6 +98,9 @@ class WebhookIT {
 
   @AfterAll
   static void stop() throws Exception {
+    if (certificates != null) {
+      certificates.close();
+    }
     if (registration != null) {
       registration.delete(harness.admin);
     }
@@ -135,6 +157,49 @@ class WebhookIT {
         "range-outside",
         p -> p.getSpec().getIpv4Config().getPool().end("10.92.0.20"),
         "spec.ipv4Config.pool.end 10.92.0.20 is outside spec.ipv4Config.cidr 10.91.0.0/24");
+  }
+
+  @Test
+  void theApiServerKeepsCallingTheWebhookAcrossCertificateRenewals() throws Exception {
+    long before = certificates.rotations();
+    List<java.math.BigInteger> presented = new java.util.ArrayList<>();
+    List<String> notReviewed = new java.util.ArrayList<>();
+    AtomicInteger calls = new AtomicInteger();
+    Await.until(
+        "two renewals while the API server calls the webhook",
+        WAIT,
+        () -> {
+          // what the listener presents, verified against the caBundle the API server holds
+          byte[] bundle =
+              new io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api(harness.admin)
+                  .readValidatingWebhookConfiguration(registration.name())
+                  .execute()
+                  .getWebhooks()
+                  .get(0)
+                  .getClientConfig()
+                  .getCaBundle();
+          java.math.BigInteger serial =
+              WebhookCertificatesTest.handshake(
+                      server.port(), new String(bundle, java.nio.charset.StandardCharsets.UTF_8))
+                  .getSerialNumber();
+          if (presented.isEmpty() || !presented.get(presented.size() - 1).equals(serial)) {
+            presented.add(serial);
+          }
+          IPPool probe = ControllerHarness.pool(ns, "renewal-" + calls.incrementAndGet(), 90);
+          probe.getSpec().getIpv4Config().serverIP("10.90.0.1");
+          KubernetesApiResponse<IPPool> r = harness.pools.create(probe);
+          String answer = r.isSuccess() ? "stored" : r.getStatus().getMessage();
+          if (!answer.contains("router's address")) {
+            notReviewed.add(answer);
+          }
+          return certificates.rotations() - before >= 2 && presented.size() >= 3;
+        });
+    assertEquals(List.of(), notReviewed, "calls the webhook did not answer");
+    assertTrue(calls.get() >= 3, "calls: " + calls.get());
+    System.out.printf(
+        "WebhookIT renewals: %d certificates presented, %d rotations, %d API server calls all"
+            + " reviewed%n",
+        presented.size(), certificates.rotations() - before, calls.get());
   }
 
   @Test

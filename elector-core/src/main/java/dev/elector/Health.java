@@ -2,6 +2,7 @@ package dev.elector;
 
 import dev.elector.internal.candidate.Observation;
 import dev.elector.internal.candidate.Phase;
+import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +64,7 @@ final class Health {
           subject
               + ": following "
               + (seen == null ? "(lock not read yet)" : seen.describeHolder())
+              + coordination(seen)
               + (failures > 0
                   ? ", " + failures + " failures in a row, the last: " + lastFailure
                   : "")
@@ -76,5 +78,16 @@ final class Health {
       return new ElectorHealth(false, subject + ": closed");
     }
     return new ElectorHealth(false, subject + ": closing");
+  }
+
+  /** Why a follower of a lock under coordinated leader election never takes it, or nothing. */
+  private static String coordination(@Nullable Observation seen) {
+    LeaderRecord record = seen == null ? null : seen.record();
+    String strategy = record == null ? null : record.strategy();
+    return strategy == null
+        ? ""
+        : ", chosen by coordinated leader election (strategy "
+            + strategy
+            + "): this candidate never writes the lock";
   }
 }

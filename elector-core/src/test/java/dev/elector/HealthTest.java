@@ -91,4 +91,29 @@ class HealthTest {
         health.report(
             new Phase.SteppingDown(new Phase.Claim("1", null), 4, 0), 0, null, 0, null, ""));
   }
+
+  @Test
+  void aFollowerOfACoordinatedLeaseSaysWhyItNeverTakesIt() {
+    Observation seen =
+        new Observation(
+            "1",
+            new LeaderRecord(
+                "kcm-a",
+                Duration.ofSeconds(15),
+                Instant.EPOCH,
+                Instant.EPOCH,
+                1,
+                null,
+                "OldestEmulationVersion"),
+            null,
+            0,
+            false);
+    assertEquals(
+        of(
+            true,
+            "lock [me]: following kcm-a, chosen by coordinated leader election (strategy"
+                + " OldestEmulationVersion): this candidate never writes the lock"
+                + "; watching the lock"),
+        health.report(new Phase.Following(null), 0, seen, 0, null, "; watching the lock"));
+  }
 }

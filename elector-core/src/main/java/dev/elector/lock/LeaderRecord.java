@@ -23,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  * @param preferredHolder the identity an operator asked to lead next (a request to move leadership,
  *     which Kubernetes locks keep in the annotation {@value #PREFERRED_HOLDER}), or null;
  *     client-go's record has no such field, and its candidates ignore it
+ * @param strategy the coordinated leader election strategy the lock names (a Kubernetes Lease's
+ *     {@code spec.strategy}, such as {@code OldestEmulationVersion}), or null. A lock that names
+ *     one has its holder chosen by a controller, not by contention: Elector's candidates follow it,
+ *     never take it over and never write it, however long it looks unrenewed
  */
 public record LeaderRecord(
     String holderIdentity,
@@ -30,19 +34,39 @@ public record LeaderRecord(
     @Nullable Instant acquireTime,
     @Nullable Instant renewTime,
     long leaderTransitions,
-    @Nullable String preferredHolder) {
+    @Nullable String preferredHolder,
+    @Nullable String strategy) {
 
   /** The annotation of a Kubernetes lock object that asks leadership to move to an identity. */
   public static final String PREFERRED_HOLDER = "elector.dev/preferred-holder";
 
   /**
    * A null holder becomes the empty string, which means no holder; a blank preferred holder becomes
-   * null, which means no request.
+   * null, which means no request; a blank strategy becomes null, which means no coordination.
    */
   public LeaderRecord {
     holderIdentity = holderIdentity == null ? "" : holderIdentity;
     preferredHolder =
         preferredHolder == null || preferredHolder.isBlank() ? null : preferredHolder.strip();
+    strategy = strategy == null || strategy.isBlank() ? null : strategy.strip();
+  }
+
+  /** A record of a lock that no coordinated leader election controls. */
+  public LeaderRecord(
+      String holderIdentity,
+      @Nullable Duration leaseDuration,
+      @Nullable Instant acquireTime,
+      @Nullable Instant renewTime,
+      long leaderTransitions,
+      @Nullable String preferredHolder) {
+    this(
+        holderIdentity,
+        leaseDuration,
+        acquireTime,
+        renewTime,
+        leaderTransitions,
+        preferredHolder,
+        null);
   }
 
   /** A record without a request to move leadership. */
@@ -52,7 +76,7 @@ public record LeaderRecord(
       @Nullable Instant acquireTime,
       @Nullable Instant renewTime,
       long leaderTransitions) {
-    this(holderIdentity, leaseDuration, acquireTime, renewTime, leaderTransitions, null);
+    this(holderIdentity, leaseDuration, acquireTime, renewTime, leaderTransitions, null, null);
   }
 
   /** True when nobody holds the lock: the holder identity is empty or blank. */
@@ -87,13 +111,25 @@ public record LeaderRecord(
   /** Returns a copy with a new renew time. */
   public LeaderRecord withRenewTime(Instant time) {
     return new LeaderRecord(
-        holderIdentity, leaseDuration, acquireTime, time, leaderTransitions, preferredHolder);
+        holderIdentity,
+        leaseDuration,
+        acquireTime,
+        time,
+        leaderTransitions,
+        preferredHolder,
+        strategy);
   }
 
   /** Returns a copy that asks leadership to move to {@code identity}, or asks nothing if null. */
   public LeaderRecord withPreferredHolder(@Nullable String identity) {
     return new LeaderRecord(
-        holderIdentity, leaseDuration, acquireTime, renewTime, leaderTransitions, identity);
+        holderIdentity,
+        leaseDuration,
+        acquireTime,
+        renewTime,
+        leaderTransitions,
+        identity,
+        strategy);
   }
 
   /**
@@ -102,7 +138,7 @@ public record LeaderRecord(
    */
   public LeaderRecord released(Instant now) {
     return new LeaderRecord(
-        "", Duration.ofSeconds(1), now, now, leaderTransitions, preferredHolder);
+        "", Duration.ofSeconds(1), now, now, leaderTransitions, preferredHolder, strategy);
   }
 
   @Override
@@ -118,6 +154,7 @@ public record LeaderRecord(
         + ", transitions="
         + leaderTransitions
         + (preferredHolder == null ? "" : ", preferredHolder=" + preferredHolder)
+        + (strategy == null ? "" : ", strategy=" + strategy)
         + '}';
   }
 

@@ -729,9 +729,14 @@ public final class Candidate {
       }
     }
 
-    /** Whether {@code record} names this leader with its own term's token. */
+    /**
+     * Whether {@code record} names this leader with its own term's token, in a lock candidates may
+     * write: a lock now under coordinated leader election is someone else's.
+     */
     private boolean ours(LeaderRecord record, Phase.Leading leading) {
-      return record.isHeldBy(identity) && record.leaderTransitions() == leading.token();
+      return record.isHeldBy(identity)
+          && record.leaderTransitions() == leading.token()
+          && !TakeoverRule.coordinated(record);
     }
 
     /** Leads on over {@code found}, this term's own record at a version changed by someone else. */

@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
  * When a candidate may take the lock, as pure functions of what it observed and when: no clock,
  * scheduler or lock. A lock may be taken when it is free (released, or never seen to exist), held
  * by this candidate, or has not changed for a lease duration measured on the local monotonic clock
- * from when this candidate first saw its content. The record's own timestamps are never trusted.
+ * from when this candidate first saw its content. The record's own timestamps are never trusted. A
+ * lock whose record names a coordinated leader election strategy is never taken, whatever it shows:
+ * a controller chooses its holder.
  */
 public final class TakeoverRule {
   private final String identity;
@@ -57,6 +59,9 @@ public final class TakeoverRule {
   /** Whether the lock as observed may be written by this candidate at {@code now}. */
   boolean mayTake(Observation seen, long now) {
     LeaderRecord record = seen.record();
+    if (coordinated(record)) {
+      return false;
+    }
     if (record != null && (record.isReleased() || record.isHeldBy(identity))) {
       return true;
     }
@@ -65,6 +70,9 @@ public final class TakeoverRule {
 
   /** When the observation stops protecting its holder; Long.MAX_VALUE if never in practice. */
   long expiresAt(Observation seen) {
+    if (coordinated(seen.record())) {
+      return Long.MAX_VALUE;
+    }
     if (seen.absent()) {
       return seen.guarded() ? seen.seenAt() + leaseNanos : seen.seenAt();
     }
@@ -84,6 +92,14 @@ public final class TakeoverRule {
       return leaseNanos; // a missing duration is a durationProblem too
     }
     return Math.max(leaseNanos, nanos(written));
+  }
+
+  /**
+   * Whether {@code record} names a coordinated leader election strategy: its holder is chosen by a
+   * controller, and no candidate writes it, not even to renew or release its own term.
+   */
+  static boolean coordinated(@Nullable LeaderRecord record) {
+    return record != null && record.strategy() != null;
   }
 
   /** The fencing token of a new term: one above the highest seen, including the observed one. */

@@ -125,6 +125,7 @@ public record View(
                       : "other candidates hold back for up to "
                           + Duration.ofNanos(requestTimeout))));
     }
+    noteCoordination(previous, seen, effects);
     long others = othersSeen;
     if (seen.lockSeen()
         && !(read instanceof LockRead.Found own && own.record().isHeldBy(identity))) {
@@ -157,6 +158,33 @@ public record View(
     }
     return new View(
         seen, token, others, holdingOff, holdOffUntil, first, nextRequest, nextRequestSeenAt);
+  }
+
+  /**
+   * One line when the lock comes under coordinated leader election or leaves it, not one per read:
+   * while it is under it, this candidate follows and never writes it.
+   */
+  private static void noteCoordination(
+      @Nullable Observation previous, Observation seen, List<Effect> effects) {
+    LeaderRecord before = previous == null ? null : previous.record();
+    String was = before == null ? null : before.strategy();
+    LeaderRecord after = seen.record();
+    String is = after == null ? null : after.strategy();
+    if (is != null && !is.equals(was)) {
+      effects.add(
+          new Effect.Log(
+              Effect.Level.INFO,
+              "the lock is under Kubernetes coordinated leader election (strategy "
+                  + is
+                  + "): a controller chooses its holder, so this candidate follows it and never"
+                  + " writes it, even once it looks expired"));
+    } else if (is == null && was != null && after != null) {
+      effects.add(
+          new Effect.Log(
+              Effect.Level.INFO,
+              "the lock is no longer under coordinated leader election; candidates contend for it"
+                  + " again, from a full leaseDuration after this change"));
+    }
   }
 
   private static void warnAboutDuration(

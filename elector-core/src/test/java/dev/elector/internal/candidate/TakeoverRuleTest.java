@@ -9,6 +9,7 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** When a candidate may take the lock: the rule as pure functions of observations and instants. */
@@ -143,5 +144,21 @@ class TakeoverRuleTest {
     assertEquals(5, TakeoverRule.nextToken(-1, seen));
     assertEquals(10, TakeoverRule.nextToken(9, seen), "a higher token seen earlier wins");
     assertEquals(0, TakeoverRule.nextToken(-1, rule.observe(null, new LockRead.Absent(), 0)));
+  }
+
+  @Test
+  void aRecordUnderCoordinatedLeaderElectionIsNeverTakenWhateverItShows() {
+    for (String holder : List.of("other", "", "me")) {
+      LockRead.Found coordinated =
+          new LockRead.Found(
+              "1",
+              new LeaderRecord(
+                  holder, Duration.ofSeconds(15), T0, T0, 3, null, "OldestEmulationVersion"));
+      Observation seen = rule.observe(null, coordinated, 0);
+      assertFalse(rule.mayTake(seen, 0), "holder '" + holder + "'");
+      assertFalse(
+          rule.mayTake(seen, 1000 * LEASE), "holder '" + holder + "', a thousand leases on");
+      assertEquals(Long.MAX_VALUE, rule.expiresAt(seen));
+    }
   }
 }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,6 +89,31 @@ class RecordParityTest {
       assertEquals(clientJava.record(), fabric8.record(), spec);
       assertEquals(clientJava.problem(), fabric8.problem(), spec);
     }
+  }
+
+  @Test
+  void aLeaseUnderCoordinatedLeaderElectionNamesItsStrategyWithEitherClient() {
+    LeaseShape shape = new LeaseShape();
+    // as the coordinated leader election controller leaves a control-plane component's Lease
+    String recorded =
+        "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\","
+            + "\"metadata\":{\"name\":\"kube-controller-manager\",\"namespace\":\"kube-system\","
+            + "\"resourceVersion\":\"812\"},"
+            + "\"spec\":{\"holderIdentity\":\"cp-1_0f5a\",\"leaseDurationSeconds\":15,"
+            + "\"acquireTime\":\"2026-12-02T12:00:00.000000Z\","
+            + "\"renewTime\":\"2026-12-02T12:00:10.000000Z\",\"leaseTransitions\":0,"
+            + "\"strategy\":\"OldestEmulationVersion\",\"preferredHolder\":\"cp-2_91c3\"}}";
+    for (String json : List.of(recorded, recorded.replace("\"OldestEmulationVersion\"", "3"))) {
+      LeaderRecord clientJava = shape.parse(gson(json)).record();
+      LeaderRecord fabric8 = Objects.requireNonNull(shape.parse(object(json)).record(), json);
+
+      assertEquals(clientJava, fabric8, json);
+      assertNotNull(fabric8.strategy(), json);
+      assertEquals("cp-1_0f5a", fabric8.holderIdentity());
+    }
+    assertEquals(
+        "OldestEmulationVersion",
+        Objects.requireNonNull(shape.parse(object(recorded)).record()).strategy());
   }
 
   @Test

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
@@ -43,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * waited that long for a thread of the executor, and its exchange ends at that deadline. The
  * watches' lists and the Events are bounded by the requestTimeout, {@link
  * LockOptions#DEFAULT_REQUEST_TIMEOUT} when none is set. A call whose stage is cancelled (the
- * elector stopped waiting) is not sent, or is aborted in flight. Thread-safe.
+ * elector stopped waiting) is not sent, or is aborted in flight. An update over a version this lock
+ * read under coordinated leader election (a Lease naming {@code spec.strategy}) is never sent: it
+ * fails as {@link LockFailure.Kind#INVALID}, whoever asks for it. Thread-safe.
  */
 public final class ObjectLock implements KubeLock, ListeningLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
@@ -94,6 +97,12 @@ public final class ObjectLock implements KubeLock, ListeningLock {
 
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile @Nullable String objectUid;
+
+  /**
+   * The last version seen under coordinated leader election, with its strategy, or null: no update
+   * over it is sent, whoever asks for one.
+   */
+  private volatile LockRead.@Nullable Found coordinated;
 
   /** A lock with the settings {@code s}. */
   public ObjectLock(Settings s) {
@@ -204,6 +213,18 @@ public final class ObjectLock implements KubeLock, ListeningLock {
       String expectedVersion, LeaderRecord record, Duration timeout) {
     Objects.requireNonNull(expectedVersion, "expectedVersion");
     Objects.requireNonNull(record, "record");
+    LockRead.Found managed = coordinated;
+    if (managed != null && managed.version().equals(expectedVersion)) {
+      return CompletableFuture.completedFuture(
+          LockFailure.of(
+              LockFailure.Kind.INVALID,
+              describe()
+                  + " is under coordinated leader election at version "
+                  + expectedVersion
+                  + " (spec.strategy "
+                  + managed.record().strategy()
+                  + "): its controller chooses the holder, and Elector never writes it"));
+    }
     return async(
         timeout,
         (abort, bound) -> updateNow(expectedVersion, record, abort, bound),
@@ -325,7 +346,11 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   /** The state an object read from the API server stands for. */
   LockRead toRead(@Nullable Map<String, Object> object) {
     rememberUid(object);
-    return bodies.read(object);
+    LockRead read = bodies.read(object);
+    if (read instanceof LockRead.Found found && found.record().strategy() != null) {
+      coordinated = found;
+    }
+    return read;
   }
 
   private void rememberUid(@Nullable Map<String, Object> object) {

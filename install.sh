@@ -47,7 +47,7 @@ done
 pl="libraries/elector-bom"
 for path in "${selected[@]}"; do pl+=",${modules[$path]}"; done
 
-command=(./mvnw -q -B -Pquick-install install -pl "$pl" -am "${maven_args[@]}")
+command=(./mvnw -q -B -Pquick-install install -pl "$pl" -am ${maven_args[@]+"${maven_args[@]}"})
 echo "install.sh: ${selected[*]}: ${command[*]}"
 marker="$(mktemp)"
 trap 'rm -f "$marker"' EXIT
@@ -57,7 +57,7 @@ elapsed=$((SECONDS - start))
 
 version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
 repo="$HOME/.m2/repository"
-for arg in "${maven_args[@]}"; do
+for arg in ${MAVEN_ARGS:-} ${maven_args[@]+"${maven_args[@]}"}; do
   case "$arg" in -Dmaven.repo.local=*) repo="${arg#-Dmaven.repo.local=}" ;; esac
 done
 installed=()

@@ -61,8 +61,10 @@ for arg in ${MAVEN_ARGS:-} ${maven_args[@]+"${maven_args[@]}"}; do
   case "$arg" in -Dmaven.repo.local=*) repo="${arg#-Dmaven.repo.local=}" ;; esac
 done
 installed=()
-for pom in "$repo"/dev/elector/*/"$version"/*.pom; do
-  [[ "$pom" -nt "$marker" ]] && installed+=("$(basename "$(dirname "$(dirname "$pom")")")")
+# Installing writes each artifact's maven-metadata-local.xml anew (the pom keeps its own time).
+for metadata in "$repo"/dev/elector/*/maven-metadata-local.xml; do
+  [[ "$metadata" -nt "$marker" && -f "$(dirname "$metadata")/$version/$(basename "$(dirname "$metadata")")-$version.pom" ]] \
+    && installed+=("$(basename "$(dirname "$metadata")")")
 done
 [[ ${#installed[@]} -gt 0 ]] \
   || { echo "install.sh: FAIL Maven succeeded but wrote no dev.elector pom into $repo" >&2; exit 1; }

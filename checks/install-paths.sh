@@ -115,8 +115,8 @@ for path in "${order[@]}"; do
   install_time=$(since "$t")
 
   installed=()
-  for pom in "$repo"/dev/elector/*/"$version"/*.pom; do
-    [[ -f "$pom" && "$pom" -nt "$marker" ]] && installed+=("$(basename "$(dirname "$(dirname "$pom")")")")
+  for metadata in "$repo"/dev/elector/*/maven-metadata-local.xml; do # written anew by each install
+    [[ -f "$metadata" && "$metadata" -nt "$marker" ]] && installed+=("$(basename "$(dirname "$metadata")")")
   done
   for a in "${installed[@]}"; do
     grep -qw -- "$a" <<<"$published" || fail "$path: installed $a, which is not published"

@@ -33,6 +33,7 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
+[[ "$staging" == /* ]] || staging="$PWD/$staging" # absolute: jars are opened from another folder
 [[ -n "$version" ]] || { echo "release-check: FAIL cannot read the version from pom.xml"; exit 1; }
 
 if [[ $build == 1 ]]; then
@@ -109,7 +110,7 @@ for entry in "${library[@]}"; do
     done
     case "$suffix" in
       .jar) grep -q '\.class$' "$work/list" || fail "$a-$version.jar has no classes"
-        (cd "$work" && rm -rf META-INF && jar xf "$OLDPWD/$jar_file" META-INF/MANIFEST.MF)
+        (cd "$work" && rm -rf META-INF && jar xf "$jar_file" META-INF/MANIFEST.MF)
         grep -q "^Automatic-Module-Name: $module_name" "$work/META-INF/MANIFEST.MF" \
           || fail "$a-$version.jar: manifest has no Automatic-Module-Name: $module_name" ;;
       -sources.jar) grep -q '\.java$' "$work/list" || fail "$a-$version$suffix has no .java files" ;;
@@ -129,7 +130,7 @@ for entry in "${starters[@]}"; do
     done
     case "$suffix" in
       .jar) grep -q '\.class$' "$work/list" && fail "$a-$version.jar, a starter, has classes"
-        (cd "$work" && rm -rf META-INF && jar xf "$OLDPWD/$jar_file" META-INF/MANIFEST.MF)
+        (cd "$work" && rm -rf META-INF && jar xf "$jar_file" META-INF/MANIFEST.MF)
         grep -q "^Automatic-Module-Name: $module_name" "$work/META-INF/MANIFEST.MF" \
           || fail "$a-$version.jar: manifest has no Automatic-Module-Name: $module_name" ;;
       -javadoc.jar) grep -qx 'index.html' "$work/list" || fail "$a-$version$suffix has no index.html" ;;

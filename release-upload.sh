@@ -17,7 +17,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")" && pwd)"
 usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
-die() { echo "release-upload.sh: $*" >&2; exit 2; }
+die() { echo "release-upload.sh: $*" >&2; exit 2; }     # bad input: say the fix
+broke() { echo "release-upload.sh: FAIL $*" >&2; exit 1; } # an upload failed
 
 [[ $# -gt 0 ]] || { usage >&2; exit 2; }
 mode="$1"; shift
@@ -53,8 +54,9 @@ if [[ "$mode" == repository ]]; then
   auth=()
   [[ -n "${REPOSITORY_USER:-}" ]] && auth=(--user "$REPOSITORY_USER:${REPOSITORY_PASSWORD:-}")
   for f in "${files[@]}"; do
-    curl --fail --silent --show-error ${auth[@]+"${auth[@]}"} --upload-file "$staging/$f" "$url/$f" >/dev/null \
-      || die "uploading $f to $url/$f failed (above); the files before it are uploaded"
+    # No "Expect: 100-continue": a server that ignores it would hold each file for a second.
+    curl --fail --silent --show-error -H 'Expect:' ${auth[@]+"${auth[@]}"} --upload-file "$staging/$f" "$url/$f" >/dev/null \
+      || broke "uploading $f to $url/$f failed (above); the files before it are uploaded"
   done
   echo "release-upload.sh: ${#files[@]} files of dev.elector $version uploaded to $url"
   exit 0
@@ -78,5 +80,5 @@ echo "release-upload.sh: $bundle, ${#files[@]} files of dev.elector $version"
 token="$(printf '%s:%s' "$CENTRAL_TOKEN_USER" "$CENTRAL_TOKEN_PASSWORD" | base64 | tr -d '\n')"
 deployment="$(curl --fail --silent --show-error -H "Authorization: Bearer $token" \
   -F "bundle=@$bundle" "${CENTRAL_PORTAL_URL%/}/api/v1/publisher/upload?name=elector-$version&publishingType=USER_MANAGED")" \
-  || die "the upload to the Central Portal failed (above)"
+  || broke "the upload to the Central Portal failed (above)"
 echo "release-upload.sh: uploaded to the Central Portal as deployment $deployment; it is validated there, then published from the Portal's Deployments page"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two release builds of the commit checked out, compared byte for byte: ./release.sh VERSION runs
-# twice, each in a fresh clone in a folder of its own, into two staging repositories, and every
-# file of the two sets must be the same (jars, sources, javadoc, poms, SBOMs and their checksums).
+# twice, each in a fresh clone in a folder of its own and the second in another time zone
+# (Pacific/Chatham, UTC+12:45), into two staging repositories, and every file of the two sets must
+# be the same (jars, sources, javadoc, poms, SBOMs and their checksums).
 # Left out: maven-metadata.xml (the deploy's own time) and .asc signatures (an OpenPGP signature
 # holds the time it was made); their files are compared. A jar that differs is opened and its
 # differing entries are named.
@@ -17,10 +18,11 @@ status=1
 trap 'if [[ $status == 0 ]]; then rm -rf "$work"; else echo "reproducible-release: both sets kept in $work"; fi' EXIT
 
 times=()
+zone=("${TZ:-UTC}" Pacific/Chatham)
 for run in 1 2; do
-  echo "== build $run: ./release.sh $version --staging $work/staging-$run $*"
+  echo "== build $run: TZ=${zone[$((run - 1))]} ./release.sh $version --staging $work/staging-$run $*"
   start=$SECONDS
-  ./release.sh "$version" --staging "$work/staging-$run" "$@" >"$work/build-$run.log" 2>&1 \
+  TZ="${zone[$((run - 1))]}" ./release.sh "$version" --staging "$work/staging-$run" "$@" >"$work/build-$run.log" 2>&1 \
     || { tail -n 30 "$work/build-$run.log"; echo "reproducible-release: FAIL build $run failed"; exit 1; }
   times+=("$((SECONDS - start))")
   tail -n 1 "$work/build-$run.log" | sed 's/^/   /'

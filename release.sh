@@ -25,6 +25,9 @@ while [[ $# -gt 0 ]]; do
     --staging)
       [[ $# -ge 2 ]] || { echo "release.sh: --staging needs a directory" >&2; exit 2; }
       staging="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
+    -o | --offline)
+      echo "release.sh: Maven deploys nothing offline, not even to the local staging folder; drop $1 (Maven then goes online only for what the local repository lacks)" >&2
+      exit 2 ;;
     -*) maven_args+=("$1") ;;
     *)
       [[ -z "$version" ]] || { echo "release.sh: one version only, got '$version' and '$1'" >&2; exit 2; }

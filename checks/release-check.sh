@@ -2,11 +2,15 @@
 # Builds the release set and checks it: ./mvnw -Prelease -DskipTests deploy writes every file that a
 # release uploads into target/staging-deploy (a Maven repository layout), and this script lists
 # those files and compares the list with the expected one: pom, jar, sources and javadoc of each
-# library module, the poms of elector-parent and elector-bom, a .md5 and .sha1 for each, an .asc for
-# each when signing (MAVEN_GPG_KEY set, or --signed), and nothing else. It also opens every jar:
-# META-INF/LICENSE and NOTICE in each, Automatic-Module-Name in each main jar, classes, sources and
-# an index.html where they belong, and the Central metadata in the poms.
-#   checks/release-check.sh [--no-build] [--signed] [maven args...]
+# library module, its CycloneDX SBOM (-cyclonedx.json, elector-parent's too), the poms of
+# elector-parent and elector-bom, a .md5 and .sha1 for each, an .asc for each when signing
+# (MAVEN_GPG_KEY set, or --signed), and nothing else. It also opens every jar: META-INF/LICENSE and
+# NOTICE in each, Automatic-Module-Name in each main jar, classes, sources and an index.html where
+# they belong; every SBOM, which must describe its own artifact; every checksum, which must match;
+# the Central metadata in the poms; and, for a release version, no SNAPSHOT anywhere in a pom.
+#   checks/release-check.sh [--no-build] [--signed] [--version V] [--staging DIR] [maven args...]
+# --version and --staging check a set built elsewhere (./release.sh passes them); by default the
+# version is pom.xml's and the set is target/staging-deploy.
 # Exits non-zero and names every missing or unexpected file or entry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,16 +19,21 @@ build=1
 signed=0
 [[ -n "${MAVEN_GPG_KEY:-}" ]] && signed=1
 maven_args=()
-for arg in "$@"; do
-  case "$arg" in
-    --no-build) build=0 ;;
-    --signed) signed=1 ;;
-    *) maven_args+=("$arg") ;;
-  esac
-done
-
 staging=target/staging-deploy
 version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --no-build) build=0 ;;
+    --signed) signed=1 ;;
+    --version | --staging)
+      [[ $# -ge 2 ]] || { echo "release-check: $1 needs a value"; exit 2; }
+      if [[ $1 == --version ]]; then version="$2"; else staging="$2"; fi
+      shift ;;
+    *) maven_args+=("$1") ;;
+  esac
+  shift
+done
+[[ "$staging" == /* ]] || staging="$PWD/$staging" # absolute: jars are opened from another folder
 [[ -n "$version" ]] || { echo "release-check: FAIL cannot read the version from pom.xml"; exit 1; }
 
 if [[ $build == 1 ]]; then
@@ -58,9 +67,10 @@ add() { # add FILE: the file, its checksums and, when signing, its signature
 }
 {
   for pom in elector-parent elector-bom; do add "$pom/$version/$pom-$version.pom"; done
+  add "elector-parent/$version/elector-parent-$version-cyclonedx.json"
   for entry in "${library[@]}" "${starters[@]}"; do
     a="${entry%%:*}"
-    for suffix in .pom .jar -sources.jar -javadoc.jar; do add "$a/$version/$a-$version$suffix"; done
+    for suffix in .pom .jar -sources.jar -javadoc.jar -cyclonedx.json; do add "$a/$version/$a-$version$suffix"; done
   done
 } | sort >"$expected"
 
@@ -100,7 +110,7 @@ for entry in "${library[@]}"; do
     done
     case "$suffix" in
       .jar) grep -q '\.class$' "$work/list" || fail "$a-$version.jar has no classes"
-        (cd "$work" && rm -rf META-INF && jar xf "$OLDPWD/$jar_file" META-INF/MANIFEST.MF)
+        (cd "$work" && rm -rf META-INF && jar xf "$jar_file" META-INF/MANIFEST.MF)
         grep -q "^Automatic-Module-Name: $module_name" "$work/META-INF/MANIFEST.MF" \
           || fail "$a-$version.jar: manifest has no Automatic-Module-Name: $module_name" ;;
       -sources.jar) grep -q '\.java$' "$work/list" || fail "$a-$version$suffix has no .java files" ;;
@@ -120,13 +130,54 @@ for entry in "${starters[@]}"; do
     done
     case "$suffix" in
       .jar) grep -q '\.class$' "$work/list" && fail "$a-$version.jar, a starter, has classes"
-        (cd "$work" && rm -rf META-INF && jar xf "$OLDPWD/$jar_file" META-INF/MANIFEST.MF)
+        (cd "$work" && rm -rf META-INF && jar xf "$jar_file" META-INF/MANIFEST.MF)
         grep -q "^Automatic-Module-Name: $module_name" "$work/META-INF/MANIFEST.MF" \
           || fail "$a-$version.jar: manifest has no Automatic-Module-Name: $module_name" ;;
       -javadoc.jar) grep -qx 'index.html' "$work/list" || fail "$a-$version$suffix has no index.html" ;;
     esac
   done
 done
+
+# Each SBOM is CycloneDX JSON about its own artifact and version; the jars' list what they bring
+# (elector-core brings slf4j-api, so every jar's SBOM has at least that).
+for entry in elector-parent:pom "${library[@]}" "${starters[@]}"; do
+  a="${entry%%:*}"
+  sbom="$(file "dev/elector/$a/$version/$a-$version-cyclonedx.json")"
+  [[ -n "$sbom" ]] || continue
+  problem="$(python3 - "$sbom" "$a" "$version" <<'PY'
+import json, sys
+path, artifact, version = sys.argv[1:]
+try:
+    bom = json.load(open(path))
+except ValueError as e:
+    print(f"is not JSON ({e})"); sys.exit()
+component = bom.get("metadata", {}).get("component", {})
+if bom.get("bomFormat") != "CycloneDX":
+    print("is not a CycloneDX document")
+elif (component.get("group"), component.get("name"), component.get("version")) != ("dev.elector", artifact, version):
+    print(f"describes {component.get('group')}:{component.get('name')}:{component.get('version')}")
+elif artifact != "elector-parent" and not any(c.get("name") == "slf4j-api" for c in bom.get("components", [])):
+    print("lists no slf4j-api among its components")
+PY
+)"
+  [[ -z "$problem" ]] || fail "$a-$version-cyclonedx.json $problem"
+done
+
+# Every checksum matches its file.
+while IFS= read -r sum; do
+  f="${sum%.*}"; kind="${sum##*.}"
+  [[ -f "$f" ]] || continue
+  want="$(tr -d ' \n' <"$sum")"
+  got="$("${kind}sum" "$f" | cut -d' ' -f1)"
+  [[ "$want" == "$got" ]] || fail "${sum#"$staging"/} says $want, the file's is $got"
+done < <(find "$staging" -type f \( -name '*.md5' -o -name '*.sha1' \) ! -name 'maven-metadata.xml*')
+
+# A release names no snapshot: not as its version, nor as a dependency's.
+if [[ "$version" != *-SNAPSHOT ]]; then
+  while IFS= read -r pom; do
+    fail "${pom#"$staging"/} names a SNAPSHOT: $(grep -m1 -- '-SNAPSHOT' "$pom" | sed 's/^ *//')"
+  done < <(grep -rl --include='*.pom' -- '-SNAPSHOT' "$staging" || true)
+fi
 
 # Maven Central wants name, description, url, licenses, developers and scm in every pom, inherited
 # or not: the library poms get them from elector-parent, so check the two poms that declare them.

@@ -449,17 +449,24 @@ public final class Candidate {
       if (record == null || version == null || !mayRelease(seen)) {
         return false;
       }
-      Phase.SteppingDown releasing =
-          new Phase.SteppingDown(
-              new Phase.Claim(version, record), Phase.NO_STOP, now + requestTimeout);
-      phase = releasing;
-      log(
-          Level.INFO,
+      releaseAsFollower(
+          version,
+          record,
+          now + requestTimeout,
           "the lock still names this candidate and asks that "
               + record.preferredHolder()
               + " lead next; releasing it");
-      releaseAfterStepDown(releasing);
       return true;
+    }
+
+    /** Releases the lock at {@code version}, which names this follower, saying {@code why}. */
+    private void releaseAsFollower(
+        String version, LeaderRecord record, long holdOffUntil, String why) {
+      Phase.SteppingDown releasing =
+          new Phase.SteppingDown(new Phase.Claim(version, record), Phase.NO_STOP, holdOffUntil);
+      phase = releasing;
+      log(Level.INFO, why);
+      releaseAfterStepDown(releasing);
     }
 
     /**
@@ -488,16 +495,14 @@ public final class Candidate {
       LeaderRecord record = Objects.requireNonNull(seen.record());
       String version = Objects.requireNonNull(seen.version());
       unanswered = null;
-      Phase.SteppingDown releasing =
-          new Phase.SteppingDown(new Phase.Claim(version, record), Phase.NO_STOP, now);
-      phase = releasing;
-      log(
-          Level.INFO,
+      releaseAsFollower(
+          version,
+          record,
+          now,
           "an acquisition by this candidate (token "
               + record.leaderTransitions()
               + ") landed after its answer was given up; releasing the lock so that no candidate"
               + " waits a lease for a term that never started");
-      releaseAfterStepDown(releasing);
     }
 
     // -------------------------------------------------------------- acquire
@@ -545,10 +550,10 @@ public final class Candidate {
         decide(shown, "acquire");
         return;
       }
-      if (result instanceof LockFailure failure) {
-        noteUnanswered(failure, asked);
-      }
       if (firstLook && !(result instanceof LockWrite.Written)) {
+        if (result instanceof LockFailure failure) {
+          noteUnanswered(failure, asked); // a later create's failure is noted by acquired()
+        }
         read(Purpose.LOOK);
         return;
       }

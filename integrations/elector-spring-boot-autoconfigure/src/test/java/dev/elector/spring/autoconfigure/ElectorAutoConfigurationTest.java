@@ -718,7 +718,8 @@ class ElectorAutoConfigurationTest {
             ElectorAutoConfiguration.class.getName(),
             ElectorDisabledAutoConfiguration.class.getName(),
             ElectorActuatorAutoConfiguration.class.getName(),
-            ElectorHealthAutoConfiguration.class.getName());
+            ElectorHealthAutoConfiguration.class.getName(),
+            ElectorBootThreeHealthAutoConfiguration.class.getName());
     Class<?> leaderOnly =
         ClassUtils.forName(ElectorAutoConfiguration.LeaderOnlyImport.CONFIGURATION, loader);
     assertThat(leaderOnly).hasAnnotation(Configuration.class);

@@ -35,6 +35,18 @@ class ElectorHealthTest {
   }
 
   @Test
+  void theBootThreeIndicatorStaysOutOnBootFour() {
+    runner
+        .withConfiguration(AutoConfigurations.of(ElectorBootThreeHealthAutoConfiguration.class))
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean("electorHealthIndicator"))
+                  .isInstanceOf(HealthIndicator.class);
+            });
+  }
+
+  @Test
   void theApplicationsOwnIndicatorWins() {
     HealthIndicator own = () -> Health.unknown().build();
     runner

@@ -9,6 +9,8 @@
 # of the leader hands over within the lease plus a margin, and that a SIGTERM hands over in under a
 # second (the elector closes before the web server's graceful shutdown). It prints both figures.
 #   examples/spring-boot-leader/ci.sh   (ELECTOR_APISERVER_BIN: the control plane binary)
+#   SPRING_BOOT_VERSION=3.5.7 examples/spring-boot-leader/ci.sh   the same on another Spring Boot
+#                                       (the pom's spring-boot.version; default 4.0.7)
 # Prints "spring-boot-leader-ci: PASS ..." or "spring-boot-leader-ci: FAIL ..."; exits non-zero on failure.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -32,6 +34,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 
 for tool in java curl python3 tar sha256sum; do command -v "$tool" >/dev/null || fail "$tool is not on PATH"; done
+boot="${SPRING_BOOT_VERSION:-4.0.7}"
 version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
 
 step "install elector $version (elector-bom, elector-spring-boot-starter and what they need)"
@@ -41,10 +44,10 @@ step "install elector $version (elector-bom, elector-spring-boot-starter and wha
 # built on a stand-in (one layer, no JRE); the rest is the pom's configuration.
 standin_base_image spring-boot-leader
 
-step "build examples/spring-boot-leader and its image against elector $version (mvn package jib:buildTar)"
+step "build examples/spring-boot-leader and its image against elector $version on Spring Boot $boot (mvn package jib:buildTar)"
 rm -rf "$here/target"
 build_started=$SECONDS
-./mvnw -B -ntp -q -f "$here/pom.xml" -Delector.version="$version" package jib:buildTar \
+./mvnw -B -ntp -q -f "$here/pom.xml" -Delector.version="$version" -Dspring-boot.version="$boot" package jib:buildTar \
   -Djib.from.image="tar://$work/base.tar" -Djib.baseImageCache="$work/jib-base-cache" \
   -Djib.disableUpdateChecks=true
 echo "   built in $((SECONDS - build_started)) s: target/jib-image.tar, $(du -m "$here/target/jib-image.tar" | cut -f1) MB"
@@ -70,7 +73,7 @@ echo "   Elector in /app/libs: $elector_jars"
   || fail "the image lacks the starter or elector-k8s-lease"
 [[ "$elector_jars" != *fabric8* ]] || fail "the starter brought elector-fabric8"
 ls "$rootfs/app/libs" | grep -q '^kubernetes-client' && fail "the starter brought fabric8"
-ls "$rootfs/app/libs" | grep -q '^spring-boot-4\.0\.7\.jar$' || fail "the image has no Spring Boot 4.0.7"
+ls "$rootfs/app/libs" | grep -qxF "spring-boot-$boot.jar" || fail "the image has no Spring Boot $boot"
 
 start_control_plane
 service_account "$namespace" deploy/lease/rbac.yaml my-app "$work/my-app.kubeconfig"
@@ -164,4 +167,4 @@ wait "${pid[$follower]}" 2>/dev/null || true
 unset "pid[$follower]"
 
 status=0
-echo "spring-boot-leader-ci: PASS elector $version on Spring Boot 4.0.7; image spring-boot-leader:1.0.0 checked and run from its layers; one leader of two runs the job; health and prometheus name the leader; takeover ${kill_handover} s after SIGKILL (lease ${lease_seconds} s), ${term_handover} s after SIGTERM"
+echo "spring-boot-leader-ci: PASS elector $version on Spring Boot $boot; image spring-boot-leader:1.0.0 checked and run from its layers; one leader of two runs the job; health and prometheus name the leader; takeover ${kill_handover} s after SIGKILL (lease ${lease_seconds} s), ${term_handover} s after SIGTERM"

@@ -5,10 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -112,5 +120,46 @@ class DocsTest {
             + lines
             + " lines; it is the landing page: keep it "
             + "under 250 and move the detail into docs/");
+  }
+
+  /**
+   * Every Spring property the Spring guide names has configuration metadata in the published jar
+   * (the processor's from {@code ElectorProperties} merged with the hand-written additions), so
+   * that IDEs complete it and do not flag it as unknown.
+   */
+  @Test
+  void everySpringPropertyTheGuideNamesHasMetadata() throws IOException {
+    Set<String> named = springProperties(Files.readString(ROOT.resolve("docs/spring-boot.md")));
+    assertTrue(named.size() >= 20, "too few properties found in the guide: " + named);
+    Set<String> described = new TreeSet<>();
+    Pattern name = Pattern.compile("\"name\"\\s*:\\s*\"([^\"]+)\"");
+    for (URL url :
+        Collections.list(
+            getClass()
+                .getClassLoader()
+                .getResources("META-INF/spring-configuration-metadata.json"))) {
+      try (InputStream in = url.openStream()) {
+        Matcher m = name.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        while (m.find()) {
+          described.add(m.group(1));
+        }
+      }
+    }
+    Set<String> missing = new TreeSet<>(named);
+    missing.removeAll(described);
+    assertEquals(Set.of(), missing, "properties in docs/spring-boot.md without metadata");
+  }
+
+  /** The {@code elector.*} and {@code management.health.elector.*} properties a text names. */
+  static Set<String> springProperties(String text) {
+    Set<String> found = new TreeSet<>();
+    Matcher m =
+        Pattern.compile(
+                "`((?:management\\.health\\.)?elector\\.[a-z][a-z0-9.-]*[a-z0-9])(?=[`=: ])")
+            .matcher(text);
+    while (m.find()) {
+      found.add(m.group(1));
+    }
+    return found;
   }
 }

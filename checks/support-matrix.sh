@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The support matrix: runs the tests that prove each supported line of Elector's dependencies
+# (client-java, fabric8, the Java Operator SDK, Spring Boot, Quarkus, the JDK) against that line,
+# one cell per version, and writes the table of what ran into docs/support-matrix.md. Every cell is
+# a run: a module's unit and integration tests (the lock contract suite on the real API server for
+# the clients), built against the cell's version.
+#
+#   checks/support-matrix.sh            every cell (about an hour on 2 cores; not part of test.sh)
+#   checks/support-matrix.sh CELL...    only those cells, by name (e.g. boot-4.1.2 jdk-25)
+#   checks/support-matrix.sh --list     the cells
+#
+# It works in a clone of the current commit with a Maven repository of its own (a copy of
+# ~/.m2/repository, into which it first installs the commit), so the working tree and ~/.m2 are not
+# touched. A cell whose artifacts cannot be downloaded is reported as such, not as a failure.
+# Environment: ELECTOR_APISERVER_BIN (else testenv/build.sh builds it), JDK25_HOME (default
+# /usr/lib/jvm/temurin-25-jdk-amd64), MATRIX_WORK (default /tmp/elector-support-matrix).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${MATRIX_WORK:-/tmp/elector-support-matrix}"
+jdk25="${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+
+# name | line | version | module | Maven arguments | a jar the tests' class path must hold | what it shows
+cells=(
+  "client-java-25.0.0|client-java|25.0.0|elector-k8s-lease||client-java-25.0.0.jar|the lock contract suite, Lease and shared watch (the version built against)"
+  "client-java-24.0.0|client-java|24.0.0|elector-k8s-lease|-Dkubernetes-client-java.version=24.0.0|client-java-24.0.0.jar|the lock contract suite, built and run on client-java 24"
+  "fabric8-8.0.0|fabric8|8.0.0|libraries/elector-fabric8||kubernetes-client-api-8.0.0.jar|the lock contract suite on fabric8 8 (the version built against)"
+  "fabric8-7.9.0|fabric8|7.9.0|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.9.0|kubernetes-client-api-7.9.0.jar|the lock contract suite on the newest fabric8 7"
+  "fabric8-7.5.2|fabric8|7.5.2|compat/elector-fabric8-on-7||kubernetes-client-api-7.5.2.jar|the lock contract suite on fabric8 7.5.2 (JOSDK 5.2's and Quarkus 3.33's)"
+  "fabric8-7.3.1|fabric8|7.3.1|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.3.1|kubernetes-client-api-7.3.1.jar|the lock contract suite on the oldest fabric8 7 served"
+  "josdk-5.2.3|josdk|5.2.3|integrations/elector-josdk||operator-framework-core-5.2.3.jar|elector-josdk's tests and operator ITs (the version built against)"
+  "josdk-5.1.5|josdk|5.1.5|integrations/elector-josdk|-Djosdk.version=5.1.5|operator-framework-core-5.1.5.jar|elector-josdk's tests and operator ITs on JOSDK 5.1"
+  "josdk-5.0.4|josdk|5.0.4|integrations/elector-josdk|-Djosdk.version=5.0.4|operator-framework-core-5.0.4.jar|elector-josdk's tests and operator ITs on JOSDK 5.0"
+  "boot-4.0.7|spring-boot|4.0.7|integrations/elector-spring-boot-autoconfigure||spring-boot-4.0.7.jar|the context tests and the API-server test (the version built against)"
+  "boot-4.1.2|spring-boot|4.1.2|compat/elector-spring-boot-on-4-1||spring-boot-4.1.2.jar|the same tests on Boot 4.1"
+  "boot-3.5.7|spring-boot|3.5.7|compat/elector-spring-boot-on-3||spring-boot-3.5.7.jar|the same tests, and Boot 3.5's health endpoint"
+  "quarkus-3.33.2|quarkus|3.33.2|integrations/elector-quarkus/deployment||quarkus-core-3.33.2.jar|the extension's tests on the local control plane (the version built against)"
+  "quarkus-3.34.1|quarkus|3.34.1|integrations/elector-quarkus/deployment|-Dquarkus.version=3.34.1|quarkus-core-3.34.1.jar|the extension's tests on Quarkus 3.34"
+  "jdk-17|jdk|17|elector-core,elector-k8s-lease|||the core's tests and the lock contract suite on the JDK built with"
+  "jdk-25|jdk|25|elector-core,elector-k8s-lease|-Djvm=$jdk25/bin/java||the same tests, the jars as published (Java 17 bytecode) run on JDK 25"
+)
+
+if [[ "${1:-}" == "--list" ]]; then
+  for cell in "${cells[@]}"; do echo "${cell%%|*}"; done
+  exit 0
+fi
+wanted=("$@")
+selected() {
+  [[ ${#wanted[@]} -eq 0 ]] && return 0
+  local w
+  for w in "${wanted[@]}"; do [[ "$w" == "$1" ]] && return 0; done
+  return 1
+}
+
+if [[ -z "${ELECTOR_APISERVER_BIN:-}" ]]; then
+  ELECTOR_APISERVER_BIN="$(bash "$root/testenv/build.sh" | tail -n 1)"
+fi
+export ELECTOR_APISERVER_BIN
+commit="$(git -C "$root" rev-parse --short HEAD)"
+rm -rf "$work/clone"
+mkdir -p "$work/logs"
+git clone -q "$root" "$work/clone"
+repo="$work/m2"
+if [[ ! -d "$repo" ]]; then
+  cp -r "$HOME/.m2/repository" "$repo"
+fi
+cd "$work/clone"
+echo "== install $commit into $repo"
+./mvnw -B -ntp -q -Dmaven.repo.local="$repo" install -DskipTests -Djacoco.skip=true
+
+results="$work/results.tsv"
+: >"$results"
+for cell in "${cells[@]}"; do
+  IFS='|' read -r name dimension version module args jar proves <<<"$cell"
+  selected "$name" || continue
+  log="$work/logs/$name.log"
+  echo "== $name: $module $args"
+  for m in ${module//,/ }; do # compiled anew against the cell's versions, reports of this run only
+    rm -rf "$m/target/classes" "$m/target/test-classes" "$m/target/surefire-reports" "$m/target/failsafe-reports"
+  done
+  started=$SECONDS
+  # shellcheck disable=SC2086 # args is a list of Maven arguments
+  if ./mvnw -B -ntp -Dmaven.repo.local="$repo" -pl "$module" verify -Djacoco.skip=true $args >"$log" 2>&1; then
+    outcome=pass
+  elif grep -qE 'Could not (resolve|find|transfer) artifact|Non-resolvable import POM|could not be resolved' "$log"; then
+    outcome=unresolved
+  else
+    outcome=fail
+  fi
+  seconds=$((SECONDS - started))
+  # The per-plugin summaries ("Tests run: N, ..." without " -- in "), summed.
+  read -r run failed skipped < <(grep -E '^\[[A-Z]+\] Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$log" \
+    | sed -E 's/.*Tests run: ([0-9]+), Failures: ([0-9]+), Errors: ([0-9]+), Skipped: ([0-9]+)$/\1 \2 \3 \4/' \
+    | awk '{ r += $1; f += $2 + $3; s += $4 } END { print r + 0, f + 0, s + 0 }')
+  if [[ "$outcome" == pass && "$run" -eq 0 ]]; then
+    outcome=fail # a cell that ran no test proves nothing
+  fi
+  # What the tests ran on, from the reports' recorded properties: the JVM, and the cell's jar on
+  # the class path (a version property that did not take would otherwise pass unnoticed).
+  reports=()
+  for m in ${module//,/ }; do
+    reports+=("$m"/target/surefire-reports/TEST-*.xml "$m"/target/failsafe-reports/TEST-*.xml)
+  done
+  jvm="$(cat "${reports[@]}" 2>/dev/null | sed -n 's/.*name="java.version" value="\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' ')"
+  if [[ "$outcome" == pass && -n "$jar" ]] \
+    && ! cat "${reports[@]}" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/^value="//; s/"$//' | tr ':' '\n' | grep -q "/$jar\$"; then
+    outcome=fail
+    echo "   $jar is not on the tests' class path" | tee -a "$log"
+  fi
+  if [[ "$dimension" == jdk && "$outcome" == pass && "${jvm%%.*}" != "$version" ]]; then
+    outcome=fail
+    echo "   the tests ran on Java $jvm, not $version" | tee -a "$log"
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$dimension" "$version" "$module" \
+    "$outcome" "$run" "$failed" "$skipped" "$seconds" "${jvm% }" "$proves" >>"$results"
+  echo "   $outcome: $run tests, $failed failed, $skipped skipped, ${seconds} s, on Java ${jvm% }"
+done
+
+table="$root/docs/support-matrix.md"
+if [[ ${#wanted[@]} -eq 0 ]]; then
+  {
+    echo "# Support matrix"
+    echo
+    echo "Every cell is a run of \`checks/support-matrix.sh\` on commit $commit, on this project's"
+    echo "local control plane (a real kube-apiserver and etcd); the file is written by the script."
+    echo "Tests counts are of the module's unit and integration tests built against the cell's version."
+    echo
+    echo "| Line | Version | Module | Result | Tests | Java | What it shows |"
+    echo "|---|---|---|---|---|---|---|"
+    while IFS=$'\t' read -r name dimension version module outcome run failed skipped seconds jvm proves; do
+      case "$outcome" in
+        pass) shown="passed" ;;
+        unresolved) shown="not run: artifacts not downloadable here" ;;
+        *) shown="**failed** ($failed of $run)" ;;
+      esac
+      echo "| $dimension | $version | \`$module\` | $shown | $run | $jvm | $proves |"
+    done <"$results"
+  } >"$table"
+  echo "== wrote $table"
+fi
+echo "support-matrix: $(grep -c $'\tpass\t' "$results" || true) passed, $(grep -c $'\tfail\t' "$results" || true) failed, $(grep -c $'\tunresolved\t' "$results" || true) not resolvable, of $(wc -l <"$results") cells"
+! grep -q $'\tfail\t' "$results"

@@ -316,7 +316,7 @@ public abstract class AbstractKubeLockIT {
   }
 
   @Test
-  void withoutTheRoleForbiddenNamesTheMissingRule() throws Exception {
+  void withoutTheRoleForbiddenNamesEveryMissingVerbAtOnce() throws Exception {
     KubeIdentity identity = cluster.newIdentity(namespace, unique("unbound"));
     KubeLock lock = newLock(identity.client(), namespace.name(), lockName, "me");
 
@@ -336,14 +336,51 @@ public abstract class AbstractKubeLockIT {
             "me",
             "namespace " + namespace.name(),
             "\"" + lockName + "\"",
-            lock.roleRuleFor("get"))) {
+            "lacks get, list, watch, patch, create (a SelfSubjectRulesReview says so)",
+            "verbs: [\"get\", \"list\", \"watch\", \"patch\"], resourceNames: [\""
+                + lockName
+                + "\"]",
+            lock.roleRuleFor("create"),
+            "/rbac.yaml")) {
       assertTrue(read.message().contains(part), "missing " + part + " in: " + read.message());
     }
     assertTrue(lock.roleRuleFor("get").contains("resourceNames: [\"" + lockName + "\"]"));
-    assertTrue(create.message().contains(lock.roleRuleFor("create")), create.message());
     assertTrue(!lock.roleRuleFor("create").contains("resourceNames"), lock.roleRuleFor("create"));
-    assertTrue(update.message().contains(lock.roleRuleFor("patch")), update.message());
+    for (LockFailure write : List.of(create, update)) {
+      assertEquals(LockFailure.Kind.FORBIDDEN, write.kind());
+      assertTrue(
+          write.message().contains("lacks get, list, watch, patch, create"), write.message());
+    }
     log.info("forbidden read says: {}", read.message());
+  }
+
+  @Test
+  void aPartialRoleIsToldExactlyWhatItLacks() throws Exception {
+    KubeNamespace own = cluster.createNamespace("partial");
+    KubeIdentity identity = cluster.newIdentity(own, unique("reader"));
+    String name = shippedLockName();
+    V1PolicyRule readOnly =
+        shippedRules().stream()
+            .filter(r -> r.getResourceNames() != null && !r.getResourceNames().isEmpty())
+            .findFirst()
+            .orElseThrow()
+            .verbs(List.of("get", "list", "watch"));
+    cluster.grant(identity, own, List.of(readOnly));
+    KubeLock lock = newLock(identity.client(), own.name(), name, "me");
+    Await.until(
+        "the Role takes effect",
+        Duration.ofSeconds(10),
+        () -> lock.read(CALL).toCompletableFuture().get() instanceof LockRead.Absent);
+
+    LockFailure create =
+        assertInstanceOf(
+            LockFailure.class, lock.create(record("me", 1), CALL).toCompletableFuture().get());
+
+    assertEquals(LockFailure.Kind.FORBIDDEN, create.kind());
+    assertTrue(create.message().contains(" lacks patch, create ("), create.message());
+    assertTrue(
+        create.message().contains("verbs: [\"patch\"], resourceNames: [\"" + name + "\"]"),
+        create.message());
   }
 
   @Test

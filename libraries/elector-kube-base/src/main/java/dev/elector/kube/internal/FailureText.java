@@ -4,6 +4,8 @@ import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockFailure.Kind;
 import java.io.InterruptedIOException;
 import java.net.http.HttpTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
@@ -66,18 +68,25 @@ public final class FailureText {
 
   /** The Role rule that allows {@code verb} on this lock. */
   public String ruleFor(String verb) {
+    // create cannot be restricted by name: the name is not known when it is authorised
+    return rule(List.of(verb), !verb.equals("create") && name != null);
+  }
+
+  private String rule(List<String> verbs, boolean byName) {
     String rule =
         "apiGroups: [\""
             + group
             + "\"], resources: [\""
             + resource
             + "\"], verbs: [\""
-            + verb
+            + String.join("\", \"", verbs)
             + "\"]";
-    // create cannot be restricted by name: the name is not known when it is authorised
-    return verb.equals("create") || name == null
-        ? rule
-        : rule + ", resourceNames: [\"" + name + "\"]";
+    return byName ? rule + ", resourceNames: [\"" + name + "\"]" : rule;
+  }
+
+  /** Elector's shipped Role for this kind of lock, as its repository names it. */
+  String shippedRole() {
+    return "deploy/" + (resource.equals("configmaps") ? "configmap" : "lease") + "/rbac.yaml";
   }
 
   /** What a request is about: one object, or the whole collection in the namespace. */
@@ -108,26 +117,7 @@ public final class FailureText {
                 + "); check the service"
                 + " account token or kubeconfig, it may be missing or expired");
       case 403:
-        return LockFailure.of(
-            Kind.FORBIDDEN,
-            identity
-                + " is not allowed to "
-                + what
-                + " (403: "
-                + server
-                + "); grant it with a Role in namespace "
-                + namespace
-                + ", bound to this pod's service account, with the rule {"
-                + (name == null
-                    ? ruleFor("list\", \"watch")
-                        + "}, which the shared watch needs;"
-                        + " or build the locks with watchMode(PER_LOCK) to watch each object by name"
-                    : ruleFor(verb) + "}")
-                + (server != null && server.contains("RBAC: ") && server.contains(" not found")
-                    ? "; a role that the bindings name is missing, or the API server has just"
-                        + " started and its authorizer has not loaded the roles yet, which passes"
-                        + " within seconds"
-                    : ""));
+        return forbidden(verb, server, null);
       case 404:
         if (verb.equals("create")) {
           return LockFailure.of(
@@ -174,6 +164,76 @@ public final class FailureText {
         return LockFailure.of(
             Kind.UNEXPECTED, "unexpected answer to " + what + " (" + code + ": " + server + ")");
     }
+  }
+
+  /**
+   * A refusal (403) of {@code verb}. With {@code missing} from a rules review, it names every
+   * permission of the lock that is missing, so that one change of the Role is enough; without, it
+   * names the rule for {@code verb} and everything else the lock needs.
+   */
+  LockFailure forbidden(String verb, String server, RoleReview.@Nullable Missing missing) {
+    String refused = identity + " is not allowed to " + subject(verb) + " (403: " + server + "); ";
+    String grant;
+    if (name == null) {
+      grant =
+          "grant it with a Role in namespace "
+              + namespace
+              + ", bound to this pod's service account, with the rule {"
+              + ruleFor("list\", \"watch")
+              + "}, which the shared watch needs;"
+              + " or build the locks with watchMode(PER_LOCK) to watch each object by name";
+    } else if (missing != null && !missing.none()) {
+      List<String> lacks = new ArrayList<>(missing.named());
+      if (missing.create()) {
+        lacks.add("create");
+      }
+      List<String> rules = new ArrayList<>();
+      if (!missing.named().isEmpty()) {
+        rules.add("{" + rule(missing.named(), true) + "}");
+      }
+      if (missing.create()) {
+        rules.add("{" + ruleFor("create") + "}");
+      }
+      grant =
+          "of what the lock needs in namespace "
+              + namespace
+              + ", "
+              + identity
+              + " lacks "
+              + String.join(", ", lacks)
+              + (missing.incomplete()
+                  ? " (as far as the API server's rules review shows; it says its list may be"
+                      + " incomplete)"
+                  : " (a SelfSubjectRulesReview says so)")
+              + ": grant them all at once with a Role in namespace "
+              + namespace
+              + ", bound to this pod's service account, with the rule"
+              + (rules.size() == 1 ? " " : "s ")
+              + String.join(" and ", rules)
+              + " ("
+              + shippedRole()
+              + " of Elector's repository is that Role)";
+    } else {
+      grant =
+          "grant it with a Role in namespace "
+              + namespace
+              + ", bound to this pod's service account, with the rule {"
+              + ruleFor(verb)
+              + "}; the lock needs get, list, watch and patch on \""
+              + name
+              + "\" and create on "
+              + qualifiedResource()
+              + ", all granted by "
+              + shippedRole()
+              + " of Elector's repository";
+    }
+    String authorizerNotReady =
+        server != null && server.contains("RBAC: ") && server.contains(" not found")
+            ? "; a role that the bindings name is missing, or the API server has just"
+                + " started and its authorizer has not loaded the roles yet, which passes"
+                + " within seconds"
+            : "";
+    return LockFailure.of(Kind.FORBIDDEN, refused + grant + authorizerNotReady);
   }
 
   /**

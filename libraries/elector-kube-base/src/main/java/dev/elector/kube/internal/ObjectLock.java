@@ -95,6 +95,21 @@ public final class ObjectLock implements KubeLock, ListeningLock {
   private final LockBodies bodies;
   private final LockRequests requests;
 
+  /** How long a rules review of a refusal is trusted before a later refusal asks again. */
+  static final long REVIEW_TTL_NANOS = 30_000_000_000L;
+
+  /** The longest a rules review may add to the call that was refused. */
+  static final Duration REVIEW_TIMEOUT = Duration.ofSeconds(1);
+
+  /**
+   * What the last rules review of a refusal found missing (null: none yet, or none could be had),
+   * and when it was asked; cleared by any answer that is not a refusal.
+   */
+  private volatile RoleReview.@Nullable Missing reviewed;
+
+  private volatile long reviewedAt;
+  private volatile boolean reviewing;
+
   /** The lock object's uid as last seen, for the Events' involvedObject. */
   private volatile @Nullable String objectUid;
 
@@ -262,6 +277,10 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     } catch (Exception e) {
       return transportFailure("get", e, timeout);
     }
+    if (reply.code() == 403) {
+      return refused("get", reply, timeout, abort);
+    }
+    reviewing = false;
     if (reply.code() == 404) {
       return new LockRead.Absent();
     }
@@ -282,7 +301,7 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     if (reply.code() == 409) {
       return new LockWrite.Conflict(describe() + " already exists");
     }
-    return written("create", reply);
+    return written("create", reply, timeout, abort);
   }
 
   private LockWrite updateNow(
@@ -301,10 +320,38 @@ public final class ObjectLock implements KubeLock, ListeningLock {
     if (reply.code() == 404) {
       return new LockWrite.Conflict(describe() + " was deleted");
     }
-    return written("patch", reply);
+    return written("patch", reply, timeout, abort);
   }
 
-  private LockWrite written(String verb, Reply reply) {
+  /**
+   * A refusal, naming every permission the lock lacks: the first refusal after an answer of any
+   * other kind asks the API server once (a SelfSubjectRulesReview, within {@link #REVIEW_TIMEOUT}),
+   * and refusals in the next {@link #REVIEW_TTL_NANOS} reuse its answer, so a streak of refusals
+   * adds at most one request per 30 s.
+   */
+  private LockFailure refused(String verb, Reply reply, Duration timeout, Abort abort) {
+    long now = time.clock().nanos();
+    if (!reviewing || now - reviewedAt > REVIEW_TTL_NANOS) {
+      reviewing = true;
+      reviewedAt = now;
+      reviewed =
+          RoleReview.ask(
+              http,
+              namespace,
+              shape.group(),
+              shape.resource(),
+              name,
+              timeout.compareTo(REVIEW_TIMEOUT) < 0 ? timeout : REVIEW_TIMEOUT,
+              abort);
+    }
+    return failures.forbidden(verb, reply.statusMessage(), reviewed);
+  }
+
+  private LockWrite written(String verb, Reply reply, Duration timeout, Abort abort) {
+    if (reply.code() == 403) {
+      return refused(verb, reply, timeout, abort);
+    }
+    reviewing = false;
     if (!reply.ok()) {
       return failures.fromStatus(verb, reply.code(), reply.statusMessage());
     }

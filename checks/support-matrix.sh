@@ -20,23 +20,24 @@ work="${MATRIX_WORK:-/tmp/elector-support-matrix}"
 jdk25="${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 
 # name | line | version | module | Maven arguments | a jar the tests' class path must hold | what it shows
+# (the lines other than those the build itself uses first; ./test.sh runs those on every change)
 cells=(
-  "client-java-25.0.0|client-java|25.0.0|elector-k8s-lease||client-java-25.0.0.jar|the lock contract suite, Lease and shared watch (the version built against)"
   "client-java-24.0.0|client-java|24.0.0|elector-k8s-lease|-Dkubernetes-client-java.version=24.0.0|client-java-24.0.0.jar|the lock contract suite, built and run on client-java 24"
-  "fabric8-8.0.0|fabric8|8.0.0|libraries/elector-fabric8||kubernetes-client-api-8.0.0.jar|the lock contract suite on fabric8 8 (the version built against)"
   "fabric8-7.9.0|fabric8|7.9.0|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.9.0|kubernetes-client-api-7.9.0.jar|the lock contract suite on the newest fabric8 7"
-  "fabric8-7.5.2|fabric8|7.5.2|compat/elector-fabric8-on-7||kubernetes-client-api-7.5.2.jar|the lock contract suite on fabric8 7.5.2 (JOSDK 5.2's and Quarkus 3.33's)"
   "fabric8-7.3.1|fabric8|7.3.1|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.3.1|kubernetes-client-api-7.3.1.jar|the lock contract suite on the oldest fabric8 7 served"
-  "josdk-5.2.3|josdk|5.2.3|integrations/elector-josdk||operator-framework-core-5.2.3.jar|elector-josdk's tests and operator ITs (the version built against)"
   "josdk-5.1.5|josdk|5.1.5|integrations/elector-josdk|-Djosdk.version=5.1.5|operator-framework-core-5.1.5.jar|elector-josdk's tests and operator ITs on JOSDK 5.1"
   "josdk-5.0.4|josdk|5.0.4|integrations/elector-josdk|-Djosdk.version=5.0.4|operator-framework-core-5.0.4.jar|elector-josdk's tests and operator ITs on JOSDK 5.0"
+  "quarkus-3.34.1|quarkus|3.34.1|integrations/elector-quarkus/deployment|-Dquarkus.version=3.34.1|quarkus-core-3.34.1.jar|the extension's tests on Quarkus 3.34"
+  "jdk-25|jdk|25|elector-core,elector-k8s-lease|-Djvm=$jdk25/bin/java||the same tests, the jars as published (Java 17 bytecode) run on JDK 25"
+  "client-java-25.0.0|client-java|25.0.0|elector-k8s-lease||client-java-25.0.0.jar|the lock contract suite, Lease and shared watch (the version built against)"
+  "fabric8-8.0.0|fabric8|8.0.0|libraries/elector-fabric8||kubernetes-client-api-8.0.0.jar|the lock contract suite on fabric8 8 (the version built against)"
+  "fabric8-7.5.2|fabric8|7.5.2|compat/elector-fabric8-on-7||kubernetes-client-api-7.5.2.jar|the lock contract suite on fabric8 7.5.2 (JOSDK 5.2's and Quarkus 3.33's)"
+  "josdk-5.2.3|josdk|5.2.3|integrations/elector-josdk||operator-framework-core-5.2.3.jar|elector-josdk's tests and operator ITs (the version built against)"
   "boot-4.0.7|spring-boot|4.0.7|integrations/elector-spring-boot-autoconfigure||spring-boot-4.0.7.jar|the context tests and the API-server test (the version built against)"
   "boot-4.1.2|spring-boot|4.1.2|compat/elector-spring-boot-on-4-1||spring-boot-4.1.2.jar|the same tests on Boot 4.1"
   "boot-3.5.7|spring-boot|3.5.7|compat/elector-spring-boot-on-3||spring-boot-3.5.7.jar|the same tests, and Boot 3.5's health endpoint"
   "quarkus-3.33.2|quarkus|3.33.2|integrations/elector-quarkus/deployment||quarkus-core-3.33.2.jar|the extension's tests on the local control plane (the version built against)"
-  "quarkus-3.34.1|quarkus|3.34.1|integrations/elector-quarkus/deployment|-Dquarkus.version=3.34.1|quarkus-core-3.34.1.jar|the extension's tests on Quarkus 3.34"
   "jdk-17|jdk|17|elector-core,elector-k8s-lease|||the core's tests and the lock contract suite on the JDK built with"
-  "jdk-25|jdk|25|elector-core,elector-k8s-lease|-Djvm=$jdk25/bin/java||the same tests, the jars as published (Java 17 bytecode) run on JDK 25"
 )
 
 if [[ "${1:-}" == "--list" ]]; then
@@ -49,6 +50,33 @@ selected() {
   local w
   for w in "${wanted[@]}"; do [[ "$w" == "$1" ]] && return 0; done
   return 1
+}
+
+write_table() {
+  local table="$root/docs/support-matrix.md" order name
+  {
+    echo "# Support matrix"
+    echo
+    echo "Every row is a run of \`checks/support-matrix.sh\` on the commit it names, on this"
+    echo "project's local control plane (a real kube-apiserver and etcd); the script writes this file."
+    echo "A row's tests are its module's unit and integration tests, built against the row's version;"
+    echo "the script checks that the row's jar was on the tests' class path and, for the JDK rows,"
+    echo "which Java ran them. The lines the build itself uses also run in \`./test.sh\` on every change."
+    echo
+    echo "| Line | Version | Module | Result | Tests | Java | Commit | What it shows |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for order in "${cells[@]}"; do
+      name="${order%%|*}"
+      grep "^$name"$'\t' "$results" || true
+    done | sort -t$'\t' -k2,2 -s | while IFS=$'\t' read -r name dimension version module outcome run failed skipped seconds jvm ran proves; do
+      case "$outcome" in
+        pass) shown="passed" ;;
+        unresolved) shown="not run: artifacts not downloadable here" ;;
+        *) shown="**failed** ($failed of $run)" ;;
+      esac
+      echo "| $dimension | $version | \`$module\` | $shown | $run | $jvm | $ran | $proves |"
+    done
+  } >"$table"
 }
 
 if [[ -z "${ELECTOR_APISERVER_BIN:-}" ]]; then
@@ -64,11 +92,14 @@ if [[ ! -d "$repo" ]]; then
   cp -r "$HOME/.m2/repository" "$repo"
 fi
 cd "$work/clone"
-echo "== install $commit into $repo"
-./mvnw -B -ntp -q -Dmaven.repo.local="$repo" install -DskipTests -Djacoco.skip=true
+modules="$(for cell in "${cells[@]}"; do IFS='|' read -r _ _ _ module _ <<<"$cell"; echo "$module"; done | tr ',' '\n' | sort -u | paste -sd,)"
+echo "== install $commit into $repo: the cells' modules and what they need"
+./mvnw -B -ntp -q -Dmaven.repo.local="$repo" install -DskipTests -Djacoco.skip=true -pl "$modules" -am
 
+# One line per cell, the newest run of each; the table is rewritten after every cell, so an
+# interrupted run keeps what it measured.
 results="$work/results.tsv"
-: >"$results"
+touch "$results"
 for cell in "${cells[@]}"; do
   IFS='|' read -r name dimension version module args jar proves <<<"$cell"
   selected "$name" || continue
@@ -110,32 +141,13 @@ for cell in "${cells[@]}"; do
     outcome=fail
     echo "   the tests ran on Java $jvm, not $version" | tee -a "$log"
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$dimension" "$version" "$module" \
-    "$outcome" "$run" "$failed" "$skipped" "$seconds" "${jvm% }" "$proves" >>"$results"
+  grep -v "^$name"$'\t' "$results" >"$results.new" || true
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$dimension" "$version" "$module" \
+    "$outcome" "$run" "$failed" "$skipped" "$seconds" "${jvm% }" "$commit" "$proves" >>"$results.new"
+  mv "$results.new" "$results"
+  write_table
   echo "   $outcome: $run tests, $failed failed, $skipped skipped, ${seconds} s, on Java ${jvm% }"
 done
 
-table="$root/docs/support-matrix.md"
-if [[ ${#wanted[@]} -eq 0 ]]; then
-  {
-    echo "# Support matrix"
-    echo
-    echo "Every cell is a run of \`checks/support-matrix.sh\` on commit $commit, on this project's"
-    echo "local control plane (a real kube-apiserver and etcd); the file is written by the script."
-    echo "Tests counts are of the module's unit and integration tests built against the cell's version."
-    echo
-    echo "| Line | Version | Module | Result | Tests | Java | What it shows |"
-    echo "|---|---|---|---|---|---|---|"
-    while IFS=$'\t' read -r name dimension version module outcome run failed skipped seconds jvm proves; do
-      case "$outcome" in
-        pass) shown="passed" ;;
-        unresolved) shown="not run: artifacts not downloadable here" ;;
-        *) shown="**failed** ($failed of $run)" ;;
-      esac
-      echo "| $dimension | $version | \`$module\` | $shown | $run | $jvm | $proves |"
-    done <"$results"
-  } >"$table"
-  echo "== wrote $table"
-fi
 echo "support-matrix: $(grep -c $'\tpass\t' "$results" || true) passed, $(grep -c $'\tfail\t' "$results" || true) failed, $(grep -c $'\tunresolved\t' "$results" || true) not resolvable, of $(wc -l <"$results") cells"
 ! grep -q $'\tfail\t' "$results"

@@ -1,10 +1,12 @@
 package dev.elector.docs.snippets;
 
+// tag::imports[]
 import dev.elector.Term;
 import dev.elector.spring.CurrentTerm;
 import dev.elector.spring.LeaderOnly;
 import dev.elector.spring.LeadershipGrantedEvent;
 import dev.elector.spring.LeadershipRevokedEvent;
+// end::imports[]
 import org.springframework.context.event.EventListener;
 import org.springframework.integration.leader.event.OnGrantedEvent;
 import org.springframework.integration.leader.event.OnRevokedEvent;

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A candidate without the permissions it needs: none at all, or read-only. The error names the
- * verb, the resource, the namespace and the rule to add, in the log (one ERROR a minute) and in the
- * elector's health; the candidate never leads; its calls back off well within the bound.
+ * verb, the resource, the namespace and every missing permission with the rules to add, in the log
+ * (one ERROR a minute) and in the elector's health; the candidate never leads; its calls back off
+ * well within the bound.
  */
 @KubeTest
 class RbacIT {
@@ -41,14 +42,21 @@ class RbacIT {
 
     assertTrue(outcome.firstFailure().contains("is not allowed to get"), outcome.firstFailure());
     assertTrue(
-        outcome.firstFailure().contains("grant it with a Role in namespace " + namespace.name()),
+        outcome
+            .firstFailure()
+            .contains(
+                "lacks get, list, watch, patch, create (a SelfSubjectRulesReview says so): grant"
+                    + " them all at once with a Role in namespace "
+                    + namespace.name()),
         outcome.firstFailure());
     assertTrue(
         outcome
             .firstFailure()
             .contains(
-                "with the rule {apiGroups: [\"coordination.k8s.io"
-                    + "\"], resources: [\"leases\"], verbs: [\"get\"], resourceNames: [\"rbac-none\"]}"),
+                "with the rules {apiGroups: [\"coordination.k8s.io\"], resources: [\"leases\"],"
+                    + " verbs: [\"get\", \"list\", \"watch\", \"patch\"], resourceNames:"
+                    + " [\"rbac-none\"]} and {apiGroups: [\"coordination.k8s.io\"], resources:"
+                    + " [\"leases\"], verbs: [\"create\"]}"),
         outcome.firstFailure());
     assertTrue(outcome.health().contains("FORBIDDEN"), outcome.health());
   }
@@ -79,6 +87,7 @@ class RbacIT {
     Outcome outcome = run(cluster, namespace, reader, "rbac-read-only");
 
     assertTrue(outcome.health().contains("is not allowed to patch"), outcome.health());
+    assertTrue(outcome.health().contains(" lacks patch, create ("), outcome.health());
     assertTrue(
         outcome.health().contains("verbs: [\"patch\"], resourceNames: [\"rbac-read-only\"]"),
         outcome.health());

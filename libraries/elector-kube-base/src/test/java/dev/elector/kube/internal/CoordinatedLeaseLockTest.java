@@ -12,7 +12,6 @@ import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,45 +44,16 @@ class CoordinatedLeaseLockTest {
               LockTime.SYSTEM));
 
   /** Answers GET with {@link #lease} and PATCH with a new version; notes every request. */
-  private static final class FakeServer implements ApiTransport {
-    final List<String> requests = new ArrayList<>();
+  private static final class FakeServer extends ScriptedTransport {
     Map<String, Object> lease = Map.of();
 
     @Override
-    public Reply send(
-        String method,
-        String path,
-        Map<String, String> query,
-        @Nullable Object body,
-        @Nullable String contentType,
-        Duration timeout,
-        Abort abort) {
-      requests.add(method + " " + path);
+    Reply answer(String method, String path, @Nullable Object body) {
       if (method.equals("GET")) {
         return new Reply(200, lease, null, Duration.ZERO);
       }
       return new Reply(
           200, Map.of("metadata", Map.of("resourceVersion", "99")), null, Duration.ZERO);
-    }
-
-    @Override
-    public Duration timeout() {
-      return Duration.ofSeconds(5);
-    }
-
-    @Override
-    public WatchStream stream(String path, Map<String, String> query, Duration total) {
-      throw new AssertionError("no watch here");
-    }
-
-    @Override
-    public @Nullable Object parseJson(String text) {
-      throw new AssertionError("no JSON text here");
-    }
-
-    @Override
-    public String writeJson(@Nullable Object value) {
-      throw new AssertionError("no JSON text here");
     }
   }
 

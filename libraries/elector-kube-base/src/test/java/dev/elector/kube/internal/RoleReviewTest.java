@@ -11,7 +11,6 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -108,24 +107,14 @@ class RoleReviewTest {
               new LockTime(nanos::get, null, null)));
 
   /**
-   * Refuses the lock's requests while {@link #refuse}, and answers rules reviews with {@link
-   * #rules}.
+   * Refuses the lock's requests while {@link #refuse}; answers rules reviews with {@link #rules}.
    */
-  private static final class FakeServer implements ApiTransport {
-    final List<String> requests = new ArrayList<>();
+  private static final class FakeServer extends ScriptedTransport {
     boolean refuse = true;
     List<Map<String, Object>> rules = List.of();
 
     @Override
-    public Reply send(
-        String method,
-        String path,
-        Map<String, String> query,
-        @Nullable Object body,
-        @Nullable String contentType,
-        Duration timeout,
-        Abort abort) {
-      requests.add(method + " " + path);
+    Reply answer(String method, String path, @Nullable Object body) {
       if (path.equals(RoleReview.RULES_REVIEWS)) {
         return new Reply(
             201,
@@ -137,26 +126,6 @@ class RoleReviewTest {
         return new Reply(403, Map.of("message", "forbidden"), null, Duration.ZERO);
       }
       return new Reply(404, Map.of(), null, Duration.ZERO);
-    }
-
-    @Override
-    public Duration timeout() {
-      return TIMEOUT;
-    }
-
-    @Override
-    public WatchStream stream(String path, Map<String, String> query, Duration total) {
-      throw new AssertionError("no watch here");
-    }
-
-    @Override
-    public @Nullable Object parseJson(String text) {
-      throw new AssertionError("no JSON text here");
-    }
-
-    @Override
-    public String writeJson(@Nullable Object value) {
-      throw new AssertionError("no JSON text here");
     }
   }
 

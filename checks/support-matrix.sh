@@ -136,14 +136,16 @@ for cell in "${cells[@]}"; do
     outcome=fail # a cell that ran no test proves nothing
   fi
   # What the tests ran on, from the reports' recorded properties: the JVM, and the cell's jar on
-  # the class path (a version property that did not take would otherwise pass unnoticed).
+  # the class path (a version property that did not take would otherwise pass unnoticed). No
+  # grep -q at the end of these pipes: it would stop reading, and pipefail would count the
+  # writer's broken pipe as no match.
   reports=()
   for m in ${module//,/ }; do
     reports+=("$m"/target/surefire-reports/TEST-*.xml "$m"/target/failsafe-reports/TEST-*.xml)
   done
   jvm="$(cat "${reports[@]}" 2>/dev/null | sed -n 's/.*name="java.version" value="\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' ')"
   if [[ "$outcome" == pass && -n "$jar" ]] \
-    && ! cat "${reports[@]}" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/^value="//; s/"$//' | tr ':' '\n' | grep -q "/$jar\$"; then
+    && ! cat "${reports[@]}" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/^value="//; s/"$//' | tr ':' '\n' | grep "/$jar\$" >/dev/null; then
     outcome=fail
     echo "   $jar is not on the tests' class path" | tee -a "$log"
   fi

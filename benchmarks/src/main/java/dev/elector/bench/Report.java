@@ -5,11 +5,14 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** Writes RESULTS.md and results.svg from one run's measurements. */
@@ -29,7 +32,8 @@ final class Report {
 
   void write(Path dir) throws IOException {
     Path file = dir.resolve("RESULTS.md");
-    Files.writeString(file, withKept(markdown(), Files.exists(file) ? Files.readString(file) : ""));
+    String old = Files.exists(file) ? Files.readString(file) : "";
+    Files.writeString(file, withKept(withRowIds(markdown(), old), old));
     Files.writeString(dir.resolve("results.svg"), new Chart(r).svg());
   }
 
@@ -37,6 +41,69 @@ final class Report {
   static String withKept(String report, String old) {
     int at = old.indexOf(KEPT);
     return at < 0 ? report : report + old.substring(at);
+  }
+
+  private static final Pattern ROW_ID = Pattern.compile("^\\| <a id=\"([^\"]+)\"></a>");
+
+  /**
+   * The new report with the row ids of the old file ({@code <a id="..."></a>} at the start of a
+   * row's first cell, which README.md and docs/ link their figures to) put back on the rows they
+   * named: a row keeps its id when it has the same table heading and first cell as before, and, of
+   * the rows of that table with that first cell (one per n, or per timings), the same place. A row
+   * whose label changed loses its id, and docs-check then names every link to re-point.
+   */
+  static String withRowIds(String report, String old) {
+    Map<String, String> ids = new HashMap<>();
+    for (String[] row : rows(old)) {
+      Matcher m = ROW_ID.matcher(row[1]);
+      if (row[0] != null && m.find()) {
+        ids.put(row[0], m.group(1));
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    for (String[] row : rows(report)) {
+      String line = row[1];
+      String id = row[0] == null ? null : ids.get(row[0]);
+      if (id != null && !ROW_ID.matcher(line).find()) {
+        line = "| <a id=\"" + id + "\"></a>" + line.substring(2);
+      }
+      out.append(line).append('\n');
+    }
+    return out.substring(0, out.length() - 1);
+  }
+
+  /**
+   * Each line of {@code text} as {key, line}: the key of a table row is its heading, its first cell
+   * (without its id) and which row of that table with that first cell it is; other lines have none.
+   */
+  private static List<String[]> rows(String text) {
+    List<String[]> rows = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
+    String heading = "";
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("#")) {
+        heading = line;
+      }
+      String first = firstCell(line);
+      String key = null;
+      if (first != null) {
+        String label = heading + "\u0000" + first;
+        key = label + "\u0000" + seen.merge(label, 1, Integer::sum);
+      }
+      rows.add(new String[] {key, line});
+    }
+    return rows;
+  }
+
+  /** The first cell of a table row, without its id; null for any other line and an empty cell. */
+  private static String firstCell(String line) {
+    if (!line.startsWith("| ") || line.startsWith("| |")) {
+      return null;
+    }
+    int end = line.indexOf(" |", 2);
+    String first = end < 0 ? line.substring(2) : line.substring(2, end);
+    first = first.replaceFirst("^<a id=\"[^\"]+\"></a>", "").strip();
+    return first.isEmpty() ? null : first;
   }
 
   static String f(double v) {

@@ -144,4 +144,12 @@ public interface ElectorRuntimeConfig {
    * elector}.
    */
   Optional<String> eventComponent();
+
+  /**
+   * Whether this process leads alone, on a lock in its own memory: no cluster, no namespace, no
+   * Kubernetes client calls; for local runs and tests only, since every process started so leads.
+   * Default: true in dev and test mode when {@code namespace} is not set and the process does not
+   * run in a pod, false otherwise (a production start without a namespace fails and says so).
+   */
+  Optional<Boolean> leadAlone();
 }

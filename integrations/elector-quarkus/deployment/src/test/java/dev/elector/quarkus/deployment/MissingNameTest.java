@@ -23,6 +23,8 @@ class MissingNameTest {
           .withEmptyApplication()
           .overrideConfigKey("quarkus.devservices.enabled", "false")
           .overrideConfigKey("quarkus.application.name", "")
+          // as a production start does: a test without a namespace would otherwise lead alone
+          .overrideConfigKey("quarkus.elector.lead-alone", "false")
           .assertException(MissingNameTest::check);
 
   private static void check(Throwable thrown) {

@@ -9,20 +9,25 @@ import dev.elector.quarkus.ElectorRuntimeConfig;
 import dev.elector.quarkus.LeadershipGranted;
 import dev.elector.quarkus.LeadershipRevoked;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.runtime.LaunchMode;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Produces the application's {@link LeaderElector} on the Quarkus-managed {@link KubernetesClient},
- * not yet started ({@link ElectorLifecycle} starts and closes it). Its callbacks fire {@link
- * LeadershipGranted} and {@link LeadershipRevoked} on the elector's callback thread.
+ * Produces the application's {@link LeaderElector} on the Quarkus-managed {@link KubernetesClient}
+ * (or, in dev and test mode outside a cluster, on a lock in this process's memory), not yet started
+ * ({@link ElectorLifecycle} starts and closes it). Its callbacks fire {@link LeadershipGranted} and
+ * {@link LeadershipRevoked} on the elector's callback thread.
  */
 @Singleton
 public class ElectorProducer {
+  private static final Logger log = LoggerFactory.getLogger(ElectorProducer.class);
 
   /** For CDI. */
   public ElectorProducer() {}
@@ -47,9 +52,26 @@ public class ElectorProducer {
             revoked.fire(new LeadershipRevoked(term, reason));
           }
         };
+    PodEnvironment environment = PodEnvironment.system();
+    if (ElectorSettings.leadsAlone(config, LaunchMode.current().isDevOrTest(), environment)) {
+      LeaderElector alone =
+          LeaderElector.create(
+              ElectorSettings.aloneConfig(config, applicationName, environment, callbacks));
+      log.warn(
+          "{} leads {} alone, on a lock in this process's memory ({}): every process started so"
+              + " leads at the same time, so use it for local runs and tests only; set"
+              + " quarkus.elector.namespace, or quarkus.elector.lead-alone=false, to elect on the"
+              + " cluster",
+          alone.identity(),
+          alone.describe(),
+          LaunchMode.current().isDevOrTest() && config.leadAlone().isEmpty()
+              ? LaunchMode.current().getDefaultProfile()
+                  + " mode, no quarkus.elector.namespace, not in a pod"
+              : "quarkus.elector.lead-alone=true");
+      return alone;
+    }
     return LeaderElector.create(
-        ElectorSettings.electorConfig(
-            config, applicationName, client, PodEnvironment.system(), callbacks));
+        ElectorSettings.electorConfig(config, applicationName, client, environment, callbacks));
   }
 
   void close(@Disposes LeaderElector elector) {

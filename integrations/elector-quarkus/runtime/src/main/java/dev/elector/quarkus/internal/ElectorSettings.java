@@ -7,6 +7,7 @@ import dev.elector.fabric8.Fabric8ConfigMapLock;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.fabric8.Fabric8LockBuilder;
 import dev.elector.kube.PodEnvironment;
+import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
 import dev.elector.quarkus.ElectorRuntimeConfig;
 import dev.elector.quarkus.LockKind;
@@ -113,6 +114,50 @@ public final class ElectorSettings {
       return new Outcome(null, List.of(requestTimeout));
     }
     return new Outcome(built, List.of());
+  }
+
+  /**
+   * Whether this process leads alone on a lock in its own memory: as {@code
+   * quarkus.elector.lead-alone} says, else in dev and test mode when no namespace is set and the
+   * process does not run in a pod.
+   */
+  public static boolean leadsAlone(
+      ElectorRuntimeConfig config, boolean devOrTest, PodEnvironment environment) {
+    return config
+        .leadAlone()
+        .orElse(devOrTest && config.namespace().isEmpty() && environment.namespace().isEmpty());
+  }
+
+  /**
+   * The configuration of an elector that leads alone, on a lock in this process's memory named as
+   * the Kubernetes lock would be; the timings are checked as always.
+   *
+   * @throws ConfigurationException listing every timing problem, each naming its property
+   */
+  public static ElectorConfig aloneConfig(
+      ElectorRuntimeConfig config,
+      Optional<String> applicationName,
+      PodEnvironment environment,
+      LeaderCallbacks callbacks) {
+    String name =
+        config.name().or(() -> applicationName).filter(n -> !n.isBlank()).orElse("quarkus-app");
+    String identity = config.identity().orElseGet(environment::defaultIdentity);
+    ElectorConfig.Builder builder = timings(ElectorConfig.newBuilder(), config);
+    List<ConfigProblem> problems = builder.timingProblems();
+    if (!problems.isEmpty()) {
+      StringBuilder message =
+          new StringBuilder("Invalid quarkus.elector configuration (")
+              .append(problems.size())
+              .append(problems.size() == 1 ? " problem):" : " problems):");
+      for (ConfigProblem problem : problems) {
+        message.append("\n  - ").append(problem.message(PROPERTY_OF));
+      }
+      throw new ConfigurationException(message.toString());
+    }
+    return builder
+        .lock(InMemoryLockStore.create(name).lockFor(identity))
+        .callbacks(callbacks)
+        .build();
   }
 
   /** Applies the timing properties that are set to {@code builder}. */

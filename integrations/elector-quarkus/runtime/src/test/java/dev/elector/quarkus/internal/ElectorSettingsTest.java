@@ -1,8 +1,10 @@
 package dev.elector.quarkus.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
@@ -245,6 +247,38 @@ class ElectorSettingsTest {
     return ElectorSettings.electorConfig(settings, applicationName, client, POD, CALLBACKS);
   }
 
+  @Test
+  void devAndTestModeOutsideAPodWithoutANamespaceLeadAloneAndNothingElseDoes() {
+    PodEnvironment laptop = PodEnvironment.of(Map.of(), Map.of(), "laptop", "x1");
+    Settings settings = new Settings();
+    assertTrue(ElectorSettings.leadsAlone(settings, true, laptop), "dev or test on a laptop");
+    assertFalse(ElectorSettings.leadsAlone(settings, false, laptop), "production fails instead");
+    assertFalse(ElectorSettings.leadsAlone(settings, true, POD), "in a pod");
+    settings.values.put("namespace", "apps");
+    assertFalse(ElectorSettings.leadsAlone(settings, true, laptop), "a namespace is set");
+    settings.values.put("lead-alone", true);
+    assertTrue(ElectorSettings.leadsAlone(settings, false, POD), "asked for, anywhere");
+    settings.values.put("lead-alone", false);
+    settings.values.remove("namespace");
+    assertFalse(ElectorSettings.leadsAlone(settings, true, laptop), "refused, anywhere");
+  }
+
+  @Test
+  void aloneTheLockIsInMemoryNamedAsTheClusterLockWouldBeAndTheTimingsAreChecked() {
+    PodEnvironment laptop = PodEnvironment.of(Map.of(), Map.of(), "laptop", "x1");
+    Settings settings = new Settings();
+    ElectorConfig alone =
+        ElectorSettings.aloneConfig(settings, Optional.of("reports"), laptop, CALLBACKS);
+    assertEquals("in-memory lock reports", alone.lock().describe());
+
+    settings.values.put("renew-deadline", Duration.ofSeconds(20));
+    ConfigurationException bad =
+        assertThrows(
+            ConfigurationException.class,
+            () -> ElectorSettings.aloneConfig(settings, Optional.of("reports"), laptop, CALLBACKS));
+    assertTrue(bad.getMessage().contains("quarkus.elector.renew-deadline"), bad.getMessage());
+  }
+
   /** The mapping's values by property name; unset ones are empty, as SmallRye gives them. */
   private static final class Settings implements ElectorRuntimeConfig {
     final Map<String, Object> values = new HashMap<>();
@@ -343,6 +377,11 @@ class ElectorSettingsTest {
     @Override
     public Optional<String> eventComponent() {
       return get("event-component");
+    }
+
+    @Override
+    public Optional<Boolean> leadAlone() {
+      return get("lead-alone");
     }
   }
 }

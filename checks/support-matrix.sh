@@ -27,8 +27,8 @@ cells=(
   "client-java-24.0.0|client-java|24.0.0|elector-k8s-lease|-Dkubernetes-client-java.version=24.0.0|client-java-24.0.0.jar|the lock contract suite, built and run on client-java 24"
   "fabric8-7.9.0|fabric8|7.9.0|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.9.0|kubernetes-client-api-7.9.0.jar|the lock contract suite on the newest fabric8 7"
   "fabric8-7.3.1|fabric8|7.3.1|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.3.1|kubernetes-client-api-7.3.1.jar|the lock contract suite on the oldest fabric8 7 served"
-  "josdk-5.1.5|josdk|5.1.5|integrations/elector-josdk|-Djosdk.version=5.1.5|operator-framework-core-5.1.5.jar|elector-josdk's tests and operator ITs on JOSDK 5.1"
-  "josdk-5.0.4|josdk|5.0.4|integrations/elector-josdk|-Djosdk.version=5.0.4|operator-framework-core-5.0.4.jar|elector-josdk's tests and operator ITs on JOSDK 5.0"
+  "josdk-5.1.5|josdk|5.1.5|integrations/elector-josdk|-Djosdk.version=5.1.5|operator-framework-core-5.1.5.jar|elector-josdk's tests and operator ITs on JOSDK 5.1 (with the fabric8 7.5.2 the module pins)"
+  "josdk-5.0.4|josdk|5.0.4|integrations/elector-josdk|-Djosdk.version=5.0.4|operator-framework-core-5.0.4.jar|elector-josdk's tests and operator ITs on JOSDK 5.0 (with the fabric8 7.5.2 the module pins)"
   "quarkus-3.34.1|quarkus|3.34.1|integrations/elector-quarkus/deployment|-Dquarkus.version=3.34.1|quarkus-core-3.34.1.jar|the extension's tests on Quarkus 3.34"
   "jdk-25|jdk|25|elector-core,elector-k8s-lease|-Djvm=$jdk25/bin/java||the same tests, the jars as published (Java 17 bytecode) run on JDK 25"
   "client-java-25.0.0|client-java|25.0.0|elector-k8s-lease||client-java-25.0.0.jar|the lock contract suite, Lease and shared watch (the version built against)"
@@ -140,9 +140,11 @@ for cell in "${cells[@]}"; do
   # grep -q at the end of these pipes: it would stop reading, and pipefail would count the
   # writer's broken pipe as no match.
   reports=()
+  shopt -s nullglob # a module without integration tests has no failsafe reports
   for m in ${module//,/ }; do
     reports+=("$m"/target/surefire-reports/TEST-*.xml "$m"/target/failsafe-reports/TEST-*.xml)
   done
+  shopt -u nullglob
   jvm="$(cat "${reports[@]}" 2>/dev/null | sed -n 's/.*name="java.version" value="\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' ')"
   if [[ "$outcome" == pass && -n "$jar" ]] \
     && ! cat "${reports[@]}" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/^value="//; s/"$//' | tr ':' '\n' | grep "/$jar\$" >/dev/null; then

@@ -569,16 +569,26 @@ public abstract class AbstractKubeLockIT {
 
   @Test
   void editsOfAHeldLocksMetadataEndNoTerm() throws Exception {
-    LeaderElector lone = candidate("lone");
+    // Not a test of timings: with the shared ones (callTimeout 1 s, renewDeadline 2 s) one renewal
+    // slower than a second on a loaded machine ends the term for a reason that is not the edits.
+    // Longer deadlines keep what the test proves: an edit that the leader does not take in makes
+    // its renewals conflict, which ends the term (LOCK_LOST) and keeps it from counting two
+    // successful renewals. The leader still renews every retryPeriod.
+    LeaderElector lone =
+        start(
+            config(newLock(admin, namespace.name(), lockName, "lone"), "lone")
+                .leaseDuration(Duration.ofSeconds(15))
+                .renewDeadline(Duration.ofSeconds(10))
+                .build());
     Await.until("lone leads", Duration.ofSeconds(10), lone::isLeader);
     long token = lone.currentTerm().orElseThrow().fencingToken();
     for (int round = 1; round <= 3; round++) {
       editMetadata(namespace.name(), lockName, "edited", "round-" + round, null);
-      awaitRenewals(lone, 2, Duration.ofSeconds(5));
+      awaitRenewals(lone, 2, Duration.ofSeconds(20));
     }
     // An operator naming the current leader as the preferred holder keeps it leading.
     editMetadata(namespace.name(), lockName, "edited", "preferred", "lone");
-    awaitRenewals(lone, 2, Duration.ofSeconds(5));
+    awaitRenewals(lone, 2, Duration.ofSeconds(20));
 
     assertEquals(List.of(), ended, "terms ended");
     assertEquals(0, lone.stats().termsEnded(TermEnd.LOCK_LOST));

@@ -68,8 +68,15 @@ class BalancedConnectionsIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     try (FaultProxy dying = FaultProxy.newBuilder().name("dying").target(server(cluster)).start();
         TcpBalancer balancer = balancer(cluster, dying.address())) {
-      LeaseLock lock = lock(cluster, namespace, balancer, "dead", Duration.ofSeconds(1));
+      // A third of the request timeout is what a new connection gets to be ready (TCP and TLS)
+      // before the lock gives it up and dials the balancer's next backend; on a loaded machine a
+      // third of one second is not enough for the first handshake through the two proxies.
+      LeaseLock lock = lock(cluster, namespace, balancer, "dead", Duration.ofSeconds(3));
       assertInstanceOf(LockRead.Absent.class, read(lock), "through the first path");
+      assertEquals(
+          List.of(1L, 0L),
+          List.of(balancer.connections(0), balancer.connections(1)),
+          "the first read went out on one connection, through the proxy that then goes dead");
 
       dying.blackhole(); // the open connection stops answering
       LockRead unanswered = read(lock);

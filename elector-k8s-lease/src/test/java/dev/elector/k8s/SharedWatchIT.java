@@ -29,8 +29,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,13 +67,20 @@ class SharedWatchIT {
   }
 
   /**
-   * The shared watch threads of {@code namespace}: threads of earlier tests in other namespaces may
-   * still be ending, since closing a lock does not wait for them.
+   * The live shared watch threads of {@code namespace} that are not in {@code before}. The
+   * namespace is one per test class, and the thread of an earlier test of the class may still be
+   * ending, since cancelling a watch does not wait for its thread: a test counts only the threads
+   * that started after it sampled {@code before}.
    */
-  private static long sharedWatchThreads(String namespace) {
+  private static List<Thread> sharedWatchThreadsSince(String namespace, Set<Thread> before) {
+    return sharedWatchThreads(namespace).stream().filter(t -> !before.contains(t)).toList();
+  }
+
+  private static Set<Thread> sharedWatchThreads(String namespace) {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("elector-shared-watch-" + namespace + "-"))
-        .count();
+        .filter(Thread::isAlive)
+        .collect(Collectors.toSet());
   }
 
   @Test
@@ -81,7 +90,7 @@ class SharedWatchIT {
     List<LeaseLock> locks = new ArrayList<>();
     Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
     List<Cancellable> subscriptions = new ArrayList<>();
-    long threadsBefore = sharedWatchThreads(namespace.name());
+    Set<Thread> threadsBefore = sharedWatchThreads(namespace.name());
     for (int i = 0; i < count; i++) {
       LeaseLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
       List<LockRead> events = new CopyOnWriteArrayList<>();
@@ -96,10 +105,8 @@ class SharedWatchIT {
           "every lock hears that its object is absent",
           Duration.ofSeconds(5),
           () -> heard.values().stream().allMatch(e -> e.equals(List.of(new LockRead.Absent()))));
-      assertEquals(
-          1,
-          sharedWatchThreads(namespace.name()) - threadsBefore,
-          "one thread for " + count + " locks");
+      List<Thread> started = sharedWatchThreadsSince(namespace.name(), threadsBefore);
+      assertEquals(1, started.size(), "one thread for " + count + " locks: " + started);
 
       for (int i = 0; i < count; i += 2) { // every other lock is written, twice
         LeaseLock lock = locks.get(i);
@@ -150,7 +157,7 @@ class SharedWatchIT {
     Await.until(
         "the shared thread ends with its last subscriber",
         Duration.ofSeconds(5),
-        () -> sharedWatchThreads(namespace.name()) == threadsBefore);
+        () -> sharedWatchThreadsSince(namespace.name(), threadsBefore).isEmpty());
   }
 
   @Test

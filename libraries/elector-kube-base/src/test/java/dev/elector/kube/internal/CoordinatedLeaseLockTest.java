@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.kube.ObjectKind;
-import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -28,20 +26,7 @@ class CoordinatedLeaseLockTest {
   private static final String PATH = "/apis/coordination.k8s.io/v1/namespaces/ns/leases/lock";
 
   private final FakeServer server = new FakeServer();
-  private final ObjectLock lock =
-      new ObjectLock(
-          new ObjectLock.Settings(
-              ObjectKind.LEASE,
-              new Object(),
-              server,
-              "ns",
-              "lock",
-              "me",
-              null,
-              Runnable::run,
-              WatchMode.PER_LOCK,
-              null,
-              LockTime.SYSTEM));
+  private final ObjectLock lock = server.leaseLock(LockTime.SYSTEM);
 
   /** Answers GET with {@link #lease} and PATCH with a new version; notes every request. */
   private static final class FakeServer extends ScriptedTransport {

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.kube.ObjectKind;
-import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import java.time.Duration;
@@ -91,20 +89,7 @@ class RoleReviewTest {
 
   private final FakeServer server = new FakeServer();
   private final AtomicLong nanos = new AtomicLong();
-  private final ObjectLock lock =
-      new ObjectLock(
-          new ObjectLock.Settings(
-              ObjectKind.LEASE,
-              new Object(),
-              server,
-              "ns",
-              "lock",
-              "me",
-              null,
-              Runnable::run,
-              WatchMode.PER_LOCK,
-              null,
-              new LockTime(nanos::get, null, null)));
+  private final ObjectLock lock = server.leaseLock(new LockTime(nanos::get, null, null));
 
   /**
    * Refuses the lock's requests while {@link #refuse}; answers rules reviews with {@link #rules}.

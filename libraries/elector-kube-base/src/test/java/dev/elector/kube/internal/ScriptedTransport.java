@@ -1,5 +1,7 @@
 package dev.elector.kube.internal;
 
+import dev.elector.kube.ObjectKind;
+import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,26 @@ import org.jspecify.annotations.Nullable;
  */
 abstract class ScriptedTransport implements ApiTransport {
   final List<String> requests = new CopyOnWriteArrayList<>();
+
+  /**
+   * The Lease lock {@code ns/lock} of identity {@code me} on this transport: per-lock watch, no
+   * Events, calls run on the caller's thread, time from {@code time}.
+   */
+  final ObjectLock leaseLock(LockTime time) {
+    return new ObjectLock(
+        new ObjectLock.Settings(
+            ObjectKind.LEASE,
+            new Object(),
+            this,
+            "ns",
+            "lock",
+            "me",
+            null,
+            Runnable::run,
+            WatchMode.PER_LOCK,
+            null,
+            time));
+  }
 
   /** The answer to one request. */
   abstract Reply answer(String method, String path, @Nullable Object body) throws Exception;

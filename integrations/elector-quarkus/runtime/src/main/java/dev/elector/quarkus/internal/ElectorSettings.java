@@ -68,17 +68,21 @@ public final class ElectorSettings {
     Outcome outcome = check(config, applicationName, client, environment, callbacks);
     ElectorConfig built = outcome.config();
     if (built == null) {
-      List<Problem> problems = outcome.problems();
-      StringBuilder message =
-          new StringBuilder("Invalid quarkus.elector configuration (")
-              .append(problems.size())
-              .append(problems.size() == 1 ? " problem):" : " problems):");
-      for (Problem problem : problems) {
-        message.append("\n  - ").append(problem.message());
-      }
-      throw new ConfigurationException(message.toString());
+      throw invalid(outcome.problems().stream().map(Problem::message).toList());
     }
     return built;
+  }
+
+  /** One exception listing every problem, each on its own line. */
+  private static ConfigurationException invalid(List<String> problems) {
+    StringBuilder message =
+        new StringBuilder("Invalid quarkus.elector configuration (")
+            .append(problems.size())
+            .append(problems.size() == 1 ? " problem):" : " problems):");
+    for (String problem : problems) {
+      message.append("\n  - ").append(problem);
+    }
+    return new ConfigurationException(message.toString());
   }
 
   /** Checks every setting; the configuration when they are all valid, else every problem. */
@@ -145,14 +149,7 @@ public final class ElectorSettings {
     ElectorConfig.Builder builder = timings(ElectorConfig.newBuilder(), config);
     List<ConfigProblem> problems = builder.timingProblems();
     if (!problems.isEmpty()) {
-      StringBuilder message =
-          new StringBuilder("Invalid quarkus.elector configuration (")
-              .append(problems.size())
-              .append(problems.size() == 1 ? " problem):" : " problems):");
-      for (ConfigProblem problem : problems) {
-        message.append("\n  - ").append(problem.message(PROPERTY_OF));
-      }
-      throw new ConfigurationException(message.toString());
+      throw invalid(problems.stream().map(p -> p.message(PROPERTY_OF)).toList());
     }
     return builder
         .lock(InMemoryLockStore.create(name).lockFor(identity))

@@ -133,12 +133,15 @@ public record LeaderRecord(
   }
 
   /**
-   * Returns the record a holder writes to give the lock up: no holder, a one-second lease; a
-   * request to move leadership stays, for the identity it names to take the lock.
+   * Returns the record a holder writes to give the lock up: no holder, a one-second lease, renewed
+   * {@code now}; the term's token and acquisition time stay, which shows candidates that saw the
+   * term that its holder released it (a release without them may have been written over a live
+   * term, and is honoured for a lease). A request to move leadership stays, for the identity it
+   * names to take the lock.
    */
   public LeaderRecord released(Instant now) {
     return new LeaderRecord(
-        "", Duration.ofSeconds(1), now, now, leaderTransitions, preferredHolder, strategy);
+        "", Duration.ofSeconds(1), acquireTime, now, leaderTransitions, preferredHolder, strategy);
   }
 
   @Override

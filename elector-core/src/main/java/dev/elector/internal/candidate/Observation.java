@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
  * ({@code version} and {@code unknownHolder} set), a lock known to exist but not read yet (only
  * {@code unknownHolder} set: a create of it was refused) or an absence (all three null). An absence
  * is {@code guarded} when the candidate has seen the lock exist before: someone deleted it, and a
- * holder the candidate never saw may still be leading, so it counts as taken for a lease.
+ * holder the candidate never saw may still be leading, so it counts as taken for a lease. A release
+ * is {@code guarded} when it cannot be its holder's own ({@link TakeoverRule#unprovenRelease}): the
+ * term it cleared may still run, so it too counts as taken for a lease.
  */
 public record Observation(
     @Nullable String version,

@@ -3,6 +3,7 @@ package dev.elector.internal.candidate;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
 import java.time.Duration;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,13 @@ import org.jspecify.annotations.Nullable;
  * from when this candidate first saw its content. The record's own timestamps are never trusted. A
  * lock whose record names a coordinated leader election strategy is never taken, whatever it shows:
  * a controller chooses its holder.
+ *
+ * <p>A release is free only when it can be its holder's own: a release that replaces a term this
+ * candidate saw held must carry that term's token and acquisition time, as a holder's release keeps
+ * them ({@link LeaderRecord#released}). Any other release, such as the one client-go's leader
+ * writes after its renewals failed, over whatever record its last read returned, may have cleared a
+ * term that still runs; it protects that term like any other change, for a lease from when it was
+ * seen.
  */
 public final class TakeoverRule {
   private final String identity;
@@ -34,12 +42,14 @@ public final class TakeoverRule {
   Observation observe(@Nullable Observation previous, LockRead read, long now) {
     if (previous != null && previous.sameContent(read)) {
       if (read instanceof LockRead.Found found) {
-        return new Observation(found.version(), found.record(), null, previous.seenAt(), false);
+        return new Observation(
+            found.version(), found.record(), null, previous.seenAt(), previous.guarded());
       }
       return previous;
     }
     if (read instanceof LockRead.Found found) {
-      return new Observation(found.version(), found.record(), null, now, false);
+      return new Observation(
+          found.version(), found.record(), null, now, unprovenRelease(previous, found.record()));
     }
     if (read instanceof LockRead.Malformed bad) {
       return new Observation(bad.version(), null, bad.problem(), now, false);
@@ -56,13 +66,43 @@ public final class TakeoverRule {
     return new Observation(null, null, "a create was refused", now, true);
   }
 
+  /**
+   * Whether {@code record}, seen after {@code previous}, is a release that cannot be shown to be
+   * its holder's own. A release that replaces a term this candidate saw held must carry that term's
+   * token and acquisition time; one that follows a release it trusted must end the same term; one
+   * seen with no term to check it against (a first look, a refused create, a deletion, an
+   * unreadable record) must at least keep an acquisition time apart from its release time, as
+   * {@link LeaderRecord#released} does and client-go's and fabric8's releases do not.
+   */
+  static boolean unprovenRelease(@Nullable Observation previous, LeaderRecord record) {
+    if (!record.isReleased()) {
+      return false;
+    }
+    LeaderRecord before = previous == null ? null : previous.record();
+    if (previous == null || before == null) {
+      return !keepsItsAcquisition(record);
+    }
+    if (before.leaderTransitions() != record.leaderTransitions()) {
+      return true; // it ends a term this candidate never saw
+    }
+    if (before.isReleased()) {
+      return previous.guarded();
+    }
+    return record.acquireTime() == null || !record.acquireTime().equals(before.acquireTime());
+  }
+
+  private static boolean keepsItsAcquisition(LeaderRecord release) {
+    Instant acquired = release.acquireTime();
+    return acquired != null && release.renewTime() != null && !acquired.equals(release.renewTime());
+  }
+
   /** Whether the lock as observed may be written by this candidate at {@code now}. */
   boolean mayTake(Observation seen, long now) {
     LeaderRecord record = seen.record();
     if (coordinated(record)) {
       return false;
     }
-    if (record != null && (record.isReleased() || record.isHeldBy(identity))) {
+    if (record != null && (record.isReleased() ? !seen.guarded() : record.isHeldBy(identity))) {
       return true;
     }
     return now - expiresAt(seen) >= 0;

@@ -135,6 +135,21 @@ public record View(
     if (read instanceof LockRead.Found found) {
       token = Math.max(token, found.record().leaderTransitions());
       warnAboutDuration(found.record(), identity, leaseDuration, effects);
+      if (seen.guarded()) {
+        effects.add(
+            new Effect.Log(
+                Effect.Level.INFO,
+                "the lock was released, but the release does not show that the holder of the term"
+                    + " it ends wrote it ("
+                    + (previous == null || previous.record() == null
+                        ? "no acquisition time apart from its release time"
+                        : "not the token and acquisition time of the term seen, holder "
+                            + previous.describeHolder())
+                    + "): it may have been written over a term that still runs, as client-go's"
+                    + " leader does when it releases after its renewals failed; treating the lock"
+                    + " as held for leaseDuration "
+                    + leaseDuration));
+      }
     } else if (read instanceof LockRead.Malformed bad) {
       effects.add(
           new Effect.Log(

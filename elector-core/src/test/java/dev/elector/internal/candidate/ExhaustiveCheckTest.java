@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.internal.candidate.ModelCheck.Machine;
+import dev.elector.lock.LeaderRecord;
+import dev.elector.lock.LockRead;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -81,6 +84,71 @@ class ExhaustiveCheckTest {
               return machine.next(candidate, state, event, now);
             },
         "two valid terms");
+  }
+
+  @Test
+  void aReleaseAStaleLeaderWritesOverALiveTermNeverLetsTwoLead() {
+    ModelCheck.Report report =
+        new ModelCheck(2, DEPTH_TWO, UnaryOperator.identity(), ModelCheck.Outsider.STALE_RELEASE)
+            .run();
+    System.out.printf(
+        "model check, 2 candidates and a stale release: %,d worlds, depth %d%n",
+        report.worlds(), report.depth());
+    assertNull(report.violation());
+    assertEquals(DEPTH_TWO, report.depth(), "every level up to the depth was reached");
+  }
+
+  @Test
+  void trustingEveryReleaseIsCaught() {
+    ModelCheck check =
+        new ModelCheck(
+            2,
+            DEPTH_TWO,
+            ExhaustiveCheckTest::trustingEveryRelease,
+            ModelCheck.Outsider.STALE_RELEASE);
+    ModelCheck.Report report = check.run();
+    System.out.printf(
+        "model check, mutant \"trusts every release\": %s after %,d worlds%n",
+        report.violation(), report.worlds());
+    assertNotNull(report.violation(), "trusting every release went unnoticed");
+    assertTrue(report.violation().contains("two valid terms"), report.violation());
+  }
+
+  /**
+   * The machine as it was before a release had to show that its holder wrote it: every release it
+   * is shown reaches it as the holder's own (the acquisition time of the term it saw).
+   */
+  private static Machine trustingEveryRelease(Machine machine) {
+    return (candidate, state, event, now) -> {
+      Event shown = event;
+      if (event instanceof Event.ReadAnswered read) {
+        shown = new Event.ReadAnswered(read.seq(), asHoldersOwn(state, read.result()));
+      } else if (event instanceof Event.Watched watched) {
+        shown = new Event.Watched(asHoldersOwn(state, watched.event()));
+      }
+      return machine.next(candidate, state, shown, now);
+    };
+  }
+
+  private static LockRead asHoldersOwn(State state, LockRead read) {
+    if (!(read instanceof LockRead.Found found) || !found.record().isReleased()) {
+      return read;
+    }
+    Observation seen = state.view().current();
+    LeaderRecord held = seen == null ? null : seen.record();
+    LeaderRecord release = found.record();
+    Instant acquired =
+        held != null && held.leaderTransitions() == release.leaderTransitions()
+            ? held.acquireTime()
+            : ModelCheck.EPOCH.minusSeconds(60);
+    return new LockRead.Found(
+        found.version(),
+        new LeaderRecord(
+            "",
+            release.leaseDuration(),
+            acquired,
+            release.renewTime(),
+            release.leaderTransitions()));
   }
 
   @Test

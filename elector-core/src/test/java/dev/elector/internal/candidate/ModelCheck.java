@@ -20,8 +20,10 @@ import org.jspecify.annotations.Nullable;
  * callTimeout, close's timeout), a call lands at the server (a write applied if its version still
  * matches), a landed call answers, a call fails without landing, a watch delivers its next event, a
  * stop callback returns, a leader is asked to step down, a candidate is asked to close, someone
- * outside the election edits the lock object's metadata (a new version of the same record). A
- * landed call whose callTimeout fires first is a late answer.
+ * outside the election edits the lock object's metadata (a new version of the same record) or, in
+ * the {@link Outsider#STALE_RELEASE} check instead, a stale leader releases the lock over whatever
+ * term holds it (as client-go's leader does after its renewals failed). A landed call whose
+ * callTimeout fires first is a late answer.
  *
  * <p>After every event it asserts: at most one candidate holds a term that is valid at that
  * instant; every term that started ends exactly once, and a closed candidate holds none; one call
@@ -37,6 +39,20 @@ final class ModelCheck {
   interface Machine {
     Candidate.Step next(Candidate candidate, State state, Event event, Candidate.Moment now);
   }
+
+  /** What the one outside write of a run is. */
+  enum Outsider {
+    /** An edit of the object's metadata: a new version of the same record. */
+    METADATA_EDIT,
+    /**
+     * A release written over the record held at that moment by a leader that lost its term without
+     * reading the new holder: the current token, its own clock's time as acquisition and renewal.
+     */
+    STALE_RELEASE
+  }
+
+  /** The wall time a stale releaser writes: its own clock's, never the term's acquisition time. */
+  private static final Instant STALE_WALL = Instant.parse("2025-12-31T23:59:59Z");
 
   /** The machine as it is. */
   static final Machine REAL = Candidate::next;
@@ -97,12 +113,18 @@ final class ModelCheck {
   private final int maxDepth;
   private final long interval;
   private final int burst;
+  private final Outsider outsider;
   private final Map<World, Integer> seen = new HashMap<>();
   private long transitions;
   private int deepest;
   private @Nullable String violation;
 
   ModelCheck(int candidates, int maxDepth, UnaryOperator<Machine> mutation) {
+    this(candidates, maxDepth, mutation, Outsider.METADATA_EDIT);
+  }
+
+  ModelCheck(int candidates, int maxDepth, UnaryOperator<Machine> mutation, Outsider outsider) {
+    this.outsider = outsider;
     this.timings = Timings.DEFAULTS;
     this.candidate =
         new Candidate(
@@ -199,13 +221,13 @@ final class ModelCheck {
     for (Node node : world.nodes()) {
       earliest = Math.min(earliest, earliestTimer(node));
     }
-    if (world.editLeft() && world.server().version() != null) {
-      // Someone outside the election edits the object's metadata: a new version, the same record.
+    LeaderRecord outsideWrite = outsideWrite(world.server());
+    if (world.editLeft() && outsideWrite != null) {
       Server server = world.server();
       World edited =
           new World(
               world.nodes(),
-              written(server, server.record()),
+              written(server, outsideWrite),
               world.now(),
               world.stepDownLeft(),
               world.closeLeft(),
@@ -343,6 +365,21 @@ final class ModelCheck {
       landed = broadcast(landed.with(landed.nodes(), after));
     }
     return landed;
+  }
+
+  /** What the outsider would write over {@code server}'s lock now, or null if nothing. */
+  private @Nullable LeaderRecord outsideWrite(Server server) {
+    LeaderRecord record = server.record();
+    if (server.version() == null) {
+      return null;
+    }
+    if (outsider == Outsider.METADATA_EDIT) {
+      return record;
+    }
+    return record == null || record.isReleased()
+        ? null
+        : new LeaderRecord(
+            "", Duration.ofSeconds(1), STALE_WALL, STALE_WALL, record.leaderTransitions());
   }
 
   private static Server written(Server server, LeaderRecord record) {

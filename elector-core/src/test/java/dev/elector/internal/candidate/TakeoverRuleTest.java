@@ -65,10 +65,60 @@ class TakeoverRuleTest {
   @Test
   void aReleasedRecordOrOneHeldByThisCandidateMayBeTakenAtOnce() {
     LockRead.Found released =
-        new LockRead.Found(
-            "1", new LeaderRecord("other", Duration.ofSeconds(15), T0, T0, 3).released(T0));
+        new LockRead.Found("1", other("1").record().released(T0.plusSeconds(5)));
     assertTrue(rule.mayTake(rule.observe(null, released, 0), 0));
     assertTrue(rule.mayTake(rule.observe(null, found("1", "me", Duration.ofSeconds(15), 3), 0), 0));
+  }
+
+  @Test
+  void theReleaseOfTheTermSeenHeldIsFreeAtOnce() {
+    Observation held = rule.observe(null, other("1"), 0);
+    Observation released =
+        rule.observe(
+            held, new LockRead.Found("2", other("1").record().released(T0.plusSeconds(1))), 2 * S);
+    assertFalse(released.guarded());
+    assertTrue(rule.mayTake(released, 2 * S));
+  }
+
+  /** What client-go's leader writes when it releases after its renewals failed. */
+  private static LockRead.Found staleRelease(String version, long token, Instant now) {
+    return new LockRead.Found(
+        version, new LeaderRecord("", Duration.ofSeconds(1), now, now, token));
+  }
+
+  @Test
+  void aReleaseWithoutTheAcquisitionTimeOfTheTermSeenProtectsThatTermForALease() {
+    Observation held = rule.observe(null, other("1"), 0);
+    Observation cleared = rule.observe(held, staleRelease("2", 3, T0.plusSeconds(1)), 2 * S);
+    assertTrue(cleared.guarded());
+    assertFalse(rule.mayTake(cleared, 2 * S));
+    assertFalse(rule.mayTake(cleared, 17 * S - 1));
+    assertTrue(rule.mayTake(cleared, 17 * S), "a lease from when the release was seen");
+
+    Observation reread = rule.observe(cleared, staleRelease("3", 3, T0.plusSeconds(1)), 5 * S);
+    assertTrue(reread.guarded(), "reading it again keeps the protection");
+    assertEquals(2 * S, reread.seenAt());
+  }
+
+  @Test
+  void aReleaseOfATermThisCandidateNeverSawHeldProtectsItForALease() {
+    Observation held = rule.observe(null, other("1"), 0);
+    LeaderRecord unseenTerm = new LeaderRecord("third", Duration.ofSeconds(15), T0, T0, 4);
+    Observation cleared =
+        rule.observe(held, new LockRead.Found("3", unseenTerm.released(T0.plusSeconds(1))), 2 * S);
+    assertTrue(cleared.guarded(), "token 4 ends a term seen only as token 3");
+    assertFalse(rule.mayTake(cleared, 16 * S));
+  }
+
+  @Test
+  void aFirstLookAtAReleaseTrustsOnlyOneThatKeepsItsAcquisitionTime() {
+    LockRead.Found holders =
+        new LockRead.Found("1", other("1").record().released(T0.plusSeconds(1)));
+    assertTrue(rule.mayTake(rule.observe(null, holders, 0), 0));
+    Observation unproven = rule.observe(null, staleRelease("1", 3, T0), 0);
+    assertTrue(unproven.guarded());
+    assertFalse(rule.mayTake(unproven, LEASE - 1));
+    assertTrue(rule.mayTake(unproven, LEASE));
   }
 
   @Test

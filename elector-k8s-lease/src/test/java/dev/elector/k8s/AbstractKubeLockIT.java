@@ -567,6 +567,37 @@ public abstract class AbstractKubeLockIT {
     assertEquals(3, lost, "terms ended: " + ended);
   }
 
+  /**
+   * A leader whose renewals failed without reading the lock, as client-go's does with
+   * ReleaseOnCancel, reads the record and writes its release over whatever term holds it now. The
+   * follower must not take that release as the holder's own: the term it cleared runs until its
+   * leader's next renewal conflicts.
+   */
+  @Test
+  void aReleaseAStaleLeaderWritesOverALiveTermLetsNoOneLeadBeforeThatTermEnds() throws Exception {
+    candidate("a");
+    candidate("b");
+    LeaderElector leader = awaitOneLeader(Duration.ofSeconds(10));
+    Await.until(
+        "both see the leader",
+        Duration.ofSeconds(5),
+        () -> electors.stream().allMatch(e -> e.observedLeader().isPresent()));
+    long transitions = readStored(namespace.name(), lockName).orElseThrow().transitions();
+
+    writeForeignRecord(namespace.name(), lockName, "", 1, Instant.now(), transitions);
+
+    Await.until(
+        leader.identity() + "'s term ends",
+        Duration.ofSeconds(5),
+        () -> ended.contains(leader.identity() + ":" + TermEnd.LOCK_LOST));
+    awaitOneLeader(Duration.ofSeconds(10));
+    Await.until(
+        "the next term is on the timeline",
+        Duration.ofSeconds(5),
+        () -> timeline.terms().size() == 2);
+    timeline.assertNoOverlap();
+  }
+
   @Test
   void editsOfAHeldLocksMetadataEndNoTerm() throws Exception {
     // Not a test of timings: with the shared ones (callTimeout 1 s, renewDeadline 2 s) one renewal

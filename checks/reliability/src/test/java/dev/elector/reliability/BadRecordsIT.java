@@ -35,8 +35,11 @@ import org.junit.jupiter.api.Test;
  * wrong types, negative, zero, missing or absurd lease durations, an empty holder, timestamps in
  * odd formats or far in the past or future. Never a crash; a foreign record is never overwritten
  * before it could have expired (at least this candidate's own lease after it was first seen, or the
- * record's longer lease); a released record is taken at once; a record with an absurd lease is
- * honoured. The other data of the object is kept.
+ * record's longer lease); a release that shows its holder wrote it (an acquisition time apart from
+ * its release time, as Elector's own release keeps) is taken at once, any other release (an empty
+ * holder with no times, or client-go's release, whose two times are one) only after this
+ * candidate's own lease; a record with an absurd lease is honoured. The other data of the object is
+ * kept.
  */
 @KubeTest
 class BadRecordsIT {
@@ -103,10 +106,22 @@ class BadRecordsIT {
           new Case(
               "empty-holder",
               "{\"holderIdentity\":\"\",\"leaseDurationSeconds\":3}",
-              Expect.atOnce()),
+              Expect.notBefore(OWN_LEASE)),
           new Case(
               "blank-holder",
               "{\"holderIdentity\":\"   \",\"leaseDurationSeconds\":3}",
+              Expect.notBefore(OWN_LEASE)),
+          new Case(
+              "client-go-release",
+              "{\"holderIdentity\":\"\",\"leaseDurationSeconds\":1,"
+                  + "\"acquireTime\":\"2026-12-06T10:00:05Z\","
+                  + "\"renewTime\":\"2026-12-06T10:00:05Z\",\"leaderTransitions\":3}",
+              Expect.notBefore(OWN_LEASE)),
+          new Case(
+              "holders-own-release",
+              "{\"holderIdentity\":\"\",\"leaseDurationSeconds\":1,"
+                  + "\"acquireTime\":\"2026-12-06T10:00:00.000001Z\","
+                  + "\"renewTime\":\"2026-12-06T10:00:05.000001Z\",\"leaderTransitions\":3}",
               Expect.atOnce()),
           new Case(
               "odd-timestamps",
@@ -202,6 +217,14 @@ class BadRecordsIT {
     Map<String, V1LeaseSpec> specs = new java.util.LinkedHashMap<>();
     specs.put("empty-holder", new V1LeaseSpec().holderIdentity("").leaseDurationSeconds(3));
     specs.put("no-holder", new V1LeaseSpec().leaseDurationSeconds(3));
+    specs.put(
+        "holders-own-release",
+        new V1LeaseSpec()
+            .holderIdentity("")
+            .leaseDurationSeconds(1)
+            .acquireTime(now.minusSeconds(5))
+            .renewTime(now)
+            .leaseTransitions(3));
     specs.put("no-duration", new V1LeaseSpec().holderIdentity("ghost").renewTime(now));
     specs.put(
         "longest-duration",
@@ -230,8 +253,10 @@ class BadRecordsIT {
     Map<String, Expect> expect =
         Map.of(
             "empty-holder",
-            Expect.atOnce(),
+            Expect.notBefore(OWN_LEASE),
             "no-holder",
+            Expect.notBefore(OWN_LEASE),
+            "holders-own-release",
             Expect.atOnce(),
             "longest-duration",
             Expect.never());

@@ -1,5 +1,6 @@
 package dev.elector.examples.josdk;
 
+import dev.elector.ElectorListener;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.fabric8.Fabric8LeaseLock;
@@ -7,7 +8,10 @@ import dev.elector.josdk.TermScopedOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,9 +24,14 @@ import org.slf4j.LoggerFactory;
  * <p>The namespace of the Lease and of the watched Greetings is {@code POD_NAMESPACE}, the identity
  * {@code POD_NAME} (the Downward API); outside a pod, set both. The client uses the pod's
  * ServiceAccount, or the current kubeconfig context.
+ *
+ * <p>The timings are Elector's defaults unless {@code LEASE_DURATION}, {@code RENEW_DEADLINE} or
+ * {@code RETRY_PERIOD} is set, each as seconds or milliseconds ({@code 4s}, {@code 500ms}) or in
+ * ISO-8601 ({@code PT4S}); the example's {@code ci.sh} shortens them.
  */
 public final class OperatorMain {
   private static final Logger log = LoggerFactory.getLogger(OperatorMain.class);
+  private static final Pattern PLAIN_DURATION = Pattern.compile("([0-9]+)(s|ms)");
 
   private OperatorMain() {}
 
@@ -42,9 +51,10 @@ public final class OperatorMain {
                     .build())
             .electorConfig(
                 c ->
-                    c.leaseDuration(Duration.ofSeconds(15))
-                        .renewDeadline(Duration.ofSeconds(10))
-                        .retryPeriod(Duration.ofSeconds(2)))
+                    c.leaseDuration(duration("LEASE_DURATION", Duration.ofSeconds(15)))
+                        .renewDeadline(duration("RENEW_DEADLINE", Duration.ofSeconds(10)))
+                        .retryPeriod(duration("RETRY_PERIOD", Duration.ofSeconds(2)))
+                        .listener(new LeaderLog(identity)))
             .reconcilers(
                 (o, term) ->
                     o.register(
@@ -73,6 +83,47 @@ public final class OperatorMain {
               + " the repository's deploy/deployment-snippet.yaml); outside one, export it");
     }
     return value;
+  }
+
+  private static Duration duration(String variable, Duration fallback) {
+    String value = System.getenv(variable);
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    Matcher plain = PLAIN_DURATION.matcher(value.strip());
+    try {
+      if (plain.matches()) {
+        long amount = Long.parseLong(plain.group(1));
+        return plain.group(2).equals("ms") ? Duration.ofMillis(amount) : Duration.ofSeconds(amount);
+      }
+      return Duration.parse(value.strip());
+    } catch (ArithmeticException | DateTimeParseException | NumberFormatException e) {
+      throw new IllegalStateException(
+          variable
+              + " is '"
+              + value
+              + "', which is not a duration; write it as 4s, 500ms or PT4S, or unset it for "
+              + fallback,
+          e);
+    }
+  }
+
+  /** Logs the holder this replica sees in the Lease when it changes, other than itself. */
+  private static final class LeaderLog implements ElectorListener {
+    private final String identity;
+
+    LeaderLog(String identity) {
+      this.identity = identity;
+    }
+
+    @Override
+    public void onLeaderObserved(String holder) {
+      if (holder.isEmpty()) {
+        log.info("{} sees the Lease released", identity);
+      } else if (!holder.equals(identity)) {
+        log.info("{} follows {}", identity, holder);
+      }
+    }
   }
 
   /** Logs each term's operator lifecycle. */

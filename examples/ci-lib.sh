@@ -1,5 +1,7 @@
 # What the examples' ci.sh scripts share: sourced, not run. Each script sets $work (a temporary
 # folder), defines fail() and cleanup() or takes replica_traps', and runs from the repository root.
+# Their Maven builds take options from MAVEN_ARGS, which Maven reads itself: for another local
+# repository, MAVEN_ARGS="-Dmaven.repo.local=DIR" examples/NAME/ci.sh (unset: ~/.m2).
 #   start_control_plane            the local control plane; sets $apiserver (its pid) and $admin
 #                                  (its admin kubeconfig); stop it with stop_control_plane
 #   service_account NS RBAC SA OUT namespace NS with the manifest RBAC applied, and a kubeconfig for

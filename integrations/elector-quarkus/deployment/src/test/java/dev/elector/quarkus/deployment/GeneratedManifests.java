@@ -62,6 +62,11 @@ final class GeneratedManifests {
         .findFirst();
   }
 
+  /** Every object of that kind. */
+  <T extends HasMetadata> List<T> all(Class<T> type) {
+    return objects.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
   /** The object of that kind and name; fails naming what there is. */
   <T extends HasMetadata> T get(Class<T> type, String name) {
     return find(type, name)

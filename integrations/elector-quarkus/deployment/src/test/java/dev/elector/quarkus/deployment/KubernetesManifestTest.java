@@ -29,7 +29,10 @@ class KubernetesManifestTest {
           .setApplicationName(APP)
           .setApplicationVersion("1.0")
           .setForcedDependencies(GeneratedManifests.QUARKUS_KUBERNETES)
-          .overrideConfigKey("quarkus.devservices.enabled", "false");
+          .overrideConfigKey("quarkus.devservices.enabled", "false")
+          // No binding to the ClusterRole view from quarkus-kubernetes-client: the ServiceAccount
+          // and the Deployment's serviceAccountName then come from this extension alone.
+          .overrideConfigKey("quarkus.kubernetes-client.generate-rbac", "false");
 
   @ProdBuildResults ProdModeTestResults results;
 
@@ -58,6 +61,9 @@ class KubernetesManifestTest {
     assertEquals(APP, subjects.get(0).getName());
     manifests.get(ServiceAccount.class, APP);
     assertEquals(APP, manifests.serviceAccountName(APP));
+    assertEquals(
+        List.of(APP + "-leader-election"),
+        manifests.all(RoleBinding.class).stream().map(b -> b.getMetadata().getName()).toList());
   }
 
   @Test

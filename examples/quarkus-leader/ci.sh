@@ -3,7 +3,10 @@
 # library, builds examples/quarkus-leader (a Quarkus application of its own: the Quarkus BOM
 # 3.33.2 and elector-bom imported, no other version named) against the version just installed, in
 # JVM mode (fast-jar), and checks that it resolves one fabric8 version, 7.x, the one Quarkus
-# manages. Then it runs two replicas on the local control plane, each as the ServiceAccount of the
+# manages. It sends each object of the target/kubernetes/kubernetes.yml that quarkus-kubernetes
+# generated (with elector-quarkus' POD_NAME, POD_NAMESPACE, Role and RoleBinding) to the local
+# control plane as a server-side dry run with strict field validation, and checks that the
+# ServiceAccount, Role, RoleBinding and Deployment are accepted. Then it runs two replicas on the local control plane, each as the ServiceAccount of the
 # example's rbac.yaml and with its own HTTP port, and checks that exactly one leads, that /q/health
 # and /q/metrics on both say which, that after a SIGKILL of the leader the other takes over with a
 # larger fencing token, and that a SIGTERM of a leader hands over at once (it releases the Lease).
@@ -66,6 +69,83 @@ await_replica() {
   port[$1]="$(sed -n 's#.*Listening on: http://[^:]*:\([0-9]*\).*#\1#p' "$work/replica-$1.log" | head -n1)"
   echo "   replica $1: ${id[$1]}, HTTP on port ${port[$1]}"
 }
+# dry_run_manifests NS FILE: creates namespace NS, then sends each object of FILE (YAML documents)
+# to the control plane as the admin, ?dryRun=All&fieldValidation=Strict, and prints what the API
+# server accepted; fails unless a ServiceAccount, a Role, a RoleBinding and a Deployment are among
+# them. Kinds it has no path for are listed as not checked.
+dry_run_manifests() {
+  python3 - "$admin" "$1" "$2" "$work" <<'PY'
+import base64, json, re, ssl, sys, urllib.error, urllib.request
+kubeconfig, namespace, manifest, work = sys.argv[1:5]
+config = open(kubeconfig).read()
+def field(key):
+    return re.search(r"^\s*" + key + r":\s*(\S+)\s*$", config, re.M).group(1)
+server = field("server")
+files = {}
+for key in ("certificate-authority-data", "client-certificate-data", "client-key-data"):
+    files[key] = f"{work}/{key}.pem"
+    with open(files[key], "wb") as out:
+        out.write(base64.b64decode(field(key)))
+context = ssl.create_default_context(cafile=files["certificate-authority-data"])
+context.load_cert_chain(files["client-certificate-data"], files["client-key-data"])
+def send(path, body, content_type):
+    request = urllib.request.Request(server + path, data=body, method="POST",
+                                     headers={"Content-Type": content_type, "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+status, answer = send("/api/v1/namespaces", json.dumps(
+    {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}).encode(), "application/json")
+if status != 201:
+    sys.exit(f"namespace {namespace}: HTTP {status} {answer.get('message')}")
+paths = {
+    ("v1", "ServiceAccount"): "/api/v1/namespaces/{}/serviceaccounts",
+    ("v1", "Service"): "/api/v1/namespaces/{}/services",
+    ("rbac.authorization.k8s.io/v1", "Role"): "/apis/rbac.authorization.k8s.io/v1/namespaces/{}/roles",
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"): "/apis/rbac.authorization.k8s.io/v1/namespaces/{}/rolebindings",
+    ("apps/v1", "Deployment"): "/apis/apps/v1/namespaces/{}/deployments",
+}
+accepted = set()
+for document in re.split(r"^---\s*$", open(manifest).read(), flags=re.M):
+    kind = re.search(r"^kind:\s*(\S+)", document, re.M)
+    api = re.search(r"^apiVersion:\s*(\S+)", document, re.M)
+    if not kind or not api:
+        continue
+    kind, api = kind.group(1), api.group(1)
+    path = paths.get((api, kind))
+    if path is None:
+        name = re.search(r"^  name:\s*(\S+)", document, re.M)
+        print(f"   not checked: {kind} {name.group(1) if name else '?'} ({api}; not one of the kinds checked here)")
+        continue
+    status, answer = send(path.format(namespace) + "?dryRun=All&fieldValidation=Strict",
+                          document.encode(), "application/yaml")
+    if status != 201:
+        sys.exit(f"{kind}: HTTP {status} {answer.get('message')}")
+    name = answer["metadata"]["name"]
+    detail = ""
+    if kind == "Role":
+        detail = "; rules: " + "; ".join(
+            f"{'/'.join(r.get('apiGroups', [])) or 'core'} {','.join(r['resources'])}"
+            + (f" [{','.join(r['resourceNames'])}]" if r.get("resourceNames") else "")
+            + f" {','.join(r['verbs'])}" for r in answer["rules"])
+    elif kind == "RoleBinding":
+        detail = "; " + ", ".join(f"{s['kind']} {s['name']}" for s in answer["subjects"]) \
+            + f" -> {answer['roleRef']['kind']} {answer['roleRef']['name']}"
+    elif kind == "Deployment":
+        pod = answer["spec"]["template"]["spec"]
+        env = [f"{e['name']}<-{e['valueFrom']['fieldRef']['fieldPath']}"
+               for c in pod["containers"] for e in c.get("env", [])
+               if e["name"].startswith("POD_") and "fieldRef" in e.get("valueFrom", {})]
+        detail = f"; serviceAccountName {pod.get('serviceAccountName')}, env {', '.join(env)}"
+    print(f"   accepted (dry run, strict): {kind} {name}{detail}")
+    accepted.add(kind)
+missing = {"ServiceAccount", "Role", "RoleBinding", "Deployment"} - accepted
+if missing:
+    sys.exit("no " + ", ".join(sorted(missing)) + " accepted from " + manifest)
+PY
+}
 # seconds_since T0: seconds from T0 (date +%s.%N) to now, one decimal.
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 
@@ -91,6 +171,12 @@ elector_jars="$(cd "$lib" && ls dev.elector.*.jar | sed 's/^dev\.elector\.//' | 
 echo "   lib/main: fabric8 $fabric8_version, jackson-databind $jackson; Elector: ${elector_jars% }"
 
 start_control_plane
+
+manifests="$here/target/kubernetes/kubernetes.yml"
+step "server-side dry run of ${manifests#"$root"/} in namespace $namespace-manifests (dryRun=All, fieldValidation=Strict)"
+[[ -f "$manifests" ]] || fail "quarkus-kubernetes wrote no ${manifests#"$root"/}"
+dry_run_manifests "$namespace-manifests" "$manifests" || fail "the API server refused ${manifests#"$root"/}"
+
 service_account "$namespace" "$here/rbac.yaml" quarkus-leader "$work/quarkus-leader.kubeconfig"
 
 step "two replicas: java -jar target/quarkus-app/quarkus-run.jar (lease 4 s, renew deadline 3 s, retry 0.5 s)"
@@ -163,4 +249,4 @@ wait "${pid[2]}" || true
 unset "pid[2]"
 
 status=0
-echo "quarkus-leader-ci: PASS elector $version with Quarkus 3.33.2 on fabric8 $fabric8_version (jackson-databind $jackson), JVM mode; one leader of two, /q/health and /q/metrics name it; takeover ${kill_took} s after SIGKILL, ${term_took} s after SIGTERM; $((SECONDS - started)) s in all"
+echo "quarkus-leader-ci: PASS elector $version with Quarkus 3.33.2 on fabric8 $fabric8_version (jackson-databind $jackson), JVM mode; kubernetes.yml accepted by a strict dry run; one leader of two, /q/health and /q/metrics name it; takeover ${kill_took} s after SIGKILL, ${term_took} s after SIGTERM; $((SECONDS - started)) s in all"

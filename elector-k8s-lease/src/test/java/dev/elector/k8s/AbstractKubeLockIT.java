@@ -189,6 +189,18 @@ public abstract class AbstractKubeLockIT {
     return leaders;
   }
 
+  /** Candidates a and b, once one leads and both have seen it lead; returns the leader. */
+  private LeaderElector twoCandidatesBothSeeingTheLeader() {
+    candidate("a");
+    candidate("b");
+    LeaderElector leader = awaitOneLeader(Duration.ofSeconds(10));
+    Await.until(
+        "both see the leader",
+        Duration.ofSeconds(5),
+        () -> electors.stream().allMatch(e -> e.observedLeader().isPresent()));
+    return leader;
+  }
+
   protected LeaderElector awaitOneLeader(Duration timeout) {
     Await.until("exactly one leader", timeout, () -> leaders().size() == 1);
     return leaders().get(0);
@@ -575,13 +587,7 @@ public abstract class AbstractKubeLockIT {
    */
   @Test
   void aReleaseAStaleLeaderWritesOverALiveTermLetsNoOneLeadBeforeThatTermEnds() throws Exception {
-    candidate("a");
-    candidate("b");
-    LeaderElector leader = awaitOneLeader(Duration.ofSeconds(10));
-    Await.until(
-        "both see the leader",
-        Duration.ofSeconds(5),
-        () -> electors.stream().allMatch(e -> e.observedLeader().isPresent()));
+    LeaderElector leader = twoCandidatesBothSeeingTheLeader();
     long transitions = readStored(namespace.name(), lockName).orElseThrow().transitions();
 
     writeForeignRecord(namespace.name(), lockName, "", 1, Instant.now(), transitions);
@@ -647,16 +653,10 @@ public abstract class AbstractKubeLockIT {
    */
   @Test
   void deletedLockIsNotRetakenWhileTheOldLeaderMayStillLead() throws Exception {
-    candidate("a");
-    candidate("b");
-    LeaderElector leader = awaitOneLeader(Duration.ofSeconds(10));
     // Both have seen the record, so whoever recreates the lock continues its tokens. A candidate
     // that never saw the deleted record cannot (only its create was refused, say); it still waits
     // a lease, but its token starts again from 0 (DeletedLockTest covers that case).
-    Await.until(
-        "both see the leader",
-        Duration.ofSeconds(5),
-        () -> electors.stream().allMatch(e -> e.observedLeader().isPresent()));
+    LeaderElector leader = twoCandidatesBothSeeingTheLeader();
 
     deleteObject(namespace.name(), lockName);
 

@@ -7,9 +7,12 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.quarkus.builder.Version;
 import io.quarkus.maven.dependency.Dependency;
+import io.quarkus.test.QuarkusProdModeTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,6 +30,19 @@ final class GeneratedManifests {
    */
   static final List<Dependency> QUARKUS_KUBERNETES =
       List.of(Dependency.of("io.quarkus", "quarkus-kubernetes", Version.getVersion()));
+
+  /**
+   * A prod-mode build of an empty application named {@code name} with quarkus-kubernetes, dev
+   * services off; a test adds its own settings.
+   */
+  static QuarkusProdModeTest application(String name) {
+    return new QuarkusProdModeTest()
+        .withEmptyApplication()
+        .setApplicationName(name)
+        .setApplicationVersion("1.0")
+        .setForcedDependencies(QUARKUS_KUBERNETES)
+        .overrideConfigKey("quarkus.devservices.enabled", "false");
+  }
 
   private final List<HasMetadata> objects;
 
@@ -68,6 +84,14 @@ final class GeneratedManifests {
   }
 
   /** The object of that kind and name; fails naming what there is. */
+  /** Fails if the extension's Role or RoleBinding for {@code app} is among the objects. */
+  void assertNoLeaderElectionRbac(String app) {
+    String name = app + "-leader-election";
+    if (find(Role.class, name).isPresent() || find(RoleBinding.class, name).isPresent()) {
+      throw new AssertionError("a Role or RoleBinding " + name + " in " + this);
+    }
+  }
+
   <T extends HasMetadata> T get(Class<T> type, String name) {
     return find(type, name)
         .orElseThrow(

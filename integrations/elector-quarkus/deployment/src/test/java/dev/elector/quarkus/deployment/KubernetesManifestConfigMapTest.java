@@ -20,12 +20,7 @@ class KubernetesManifestConfigMapTest {
 
   @RegisterExtension
   static final QuarkusProdModeTest app =
-      new QuarkusProdModeTest()
-          .withEmptyApplication()
-          .setApplicationName(APP)
-          .setApplicationVersion("1.0")
-          .setForcedDependencies(GeneratedManifests.QUARKUS_KUBERNETES)
-          .overrideConfigKey("quarkus.devservices.enabled", "false")
+      GeneratedManifests.application(APP)
           .overrideConfigKey("quarkus.elector.lock-kind", "config-map")
           .overrideConfigKey("quarkus.elector.name", "shared-lock")
           .overrideConfigKey("quarkus.elector.record-events", "true")

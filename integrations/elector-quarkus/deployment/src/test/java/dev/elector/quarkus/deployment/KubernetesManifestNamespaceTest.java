@@ -2,8 +2,6 @@ package dev.elector.quarkus.deployment;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.quarkus.test.ProdBuildResults;
 import io.quarkus.test.ProdModeTestResults;
 import io.quarkus.test.QuarkusProdModeTest;
@@ -22,14 +20,9 @@ class KubernetesManifestNamespaceTest {
 
   @RegisterExtension
   static final QuarkusProdModeTest app =
-      new QuarkusProdModeTest()
-          .withEmptyApplication()
-          .setApplicationName(APP)
-          .setApplicationVersion("1.0")
-          .setForcedDependencies(GeneratedManifests.QUARKUS_KUBERNETES)
+      GeneratedManifests.application(APP)
           .setLogRecordPredicate(
               r -> r.getLoggerName().equals(KubernetesManifestProcessor.class.getName()))
-          .overrideConfigKey("quarkus.devservices.enabled", "false")
           .overrideConfigKey("quarkus.elector.namespace", "locks");
 
   @ProdBuildResults ProdModeTestResults results;
@@ -37,9 +30,7 @@ class KubernetesManifestNamespaceTest {
   @Test
   void noRoleAndAWarning() {
     GeneratedManifests manifests = GeneratedManifests.read(results.getBuildDir());
-    assertTrue(manifests.find(Role.class, APP + "-leader-election").isEmpty(), manifests::toString);
-    assertTrue(
-        manifests.find(RoleBinding.class, APP + "-leader-election").isEmpty(), manifests::toString);
+    manifests.assertNoLeaderElectionRbac(APP);
     List<String> warnings =
         results.getRetainedBuildLogRecords().stream().map(LogRecord::getMessage).toList();
     assertTrue(

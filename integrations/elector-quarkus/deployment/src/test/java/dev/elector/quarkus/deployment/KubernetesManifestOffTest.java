@@ -1,10 +1,7 @@
 package dev.elector.quarkus.deployment;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.quarkus.test.ProdBuildResults;
 import io.quarkus.test.ProdModeTestResults;
 import io.quarkus.test.QuarkusProdModeTest;
@@ -21,12 +18,7 @@ class KubernetesManifestOffTest {
 
   @RegisterExtension
   static final QuarkusProdModeTest app =
-      new QuarkusProdModeTest()
-          .withEmptyApplication()
-          .setApplicationName(APP)
-          .setApplicationVersion("1.0")
-          .setForcedDependencies(GeneratedManifests.QUARKUS_KUBERNETES)
-          .overrideConfigKey("quarkus.devservices.enabled", "false")
+      GeneratedManifests.application(APP)
           .overrideConfigKey("quarkus.elector.kubernetes.enabled", "false");
 
   @ProdBuildResults ProdModeTestResults results;
@@ -34,9 +26,7 @@ class KubernetesManifestOffTest {
   @Test
   void nothingAdded() {
     GeneratedManifests manifests = GeneratedManifests.read(results.getBuildDir());
-    assertTrue(manifests.find(Role.class, APP + "-leader-election").isEmpty(), manifests::toString);
-    assertTrue(
-        manifests.find(RoleBinding.class, APP + "-leader-election").isEmpty(), manifests::toString);
+    manifests.assertNoLeaderElectionRbac(APP);
     List<String> env = manifests.env(APP);
     assertFalse(env.stream().anyMatch(e -> e.startsWith("POD_")), () -> "env " + env);
   }

@@ -24,12 +24,7 @@ class KubernetesManifestTest {
 
   @RegisterExtension
   static final QuarkusProdModeTest app =
-      new QuarkusProdModeTest()
-          .withEmptyApplication()
-          .setApplicationName(APP)
-          .setApplicationVersion("1.0")
-          .setForcedDependencies(GeneratedManifests.QUARKUS_KUBERNETES)
-          .overrideConfigKey("quarkus.devservices.enabled", "false")
+      GeneratedManifests.application(APP)
           // No binding to the ClusterRole view from quarkus-kubernetes-client: the ServiceAccount
           // and the Deployment's serviceAccountName then come from this extension alone.
           .overrideConfigKey("quarkus.kubernetes-client.generate-rbac", "false");

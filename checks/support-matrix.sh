@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # The support matrix: runs the tests that prove each supported line of Elector's dependencies
-# (client-java, fabric8, the Java Operator SDK, Spring Boot, Quarkus, the JDK) against that line,
-# one cell per version, and writes the table of what ran into docs/support-matrix.md. Every cell is
-# a run: a module's unit and integration tests (the lock contract suite on the real API server for
-# the clients), built against the cell's version.
+# (client-java, fabric8, the Java Operator SDK, Spring Boot, Quarkus, the JDK, the Kubernetes API
+# server) against that line, one cell per version, and writes the table of what ran into
+# docs/support-matrix.md. Every cell is a run: a module's unit and integration tests (the lock
+# contract suite on the real API server for the clients), built against the cell's version. A
+# Kubernetes cell runs the lock contract suites' integration tests on that release's kube-apiserver
+# (testenv/build-k8s.sh builds it once, about 6 minutes on 2 cores) and checks that every API
+# server the tests started reported that release.
 #
 #   checks/support-matrix.sh            every cell (about an hour on 2 cores; not part of test.sh)
-#   checks/support-matrix.sh CELL...    only those cells, by name (e.g. boot-4.1.2 jdk-25)
+#   checks/support-matrix.sh CELL...    only those cells, by name (e.g. boot-4.1.2 jdk-25 k8s-1.36.3)
 #   checks/support-matrix.sh --list     the cells
 #   checks/support-matrix.sh --table    only rewrite the table from the results kept in MATRIX_WORK
 #
 # It works in a clone of the current commit with a Maven repository of its own (a copy of
 # ~/.m2/repository, into which it first installs the commit), so the working tree and ~/.m2 are not
 # touched. A cell whose artifacts cannot be downloaded is reported as such, not as a failure.
-# Environment: ELECTOR_APISERVER_BIN (else testenv/build.sh builds it), JDK25_HOME (default
+# Environment: ELECTOR_APISERVER_BIN (else testenv/build.sh builds it; the Kubernetes cells use
+# their own release's binary instead), JDK25_HOME (default
 # /usr/lib/jvm/temurin-25-jdk-amd64), MATRIX_WORK (default /tmp/elector-support-matrix),
 # MATRIX_REUSE=1 (run in the clone and repository of the previous run, at its commit: no clone,
 # no install).
@@ -24,6 +28,11 @@ jdk25="${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 
 # name | line | version | module | Maven arguments | a jar the tests' class path must hold | what it shows
 # (the lines other than those the build itself uses first; ./test.sh runs those on every change)
+# A kubernetes cell's version is the release of kube-apiserver; its modules' unit tests, which use
+# no API server, are left out.
+k8s_modules="elector-k8s-lease,elector-configmap"
+k8s_args="-Dtest=none -Dsurefire.failIfNoSpecifiedTests=false"
+k8s_proves="the Lease and ConfigMap locks' integration tests on client-java (contract suites, watches, events, coordinated leases)"
 cells=(
   "client-java-24.0.0|client-java|24.0.0|elector-k8s-lease|-Dkubernetes-client-java.version=24.0.0|client-java-24.0.0.jar|the lock contract suite, built and run on client-java 24"
   "fabric8-7.9.0|fabric8|7.9.0|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.9.0|kubernetes-client-api-7.9.0.jar|the lock contract suite on the newest fabric8 7"
@@ -32,6 +41,9 @@ cells=(
   "josdk-5.0.4|josdk|5.0.4|integrations/elector-josdk|-Djosdk.version=5.0.4|operator-framework-core-5.0.4.jar|elector-josdk's tests and operator ITs on JOSDK 5.0 (with the fabric8 7.5.2 the module pins)"
   "quarkus-3.34.1|quarkus|3.34.1|integrations/elector-quarkus/deployment|-Dquarkus.version=3.34.1|quarkus-core-3.34.1.jar|the extension's tests on Quarkus 3.34"
   "jdk-25|jdk|25|elector-core,elector-k8s-lease|-Djvm=$jdk25/bin/java||the same tests, the jars as published (Java 17 bytecode) run on JDK 25"
+  "k8s-1.36.3|kubernetes|1.36.3|$k8s_modules|$k8s_args||$k8s_proves on kube-apiserver 1.36.3 with the etcd it pins, 3.6.8"
+  "k8s-1.35.4|kubernetes|1.35.4|$k8s_modules|$k8s_args||$k8s_proves on kube-apiserver 1.35.4 with the etcd it pins, 3.6.5"
+  "k8s-1.34.4|kubernetes|1.34.4|$k8s_modules|$k8s_args||$k8s_proves on kube-apiserver 1.34.4 with the etcd it pins, 3.6.4"
   "client-java-25.0.0|client-java|25.0.0|elector-k8s-lease||client-java-25.0.0.jar|the lock contract suite, Lease and shared watch (the version built against)"
   "fabric8-8.0.0|fabric8|8.0.0|libraries/elector-fabric8||kubernetes-client-api-8.0.0.jar|the lock contract suite on fabric8 8 (the version built against)"
   "fabric8-7.5.2|fabric8|7.5.2|compat/elector-fabric8-on-7||kubernetes-client-api-7.5.2.jar|the lock contract suite on fabric8 7.5.2 (JOSDK 5.2's and Quarkus 3.33's)"
@@ -41,6 +53,7 @@ cells=(
   "boot-3.5.7|spring-boot|3.5.7|compat/elector-spring-boot-on-3||spring-boot-3.5.7.jar|the same tests, and Boot 3.5's health endpoint"
   "quarkus-3.33.2|quarkus|3.33.2|integrations/elector-quarkus/deployment||quarkus-core-3.33.2.jar|the extension's tests on the local control plane (the version built against)"
   "jdk-17|jdk|17|elector-core,elector-k8s-lease|||the core's tests and the lock contract suite on the JDK built with"
+  "k8s-1.37.2|kubernetes|1.37.2|$k8s_modules|$k8s_args||$k8s_proves on kube-apiserver 1.37.2 with etcd 3.7.0 (the release testenv pins)"
 )
 
 if [[ "${1:-}" == "--list" ]]; then
@@ -65,6 +78,9 @@ write_table() {
     echo "A row's tests are its module's unit and integration tests, built against the row's version;"
     echo "the script checks that the row's jar was on the tests' class path and, for the JDK rows,"
     echo "which Java ran them. The lines the build itself uses also run in \`./test.sh\` on every change."
+    echo "A Kubernetes row runs the integration tests of the lock modules on that release's kube-apiserver"
+    echo "and etcd (\`testenv/build-k8s.sh\` builds them from the release's Go modules);"
+    echo "the script checks that every API server the tests started reported that release."
     echo
     echo "| Line | Version | Module | Result | Tests | Java | Commit | What it shows |"
     echo "|---|---|---|---|---|---|---|---|"
@@ -75,12 +91,13 @@ write_table() {
         # no empty fields: read takes a run of tabs for one
         printf '%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t%s\n' "$name" "$dimension" "$version" "$module" none "$proves"
       fi
-    done | sort -t$'\t' -k2,2 -s | while IFS=$'\t' read -r name dimension version module outcome run failed skipped seconds jvm ran proves; do
+    done | sort -t$'\t' -k2,2 -s | while IFS=$'\t' read -r name dimension version module outcome run failed skipped seconds jvm ran proves note; do
+      [[ "$note" == - ]] && note=""
       case "$outcome" in
         pass) shown="passed" ;;
         unresolved) shown="not run: artifacts not downloadable here" ;;
         none) shown="not run by this script yet" ;;
-        *) shown="**failed** ($failed of $run)" ;;
+        *) shown="**failed** ($failed of $run)${note:+: $note}" ;;
       esac
       echo "| $dimension | $version | \`$module\` | $shown | $run | $jvm | $ran | $proves |"
     done
@@ -124,14 +141,26 @@ for cell in "${cells[@]}"; do
   selected "$name" || continue
   log="$work/logs/$name.log"
   echo "== $name: $module $args"
+  note=""
+  binary="$ELECTOR_APISERVER_BIN"
+  if [[ "$dimension" == kubernetes ]]; then # that release's API server, built before the clock starts
+    if ! binary="$(ELECTOR_K8S_VERSION="v$version" bash "$root/testenv/build-k8s.sh" 2>"$log.build" | tail -n 1)" || [[ ! -x "$binary" ]]; then
+      binary=/nonexistent
+      note="testenv/build-k8s.sh could not build kube-apiserver v$version: $(tail -n 1 "$log.build")"
+    fi
+    echo "   kube-apiserver v$version: $binary"
+  fi
   for m in ${module//,/ }; do # compiled anew against the cell's versions, reports of this run only
     rm -rf "$m/target/classes" "$m/target/test-classes" "$m/target/surefire-reports" "$m/target/failsafe-reports"
   done
   started=$SECONDS
   # The enforcer's convergence rules guard Elector's own release, not the line under test: another
   # client-java or JOSDK brings other versions of what they share, as it does in a user's project.
+  if [[ -n "$note" ]]; then
+    echo "$note" >"$log"
+    outcome=fail
   # shellcheck disable=SC2086 # args is a list of Maven arguments
-  if ./mvnw -B -ntp -Dmaven.repo.local="$repo" -pl "$module" verify -Djacoco.skip=true -Denforcer.skip=true $args >"$log" 2>&1; then
+  elif ELECTOR_APISERVER_BIN="$binary" ./mvnw -B -ntp -Dmaven.repo.local="$repo" -pl "$module" verify -Djacoco.skip=true -Denforcer.skip=true $args >"$log" 2>&1; then
     outcome=pass
   elif grep -qE 'Could not (resolve|find|transfer) artifact|Non-resolvable import POM|could not be resolved' "$log"; then
     outcome=unresolved
@@ -166,12 +195,25 @@ for cell in "${cells[@]}"; do
     outcome=fail
     echo "   the tests ran on Java $jvm, not $version" | tee -a "$log"
   fi
+  # The version in each ready line the testkit logged ("elector-apiserver v1.36.3 ready at ..."): a
+  # cell passes only on its own release, and only if the tests started an API server at all.
+  if [[ "$dimension" == kubernetes && "$outcome" == pass ]]; then
+    servers="$(cat "${reports[@]}" 2>/dev/null | grep -o 'elector-apiserver v[^ ]* ready at' | sort | uniq -c | awk '{ printf "%s%s x%s", n++ ? ", " : "", $3, $1 }')"
+    echo "   API servers started: ${servers:-none}" | tee -a "$log"
+    if [[ -z "$servers" || "$(cat "${reports[@]}" | grep -o 'elector-apiserver v[^ ]* ready at' | sort -u)" != "elector-apiserver v$version ready at" ]]; then
+      outcome=fail
+      note="the tests' API servers reported ${servers:-no version}, not only v$version"
+      echo "   $note" | tee -a "$log"
+    fi
+  fi
+  jvm="${jvm% }"
+  jvm="${jvm:--}" # no empty fields (see write_table)
   grep -v "^$name"$'\t' "$results" >"$results.new" || true
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$dimension" "$version" "$module" \
-    "$outcome" "$run" "$failed" "$skipped" "$seconds" "${jvm% }" "$commit" "$proves" >>"$results.new"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$dimension" "$version" "$module" \
+    "$outcome" "$run" "$failed" "$skipped" "$seconds" "$jvm" "$commit" "$proves" "${note:--}" >>"$results.new"
   mv "$results.new" "$results"
   write_table
-  echo "   $outcome: $run tests, $failed failed, $skipped skipped, ${seconds} s, on Java ${jvm% }"
+  echo "   $outcome: $run tests, $failed failed, $skipped skipped, ${seconds} s, on Java $jvm"
 done
 
 echo "support-matrix: $(grep -c $'\tpass\t' "$results" || true) passed, $(grep -c $'\tfail\t' "$results" || true) failed, $(grep -c $'\tunresolved\t' "$results" || true) not resolvable, of $(wc -l <"$results") cells"

@@ -12,11 +12,20 @@
 #   replica_traps NAME             cleanup() and fail() for a script that runs replicas (their pids
 #                                  in the array pid, their logs in $work/replica-*.log), and the
 #                                  EXIT and ERR traps; $status 0 at the end drops $work
+#   elector_version                the version of the repository's pom.xml (elector-parent); fails
+#                                  when it cannot be read
 #   standin_base_image NAME        $work/base.tar, a `docker save` tarball (one layer, no JRE) that
 #                                  stands in for the pom's base image, which CI cannot reach; sets
 #                                  $base_layer (its layer's digest)
 
 step() { echo "== $*"; }
+
+elector_version() {
+  local v
+  v="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' "$root/pom.xml" | head -n1)"
+  [[ -n "$v" ]] || fail "cannot read the version from pom.xml"
+  echo "$v"
+}
 
 await() {
   local file=$1 regex=$2 deadline=$((SECONDS + $3)) watched=${4:-}

@@ -76,8 +76,7 @@ await_probe() {
 for tool in java curl python3 tar sha256sum; do
   command -v "$tool" >/dev/null || fail "$tool is not on PATH"
 done
-version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
-[[ -n "$version" ]] || fail "cannot read the version from pom.xml"
+version="$(elector_version)"
 
 step "install elector $version (elector-bom, elector-k8s-lease and what they need)"
 ./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,elector-k8s-lease -am

@@ -47,8 +47,7 @@ fail() {
 }
 
 command -v java >/dev/null || fail "java is not on PATH"
-version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
-[[ -n "$version" ]] || fail "cannot read the version from pom.xml"
+version="$(elector_version)"
 
 step "install elector $version (elector-bom, elector-fabric8 and what they need)"
 ./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,libraries/elector-fabric8 -am

@@ -73,8 +73,7 @@ await_written() {
 }
 
 for tool in java kubectl; do command -v "$tool" >/dev/null || fail "$tool is not on PATH"; done
-version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
-[[ -n "$version" ]] || fail "cannot read the version from pom.xml"
+version="$(elector_version)"
 
 step "install elector $version (elector-bom, elector-josdk, elector-fabric8 and what they need)"
 ./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,integrations/elector-josdk -am

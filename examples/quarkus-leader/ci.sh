@@ -150,8 +150,7 @@ PY
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 
 for tool in java curl python3; do command -v "$tool" >/dev/null || fail "$tool is not on PATH"; done
-version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
-[[ -n "$version" ]] || fail "cannot read the version from pom.xml"
+version="$(elector_version)"
 
 step "install elector $version (elector-bom, elector-quarkus, elector-quarkus-deployment and what they need)"
 ./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,integrations/elector-quarkus/runtime,integrations/elector-quarkus/deployment -am

@@ -35,7 +35,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 
 for tool in java curl python3 tar sha256sum; do command -v "$tool" >/dev/null || fail "$tool is not on PATH"; done
 boot="${SPRING_BOOT_VERSION:-4.0.7}"
-version="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
+version="$(elector_version)"
 
 step "install elector $version (elector-bom, elector-spring-boot-starter and what they need)"
 ./mvnw -B -ntp -q install -DskipTests -pl libraries/elector-bom,integrations/elector-spring-boot-starter -am

@@ -30,9 +30,9 @@ jdk25="${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 # (the lines other than those the build itself uses first; ./test.sh runs those on every change)
 # A kubernetes cell's version is the release of kube-apiserver; its modules' unit tests, which use
 # no API server, are left out.
-k8s_modules="elector-k8s-lease,elector-configmap"
+k8s_modules="elector-k8s-lease,elector-configmap,libraries/elector-fabric8"
 k8s_args="-Dtest=none -Dsurefire.failIfNoSpecifiedTests=false"
-k8s_proves="the Lease and ConfigMap locks' integration tests on client-java (contract suites, watches, events, coordinated leases)"
+k8s_proves="the Lease and ConfigMap locks' integration tests on client-java and on fabric8 8 (contract suites, watches, events, coordinated leases)"
 cells=(
   "client-java-24.0.0|client-java|24.0.0|elector-k8s-lease|-Dkubernetes-client-java.version=24.0.0|client-java-24.0.0.jar|the lock contract suite, built and run on client-java 24"
   "fabric8-7.9.0|fabric8|7.9.0|compat/elector-fabric8-on-7|-Dfabric8-7.version=7.9.0|kubernetes-client-api-7.9.0.jar|the lock contract suite on the newest fabric8 7"

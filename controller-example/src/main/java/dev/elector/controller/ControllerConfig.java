@@ -56,6 +56,7 @@ public final class ControllerConfig {
   private final boolean agentLeaderElection;
   private final AgentPlacement agentPlacement;
   private final String upstreamAgentNamespace;
+  private final Duration upstreamRecheck;
   private final Consumer<String> events;
   private final Clock clock;
   private final int shards;
@@ -80,6 +81,7 @@ public final class ControllerConfig {
     this.agentLeaderElection = b.agentLeaderElection;
     this.agentPlacement = b.agentPlacement;
     this.upstreamAgentNamespace = b.upstreamAgentNamespace;
+    this.upstreamRecheck = b.upstreamRecheck;
     this.events = b.events;
     this.clock = b.clock;
     this.shards = b.shards;
@@ -136,6 +138,14 @@ public final class ControllerConfig {
    */
   String upstreamAgentNamespace() {
     return upstreamAgentNamespace;
+  }
+
+  /**
+   * How often a leader looks for upstream's leftover webhook configurations while upstream still
+   * runs ({@link UpstreamLeftovers}).
+   */
+  Duration upstreamRecheck() {
+    return upstreamRecheck;
   }
 
   /** Name of the controller's Lease. */
@@ -248,6 +258,7 @@ public final class ControllerConfig {
     private boolean agentLeaderElection = true;
     private AgentPlacement agentPlacement = AgentPlacement.DEFAULT;
     private String upstreamAgentNamespace;
+    private Duration upstreamRecheck = Duration.ofSeconds(30);
     private Consumer<String> events = System.out::println;
     private Clock clock = Clock.systemUTC();
     private int shards;
@@ -292,10 +303,24 @@ public final class ControllerConfig {
     /**
      * Namespace of upstream's agent pods to take over from (Harvester's: harvester-system); default
      * none. The leader deletes upstream's agent pod of a pool once this controller's agent of the
-     * pool has a ready replica.
+     * pool has a ready replica, and, once upstream's webhook Service there is gone, the webhook
+     * configurations and certificate Secrets upstream's webhook server left ({@code
+     * harvester-vm-dhcp-controller-webhook}).
      */
     public Builder upstreamAgentNamespace(String namespace) {
       this.upstreamAgentNamespace = Objects.requireNonNull(namespace, "upstreamAgentNamespace");
+      return this;
+    }
+
+    /**
+     * How often the leader looks again for upstream's leftover webhook configurations while
+     * upstream's webhook Service still exists; default 30 s.
+     */
+    Builder upstreamRecheck(Duration every) {
+      if (every.isNegative() || every.isZero()) {
+        throw new IllegalArgumentException("upstreamRecheck must be positive, was " + every);
+      }
+      this.upstreamRecheck = every;
       return this;
     }
 

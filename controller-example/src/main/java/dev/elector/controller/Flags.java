@@ -202,7 +202,9 @@ final class Flags {
       paramLabel = "NS",
       description =
           "delete upstream's agent pod NS/<namespace>-<pool>-agent of a pool once this"
-              + " controller's agent of it is ready (needs delete on pods in NS; default: none)")
+              + " controller's agent of it is ready, and upstream's leftover webhook"
+              + " configurations once its webhook Service in NS is gone (needs delete on pods in"
+              + " NS, and get and delete on those objects by name; default: none)")
   private String upstreamAgentNamespace;
 
   @Option(

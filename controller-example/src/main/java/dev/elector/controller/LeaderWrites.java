@@ -8,18 +8,28 @@ import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfigList;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
 import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1MutatingWebhook;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Preconditions;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhook;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Every call the controller makes to change the cluster, for one leadership term. Each write first
@@ -37,6 +47,7 @@ final class LeaderWrites {
   private final AppsV1Api apps;
   private final CoreV1Api core;
   private final RbacAuthorizationV1Api rbac;
+  private final AdmissionregistrationV1Api admission;
   private final java.util.function.Consumer<String> poolWritten;
 
   LeaderWrites(Term term, ApiClient client) {
@@ -55,6 +66,7 @@ final class LeaderWrites {
     this.apps = new AppsV1Api(client);
     this.core = new CoreV1Api(client);
     this.rbac = new RbacAuthorizationV1Api(client);
+    this.admission = new AdmissionregistrationV1Api(client);
   }
 
   /** Whether the term is still active. */
@@ -253,6 +265,88 @@ final class LeaderWrites {
     String namespace = binding.getMetadata().getNamespace();
     check("creation of RoleBinding " + namespace + "/" + binding.getMetadata().getName());
     return ignoreConflict(() -> rbac.createNamespacedRoleBinding(namespace, binding).execute());
+  }
+
+  /** Whether the Service exists. */
+  boolean serviceExists(String namespace, String name) throws ApiException {
+    return exists(() -> core.readNamespacedService(name, namespace).execute());
+  }
+
+  /** A webhook configuration's metadata and the client configs of its webhooks. */
+  record WebhookConfiguration(
+      V1ObjectMeta metadata, List<AdmissionregistrationV1WebhookClientConfig> clientConfigs) {}
+
+  /** The webhook configuration of that kind and name, or null when there is none. */
+  WebhookConfiguration readWebhookConfiguration(UpstreamLeftovers.WebhookKind kind, String name)
+      throws ApiException {
+    return switch (kind) {
+      case VALIDATING -> {
+        V1ValidatingWebhookConfiguration found =
+            readOrNull(() -> admission.readValidatingWebhookConfiguration(name).execute());
+        yield found == null
+            ? null
+            : new WebhookConfiguration(
+                found.getMetadata(),
+                Optional.ofNullable(found.getWebhooks()).orElse(List.of()).stream()
+                    .map(V1ValidatingWebhook::getClientConfig)
+                    .toList());
+      }
+      case MUTATING -> {
+        V1MutatingWebhookConfiguration found =
+            readOrNull(() -> admission.readMutatingWebhookConfiguration(name).execute());
+        yield found == null
+            ? null
+            : new WebhookConfiguration(
+                found.getMetadata(),
+                Optional.ofNullable(found.getWebhooks()).orElse(List.of()).stream()
+                    .map(V1MutatingWebhook::getClientConfig)
+                    .toList());
+      }
+    };
+  }
+
+  /**
+   * Deletes a webhook configuration, on the precondition that it is the one read (same uid and
+   * resourceVersion: 409 otherwise).
+   *
+   * @return false when it was gone already
+   */
+  boolean deleteWebhookConfiguration(UpstreamLeftovers.WebhookKind kind, V1ObjectMeta read)
+      throws ApiException {
+    String name = read.getName();
+    check("deletion of " + kind.kind() + " " + name);
+    V1DeleteOptions options = new V1DeleteOptions().preconditions(sameObject(read));
+    return exists(
+        () ->
+            kind == UpstreamLeftovers.WebhookKind.VALIDATING
+                ? admission.deleteValidatingWebhookConfiguration(name).body(options).execute()
+                : admission.deleteMutatingWebhookConfiguration(name).body(options).execute());
+  }
+
+  /** The Secret, or null when there is none. */
+  V1Secret readSecret(String namespace, String name) throws ApiException {
+    return readOrNull(() -> core.readNamespacedSecret(name, namespace).execute());
+  }
+
+  /**
+   * Deletes a Secret, on the precondition that it is the one read (same uid and resourceVersion:
+   * 409 otherwise).
+   *
+   * @return false when it was gone already
+   */
+  boolean deleteSecret(V1ObjectMeta read) throws ApiException {
+    String namespace = read.getNamespace();
+    String name = read.getName();
+    check("deletion of Secret " + namespace + "/" + name);
+    return exists(
+        () ->
+            core.deleteNamespacedSecret(name, namespace)
+                .body(new V1DeleteOptions().preconditions(sameObject(read)))
+                .execute());
+  }
+
+  private static V1Preconditions sameObject(V1ObjectMeta read) {
+    return new V1Preconditions().uid(read.getUid()).resourceVersion(read.getResourceVersion());
   }
 
   private interface Call {

@@ -24,10 +24,12 @@ import org.slf4j.LoggerFactory;
  * reconciler workers. Over shards, a term is one shard's: it queues and reconciles only the keys
  * that route to its shard ({@link ShardRouting.Owned}, checked again when a reconcile starts), and
  * the term of shard 0 runs a fourth controller that keeps the agents' RBAC of each pool namespace.
- * client-java controllers cannot run again once shut down, so every term builds new ones. On start
- * every object in the cache is queued, so a new leader picks up all work the previous one left; on
- * stop the controllers shut down first, and stop() waits for the reconciles in flight (whose writes
- * check the term) to return.
+ * When taking over from upstream, the term (shard 0's) also looks for upstream's leftover webhook
+ * configurations ({@link UpstreamLeftovers}) before and while its controllers work. client-java
+ * controllers cannot run again once shut down, so every term builds new ones. On start every object
+ * in the cache is queued, so a new leader picks up all work the previous one left; on stop the
+ * controllers shut down first, and stop() waits for the reconciles in flight (whose writes check
+ * the term) to return.
  *
  * <p>Two choices differ from client-java's usual wiring, both for a controller that lives for one
  * term only. The controllers are made with their constructor, because {@code
@@ -59,6 +61,11 @@ final class TermWork {
   private final RateLimitingQueue<Request> accessQueue;
   private final GuardedReconciler access;
   private final ScheduledExecutorService accessWorkers;
+  // with an upstream to take over from, in one term (shard 0's over shards): its leftovers; else
+  // null
+  private final UpstreamLeftovers leftovers;
+  private final ScheduledExecutorService leftoverLooks;
+  private final Duration upstreamRecheck;
 
   TermWork(
       Term term,
@@ -177,6 +184,31 @@ final class TermWork {
       this.accessWorkers = null;
     }
     this.controllers = List.copyOf(all);
+    this.upstreamRecheck = config.upstreamRecheck();
+    if (config.upstreamAgentNamespace() != null && (!sharded || owned.agentAccess())) {
+      this.leftovers =
+          new UpstreamLeftovers(writes, config.upstreamAgentNamespace(), events, upstreamRecheck);
+      this.leftoverLooks =
+          Executors.newSingleThreadScheduledExecutor(Threads.daemon("ippool-upstream" + suffix));
+    } else {
+      this.leftovers = null;
+      this.leftoverLooks = null;
+    }
+  }
+
+  /**
+   * One look for upstream's leftover webhook configurations; once they are deleted, every pool and
+   * config is queued again at once (their writes were refused, and their retries may be backing
+   * off), and the looking ends once nothing is left to look for.
+   */
+  private void lookForUpstreamLeftovers() {
+    if (leftovers.clear()) {
+      cache.allPools().forEach(p -> pool(KubeObjects.key(p)));
+      cache.allVmConfigs().forEach(c -> vmConfig(KubeObjects.key(c)));
+    }
+    if (leftovers.cleared()) {
+      leftoverLooks.shutdown();
+    }
   }
 
   /**
@@ -233,6 +265,10 @@ final class TermWork {
   void start() {
     for (DefaultController controller : controllers) {
       Threads.daemon(controller.getName()).newThread(() -> run(controller)).start();
+    }
+    if (leftoverLooks != null) { // before the queued writes, which upstream's webhook refuses
+      leftoverLooks.scheduleWithFixedDelay(
+          this::lookForUpstreamLeftovers, 0, upstreamRecheck.toMillis(), TimeUnit.MILLISECONDS);
     }
     cache.allPools().forEach(p -> pool(KubeObjects.key(p)));
     cache.poolsOfAgents().forEach(this::pool); // agents whose pool is gone are deleted
@@ -316,6 +352,9 @@ final class TermWork {
       Thread.currentThread().interrupt();
     }
     queueThreads.shutdownNow();
+    if (leftoverLooks != null) {
+      leftoverLooks.shutdownNow();
+    }
   }
 
   private static Request request(String key) {

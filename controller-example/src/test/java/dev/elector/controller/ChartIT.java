@@ -379,8 +379,29 @@ class ChartIT {
     List<Map<String, Object>> migrating =
         template(namespace.name(), List.of("--set", "upstreamMigration=true"));
     Set<String> migratingRole = rules(migrating, "Role");
-    assertTrue(migratingRole.remove("[] pods [] delete"), migratingRole.toString());
+    String upstream = UpstreamLeftovers.NAME;
+    String secrets = "[" + upstream + "-ca, " + upstream + "-tls]";
+    for (String rule :
+        List.of(
+            "[] pods [] delete",
+            "[] services [" + upstream + "] get",
+            "[] secrets " + secrets + " get",
+            "[] secrets " + secrets + " delete")) {
+      assertTrue(migratingRole.remove(rule), rule + " in " + migratingRole);
+    }
     assertEquals(rules(shipped, "Role"), migratingRole);
+    // upstream's leftover webhook configurations, by name, only while migrating
+    Set<String> migratingCluster = rules(migrating, "ClusterRole");
+    for (String kind :
+        List.of("validatingwebhookconfigurations", "mutatingwebhookconfigurations")) {
+      for (String verb : List.of("get", "delete")) {
+        String rule = "[admissionregistration.k8s.io] " + kind + " [" + upstream + "] " + verb;
+        assertTrue(migratingCluster.remove(rule), rule + " in " + migratingCluster);
+        assertFalse(chartCluster.contains(rule), rule);
+      }
+    }
+    migratingCluster.removeAll(crdRules);
+    assertEquals(rules(shipped, "ClusterRole"), migratingCluster);
     assertTrue(
         controllerArgs(migrating).contains("--upstream-agent-namespace=" + namespace.name()));
     assertTrue(

@@ -50,13 +50,16 @@ import org.junit.jupiter.api.io.TempDir;
  * written from upstream's CRDs: its IPAM snapshot in the pool's status, its wrangler finalizers),
  * and upstream's agent pod of the pool runs: a pod object named as upstream names it, and a DHCP
  * server in a network namespace on the pool's segment with the pool's server address, from which a
- * VM with a real DHCP client holds 192.168.48.157.
+ * VM with a real DHCP client holds 192.168.48.157. What upstream's webhook server wrote outside its
+ * release is there too (test resource upstream-state/webhook-leftovers.yaml): its validating
+ * webhook configuration refuses every write of the pool until the controller deletes it.
  *
  * <p>The controller starts with the upstream agent namespace set. It adopts the allocation (no
  * address changes), replaces upstream's finalizers, renders its own agent, and deletes upstream's
  * agent pod only once its own agent serves; the test plays the kubelet and stops upstream's server
  * when its pod is deleted. The VM's next renewal is answered by the new agent with the same
- * address: DHCP was never without a server. Prints the figures of the hand-over.
+ * address: DHCP was never without a server, and upstream's webhook leftovers are gone. Prints the
+ * figures of the hand-over.
  *
  * <p>Needs root and the lab tools (scripts/install-dhcp-client.sh); fails rather than skips without
  * them, unless ELECTOR_SKIP_NETNS_TESTS=true.
@@ -77,6 +80,7 @@ class UpstreamMigrationIT {
     LabClusters.prepare(cluster, WAIT);
     String ns = home.name();
     storeAsUpstreamLeftIt(cluster, ns);
+    writeUpstreamsWebhookLeftovers(cluster, ns);
     String upstreamPod = ns + "-net-48-agent";
     CoreV1Api core = new CoreV1Api(cluster.admin());
     core.createNamespacedPod(
@@ -180,6 +184,14 @@ class UpstreamMigrationIT {
         assertEquals("ACKED", answer.get("kind"));
 
         assertAdopted(cluster, ns);
+        for (Map.Entry<String, DynamicKubernetesApi> leftover : leftovers(cluster).entrySet()) {
+          String name = leftover.getKey().substring(leftover.getKey().indexOf(' ') + 1);
+          int code =
+              leftover.getKey().startsWith("Secret")
+                  ? leftover.getValue().get(ns, name).getHttpStatusCode()
+                  : leftover.getValue().get(name).getHttpStatusCode();
+          assertEquals(404, code, "upstream's leftover " + leftover.getKey() + " is deleted");
+        }
 
         long overlapMillis = (upstreamStopped - serving.monoNanos()) / 1_000_000;
         assertTrue(
@@ -197,6 +209,14 @@ class UpstreamMigrationIT {
       } finally {
         vm.close();
         controller.close();
+        // cluster-wide: never left for the test classes after this one
+        leftovers(cluster)
+            .forEach(
+                (what, api) -> {
+                  if (what.endsWith("WebhookConfiguration " + WEBHOOK)) {
+                    api.delete(WEBHOOK);
+                  }
+                });
       }
     }
   }
@@ -230,6 +250,51 @@ class UpstreamMigrationIT {
               Dynamics.newFromJson(created.getRaw().toString()).getRaw())
           .execute();
     }
+  }
+
+  private static final String WEBHOOK = "harvester-vm-dhcp-controller-webhook";
+
+  /**
+   * Writes what upstream's webhook server left when upstream's add-on was disabled (test resource
+   * upstream-state/webhook-leftovers.yaml): its webhook configurations, the validating one refusing
+   * every IPPool write since its Service is gone, and its certificate Secrets.
+   */
+  private static void writeUpstreamsWebhookLeftovers(KubeCluster cluster, String ns)
+      throws Exception {
+    String yaml =
+        new String(
+                Objects.requireNonNull(
+                        UpstreamMigrationIT.class.getResourceAsStream(
+                            "/upstream-state/webhook-leftovers.yaml"))
+                    .readAllBytes(),
+                StandardCharsets.UTF_8)
+            .replace("NAMESPACE", ns);
+    Map<String, DynamicKubernetesApi> apis = leftovers(cluster);
+    for (String document : yaml.split("(?m)^---$")) {
+      DynamicKubernetesObject object = Dynamics.newFromYaml(document);
+      apis.get(object.getKind() + " " + object.getMetadata().getName())
+          .create(object)
+          .throwsApiException();
+    }
+  }
+
+  /** The API of each of upstream's leftovers, by kind and name. */
+  private static Map<String, DynamicKubernetesApi> leftovers(KubeCluster cluster) {
+    DynamicKubernetesApi secrets = new DynamicKubernetesApi("", "v1", "secrets", cluster.admin());
+    return Map.of(
+        "ValidatingWebhookConfiguration " + WEBHOOK,
+        new DynamicKubernetesApi(
+            "admissionregistration.k8s.io",
+            "v1",
+            "validatingwebhookconfigurations",
+            cluster.admin()),
+        "MutatingWebhookConfiguration " + WEBHOOK,
+        new DynamicKubernetesApi(
+            "admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations", cluster.admin()),
+        "Secret " + WEBHOOK + "-ca",
+        secrets,
+        "Secret " + WEBHOOK + "-tls",
+        secrets);
   }
 
   private Process startUpstreamServer(NetLab.Host host) throws IOException {

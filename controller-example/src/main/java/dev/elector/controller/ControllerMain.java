@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -38,6 +39,32 @@ import java.util.function.Supplier;
  */
 public final class ControllerMain {
   private ControllerMain() {}
+
+  /** {@code --uninstall}: the way back ({@link Uninstall}); the exit code. */
+  private static int uninstall(ApiClient client, Flags flags) {
+    try {
+      Uninstall.Report report =
+          new Uninstall(client, flags.config().build(), Optional.ofNullable(flags.webhookSecret()))
+              .run(flags.uninstallWait());
+      System.out.println("ippool-controller: uninstall: " + report);
+      return 0;
+    } catch (TimeoutException | IllegalStateException | ElectorConfigException e) {
+      System.err.println("ippool-controller: --uninstall: " + e.getMessage());
+      return 2;
+    } catch (ApiException e) {
+      System.err.println(
+          "ippool-controller: --uninstall: the API server refused ("
+              + e.getCode()
+              + " "
+              + e.getResponseBody()
+              + "); grant what the chart's uninstall hook grants"
+              + " (deploy/controller/uninstall-rbac.yaml)");
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
+  }
 
   /** Entry point. */
   public static void main(String[] args) {
@@ -67,6 +94,10 @@ public final class ControllerMain {
               + e.getMessage()
               + "); pass --kubeconfig PATH, set KUBECONFIG, or run in a pod");
       System.exit(2);
+      return;
+    }
+    if (flags.uninstall()) {
+      System.exit(uninstall(client, flags));
       return;
     }
     if (flags.applyCrds()) {

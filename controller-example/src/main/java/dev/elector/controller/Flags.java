@@ -198,6 +198,23 @@ final class Flags {
   private boolean cacheDumpApi;
 
   @Option(
+      names = "--uninstall",
+      description =
+          "do not run the controller: once no controller leads (waiting at most"
+              + " --uninstall-wait), remove what it made (its finalizers on IPPools and"
+              + " VirtualMachineNetworkConfigs, the agent Deployments, the agents' ServiceAccount,"
+              + " Roles, RoleBindings and Leases, the controller's Leases, the --webhook-secret"
+              + " Secret), then exit 0; the chart's post-delete hook runs it")
+  private boolean uninstall;
+
+  @Option(
+      names = "--uninstall-wait",
+      paramLabel = "D",
+      description =
+          "with --uninstall, how long to wait for the controllers to stop leading (default 2m)")
+  private Duration uninstallWait = Duration.ofMinutes(2);
+
+  @Option(
       names = "--upstream-agent-namespace",
       paramLabel = "NS",
       description =
@@ -358,7 +375,7 @@ final class Flags {
             || webhookService != null
             || webhookUrl != null
             || registerWebhooks;
-    if (any && webhookAddr == null) {
+    if (any && webhookAddr == null && !uninstall) { // --uninstall deletes --webhook-secret only
       throw new FlagException(
           "the --webhook-* flags and --register-webhooks need --webhook-addr; add"
               + " --webhook-addr 0.0.0.0:8443");
@@ -440,6 +457,14 @@ final class Flags {
 
   String webhookSecret() {
     return webhookSecret;
+  }
+
+  boolean uninstall() {
+    return uninstall;
+  }
+
+  Duration uninstallWait() {
+    return uninstallWait;
   }
 
   String webhookService() {

@@ -93,7 +93,7 @@ class ChartIT {
       ApiClient admin, KubeNamespace namespace) throws Exception {
     List<Map<String, Object>> objects = template(namespace.name(), List.of());
     Set<String> kinds = new TreeSet<>();
-    objects.forEach(o -> kinds.add(kind(o)));
+    objects.stream().filter(o -> !hook(o)).forEach(o -> kinds.add(kind(o)));
     assertEquals(
         new TreeSet<>(
             List.of(
@@ -165,13 +165,13 @@ class ChartIT {
         args.toString());
     assertEquals(
         List.of(),
-        objects.stream().filter(o -> kind(o).equals("ServiceAccount")).toList(),
+        objects.stream().filter(o -> kind(o).equals("ServiceAccount") && !hook(o)).toList(),
         "serviceAccount.create=false renders no ServiceAccount");
     assertTrue(
         objects.stream()
-            .filter(o -> kind(o).endsWith("Binding"))
+            .filter(o -> kind(o).endsWith("Binding") && !hook(o))
             .allMatch(b -> String.valueOf(b.get("subjects")).contains("name=vm-dhcp-sa")),
-        "the bindings name serviceAccount.name");
+        "the bindings name serviceAccount.name (the uninstall hook has its own)");
     Map<String, Object> metrics = only(objects, "Service", "ippool-controller-metrics");
     assertEquals(
         9090, ((List<Map<String, Object>>) path(metrics, "spec", "ports")).get(0).get("port"));
@@ -413,9 +413,15 @@ class ChartIT {
   /** Every rule of every object of {@code kind}, as text (one rule per resource and verb). */
   @SuppressWarnings("unchecked")
   private static Set<String> rules(List<Map<String, Object>> objects, String kind) {
+    return rules(objects, kind, false);
+  }
+
+  /** Every rule of every object of {@code kind}: of the post-delete hook's, or of the release's. */
+  @SuppressWarnings("unchecked")
+  private static Set<String> rules(List<Map<String, Object>> objects, String kind, boolean hooks) {
     Set<String> out = new TreeSet<>();
     for (Map<String, Object> o : objects) {
-      if (!kind(o).equals(kind)) {
+      if (!kind(o).equals(kind) || hook(o) != hooks) {
         continue;
       }
       for (Map<String, Object> rule : (List<Map<String, Object>>) o.get("rules")) {
@@ -434,6 +440,63 @@ class ChartIT {
       }
     }
     return out;
+  }
+
+  /**
+   * The post-delete hook's Job runs {@code --uninstall} with the controller's Lease timings and
+   * webhook Secret, under exactly the rights of deploy/controller/uninstall-rbac.yaml (which
+   * UninstallIT runs under); every hook object is a post-delete hook deleted when it succeeds, and
+   * uninstallCleanup=false renders none.
+   */
+  @Test
+  void theUninstallHookRunsUninstallWithTheShippedUninstallRules(KubeNamespace namespace)
+      throws Exception {
+    List<Map<String, Object>> chart = template(namespace.name(), List.of("--set", "shards=3"));
+    List<Map<String, Object>> shipped = new ArrayList<>();
+    for (Object doc :
+        new Yaml()
+            .loadAll(Files.readString(ROOT.resolve("deploy/controller/uninstall-rbac.yaml")))) {
+      if (doc instanceof Map<?, ?> map && map.containsKey("kind")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) map;
+        shipped.add(object);
+      }
+    }
+    assertEquals(rules(shipped, "ClusterRole"), rules(chart, "ClusterRole", true));
+    assertEquals(rules(shipped, "Role"), rules(chart, "Role", true));
+    List<Map<String, Object>> hooks = chart.stream().filter(ChartIT::hook).toList();
+    assertEquals(
+        List.of(
+            "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Job"),
+        hooks.stream().map(ChartIT::kind).toList());
+    for (Map<String, Object> o : hooks) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> annotations = (Map<String, Object>) metadata(o).get("annotations");
+      assertEquals("post-delete", annotations.get("helm.sh/hook"), describe(o));
+      assertTrue(
+          String.valueOf(annotations.get("helm.sh/hook-delete-policy")).contains("hook-succeeded"),
+          describe(o));
+    }
+    Map<String, Object> job = only(chart, "Job", "ippool-controller-uninstall");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> containers =
+        (List<Map<String, Object>>) path(job, "spec", "template", "spec", "containers");
+    @SuppressWarnings("unchecked")
+    List<String> args = (List<String>) containers.get(0).get("args");
+    assertTrue(args.contains("--uninstall"), args.toString());
+    List<String> controller = controllerArgs(chart);
+    for (String arg : args) {
+      if (!arg.startsWith("--uninstall")) {
+        assertTrue(controller.contains(arg), arg + " is the controller's too: " + controller);
+      }
+    }
+    assertTrue(args.contains("--shards=3"), args.toString());
+    assertTrue(args.contains("--webhook-secret=vm-dhcp-webhook-tls"), args.toString());
+    // the flags parse: the Job's command line is a valid --uninstall
+    assertTrue(Flags.parse(args.toArray(String[]::new)).uninstall());
+    assertTrue(
+        template(namespace.name(), List.of("--set", "uninstallCleanup=false")).stream()
+            .noneMatch(ChartIT::hook));
   }
 
   /**
@@ -481,6 +544,8 @@ class ChartIT {
     try {
       rbac.deleteClusterRoleBinding("ippool-controller-" + ns).execute();
       rbac.deleteClusterRole("ippool-controller-" + ns).execute();
+      rbac.deleteClusterRoleBinding("ippool-controller-uninstall-" + ns).execute();
+      rbac.deleteClusterRole("ippool-controller-uninstall-" + ns).execute();
     } catch (ApiException e) {
       // the namespace's cleanup does not reach cluster-scoped objects; a leftover is harmless
     }
@@ -651,6 +716,11 @@ class ChartIT {
       String body = response.body() == null ? "" : response.body().string();
       return Optional.of("refused with " + response.code() + ": " + body);
     }
+  }
+
+  private static boolean hook(Map<String, Object> o) {
+    Object annotations = metadata(o).get("annotations");
+    return annotations instanceof Map<?, ?> map && map.containsKey("helm.sh/hook");
   }
 
   private static String kind(Map<String, Object> o) {

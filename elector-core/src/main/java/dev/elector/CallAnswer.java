@@ -68,6 +68,9 @@ sealed interface CallAnswer {
   }
 
   private static CallOutcome failed(LockFailure failure) {
-    return failure.kind() == LockFailure.Kind.TIMEOUT ? CallOutcome.TIMEOUT : CallOutcome.FAILED;
+    if (failure.kind() == LockFailure.Kind.TIMEOUT) {
+      return CallOutcome.TIMEOUT;
+    }
+    return failure.kind().isConfigurationProblem() ? CallOutcome.REFUSED : CallOutcome.FAILED;
   }
 }

@@ -97,6 +97,27 @@ class ElectorMetricsTest {
         "b took the released lock");
   }
 
+  /**
+   * A call the server refuses for a reason only configuration fixes (here a missing permission) is
+   * counted under outcome=refused, apart from failures that may pass by themselves: the series an
+   * alert on missing RBAC watches.
+   */
+  @Test
+  void refusedCallsAreCountedApartFromFailures() {
+    FaultyLock lock = FaultyLock.wrap(store.lockFor("a"), time);
+    lock.failAll(LockFailure.Kind.FORBIDDEN);
+    a = start(lock);
+    ElectorMetrics.newBuilder().elector(a).build().bindTo(registry);
+    time.advance(Duration.ofSeconds(10));
+
+    double refused = counter(ElectorMetrics.CALLS, "a", "call", "read", "outcome", "refused");
+    assertTrue(refused >= 1, "the reads were refused");
+    assertEquals(
+        (double) a.stats().calls(dev.elector.LockCall.READ, dev.elector.CallOutcome.REFUSED),
+        refused);
+    assertEquals(0, counter(ElectorMetrics.CALLS, "a", "call", "read", "outcome", "failed"));
+  }
+
   @Test
   void latencyFailuresAndOutcomesAreReadFromTheStats() {
     FaultyLock lock = FaultyLock.wrap(store.lockFor("a"), time);

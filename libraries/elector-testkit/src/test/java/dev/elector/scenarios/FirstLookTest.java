@@ -99,8 +99,8 @@ class FirstLookTest {
     election.advance(Duration.ofMillis(1));
 
     ElectorStats stats = a.elector.stats();
-    assertEquals(1, stats.calls(LockCall.ACQUIRE, CallOutcome.FAILED), stats.toString());
-    assertEquals(1, stats.calls(LockCall.READ, CallOutcome.FAILED), "read at once: " + stats);
+    assertEquals(1, stats.calls(LockCall.ACQUIRE, CallOutcome.REFUSED), stats.toString());
+    assertEquals(1, stats.calls(LockCall.READ, CallOutcome.REFUSED), "read at once: " + stats);
     assertEquals(1, stats.consecutiveFailures(), "only the read counts: " + stats);
     election.closeAll();
   }

@@ -8,7 +8,7 @@ import io.smallrye.config.WithDefault;
 /** What the extension adds to the application, fixed when it is built. */
 @ConfigMapping(prefix = "quarkus.elector")
 @ConfigRoot(phase = ConfigPhase.BUILD_TIME)
-public interface ElectorBuildTimeConfig {
+interface ElectorBuildTimeConfig {
   /**
    * Whether the application takes part in the election: false registers no elector, no events, no
    * health check and no meters (for a profile such as {@code %dev} or {@code %test}).

@@ -35,6 +35,7 @@ echo "== a consumer outside the build: examples/hello-leader on the installed ar
 bash examples/hello-leader/ci.sh
 bash examples/josdk-fabric8-7/ci.sh
 bash examples/josdk-operator/ci.sh
+bash examples/qosdk-operator/ci.sh
 bash examples/quarkus-leader/ci.sh
 bash examples/spring-boot-leader/ci.sh
 SPRING_BOOT_VERSION=3.5.7 bash examples/spring-boot-leader/ci.sh
@@ -44,4 +45,4 @@ echo "== the install paths: each documented ./install.sh command on a fresh clon
 bash checks/install-paths.sh
 
 bash checks/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \
-  josdk-fabric8-7=pass josdk-operator=pass quarkus-leader=pass spring-boot-leader=pass spring-boot-leader-boot-3.5=pass newcomer-path=pass install-paths=pass
+  josdk-fabric8-7=pass josdk-operator=pass qosdk-operator=pass quarkus-leader=pass spring-boot-leader=pass spring-boot-leader-boot-3.5=pass newcomer-path=pass install-paths=pass

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Test;
  * deploy/controller/uninstall-rbac.yaml, the rights of the chart's post-delete hook) waits while
  * the controller leads, and once the controller has stopped, removes all of it. The pools and the
  * configs stay, without any finalizer, so upstream's controller can take them again and anyone can
- * delete them at once.
+ * delete them at once. The API server is shared with the other test classes, whose pools the
+ * controller here also serves: the checks are on this test's objects.
  */
 @KubeTest
 class UninstallIT {
@@ -137,9 +138,11 @@ class UninstallIT {
       Uninstall.Report report = uninstall.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS);
       long done = System.nanoTime();
 
-      assertEquals(2, report.poolFinalizers(), report.toString());
-      assertEquals(1, report.configFinalizers(), report.toString());
-      assertEquals(2, report.agentDeployments(), report.toString());
+      // at least this test's objects: the API server is shared, and the uninstall, like the
+      // controller it undoes, covers the pools and configs of every namespace
+      assertTrue(report.poolFinalizers() >= 2, report.toString());
+      assertTrue(report.configFinalizers() >= 1, report.toString());
+      assertTrue(report.agentDeployments() >= 2, report.toString());
       for (String pool : List.of("p1", "p2")) {
         IPPool left = harness.read(ns, pool);
         assertEquals(List.of(), finalizers(left.getMetadata().getFinalizers()), pool);

@@ -1,5 +1,6 @@
 package dev.elector.reliability;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,9 +61,13 @@ class LeaderPartitionIT {
       assertTrue(fresh.token() > old.token(), "the new term's fencing token is newer");
 
       leader.proxy.heal();
-      // The scenario's window: two leases in which the healed old leader could wrongly lead again.
-      Thread.sleep(Cohort.LEASE.multipliedBy(2).toMillis());
-      assertEquals(List.of(next), cohort.leaders(), "the healed old leader follows");
+      // The scenario's window: two leases in which the healed old leader could wrongly lead
+      // again; the new leader must be the only one throughout, not only at the end.
+      Duration window = Cohort.LEASE.multipliedBy(2);
+      await("the healed old leader follows, for two leases")
+          .during(window)
+          .atMost(window.plusSeconds(5))
+          .until(() -> cohort.leaders().equals(List.of(next)));
       cohort.timeline.assertNoOverlap();
     }
   }

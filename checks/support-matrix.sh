@@ -82,8 +82,8 @@ write_table() {
     echo "and etcd (\`testenv/build-k8s.sh\` builds them from the release's Go modules);"
     echo "the script checks that every API server the tests started reported that release."
     echo
-    echo "| Line | Version | Module | Result | Tests | Java | Commit | What it shows |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| Line | Version | Module | Result | Tests | Java | Commit | Date | What it shows |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     for order in "${cells[@]}"; do
       name="${order%%|*}"
       if ! grep "^$name"$'\t' "$results"; then
@@ -99,7 +99,10 @@ write_table() {
         none) shown="not run by this script yet" ;;
         *) shown="**failed** ($failed of $run)${note:+: $note}" ;;
       esac
-      echo "| $dimension | $version | \`$module\` | $shown | $run | $jvm | $ran | $proves |"
+      # the day the cell ran: its log's date (a cell never run has none)
+      day="$(date -u -r "$work/logs/$name.log" +%F 2>/dev/null || echo -)"
+      [[ "$outcome" == none ]] && day=-
+      echo "| $dimension | $version | \`$module\` | $shown | $run | $jvm | $ran | $day | $proves |"
     done
   } >"$table"
 }
@@ -150,8 +153,11 @@ for cell in "${cells[@]}"; do
     fi
     echo "   kube-apiserver v$version: $binary"
   fi
-  for m in ${module//,/ }; do # compiled anew against the cell's versions, reports of this run only
-    rm -rf "$m/target/classes" "$m/target/test-classes" "$m/target/surefire-reports" "$m/target/failsafe-reports"
+  # Built anew against the cell's versions, with reports of this run only: the whole target goes,
+  # since Quarkus keeps the application model of the last test run in target/quarkus and would
+  # otherwise start the next cell's tests on the previous cell's Quarkus.
+  for m in ${module//,/ }; do
+    rm -rf "$m/target"
   done
   started=$SECONDS
   # The enforcer's convergence rules guard Elector's own release, not the line under test: another

@@ -29,8 +29,10 @@ final class ShippedManifests {
           "deploy/configmap/rbac-shared-watch.yaml",
           "deploy/configmap/rbac-events.yaml",
           "deploy/controller/rbac.yaml",
+          "deploy/controller/uninstall-rbac.yaml",
           "deploy/dhcp-agent/rbac.yaml",
           "examples/josdk-operator/deploy/rbac.yaml",
+          "examples/qosdk-operator/deploy/rbac.yaml",
           "examples/josdk-fabric8-7/rbac.yaml",
           "examples/quarkus-leader/rbac.yaml");
 
@@ -62,6 +64,8 @@ final class ShippedManifests {
           List.of(
               "examples/josdk-operator/deploy/crd.yaml",
               "examples/josdk-operator/deploy/rbac.yaml"),
+          List.of("deploy/controller/uninstall-rbac.yaml"),
+          List.of("examples/qosdk-operator/deploy/rbac.yaml"),
           List.of("examples/josdk-fabric8-7/rbac.yaml"),
           List.of("examples/quarkus-leader/rbac.yaml"));
 

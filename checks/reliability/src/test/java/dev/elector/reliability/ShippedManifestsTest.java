@@ -184,7 +184,11 @@ class ShippedManifestsTest {
             continue;
           }
           for (Object verb : listOrEmpty(rule.get("verbs"))) {
-            if (never.contains(String.valueOf(verb))) {
+            // The one exception: --uninstall deletes the Leases the controller and its agents
+            // made, as a one-shot Job whose rights go with it (the chart's post-delete hook).
+            boolean uninstallDeletes =
+                file.equals("deploy/controller/uninstall-rbac.yaml") && "delete".equals(verb);
+            if (never.contains(String.valueOf(verb)) && !uninstallDeletes) {
               problems.add(
                   file
                       + ": "

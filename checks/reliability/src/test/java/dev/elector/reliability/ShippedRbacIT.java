@@ -229,6 +229,19 @@ class ShippedRbacIT {
             "get and patch on every ConfigMap: the reconciler writes one per Greeting, named after"
                 + " it, by server-side apply"));
 
+    cases.add(
+        new Case(
+            "examples/qosdk-operator/deploy/rbac.yaml",
+            List.of("examples/qosdk-operator/deploy/rbac.yaml"),
+            Map.of(),
+            "greeting-operator",
+            Place.CHECKED,
+            "leases",
+            ns -> "greeting-operator",
+            Runtime.NOTHING,
+            operator,
+            "the JOSDK example's Role: the same operator on the Quarkus Operator SDK"));
+
     Set<Check> onFabric8Seven = byName("get", "list", "watch", "patch", "create");
     onFabric8Seven.addAll(checks(Target.OTHER_CONFIGMAP, "get"));
     cases.add(
@@ -291,6 +304,25 @@ class ShippedRbacIT {
             new java.util.HashSet<>(checks(Target.EVENTS, "create")),
             "from its ClusterRole: events only; no lease verb outside its own namespace, where the"
                 + " agents run"));
+
+    // --uninstall leads the controller's Lease, then deletes it and the agents' Leases (whose names
+    // follow the pools): every Lease of its namespace, and nothing outside it.
+    Set<Check> uninstall = byName("get", "list", "watch", "patch", "create", "delete");
+    uninstall.addAll(checks(Target.COLLECTION, "list", "watch"));
+    uninstall.addAll(checks(Target.OTHER_LEASE, "get", "patch", "delete"));
+    cases.add(
+        new Case(
+            "deploy/controller/uninstall-rbac.yaml",
+            List.of("deploy/controller/uninstall-rbac.yaml"),
+            Map.of("vm-dhcp-system", Place.CHECKED),
+            "ippool-controller-uninstall",
+            Place.CHECKED,
+            "leases",
+            ns -> ControllerConfig.DEFAULT_LEASE_NAME,
+            Runtime.NOTHING,
+            uninstall,
+            "the uninstall leads the controller's Lease, then deletes it and the agents' Leases;"
+                + " no update, no events"));
 
     Set<Check> agentRole = byName("get", "list", "watch", "patch", "create");
     agentRole.addAll(checks(Target.EVENTS, "create"));

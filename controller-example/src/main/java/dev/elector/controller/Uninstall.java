@@ -64,6 +64,12 @@ final class Uninstall {
       int rbacObjects,
       int leases,
       int secrets) {
+    /** This report with {@code more} Leases deleted. */
+    Report plusLeases(int more) {
+      return new Report(
+          poolFinalizers, configFinalizers, agentDeployments, rbacObjects, leases + more, secrets);
+    }
+
     @Override
     public String toString() {
       return "removed the controller's finalizer from "
@@ -122,7 +128,7 @@ final class Uninstall {
     } finally {
       electors.forEach(LeaderElector::close); // releases
     }
-    int leases = report.leases();
+    int leases = 0;
     if (config.leaderElection()) {
       for (String name : controllerLeases) {
         leases += deleteLease(leaseNamespace, name) ? 1 : 0;
@@ -131,14 +137,7 @@ final class Uninstall {
         leases += deleteMemberLeases();
       }
     }
-    Report done =
-        new Report(
-            report.poolFinalizers(),
-            report.configFinalizers(),
-            report.agentDeployments(),
-            report.rbacObjects(),
-            leases,
-            report.secrets());
+    Report done = report.plusLeases(leases);
     log.info("uninstall: {}", done);
     return done;
   }

@@ -39,6 +39,9 @@ final class VmReconciler implements KeyReconciler {
   /** Condition on the config: whether its spec matches its VirtualMachine. */
   static final String IN_SYNCED = "InSynced";
 
+  /** Reason of InSynced=False, and of the VM's Warning Event, when a VM has more than 4 NICs. */
+  static final String TOO_MANY_NICS = "TooManyNICs";
+
   /** Label with the VM's name, on configs made from a VM. */
   static final String VM_LABEL = "harvesterhci.io/vmName";
 
@@ -96,7 +99,19 @@ final class VmReconciler implements KeyReconciler {
     if (wanted.annotationError().isPresent()) {
       return badAnnotation(vm, config, wanted.annotationError().get());
     }
-    List<NetworkConfig> nics = keepRequestedAddresses(wanted.nics(), config);
+    List<NetworkConfig> all = wanted.nics();
+    List<NetworkConfig> left =
+        all.size() > VirtualMachineNetworkConfig.MAX_NICS
+            ? all.subList(VirtualMachineNetworkConfig.MAX_NICS, all.size())
+            : List.of();
+    if (!left.isEmpty()) {
+      tooManyNics(vm, all.size(), left);
+    } else {
+      warnings.forget("VirtualMachine " + key + " NICs");
+    }
+    List<NetworkConfig> nics =
+        keepRequestedAddresses(
+            all.subList(0, Math.min(all.size(), VirtualMachineNetworkConfig.MAX_NICS)), config);
     if (nics.isEmpty()) {
       if (config != null && !KubeObjects.deleting(config)) {
         delete(config, "the VirtualMachine has no NIC with a MAC on a Multus network");
@@ -129,8 +144,38 @@ final class VmReconciler implements KeyReconciler {
       return DONE;
     }
     warnings.forget("VirtualMachine " + key);
+    if (!left.isEmpty()) {
+      setInSynced(config, false, TOO_MANY_NICS, tooManyNicsMessage(key, all.size(), left));
+      return DONE;
+    }
     setInSynced(config, true, "Synced", "spec.networkConfigs matches VirtualMachine " + key);
     return DONE;
+  }
+
+  /** A VM with more NICs than a config holds: the first ones are served, the rest reported. */
+  private void tooManyNics(VirtualMachine vm, int count, List<NetworkConfig> left) {
+    String key = KubeObjects.key(vm);
+    String message = tooManyNicsMessage(key, count, left);
+    if (warnings.first("VirtualMachine " + key + " NICs", vm.getMetadata().getGeneration())) {
+      log.warn("VirtualMachine {}: {}", key, message);
+      events.emit("VM_CONFIG", "vm", key, "action", "truncated", "nics", count);
+    }
+    objectEvents.warning(vm, TOO_MANY_NICS, message);
+  }
+
+  private static String tooManyNicsMessage(String key, int count, List<NetworkConfig> left) {
+    return "VirtualMachine "
+        + key
+        + " has "
+        + count
+        + " NICs on Multus networks and a VirtualMachineNetworkConfig holds at most "
+        + VirtualMachineNetworkConfig.MAX_NICS
+        + " (upstream's limit); the first "
+        + VirtualMachineNetworkConfig.MAX_NICS
+        + " are served and "
+        + describe(left)
+        + " get no address from an IPPool; give those NICs static addresses or move them to a"
+        + " network without a pool";
   }
 
   /** A config is the VM's when a controller owner reference names a VirtualMachine. */

@@ -9,6 +9,7 @@ import dev.elector.ippool.IPPool;
 import dev.elector.ippool.Pool;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
+import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfig.NetworkConfigStatus;
 import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -326,6 +327,64 @@ class VirtualMachineIT {
     assertFalse(
         table("net-a").containsValue("52:54:00:61:05:01"),
         "its finalizer released the address before it went");
+  }
+
+  @Test
+  void aVmWithMoreNicsThanAConfigHoldsGetsItsFirstFourServedAndSaysWhichAreNot() throws Exception {
+    VirtualMachine vm = vm("vm-many");
+    for (int i = 1; i <= 6; i++) {
+      vm.nic("nic-" + i, "52:54:00:61:07:0" + i, "net-a");
+    }
+    create(vm);
+    Await.until(
+        "the first four NICs are allocated and InSynced says why the rest are not",
+        WAIT,
+        () -> {
+          VirtualMachineNetworkConfig c = harness.readConfig(ns, "vm-many");
+          return c.getSpec().getNetworkConfigs().stream()
+                  .map(NetworkConfig::getMacAddress)
+                  .toList()
+                  .equals(
+                      List.of(
+                          "52:54:00:61:07:01",
+                          "52:54:00:61:07:02",
+                          "52:54:00:61:07:03",
+                          "52:54:00:61:07:04"))
+              && c.getStatus() != null
+              && c.getStatus().getNetworkConfigs().size() == 4
+              && c.getStatus().getNetworkConfigs().stream()
+                  .allMatch(n -> NetworkConfigStatus.STATE_ALLOCATED.equals(n.getState()))
+              && c.getStatus()
+                  .condition(VmReconciler.IN_SYNCED)
+                  .map(
+                      cond ->
+                          "False".equals(cond.getStatus())
+                              && VmReconciler.TOO_MANY_NICS.equals(cond.getReason()))
+                  .orElse(false);
+        });
+    awaitEvent(
+        "vm-many",
+        "Warning",
+        VmReconciler.TOO_MANY_NICS,
+        "52:54:00:61:07:05 on "
+            + ns
+            + "/net-a, 52:54:00:61:07:06 on "
+            + ns
+            + "/net-a get no address");
+
+    // down to four: nothing is left out, and the config is in sync again
+    edit(
+        "vm-many",
+        v -> {
+          v.interfaces().subList(4, 6).clear();
+          v.networks().subList(4, 6).clear();
+        });
+    awaitConfig(
+        "vm-many",
+        "52:54:00:61:07:01@net-a",
+        "52:54:00:61:07:02@net-a",
+        "52:54:00:61:07:03@net-a",
+        "52:54:00:61:07:04@net-a");
   }
 
   @Test

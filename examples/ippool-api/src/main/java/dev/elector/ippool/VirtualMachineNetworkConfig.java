@@ -14,6 +14,9 @@ public final class VirtualMachineNetworkConfig
   /** The kind, as in the CRD. */
   public static final String KIND = "VirtualMachineNetworkConfig";
 
+  /** The most NICs one config lists: the CRD's maxItems of spec.networkConfigs, as upstream's. */
+  public static final int MAX_NICS = 4;
+
   /** A config with no metadata, spec or status yet. */
   public VirtualMachineNetworkConfig() {
     super(KIND);

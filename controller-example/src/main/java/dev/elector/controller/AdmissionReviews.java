@@ -24,8 +24,9 @@ import java.util.function.Function;
  * <ul>
  *   <li>validate, IPPool CREATE and UPDATE: every problem of the spec, including those a stored
  *       pool is spared, and a network another pool serves ({@link OnePoolPerNetwork}); an UPDATE
- *       that leaves the spec as it was (finalizers, annotations) always passes, and one that moves
- *       serverIP onto an address allocated to a MAC is refused;
+ *       that leaves the spec as it was (finalizers, annotations) always passes, one that changes
+ *       upstream's immutable fields is refused ({@link PoolImmutability}, unless renumbering is
+ *       allowed), and one that moves serverIP onto an address allocated to a MAC is refused;
  *   <li>validate, IPPool DELETE: refused while a VirtualMachineNetworkConfig uses the pool (a pool
  *       whose network another pool serves has no users);
  *   <li>validate, VirtualMachineNetworkConfig CREATE: {@link VmConfigRules};
@@ -46,17 +47,22 @@ final class AdmissionReviews {
   private final Function<String, List<IPPool>> poolsOnNetwork;
   private final Function<String, List<VirtualMachineNetworkConfig>> configsOnNetwork;
   private final Cidr serviceCidr;
+  private final boolean renumbering;
 
   /**
    * @param serviceCidr the cluster's service CIDR, or null to skip the overlap check
+   * @param renumbering whether an UPDATE may change upstream's immutable fields ({@link
+   *     PoolImmutability})
    */
   AdmissionReviews(
       Function<String, List<IPPool>> poolsOnNetwork,
       Function<String, List<VirtualMachineNetworkConfig>> configsOnNetwork,
-      Cidr serviceCidr) {
+      Cidr serviceCidr,
+      boolean renumbering) {
     this.poolsOnNetwork = poolsOnNetwork;
     this.configsOnNetwork = configsOnNetwork;
     this.serviceCidr = serviceCidr;
+    this.renumbering = renumbering;
   }
 
   /**
@@ -144,6 +150,9 @@ final class AdmissionReviews {
       return List.of();
     }
     List<String> problems = new ArrayList<>();
+    if (old != null && !renumbering) {
+      PoolImmutability.refusal(old.getSpec(), pool.getSpec()).ifPresent(problems::add);
+    }
     PoolValidation.validate(pool.getSpec(), serviceCidr)
         .problems()
         .forEach(p -> problems.add(p.message()));

@@ -50,6 +50,7 @@ public final class ControllerConfig {
   private final Duration retryPeriod;
   private final int workers;
   private final String serviceCidr;
+  private final boolean poolRenumbering;
   private final boolean leaderElection;
   private final boolean agents;
   private final boolean dhcp;
@@ -75,6 +76,7 @@ public final class ControllerConfig {
     this.retryPeriod = b.retryPeriod;
     this.workers = b.workers;
     this.serviceCidr = b.serviceCidr;
+    this.poolRenumbering = b.poolRenumbering;
     this.leaderElection = b.leaderElection;
     this.agents = b.agents;
     this.dhcp = b.dhcp;
@@ -195,6 +197,14 @@ public final class ControllerConfig {
     return serviceCidr.isEmpty() ? null : Cidr.parse(serviceCidr).orElseThrow();
   }
 
+  /**
+   * Whether the webhook lets a stored pool's cidr, serverIP, router, range and exclusions change
+   * (false: they are immutable, as in upstream's API).
+   */
+  public boolean poolRenumbering() {
+    return poolRenumbering;
+  }
+
   /** Whether replicas elect a leader through the Lease (false: this process always leads). */
   public boolean leaderElection() {
     return leaderElection;
@@ -252,6 +262,7 @@ public final class ControllerConfig {
     private Duration retryPeriod = Duration.ofSeconds(2);
     private int workers = DEFAULT_WORKERS;
     private String serviceCidr = PoolValidation.DEFAULT_SERVICE_CIDR;
+    private boolean poolRenumbering;
     private boolean leaderElection = true;
     private boolean agents = true;
     private boolean dhcp = true;
@@ -372,6 +383,16 @@ public final class ControllerConfig {
      */
     public Builder serviceCidr(String serviceCidr) {
       this.serviceCidr = Objects.requireNonNull(serviceCidr, "serviceCidr").trim();
+      return this;
+    }
+
+    /**
+     * Whether the webhook lets a stored pool's cidr, serverIP, router, range and exclusions change;
+     * default false: they are immutable, as upstream's CRD makes them. True: a pool is renumbered
+     * in place (its agents re-rendered, MACs outside the new range given new addresses).
+     */
+    public Builder poolRenumbering(boolean poolRenumbering) {
+      this.poolRenumbering = poolRenumbering;
       return this;
     }
 

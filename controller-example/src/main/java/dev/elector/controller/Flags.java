@@ -247,6 +247,14 @@ final class Flags {
   private String serviceCidr;
 
   @Option(
+      names = PoolImmutability.FLAG,
+      description =
+          "let the webhook accept a change of a stored pool's cidr, serverIP, router, range and"
+              + " exclusions, and renumber the pool in place (default: immutable, as upstream's"
+              + " CRD makes them)")
+  private boolean allowPoolRenumbering;
+
+  @Option(
       names = "--webhook-addr",
       paramLabel = "HOST:PORT",
       description =
@@ -344,6 +352,7 @@ final class Flags {
       Optional.ofNullable(leaseName).ifPresent(builder::leaseName);
       Optional.ofNullable(shards).ifPresent(builder::shards);
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
+      builder.poolRenumbering(allowPoolRenumbering);
       builder.agentPlacement(
           new AgentPlacement(
               agentNodeSelector == null

@@ -198,7 +198,10 @@ public final class IPPoolController implements AutoCloseable {
   /** The admission reviews, answered from this replica's caches. */
   AdmissionReviews admissionReviews() {
     return new AdmissionReviews(
-        cache::poolsOnNetwork, cache::configsOnNetwork, config.serviceSubnet());
+        cache::poolsOnNetwork,
+        cache::configsOnNetwork,
+        config.serviceSubnet(),
+        config.poolRenumbering());
   }
 
   /**

@@ -28,18 +28,24 @@ import org.junit.jupiter.api.Test;
 class AdmissionReviewsTest {
   private final List<IPPool> pools = new ArrayList<>();
   private final List<VirtualMachineNetworkConfig> configs = new ArrayList<>();
-  private final AdmissionReviews reviews =
-      new AdmissionReviews(
-          network ->
-              pools.stream().filter(p -> p.getSpec().getNetworkName().equals(network)).toList(),
-          network ->
-              configs.stream()
-                  .filter(
-                      c ->
-                          c.getSpec().getNetworkConfigs().stream()
-                              .anyMatch(n -> n.getNetworkName().equals(network)))
-                  .toList(),
-          Cidr.parse("10.53.0.0/16").orElseThrow());
+
+  /** The reviews as the controller answers them by default: upstream's fields immutable. */
+  private AdmissionReviews reviews = reviews(false);
+
+  private AdmissionReviews reviews(boolean renumbering) {
+    return new AdmissionReviews(
+        network ->
+            pools.stream().filter(p -> p.getSpec().getNetworkName().equals(network)).toList(),
+        network ->
+            configs.stream()
+                .filter(
+                    c ->
+                        c.getSpec().getNetworkConfigs().stream()
+                            .anyMatch(n -> n.getNetworkName().equals(network)))
+                .toList(),
+        Cidr.parse("10.53.0.0/16").orElseThrow(),
+        renumbering);
+  }
 
   private static IPPool pool(IPPoolSpec spec) {
     return new IPPool().metadata(new V1ObjectMeta().namespace("ns").name("p")).spec(spec);
@@ -138,7 +144,63 @@ class AdmissionReviewsTest {
   }
 
   @Test
+  void upstreamsImmutableFieldsKeepTheirValuesOnUpdate() {
+    IPPool stored = good();
+    for (var change :
+        List.<java.util.function.Consumer<IPPool>>of(
+            p -> p.getSpec().getIpv4Config().cidr("192.168.0.0/23"),
+            p -> p.getSpec().getIpv4Config().serverIP("192.168.0.3"),
+            p -> p.getSpec().getIpv4Config().router("192.168.0.254"),
+            p -> p.getSpec().getIpv4Config().router(null),
+            p -> p.getSpec().getIpv4Config().getPool().start("192.168.0.11"),
+            p -> p.getSpec().getIpv4Config().getPool().end("192.168.0.19"),
+            p -> p.getSpec().getIpv4Config().getPool().exclude(List.of("192.168.0.16")),
+            p -> p.getSpec().getIpv4Config().getPool().exclude(null))) {
+      IPPool changed = KubeObjects.copy(stored, IPPool.class);
+      change.accept(changed);
+      refused(
+          validate("IPPool", "UPDATE", changed, stored),
+          "immutable, as in upstream's API",
+          "--allow-pool-renumbering");
+    }
+    IPPool both = KubeObjects.copy(stored, IPPool.class);
+    both.getSpec().getIpv4Config().serverIP("192.168.0.3").router(null);
+    refused(
+        validate("IPPool", "UPDATE", both, stored),
+        "spec.ipv4Config serverIP (192.168.0.2, sent 192.168.0.3), router (192.168.0.1, sent"
+            + " none) are immutable");
+
+    // a router or exclusions may be added where there were none, and the rest may change
+    IPPool bare =
+        pool(
+            PoolValidationTest.spec(
+                "192.168.0.0/24", "192.168.0.2", null, "192.168.0.10", "192.168.0.20"));
+    IPPool added = KubeObjects.copy(bare, IPPool.class);
+    added
+        .getSpec()
+        .getIpv4Config()
+        .router("192.168.0.1")
+        .getPool()
+        .exclude(List.of("192.168.0.15"));
+    added.getSpec().paused(true).getIpv4Config().leaseTime(600).dns(List.of("192.168.0.53"));
+    assertTrue(validate("IPPool", "UPDATE", added, bare).get("allowed").getAsBoolean());
+  }
+
+  @Test
+  void withRenumberingAllowedAStoredPoolMayChangeItsAddresses() {
+    reviews = reviews(true);
+    IPPool stored = good();
+    IPPool renumbered = KubeObjects.copy(stored, IPPool.class);
+    renumbered.getSpec().getIpv4Config().cidr("192.168.0.0/23").serverIP("192.168.1.2");
+    renumbered.getSpec().getIpv4Config().getPool().end("192.168.1.250").exclude(List.of());
+    assertTrue(
+        validate("IPPool", "UPDATE", renumbered, stored).get("allowed").getAsBoolean(),
+        () -> validate("IPPool", "UPDATE", renumbered, stored).toString());
+  }
+
+  @Test
   void anUpdateMovingServerIPOntoAnAllocatedAddressIsRefused() {
+    reviews = reviews(true);
     IPPool stored = good();
     stored.status(
         new IPPoolStatus()
@@ -197,6 +259,7 @@ class AdmissionReviewsTest {
 
   @Test
   void aPoolMayNotMoveOntoAServedNetworkButTheServingPoolMayChange() {
+    reviews = reviews(true);
     IPPool elsewhere = stored("ns", "p", "2026-02-01T00:00:00Z");
     elsewhere.getSpec().networkName("default/vlan-200");
     IPPool moved = stored("ns", "p", "2026-02-01T00:00:00Z");

@@ -118,6 +118,9 @@ class ChartIT {
     assertTrue(args.contains("--agent-spread=required"), args.toString());
     assertTrue(args.contains("--service-cidr=10.53.0.0/16"), args.toString());
     assertTrue(args.contains("--agent-image-pull-policy=IfNotPresent"), args.toString());
+    assertFalse(
+        args.contains("--allow-pool-renumbering"),
+        "upstream's immutable fields stay immutable unless asked: " + args);
     assertTrue(
         args.stream().noneMatch(a -> a.startsWith("--agent-namespace")),
         "the agents run in the release namespace, the controller's own: " + args);
@@ -146,6 +149,7 @@ class ChartIT {
     assertEquals(3, config.agentReplicas());
     assertEquals("Always", config.agentImagePullPolicy());
     assertEquals(6, config.shards());
+    assertTrue(config.poolRenumbering(), "allowPoolRenumbering");
     assertEquals(false, config.agentPlacement().spreadRequired());
     assertEquals(Map.of("zone", "a"), config.agentPlacement().nodeSelector());
     assertEquals("dedicated", config.agentPlacement().tolerations().get(0).getKey());
@@ -561,7 +565,8 @@ class ChartIT {
         "--set-json",
         "imagePullSecrets=[{\"name\":\"registry\"}]",
         "--set",
-        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true,shards=6",
+        "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true,shards=6,"
+            + "allowPoolRenumbering=true",
         "--set-json",
         "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
         "--set-json",

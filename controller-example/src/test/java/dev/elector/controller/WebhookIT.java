@@ -159,6 +159,75 @@ class WebhookIT {
         "spec.ipv4Config.pool.end 10.92.0.20 is outside spec.ipv4Config.cidr 10.91.0.0/24");
   }
 
+  /**
+   * Upstream's CEL rules on spec.ipv4Config and its {@code format: ipv4} fields, which this
+   * project's CRD leaves to the webhook (see ippool-api's UpstreamSchemaCasesIT for the rest of
+   * upstream's schema): a stored pool keeps its cidr, serverIP, router, range and exclusions, and
+   * every address is an IPv4 address.
+   */
+  /** Re-reads the pool, changes it and sends the update, again while it answers a conflict. */
+  private static KubernetesApiResponse<IPPool> update(String name, Consumer<IPPool> change)
+      throws Exception {
+    for (int i = 0; ; i++) {
+      IPPool fresh = harness.read(ns, name);
+      change.accept(fresh);
+      KubernetesApiResponse<IPPool> response = harness.pools.update(fresh);
+      if (response.getHttpStatusCode() != 409 || i > 20) {
+        return response;
+      }
+    }
+  }
+
+  @Test
+  void upstreamsImmutableFieldsAndIpv4FormatsAreKept() throws Exception {
+    IPPool stored = harness.create(ControllerHarness.pool(ns, "immutable", 94));
+    for (Consumer<IPPool> change :
+        List.<Consumer<IPPool>>of(
+            p -> p.getSpec().getIpv4Config().cidr("10.94.0.0/23"),
+            p -> p.getSpec().getIpv4Config().serverIP("10.94.0.3"),
+            p -> p.getSpec().getIpv4Config().router("10.94.0.254"),
+            p -> p.getSpec().getIpv4Config().router(null),
+            p -> p.getSpec().getIpv4Config().getPool().start("10.94.0.11"),
+            p -> p.getSpec().getIpv4Config().getPool().end("10.94.0.249"))) {
+      KubernetesApiResponse<IPPool> response = update("immutable", change);
+      assertFalse(response.isSuccess(), "stored: " + response.getObject());
+      String message = response.getStatus().getMessage();
+      assertTrue(
+          message.contains("immutable, as in upstream's API")
+              && message.contains(PoolImmutability.FLAG),
+          message);
+    }
+    assertTrue(
+        update(
+                "immutable",
+                p -> p.getSpec().getIpv4Config().getPool().exclude(List.of("10.94.0.20")))
+            .isSuccess(),
+        "exclusions may be added where none were");
+    assertEquals(
+        422,
+        update(
+                "immutable",
+                p -> p.getSpec().getIpv4Config().getPool().exclude(List.of("10.94.0.21")))
+            .getHttpStatusCode(),
+        "and are kept once there");
+    assertEquals(
+        stored.getSpec().getIpv4Config().getCidr(),
+        harness.read(ns, "immutable").getSpec().getIpv4Config().getCidr());
+
+    refused(
+        "not-ipv4-server",
+        p -> p.getSpec().getIpv4Config().serverIP("10.91.0.300"),
+        "'10.91.0.300' is not an IPv4 address");
+    refused(
+        "not-ipv4-router",
+        p -> p.getSpec().getIpv4Config().router("gateway"),
+        "'gateway' is not an IPv4 address");
+    refused(
+        "not-ipv4-exclude",
+        p -> p.getSpec().getIpv4Config().getPool().exclude(List.of("10.91.0.x")),
+        "'10.91.0.x' is not an IPv4 address");
+  }
+
   @Test
   void theApiServerKeepsCallingTheWebhookAcrossCertificateRenewals() throws Exception {
     long before = certificates.rotations();

@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -30,7 +31,8 @@ import java.util.function.Function;
  *   <li>validate, IPPool DELETE: refused while a VirtualMachineNetworkConfig uses the pool (a pool
  *       whose network another pool serves has no users);
  *   <li>validate, VirtualMachineNetworkConfig CREATE: {@link VmConfigRules};
- *   <li>mutate, IPPool CREATE: serverIP and the range filled in when left out.
+ *   <li>mutate, IPPool CREATE: serverIP and the range filled in when left out; a /31 or /32, which
+ *       has no address to fill in, refused.
  * </ul>
  *
  * <p>Anything else is allowed. Pure: the caches come in as functions.
@@ -89,9 +91,12 @@ final class AdmissionReviews {
     response.addProperty("allowed", true);
     if (MUTATE.equals(path)) {
       if (IPPool.KIND.equals(kind) && "CREATE".equals(operation)) {
-        List<PoolDefaults.Operation> ops =
-            PoolDefaults.fill(object(request, "object", IPPool.class).getSpec());
-        if (!ops.isEmpty()) {
+        IPPool pool = object(request, "object", IPPool.class);
+        Optional<String> refusal = PoolDefaults.refusal(pool.getSpec());
+        List<PoolDefaults.Operation> ops = PoolDefaults.fill(pool.getSpec());
+        if (refusal.isPresent()) {
+          deny(response, kind, operation, request, List.of(refusal.get()));
+        } else if (!ops.isEmpty()) {
           response.addProperty("patchType", "JSONPatch");
           response.addProperty(
               "patch",
@@ -102,13 +107,7 @@ final class AdmissionReviews {
     } else if (VALIDATE.equals(path)) {
       List<String> problems = problems(kind, operation, request);
       if (!problems.isEmpty()) {
-        response.addProperty("allowed", false);
-        JsonObject status = new JsonObject();
-        status.addProperty("code", "DELETE".equals(operation) ? 409 : 422);
-        status.addProperty("reason", "DELETE".equals(operation) ? "Conflict" : "Invalid");
-        status.addProperty(
-            "message", kind + " " + name(request) + " is refused: " + String.join("; ", problems));
-        response.add("status", status);
+        deny(response, kind, operation, request, problems);
       }
     } else {
       throw new IllegalArgumentException(
@@ -119,6 +118,21 @@ final class AdmissionReviews {
     out.addProperty("kind", "AdmissionReview");
     out.add("response", response);
     return out.toString();
+  }
+
+  private static void deny(
+      JsonObject response,
+      String kind,
+      String operation,
+      JsonObject request,
+      List<String> problems) {
+    response.addProperty("allowed", false);
+    JsonObject status = new JsonObject();
+    status.addProperty("code", "DELETE".equals(operation) ? 409 : 422);
+    status.addProperty("reason", "DELETE".equals(operation) ? "Conflict" : "Invalid");
+    status.addProperty(
+        "message", kind + " " + name(request) + " is refused: " + String.join("; ", problems));
+    response.add("status", status);
   }
 
   private List<String> problems(String kind, String operation, JsonObject request) {

@@ -24,6 +24,18 @@ final class PoolDefaults {
 
   private PoolDefaults() {}
 
+  /**
+   * Why nothing can be filled in because the CIDR is a /31 or /32, or empty. The mutating webhook
+   * refuses such a pool itself: it runs before the schema, whose "Required value" for the serverIP
+   * and range left out would otherwise be the only answer.
+   */
+  static Optional<String> refusal(IPPoolSpec spec) {
+    IPv4Config config = spec == null ? null : spec.getIpv4Config();
+    return config == null
+        ? Optional.empty()
+        : Cidr.parse(config.getCidr()).flatMap(PoolValidation::tooSmall);
+  }
+
   /** The operations that fill in what {@code spec} leaves out; empty when nothing is missing. */
   static List<Operation> fill(IPPoolSpec spec) {
     List<Operation> ops = new ArrayList<>();

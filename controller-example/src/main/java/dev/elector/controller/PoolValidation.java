@@ -89,6 +89,9 @@ final class PoolValidation {
               "spec.ipv4Config.cidr '"
                   + config.getCidr()
                   + "' is not an IPv4 CIDR; write it like 192.168.0.0/24"));
+    } else if (tooSmall(cidr.get()).isPresent()) {
+      problems.add(new Problem("CIDRTooSmall", tooSmall(cidr.get()).get()));
+      cidr = Optional.empty(); // no more to say about addresses in it
     }
     Optional<Long> server =
         address(problems, "InvalidServerIP", "spec.ipv4Config.serverIP", config.getServerIP());
@@ -223,6 +226,25 @@ final class PoolValidation {
               field + " '" + text + "' is not an IPv4 address; write it" + " like 192.168.0.10"));
     }
     return parsed;
+  }
+
+  /**
+   * Why a /31 or /32 cannot hold a pool, naming a subnet that can; empty for a /30 or larger.
+   * Without this, the range and serverIP checks would advise an address "between" the broadcast and
+   * the network address.
+   */
+  static Optional<String> tooSmall(Cidr cidr) {
+    if (cidr.prefix() < 31) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "spec.ipv4Config.cidr "
+            + cidr
+            + (cidr.prefix() == 32
+                ? " is a single address"
+                : " holds only its network and broadcast addresses")
+            + ", none for the DHCP server and its clients; use a /30 or larger, for example "
+            + Cidr.parse(Ipv4.format(cidr.network()) + "/29").orElseThrow());
   }
 
   private static void notNetworkOrBroadcast(

@@ -369,6 +369,27 @@ class AdmissionReviewsTest {
   }
 
   @Test
+  void aSlash31Or32PoolIsRefusedBeforeTheSchemaAsksForWhatCannotBeFilledIn() {
+    for (String cidr : List.of("192.168.220.4/31", "192.168.220.5/32")) {
+      IPPool bare =
+          pool(
+              new IPPoolSpec()
+                  .networkName("default/vlan-100")
+                  .ipv4Config(new IPv4Config().cidr(cidr)));
+      JsonObject response =
+          JsonParser.parseString(
+                  reviews.answer(AdmissionReviews.MUTATE, request("IPPool", "CREATE", bare, null)))
+              .getAsJsonObject()
+              .getAsJsonObject("response");
+      refused(
+          response,
+          "IPPool ns/p is refused: spec.ipv4Config.cidr 192.168.220.",
+          "use a /30 or larger, for example 192.168.220.0/29");
+      assertFalse(response.has("patch"), response.toString());
+    }
+  }
+
+  @Test
   void aBodyThatIsNoReviewOrAnUnknownPathIsABadRequest() {
     assertThrows(IllegalArgumentException.class, () -> reviews.answer("/validate", "{}"));
     assertThrows(

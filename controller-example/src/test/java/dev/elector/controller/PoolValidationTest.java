@@ -55,6 +55,29 @@ class PoolValidationTest {
   }
 
   @Test
+  void aSlash31Or32HasNoRoomForAPoolAndSaysWhichSubnetWould() {
+    rejects(
+        spec("192.168.220.4/31", "192.168.220.4", null, "192.168.220.5", "192.168.220.5"),
+        "CIDRTooSmall",
+        "spec.ipv4Config.cidr 192.168.220.4/31 holds only its network and broadcast addresses",
+        "use a /30 or larger, for example 192.168.220.0/29");
+    rejects(
+        spec("192.168.220.5/32", "192.168.220.5", null, "192.168.220.5", "192.168.220.5"),
+        "CIDRTooSmall",
+        "spec.ipv4Config.cidr 192.168.220.5/32 is a single address");
+    PoolValidation v =
+        PoolValidation.validate(
+            spec("192.168.220.4/31", "192.168.220.4", null, "192.168.220.5", "192.168.220.5"));
+    assertFalse(
+        v.message().contains("between"), "no advice to use an address between: " + v.message());
+    assertTrue(
+        PoolValidation.validate(
+                spec("192.168.220.4/30", "192.168.220.5", null, "192.168.220.6", "192.168.220.6"))
+            .isValid(),
+        "a /30 holds a server and one client");
+  }
+
+  @Test
   void theRouterIsOptional() {
     assertTrue(
         PoolValidation.validate(spec("10.0.0.0/8", "10.0.0.2", null, "10.0.1.0", "10.0.1.255"))

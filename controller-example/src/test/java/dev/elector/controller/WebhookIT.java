@@ -226,6 +226,13 @@ class WebhookIT {
         "not-ipv4-exclude",
         p -> p.getSpec().getIpv4Config().getPool().exclude(List.of("10.91.0.x")),
         "'10.91.0.x' is not an IPv4 address");
+    // upstream's schema would answer "Required value" for the serverIP and range it cannot fill in
+    refused(
+        "slash-31",
+        p ->
+            p.getSpec().getIpv4Config().cidr("10.91.0.4/31").serverIP(null).router(null).pool(null),
+        "spec.ipv4Config.cidr 10.91.0.4/31 holds only its network and broadcast addresses",
+        "use a /30 or larger, for example 10.91.0.0/29");
   }
 
   @Test

@@ -203,7 +203,10 @@ final class AgentDeployment {
                 List.of(
                     new V1EnvVar().name("IPPOOL_REF").value(ref),
                     fieldRef("POD_NAMESPACE", "metadata.namespace"),
-                    fieldRef("POD_NAME", "metadata.name")))
+                    fieldRef("POD_NAME", "metadata.name"),
+                    // with the image, what the leader writes to the pool's status.agentPodRef
+                    fieldRef("POD_UID", "metadata.uid"),
+                    new V1EnvVar().name("AGENT_IMAGE").value(image)))
             .ports(
                 List.of(
                     new V1ContainerPort()

@@ -17,7 +17,7 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>{@value #NAME}, in each pool namespace: the namespace's IPPools, which the agents read and
- *       patch.
+ *       patch, and their status, where the leader writes its pod.
  *   <li>{@value #LEASES}, in the agents' namespace: the agents' Leases ({@link
  *       AgentDeployment#lockName}) of every pool, and the Events their elections record.
  * </ul>
@@ -57,7 +57,13 @@ final class AgentRole {
                     .apiGroups(List.of(NetworkApis.GROUP))
                     .resources(List.of(NetworkApis.IPPOOLS))
                     .resourceNames(List.copyOf(pools))
-                    .verbs(List.of("get", "list", "watch", "patch"))));
+                    .verbs(List.of("get", "list", "watch", "patch")),
+                // The leader writes status.agentPodRef when its term starts.
+                new V1PolicyRule()
+                    .apiGroups(List.of(NetworkApis.GROUP))
+                    .resources(List.of(NetworkApis.IPPOOLS + "/status"))
+                    .resourceNames(List.copyOf(pools))
+                    .verbs(List.of("patch"))));
   }
 
   /**

@@ -109,6 +109,7 @@ final class PoolReconciler implements KeyReconciler {
         new IPPoolStatus()
             .ipv4(current.getIpv4())
             .agentDeploymentRef(current.getAgentDeploymentRef())
+            .agentPodRef(current.getAgentPodRef())
             .lastUpdate(current.getLastUpdate());
     Agent agent = new Agent(cache.deployment(agentNamespace, deploymentName), null);
     IPPool owner =
@@ -119,6 +120,7 @@ final class PoolReconciler implements KeyReconciler {
                 .orElse(null);
     if (owner != null) {
       standAside(pool, owner, agent.live(), conditions);
+      next.agentPodRef(null); // no agent of its own
       setStopped(conditions, paused);
       next.conditions(conditions.list());
       writeIfChanged(pool, current, next);
@@ -145,7 +147,9 @@ final class PoolReconciler implements KeyReconciler {
           .agentDeploymentRef(
               config.agents()
                   ? new ObjectRef().namespace(agentNamespace).name(deploymentName)
-                  : null);
+                  : null)
+          // written by the agents' leader; gone with the agents
+          .agentPodRef(config.agents() && !paused ? current.getAgentPodRef() : null);
       setRegistered(conditions, pool, validation);
       networkFound = reportNetwork(conditions, pool, network);
     } else {
@@ -445,6 +449,7 @@ final class PoolReconciler implements KeyReconciler {
         new IPPoolStatus()
             .ipv4(current.getIpv4())
             .agentDeploymentRef(current.getAgentDeploymentRef())
+            .agentPodRef(current.getAgentPodRef())
             .conditions(current.getConditions())
             .lastUpdate(next.getLastUpdate());
     if (comparable.equals(next)) {
@@ -619,6 +624,7 @@ final class PoolReconciler implements KeyReconciler {
         new IPPoolStatus()
             .ipv4(current.getIpv4())
             .agentDeploymentRef(current.getAgentDeploymentRef())
+            .agentPodRef(current.getAgentPodRef())
             .lastUpdate(current.getLastUpdate())
             .conditions(conditions.list());
     writeIfChanged(pool, current, next);

@@ -143,6 +143,10 @@ class AgentDeploymentTest {
     assertEquals("metadata.namespace", env.get(1).getValueFrom().getFieldRef().getFieldPath());
     assertEquals("POD_NAME", env.get(2).getName());
     assertEquals("metadata.name", env.get(2).getValueFrom().getFieldRef().getFieldPath());
+    assertEquals("POD_UID", env.get(3).getName());
+    assertEquals("metadata.uid", env.get(3).getValueFrom().getFieldRef().getFieldPath());
+    assertEquals("AGENT_IMAGE", env.get(4).getName());
+    assertEquals(c.getImage(), env.get(4).getValue());
     assertEquals("health", c.getPorts().get(0).getName());
     assertEquals(8080, c.getPorts().get(0).getContainerPort());
     assertEquals("/healthz", c.getLivenessProbe().getHttpGet().getPath());

@@ -39,7 +39,9 @@ class AgentRoleTest {
     assertEquals("tenant-a", ROLE.getMetadata().getNamespace());
     assertEquals("vm-dhcp-agent", ROLE.getMetadata().getName());
     assertEquals(
-        List.of("[network.harvesterhci.io] [ippools] [net-10, net-48] [get, list, watch, patch]"),
+        List.of(
+            "[network.harvesterhci.io] [ippools] [net-10, net-48] [get, list, watch, patch]",
+            "[network.harvesterhci.io] [ippools/status] [net-10, net-48] [patch]"),
         text(ROLE));
   }
 

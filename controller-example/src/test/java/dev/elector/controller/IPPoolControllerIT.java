@@ -7,14 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.examples.ProcessEvent;
 import dev.elector.ippool.IPPool;
+import dev.elector.ippool.NetworkApis;
+import dev.elector.ippool.PodRef;
 import dev.elector.ippool.PoolCondition;
 import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.AuthorizationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1Container;
@@ -28,6 +33,7 @@ import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
 import io.kubernetes.client.openapi.models.V1SubjectAccessReview;
 import io.kubernetes.client.openapi.models.V1SubjectAccessReviewSpec;
+import io.kubernetes.client.util.PatchUtils;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -407,10 +413,35 @@ class IPPoolControllerIT {
     harness.create(ControllerHarness.pool(ns, "pause", 3));
     awaitCondition("pause", PoolCondition.REGISTERED, "True", "Registered");
 
+    // the agents' leader writes its pod to status.agentPodRef (a merge patch of status); the
+    // controller's own status writes keep it: here one that restores the conditions removed
+    PodRef agentPod =
+        new PodRef().namespace(harness.home.name()).name("agent-0").uid("u-0").image("agent:1");
+    PatchUtils.patch(
+        Object.class,
+        () ->
+            new CustomObjectsApi(harness.admin)
+                .patchNamespacedCustomObjectStatus(
+                    NetworkApis.GROUP,
+                    NetworkApis.VERSION,
+                    ns,
+                    NetworkApis.IPPOOLS,
+                    "pause",
+                    new V1Patch(
+                        "{\"status\": {\"conditions\": null, \"agentPodRef\": "
+                            + JSON.serialize(agentPod)
+                            + "}}"))
+                .buildCall(null),
+        V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+        harness.admin);
+    IPPool rewritten = awaitCondition("pause", PoolCondition.REGISTERED, "True", "Registered");
+    assertEquals(agentPod, rewritten.getStatus().getAgentPodRef());
+
     harness.clock.advance(Duration.ofMinutes(1));
     harness.edit(harness.read(ns, "pause"), p -> p.getSpec().paused(true));
     awaitDeployment("pause", x -> x.getSpec().getReplicas() == 0, "scaled to zero");
     IPPool paused = awaitCondition("pause", PoolCondition.STOPPED, "True", "Paused");
+    assertEquals(null, paused.getStatus().getAgentPodRef(), "no agent pod serves a paused pool");
     assertEquals("Paused", condition(paused, PoolCondition.AGENT_READY).getReason());
     OffsetDateTime stoppedAt = condition(paused, PoolCondition.STOPPED).getLastTransitionTime();
     OffsetDateTime registeredAt =

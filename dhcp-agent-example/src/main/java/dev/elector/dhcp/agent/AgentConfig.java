@@ -6,6 +6,7 @@ import dev.elector.dhcp.server.Ipv4Cidr;
 import dev.elector.examples.CommandLines;
 import dev.elector.examples.HostPort;
 import dev.elector.ippool.IPPoolRef;
+import dev.elector.ippool.PodRef;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -192,6 +193,7 @@ public final class AgentConfig {
   private final Optional<String> nic;
   private final Optional<String> kubecontext;
   private final String logLevel;
+  private final Optional<PodRef> pod;
 
   private AgentConfig(
       Flags flags,
@@ -199,18 +201,21 @@ public final class AgentConfig {
       String lockName,
       String nic,
       String kubecontext,
-      String logLevel) {
+      String logLevel,
+      PodRef pod) {
     this.flags = flags;
     this.pool = pool;
     this.lockName = lockName;
     this.nic = Optional.ofNullable(nic);
     this.kubecontext = Optional.ofNullable(kubecontext);
     this.logLevel = logLevel;
+    this.pod = Optional.ofNullable(pod);
   }
 
   /**
    * Reads flags, falling back to {@code env} for IPPOOL_REF, KUBECONTEXT, VM_DHCP_AGENT_DEBUG and
-   * VM_DHCP_AGENT_TRACE.
+   * VM_DHCP_AGENT_TRACE; the agent's own pod comes from POD_NAMESPACE, POD_NAME, POD_UID and
+   * AGENT_IMAGE, as the Deployment sets them.
    *
    * @throws IllegalArgumentException listing every problem, one per line
    */
@@ -280,7 +285,7 @@ public final class AgentConfig {
             : flags.debug || "true".equalsIgnoreCase(env.get("VM_DHCP_AGENT_DEBUG"))
                 ? "debug"
                 : "info";
-    return new AgentConfig(flags, pool, lockName, flags.nic, kubecontext, level);
+    return new AgentConfig(flags, pool, lockName, flags.nic, kubecontext, level, pod(env));
   }
 
   /**
@@ -323,7 +328,8 @@ public final class AgentConfig {
 
   /** This configuration serving on {@code iface}, as looked up for {@link #network()}. */
   public AgentConfig withNic(String iface) {
-    return new AgentConfig(flags, pool, lockName, iface, kubecontext.orElse(null), logLevel);
+    return new AgentConfig(
+        flags, pool, lockName, iface, kubecontext.orElse(null), logLevel, pod.orElse(null));
   }
 
   /** The server address, overriding the pool's serverIP. */
@@ -349,6 +355,31 @@ public final class AgentConfig {
   /** The kubeconfig file; empty for the standard lookup. */
   public Optional<Path> kubeconfig() {
     return Optional.ofNullable(flags.kubeconfig);
+  }
+
+  /**
+   * The agent's own pod, which the leader writes to the pool's status.agentPodRef; empty outside a
+   * pod (POD_NAME or POD_NAMESPACE unset).
+   */
+  public Optional<PodRef> pod() {
+    return pod;
+  }
+
+  private static PodRef pod(Map<String, String> env) {
+    String namespace = blankToNull(env.get("POD_NAMESPACE"));
+    String name = blankToNull(env.get("POD_NAME"));
+    if (namespace == null || name == null) {
+      return null;
+    }
+    return new PodRef()
+        .namespace(namespace)
+        .name(name)
+        .uid(blankToNull(env.get("POD_UID")))
+        .image(blankToNull(env.get("AGENT_IMAGE")));
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.trim();
   }
 
   /** The kubeconfig context; empty for its current one. */

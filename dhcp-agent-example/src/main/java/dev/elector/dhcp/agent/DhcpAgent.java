@@ -48,7 +48,7 @@ public final class DhcpAgent implements AutoCloseable {
   private final AgentConfig config;
   private final AgentEvents events;
   private final PoolLeaseCache cache;
-  private final ConflictReporter conflicts;
+  private final PoolReporter reports;
   private final PoolWatcher watcher;
   private final LeaderDuty duty;
   private final LeaderElector elector;
@@ -68,7 +68,7 @@ public final class DhcpAgent implements AutoCloseable {
     this.cache =
         new PoolLeaseCache(config.pool(), config.serverIp(), config.cidr(), this::onPool, clock);
     this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    this.conflicts = new ConflictReporter(config.pool(), client, events);
+    this.reports = new PoolReporter(config.pool(), client, events);
     AgentDhcpListener listener =
         new AgentDhcpListener(
             events,
@@ -77,7 +77,7 @@ public final class DhcpAgent implements AutoCloseable {
             config.pool().toString(),
             (mac, ip) -> {
               cache.declined(mac, ip);
-              conflicts.declined(mac, ip);
+              reports.declined(mac, ip);
             });
     this.duty =
         new LeaderDuty(
@@ -119,6 +119,7 @@ public final class DhcpAgent implements AutoCloseable {
                     new LeaderCallbacks() {
                       @Override
                       public void onStartedLeading(Term term) {
+                        config.pod().ifPresent(reports::leading);
                         duty.started(term);
                       }
 
@@ -337,7 +338,7 @@ public final class DhcpAgent implements AutoCloseable {
     elector.close();
     duty.close();
     watcher.close();
-    conflicts.close();
+    reports.close();
     health.close();
     events.emit("closed", "identity", elector.identity());
   }

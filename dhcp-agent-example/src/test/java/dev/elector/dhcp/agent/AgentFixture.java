@@ -11,6 +11,7 @@ import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import java.nio.file.Path;
@@ -52,7 +53,11 @@ final class AgentFixture {
     return writeAllocated(created, allocated);
   }
 
-  /** Replaces the pool's allocation table (status); returns the pool as stored. */
+  /**
+   * Replaces the pool's allocation table (status), as the controller does: on the pool as stored
+   * now, again after a conflict (the agents' leader writes status.agentPodRef); returns the pool as
+   * stored.
+   */
   IPPool writeAllocated(IPPool pool, Map<String, String> allocated) throws Exception {
     Map<String, String> table = new LinkedHashMap<>(allocated);
     IPv4Config config = pool.getSpec().getIpv4Config();
@@ -60,8 +65,18 @@ final class AgentFixture {
     if (config.getRouter() != null) {
       table.putIfAbsent(config.getRouter(), IPv4Status.RESERVED);
     }
-    pool.status(new IPPoolStatus().ipv4(new IPv4Status().allocated(table)));
-    return NetworkApis.replaceStatus(admin, pool);
+    for (int attempt = 1; ; attempt++) {
+      IPPool current = read(pool.getMetadata().getName());
+      IPPoolStatus status = current.getStatus() == null ? new IPPoolStatus() : current.getStatus();
+      current.status(status.ipv4(new IPv4Status().allocated(table)));
+      try {
+        return NetworkApis.replaceStatus(admin, current);
+      } catch (ApiException e) {
+        if (e.getCode() != 409 || attempt == 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Re-reads the pool. */

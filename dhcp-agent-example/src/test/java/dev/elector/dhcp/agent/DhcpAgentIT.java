@@ -9,6 +9,7 @@ import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.codec.MacAddress;
 import dev.elector.ippool.IPPool;
 import dev.elector.ippool.NetworkCrds;
+import dev.elector.ippool.PodRef;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
@@ -85,7 +86,16 @@ class DhcpAgentIT {
               "--retry-period",
               "500ms"
             },
-            Map.of());
+            // as the Deployment's Downward API and image variable set them
+            Map.of(
+                "POD_NAMESPACE",
+                fixture.namespace().name(),
+                "POD_NAME",
+                name,
+                "POD_UID",
+                "uid-" + name,
+                "AGENT_IMAGE",
+                "dhcp-agent:test"));
     AgentEventLog.InMemory log = AgentEventLog.inMemory(name);
     DhcpAgent agent =
         DhcpAgent.start(
@@ -96,6 +106,23 @@ class DhcpAgentIT {
             new PrintStream(log.sink(), true, StandardCharsets.UTF_8));
     agents.add(agent);
     return new Running(agent, log.log());
+  }
+
+  /**
+   * Waits until the pool's status.agentPodRef names {@code agent}'s pod, as its leader wrote it.
+   */
+  private void awaitAgentPodRef(String pool, String agent) {
+    PodRef wanted =
+        new PodRef()
+            .namespace(fixture.namespace().name())
+            .name(agent)
+            .uid("uid-" + agent)
+            .image("dhcp-agent:test");
+    await("status.agentPodRef of " + pool + " names " + agent)
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> fixture.read(pool).getStatus(),
+            status -> status != null && wanted.equals(status.getAgentPodRef()));
   }
 
   /** The value of client-go's leader gauge on the agent's /metrics, for its lock and identity. */
@@ -254,6 +281,7 @@ class DhcpAgentIT {
         .createPool("handover", Pools.config(), Map.of("192.0.2.10", VM.toString()));
     Running a = start("agent-a", "handover", fixture.agentIdentity("agent-a", "handover"));
     a.events().await(e -> e.is("serving"), Duration.ofSeconds(20), "serving");
+    awaitAgentPodRef("handover", "agent-a");
     Running b = start("agent-b", "handover", fixture.agentIdentity("agent-b", "handover"));
     b.events().await(e -> e.is("synced"), Duration.ofSeconds(20), "synced");
     assertEquals(1.0, leaderGauge(a.agent(), "agent-a"), "client-go's gauge on /metrics");
@@ -286,6 +314,7 @@ class DhcpAgentIT {
                             || l.contains("reason=\"closed\"")
                             || l.contains("mode=\"watching\""))
                 .collect(java.util.stream.Collectors.joining("\n")));
+    awaitAgentPodRef("handover", "agent-b");
     long handoverMillis = (bServes.monoNanos() - closing) / 1_000_000;
     System.out.printf("FIGURE graceful-handover close-to-serving=%d ms%n", handoverMillis);
 

@@ -15,6 +15,9 @@ public final class IPPoolStatus extends ConditionedStatus<IPPoolStatus> {
   @SerializedName("agentDeploymentRef")
   private ObjectRef agentDeploymentRef;
 
+  @SerializedName("agentPodRef")
+  private PodRef agentPodRef;
+
   public IPv4Status getIpv4() {
     return ipv4;
   }
@@ -42,18 +45,29 @@ public final class IPPoolStatus extends ConditionedStatus<IPPoolStatus> {
     return this;
   }
 
+  /** The agent pod that serves the pool, as its leader wrote it; null while none leads. */
+  public PodRef getAgentPodRef() {
+    return agentPodRef;
+  }
+
+  public IPPoolStatus agentPodRef(PodRef agentPodRef) {
+    this.agentPodRef = agentPodRef;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof IPPoolStatus s
         && Objects.equals(ipv4, s.ipv4)
         && Objects.equals(lastUpdate, s.lastUpdate)
         && Objects.equals(agentDeploymentRef, s.agentDeploymentRef)
+        && Objects.equals(agentPodRef, s.agentPodRef)
         && Objects.equals(getConditions(), s.getConditions());
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(ipv4, lastUpdate, agentDeploymentRef, getConditions());
+    return Objects.hash(ipv4, lastUpdate, agentDeploymentRef, agentPodRef, getConditions());
   }
 
   @Override
@@ -64,6 +78,8 @@ public final class IPPoolStatus extends ConditionedStatus<IPPoolStatus> {
         + lastUpdate
         + ", agent="
         + agentDeploymentRef
+        + ", pod="
+        + agentPodRef
         + ", conditions="
         + getConditions()
         + "}";

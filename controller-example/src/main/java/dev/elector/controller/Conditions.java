@@ -54,6 +54,12 @@ final class Conditions {
     return this;
   }
 
+  /** Removes {@code type}, such as a condition an earlier version wrote under another name. */
+  Conditions remove(String type) {
+    conditions.removeIf(c -> type.equals(c.getType()));
+    return this;
+  }
+
   /** The conditions, in the order first set. */
   List<PoolCondition> list() {
     List<PoolCondition> copies = new ArrayList<>();

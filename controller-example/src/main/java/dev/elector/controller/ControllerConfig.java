@@ -51,6 +51,7 @@ public final class ControllerConfig {
   private final int workers;
   private final String serviceCidr;
   private final boolean poolRenumbering;
+  private final boolean keepAddressesWhilePaused;
   private final boolean leaderElection;
   private final boolean agents;
   private final boolean dhcp;
@@ -77,6 +78,7 @@ public final class ControllerConfig {
     this.workers = b.workers;
     this.serviceCidr = b.serviceCidr;
     this.poolRenumbering = b.poolRenumbering;
+    this.keepAddressesWhilePaused = b.keepAddressesWhilePaused;
     this.leaderElection = b.leaderElection;
     this.agents = b.agents;
     this.dhcp = b.dhcp;
@@ -205,6 +207,14 @@ public final class ControllerConfig {
     return poolRenumbering;
   }
 
+  /**
+   * Whether a paused VirtualMachineNetworkConfig keeps its addresses (false: they are released, as
+   * upstream does).
+   */
+  public boolean keepAddressesWhilePaused() {
+    return keepAddressesWhilePaused;
+  }
+
   /** Whether replicas elect a leader through the Lease (false: this process always leads). */
   public boolean leaderElection() {
     return leaderElection;
@@ -263,6 +273,7 @@ public final class ControllerConfig {
     private int workers = DEFAULT_WORKERS;
     private String serviceCidr = PoolValidation.DEFAULT_SERVICE_CIDR;
     private boolean poolRenumbering;
+    private boolean keepAddressesWhilePaused;
     private boolean leaderElection = true;
     private boolean agents = true;
     private boolean dhcp = true;
@@ -393,6 +404,16 @@ public final class ControllerConfig {
      */
     public Builder poolRenumbering(boolean poolRenumbering) {
       this.poolRenumbering = poolRenumbering;
+      return this;
+    }
+
+    /**
+     * Whether a paused VirtualMachineNetworkConfig keeps its addresses; default false: they are
+     * released when it is paused and allocated again when it is resumed, as upstream does. True: a
+     * paused VM finds its address when it resumes.
+     */
+    public Builder keepAddressesWhilePaused(boolean keepAddressesWhilePaused) {
+      this.keepAddressesWhilePaused = keepAddressesWhilePaused;
       return this;
     }
 

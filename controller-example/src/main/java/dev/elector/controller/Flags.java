@@ -255,6 +255,13 @@ final class Flags {
   private boolean allowPoolRenumbering;
 
   @Option(
+      names = "--keep-addresses-while-paused",
+      description =
+          "a paused VirtualMachineNetworkConfig keeps its addresses (default: they are released,"
+              + " as upstream does, and allocated again when it is resumed)")
+  private boolean keepAddressesWhilePaused;
+
+  @Option(
       names = "--webhook-addr",
       paramLabel = "HOST:PORT",
       description =
@@ -353,6 +360,7 @@ final class Flags {
       Optional.ofNullable(shards).ifPresent(builder::shards);
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
       builder.poolRenumbering(allowPoolRenumbering);
+      builder.keepAddressesWhilePaused(keepAddressesWhilePaused);
       builder.agentPlacement(
           new AgentPlacement(
               agentNodeSelector == null

@@ -137,7 +137,8 @@ final class TermWork {
                     objectEvents,
                     warnings,
                     config.clock(),
-                    owned::vmConfig)),
+                    owned::vmConfig,
+                    config.keepAddressesWhilePaused())),
             stats);
     this.vms =
         new GuardedReconciler(

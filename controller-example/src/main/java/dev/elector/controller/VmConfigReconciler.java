@@ -53,11 +53,14 @@ final class VmConfigReconciler implements KeyReconciler {
   private final WarnOnce warnings;
   private final Clock clock;
   private final java.util.function.Predicate<String> owned;
+  private final boolean keepWhilePaused;
 
   /**
    * @param owned whether a config (by key) is still this term's to reconcile, looked at again once
    *     its pools are known and before any pool is written (over shards, a pool that just appeared
    *     in the cache may move the config to that pool's shard)
+   * @param keepWhilePaused whether a paused config keeps its addresses (false: released, as
+   *     upstream does)
    */
   VmConfigReconciler(
       ClusterCache cache,
@@ -67,8 +70,10 @@ final class VmConfigReconciler implements KeyReconciler {
       ObjectEvents objectEvents,
       WarnOnce warnings,
       Clock clock,
-      java.util.function.Predicate<String> owned) {
+      java.util.function.Predicate<String> owned,
+      boolean keepWhilePaused) {
     this.owned = owned;
+    this.keepWhilePaused = keepWhilePaused;
     this.cache = cache;
     this.writes = writes;
     this.allocator = allocator;
@@ -96,7 +101,7 @@ final class VmConfigReconciler implements KeyReconciler {
       log.info("VirtualMachineNetworkConfig {}: added finalizer {}", key, FINALIZER);
     }
     if (config.getSpec() != null && config.getSpec().isPaused()) {
-      return holdWhilePaused(config);
+      return keepWhilePaused ? holdWhilePaused(config) : releaseWhilePaused(config);
     }
     List<NetworkConfig> nics =
         config.getSpec() == null ? List.of() : config.getSpec().getNetworkConfigs();
@@ -163,38 +168,89 @@ final class VmConfigReconciler implements KeyReconciler {
   }
 
   /**
-   * A paused config keeps what it holds: its addresses stay allocated and its NIC states stay as
-   * they were; only the Stopped condition says so. Nothing is allocated or released until it is
-   * resumed (deleting it still releases its addresses).
+   * With --keep-addresses-while-paused, a paused config keeps what it holds: its addresses stay
+   * allocated and its NIC states stay as they were; only the Disabled condition says so. Nothing is
+   * allocated or released until it is resumed (deleting it still releases its addresses).
    */
   private Result holdWhilePaused(VirtualMachineNetworkConfig config) throws ApiException {
-    String key = KubeObjects.key(config);
     Status current = config.getStatus() == null ? new Status() : config.getStatus();
     Conditions conditions = new Conditions(current.getConditions(), now());
     conditions.set(
-        PoolCondition.STOPPED,
+        PoolCondition.DISABLED,
         true,
         "Paused",
         "spec.paused is true; the addresses"
             + " are kept and nothing is allocated or released until it is resumed");
-    Status next =
-        new Status().networkConfigs(current.getNetworkConfigs()).conditions(conditions.list());
-    if (!next.equals(current)) {
-      writes.replaceVmConfigStatus(
-          KubeObjects.copy(config, VirtualMachineNetworkConfig.class).status(next));
-      log.info("VirtualMachineNetworkConfig {}: paused; its addresses are kept", key);
-      events.emit(
-          "CONDITION",
-          "vmconfig",
-          key,
-          "type",
-          PoolCondition.STOPPED,
-          "status",
-          "True",
-          "reason",
-          "Paused");
-    }
+    conditions.remove(PoolCondition.STOPPED);
+    writePaused(config, current, current.getNetworkConfigs(), conditions, "kept");
     return DONE;
+  }
+
+  /**
+   * A paused config gives its addresses back, as upstream's does: every address its status holds is
+   * released in its pool, each NIC turns Pending without an address, and the Disabled condition
+   * says so. Resuming allocates again (a requested ipAddress, or the lowest free address).
+   */
+  private Result releaseWhilePaused(VirtualMachineNetworkConfig config) throws ApiException {
+    String key = KubeObjects.key(config);
+    Status current = config.getStatus() == null ? new Status() : config.getStatus();
+    Map<String, Set<String>> held = heldByPool(config, false);
+    if (!held.isEmpty() && !owned.test(key)) {
+      log.debug("VirtualMachineNetworkConfig {}: its pools are another shard's now", key);
+      return DONE;
+    }
+    for (Map.Entry<String, Set<String>> e : held.entrySet()) {
+      allocator.apply(e.getKey(), key, List.of(), e.getValue());
+    }
+    String message = "released: spec.paused is true; allocated again when it is resumed";
+    List<NetworkConfigStatus> released = new ArrayList<>();
+    for (NetworkConfigStatus s : current.getNetworkConfigs()) {
+      released.add(
+          new NetworkConfigStatus()
+              .networkName(s.getNetworkName())
+              .macAddress(s.getMacAddress())
+              .state(NetworkConfigStatus.STATE_PENDING)
+              .message(message));
+    }
+    Conditions conditions = new Conditions(current.getConditions(), now());
+    conditions.set(
+        PoolCondition.DISABLED,
+        true,
+        "Paused",
+        "spec.paused is true; the addresses are released and allocated again when it is resumed");
+    conditions.set(PoolCondition.ALLOCATED, false, "Paused", "spec.paused is true");
+    conditions.remove(PoolCondition.STOPPED);
+    writePaused(config, current, released, conditions, "released");
+    return DONE;
+  }
+
+  private void writePaused(
+      VirtualMachineNetworkConfig config,
+      Status current,
+      List<NetworkConfigStatus> nics,
+      Conditions conditions,
+      String addresses)
+      throws ApiException {
+    String key = KubeObjects.key(config);
+    Status next = new Status().networkConfigs(nics).conditions(conditions.list());
+    if (next.equals(current)) {
+      return;
+    }
+    writes.replaceVmConfigStatus(
+        KubeObjects.copy(config, VirtualMachineNetworkConfig.class).status(next));
+    log.info("VirtualMachineNetworkConfig {}: paused; its addresses are {}", key, addresses);
+    events.emit(
+        "CONDITION",
+        "vmconfig",
+        key,
+        "type",
+        PoolCondition.DISABLED,
+        "status",
+        "True",
+        "reason",
+        "Paused",
+        "addresses",
+        addresses);
   }
 
   private void writeStatus(
@@ -239,9 +295,11 @@ final class VmConfigReconciler implements KeyReconciler {
       warnings.forget(key);
       conditions.set(PoolCondition.ALLOCATED, true, "Allocated", summary);
     }
-    if (current.condition(PoolCondition.STOPPED).isPresent()) {
-      conditions.set(PoolCondition.STOPPED, false, "Resumed", "spec.paused is false");
+    if (current.condition(PoolCondition.DISABLED).isPresent()
+        || current.condition(PoolCondition.STOPPED).isPresent()) {
+      conditions.set(PoolCondition.DISABLED, false, "Resumed", "spec.paused is false");
     }
+    conditions.remove(PoolCondition.STOPPED); // this condition's name before upstream's
     Status next = new Status().networkConfigs(statuses).conditions(conditions.list());
     if (next.equals(current)) {
       log.debug("VirtualMachineNetworkConfig {}: status is up to date", key);
@@ -336,28 +394,7 @@ final class VmConfigReconciler implements KeyReconciler {
     if (!KubeObjects.hasFinalizer(config, FINALIZER) && !KubeObjects.hasUpstreamFinalizer(config)) {
       return DONE;
     }
-    Map<String, Set<String>> byPool = new LinkedHashMap<>();
-    List<String[]> pairs = new ArrayList<>();
-    if (config.getSpec() != null) {
-      config
-          .getSpec()
-          .getNetworkConfigs()
-          .forEach(n -> pairs.add(new String[] {n.getNetworkName(), n.getMacAddress()}));
-    }
-    if (config.getStatus() != null) {
-      config
-          .getStatus()
-          .getNetworkConfigs()
-          .forEach(n -> pairs.add(new String[] {n.getNetworkName(), n.getMacAddress()}));
-    }
-    for (String[] pair : pairs) {
-      Optional<String> mac = Macs.normalise(pair[1]);
-      List<IPPool> pools = pair[0] == null ? List.of() : cache.servingPools(pair[0]);
-      if (mac.isPresent() && pools.size() == 1) {
-        byPool.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
-      }
-    }
-    for (Map.Entry<String, Set<String>> e : byPool.entrySet()) {
+    for (Map.Entry<String, Set<String>> e : heldByPool(config, true).entrySet()) {
       allocator.apply(e.getKey(), key, List.of(), e.getValue());
     }
     writes.updateVmConfig(
@@ -366,6 +403,36 @@ final class VmConfigReconciler implements KeyReconciler {
     log.info("VirtualMachineNetworkConfig {}: addresses released, finalizer removed", key);
     events.emit("FINALIZED", "kind", VirtualMachineNetworkConfig.KIND, "object", key);
     return DONE;
+  }
+
+  /**
+   * The MACs of {@code config} per serving pool: those of its status that hold an address, and with
+   * {@code withSpec} every MAC of its spec too (a release of a MAC the pool does not hold is a
+   * no-op).
+   */
+  private Map<String, Set<String>> heldByPool(
+      VirtualMachineNetworkConfig config, boolean withSpec) {
+    List<String[]> pairs = new ArrayList<>();
+    if (withSpec && config.getSpec() != null) {
+      config
+          .getSpec()
+          .getNetworkConfigs()
+          .forEach(n -> pairs.add(new String[] {n.getNetworkName(), n.getMacAddress()}));
+    }
+    if (config.getStatus() != null) {
+      config.getStatus().getNetworkConfigs().stream()
+          .filter(n -> withSpec || n.getAllocatedIPAddress() != null)
+          .forEach(n -> pairs.add(new String[] {n.getNetworkName(), n.getMacAddress()}));
+    }
+    Map<String, Set<String>> byPool = new LinkedHashMap<>();
+    for (String[] pair : pairs) {
+      Optional<String> mac = Macs.normalise(pair[1]);
+      List<IPPool> pools = pair[0] == null ? List.of() : cache.servingPools(pair[0]);
+      if (mac.isPresent() && pools.size() == 1) {
+        byPool.computeIfAbsent(pools.get(0).ref(), k -> new LinkedHashSet<>()).add(mac.get());
+      }
+    }
+    return byPool;
   }
 
   private static NicResult error(String message) {

@@ -387,7 +387,75 @@ class AllocationIT {
   }
 
   @Test
-  void aPausedConfigKeepsItsAddressesAndIsReconciledOnlyWhenResumed() throws Exception {
+  void aPausedConfigReleasesItsAddressesAsUpstreamsDoesAndIsAllocatedAgainWhenResumed()
+      throws Exception {
+    registeredPool("release", 39);
+    harness.create(
+        ControllerHarness.vmConfig(
+            ns,
+            "vm-release",
+            List.of(
+                ControllerHarness.nic(network("release"), "52:54:00:39:00:01"),
+                ControllerHarness.nic(network("release"), "52:54:00:39:00:02"))));
+    awaitNics("vm-release", "Allocated", "Allocated");
+
+    VirtualMachineNetworkConfig c = harness.readConfig(ns, "vm-release");
+    c.getSpec().paused(true);
+    harness.configs.update(c).throwsApiException();
+    Await.until(
+        "vm-release is Disabled and its NICs hold no address",
+        WAIT,
+        () -> {
+          VirtualMachineNetworkConfig read = harness.readConfig(ns, "vm-release");
+          return read.getStatus()
+                  .condition(PoolCondition.DISABLED)
+                  .map(PoolCondition::isTrue)
+                  .orElse(false)
+              && read.getStatus().getNetworkConfigs().stream()
+                  .allMatch(
+                      n ->
+                          NetworkConfigStatus.STATE_PENDING.equals(n.getState())
+                              && n.getAllocatedIPAddress() == null);
+        });
+    VirtualMachineNetworkConfig paused = harness.readConfig(ns, "vm-release");
+    assertEquals("Paused", allocated(paused).getReason());
+    assertTrue(
+        nicStatus(paused, 0).getMessage().contains("released: spec.paused is true"),
+        nicStatus(paused, 0).getMessage());
+    assertFalse(
+        table("release").containsValue("52:54:00:39:00:01")
+            || table("release").containsValue("52:54:00:39:00:02"),
+        "the pool holds none of its MACs while it is paused: " + table("release"));
+
+    VirtualMachineNetworkConfig resume = harness.readConfig(ns, "vm-release");
+    resume.getSpec().paused(false);
+    harness.configs.update(resume).throwsApiException();
+    VirtualMachineNetworkConfig resumed = awaitNics("vm-release", "Allocated", "Allocated");
+    PoolCondition disabled = resumed.getStatus().condition(PoolCondition.DISABLED).orElseThrow();
+    assertEquals(List.of("False", "Resumed"), List.of(disabled.getStatus(), disabled.getReason()));
+    assertEquals(
+        "52:54:00:39:00:01", table("release").get(nicStatus(resumed, 0).getAllocatedIPAddress()));
+    assertEquals(
+        "52:54:00:39:00:02", table("release").get(nicStatus(resumed, 1).getAllocatedIPAddress()));
+  }
+
+  @Test
+  void withKeepAddressesWhilePausedAPausedConfigKeepsThemAndIsReconciledOnlyWhenResumed()
+      throws Exception {
+    // this test's own leader, with the option; the class's default leader comes back after it
+    harness.stop("replica-a");
+    harness.start("replica-keep", 2, b -> b.keepAddressesWhilePaused(true));
+    assertTrue(harness.awaitLeader(WAIT) == harness.controller("replica-keep"));
+    try {
+      keepingWhilePaused();
+    } finally {
+      harness.stop("replica-keep");
+      harness.start("replica-a", 2);
+      harness.awaitLeader(WAIT);
+    }
+  }
+
+  private void keepingWhilePaused() throws Exception {
     registeredPool("hold", 38);
     harness.create(
         ControllerHarness.vmConfig(
@@ -399,26 +467,26 @@ class AllocationIT {
     awaitNics("vm-hold", "Allocated", "Allocated");
     Map<String, String> before = table("hold");
 
-    // One update pauses the config and drops its first NIC: the Stopped condition, written by
+    // One update pauses the config and drops its first NIC: the Disabled condition, written by
     // the reconcile of that very generation, shows the controller saw the removal and kept
     // the address.
     VirtualMachineNetworkConfig c = harness.readConfig(ns, "vm-hold");
     c.getSpec().paused(true).networkConfigs(List.of(c.getSpec().getNetworkConfigs().get(1)));
     harness.configs.update(c).throwsApiException();
     Await.until(
-        "vm-hold is Stopped",
+        "vm-hold is Disabled",
         WAIT,
         () ->
             harness
                 .readConfig(ns, "vm-hold")
                 .getStatus()
-                .condition(PoolCondition.STOPPED)
+                .condition(PoolCondition.DISABLED)
                 .map(PoolCondition::isTrue)
                 .orElse(false));
 
     VirtualMachineNetworkConfig paused = harness.readConfig(ns, "vm-hold");
     assertEquals(
-        "Paused", paused.getStatus().condition(PoolCondition.STOPPED).orElseThrow().getReason());
+        "Paused", paused.getStatus().condition(PoolCondition.DISABLED).orElseThrow().getReason());
     assertEquals(
         List.of("10.38.0.10", "10.38.0.11"),
         paused.getStatus().getNetworkConfigs().stream()
@@ -432,7 +500,7 @@ class AllocationIT {
     harness.configs.update(resume).throwsApiException();
     VirtualMachineNetworkConfig resumed = awaitNics("vm-hold", "Allocated");
     assertEquals("10.38.0.11", nicStatus(resumed, 0).getAllocatedIPAddress());
-    PoolCondition stopped = resumed.getStatus().condition(PoolCondition.STOPPED).orElseThrow();
+    PoolCondition stopped = resumed.getStatus().condition(PoolCondition.DISABLED).orElseThrow();
     assertEquals(List.of("False", "Resumed"), List.of(stopped.getStatus(), stopped.getReason()));
     Await.until(
         "the dropped NIC's address is free after resuming",

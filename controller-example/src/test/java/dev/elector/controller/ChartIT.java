@@ -150,6 +150,7 @@ class ChartIT {
     assertEquals("Always", config.agentImagePullPolicy());
     assertEquals(6, config.shards());
     assertTrue(config.poolRenumbering(), "allowPoolRenumbering");
+    assertTrue(config.keepAddressesWhilePaused(), "keepAddressesWhilePaused");
     assertEquals(false, config.agentPlacement().spreadRequired());
     assertEquals(Map.of("zone", "a"), config.agentPlacement().nodeSelector());
     assertEquals("dedicated", config.agentPlacement().tolerations().get(0).getKey());
@@ -566,7 +567,7 @@ class ChartIT {
         "imagePullSecrets=[{\"name\":\"registry\"}]",
         "--set",
         "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true,shards=6,"
-            + "allowPoolRenumbering=true",
+            + "allowPoolRenumbering=true,keepAddressesWhilePaused=true",
         "--set-json",
         "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
         "--set-json",

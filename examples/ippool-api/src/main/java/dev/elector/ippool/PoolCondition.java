@@ -21,11 +21,14 @@ public final class PoolCondition {
   /** The pool's network, a Multus NetworkAttachmentDefinition, exists. */
   public static final String NETWORK_READY = "NetworkReady";
 
-  /**
-   * The pool is paused (no agent runs), or the VirtualMachineNetworkConfig is paused (it keeps its
-   * addresses and is not reconciled).
-   */
+  /** The pool is paused: no agent runs (upstream's name). */
   public static final String STOPPED = "Stopped";
+
+  /**
+   * The VirtualMachineNetworkConfig is paused: its addresses are released, or kept where the
+   * controller runs with --keep-addresses-while-paused (upstream's name).
+   */
+  public static final String DISABLED = "Disabled";
 
   /**
    * The pool is being deleted but VirtualMachineNetworkConfigs still use its network, so its

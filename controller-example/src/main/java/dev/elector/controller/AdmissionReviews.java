@@ -24,10 +24,12 @@ import java.util.function.Function;
  *
  * <ul>
  *   <li>validate, IPPool CREATE and UPDATE: every problem of the spec, including those a stored
- *       pool is spared, and a network another pool serves ({@link OnePoolPerNetwork}); an UPDATE
- *       that leaves the spec as it was (finalizers, annotations) always passes, one that changes
- *       upstream's immutable fields is refused ({@link PoolImmutability}, unless renumbering is
- *       allowed), and one that moves serverIP onto an address allocated to a MAC is refused;
+ *       pool is spared, a network another pool serves ({@link OnePoolPerNetwork}), and at CREATE a
+ *       NetworkAttachmentDefinition that does not exist (upstream's rule, unless turned off); an
+ *       UPDATE that leaves the spec as it was (finalizers, annotations) always passes, one that
+ *       changes upstream's immutable fields is refused ({@link PoolImmutability}, unless
+ *       renumbering is allowed), and one that moves serverIP onto an address allocated to a MAC is
+ *       refused;
  *   <li>validate, IPPool DELETE: refused while a VirtualMachineNetworkConfig uses the pool (a pool
  *       whose network another pool serves has no users);
  *   <li>validate, VirtualMachineNetworkConfig CREATE: {@link VmConfigRules};
@@ -50,21 +52,26 @@ final class AdmissionReviews {
   private final Function<String, List<VirtualMachineNetworkConfig>> configsOnNetwork;
   private final Cidr serviceCidr;
   private final boolean renumbering;
+  private final Function<String, Optional<String>> missingNetwork;
 
   /**
    * @param serviceCidr the cluster's service CIDR, or null to skip the overlap check
    * @param renumbering whether an UPDATE may change upstream's immutable fields ({@link
    *     PoolImmutability})
+   * @param missingNetwork why a new pool's network ("NAMESPACE/NAME") cannot be used, empty when it
+   *     exists (or cannot be told); null to admit a pool before its network
    */
   AdmissionReviews(
       Function<String, List<IPPool>> poolsOnNetwork,
       Function<String, List<VirtualMachineNetworkConfig>> configsOnNetwork,
       Cidr serviceCidr,
-      boolean renumbering) {
+      boolean renumbering,
+      Function<String, Optional<String>> missingNetwork) {
     this.poolsOnNetwork = poolsOnNetwork;
     this.configsOnNetwork = configsOnNetwork;
     this.serviceCidr = serviceCidr;
     this.renumbering = renumbering;
+    this.missingNetwork = missingNetwork;
   }
 
   /**
@@ -174,6 +181,9 @@ final class AdmissionReviews {
     if (network != null) {
       OnePoolPerNetwork.servedByOther(pool, poolsOnNetwork.apply(network))
           .ifPresent(owner -> problems.add(OnePoolPerNetwork.refusal(pool, owner)));
+      if (old == null && missingNetwork != null && network.indexOf('/') > 0) {
+        missingNetwork.apply(network).ifPresent(problems::add);
+      }
     }
     if (old != null && old.getStatus() != null && old.getStatus().getIpv4() != null) {
       String server =

@@ -52,6 +52,7 @@ public final class ControllerConfig {
   private final String serviceCidr;
   private final boolean poolRenumbering;
   private final boolean keepAddressesWhilePaused;
+  private final boolean poolBeforeNetwork;
   private final boolean leaderElection;
   private final boolean agents;
   private final boolean dhcp;
@@ -79,6 +80,7 @@ public final class ControllerConfig {
     this.serviceCidr = b.serviceCidr;
     this.poolRenumbering = b.poolRenumbering;
     this.keepAddressesWhilePaused = b.keepAddressesWhilePaused;
+    this.poolBeforeNetwork = b.poolBeforeNetwork;
     this.leaderElection = b.leaderElection;
     this.agents = b.agents;
     this.dhcp = b.dhcp;
@@ -215,6 +217,14 @@ public final class ControllerConfig {
     return keepAddressesWhilePaused;
   }
 
+  /**
+   * Whether the webhook admits a pool whose NetworkAttachmentDefinition does not exist yet (false:
+   * refused, as upstream's webhook does).
+   */
+  public boolean poolBeforeNetwork() {
+    return poolBeforeNetwork;
+  }
+
   /** Whether replicas elect a leader through the Lease (false: this process always leads). */
   public boolean leaderElection() {
     return leaderElection;
@@ -274,6 +284,7 @@ public final class ControllerConfig {
     private String serviceCidr = PoolValidation.DEFAULT_SERVICE_CIDR;
     private boolean poolRenumbering;
     private boolean keepAddressesWhilePaused;
+    private boolean poolBeforeNetwork;
     private boolean leaderElection = true;
     private boolean agents = true;
     private boolean dhcp = true;
@@ -414,6 +425,16 @@ public final class ControllerConfig {
      */
     public Builder keepAddressesWhilePaused(boolean keepAddressesWhilePaused) {
       this.keepAddressesWhilePaused = keepAddressesWhilePaused;
+      return this;
+    }
+
+    /**
+     * Whether the webhook admits a pool whose NetworkAttachmentDefinition does not exist yet;
+     * default false: refused at create, as upstream's webhook does. True: a network and its pool
+     * may be applied in any order; the pool's NetworkReady condition waits for the network.
+     */
+    public Builder poolBeforeNetwork(boolean poolBeforeNetwork) {
+      this.poolBeforeNetwork = poolBeforeNetwork;
       return this;
     }
 

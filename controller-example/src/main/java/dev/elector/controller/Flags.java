@@ -262,6 +262,13 @@ final class Flags {
   private boolean keepAddressesWhilePaused;
 
   @Option(
+      names = "--allow-pool-before-network",
+      description =
+          "let the webhook admit an IPPool whose NetworkAttachmentDefinition does not exist yet"
+              + " (default: refused, as upstream's webhook does)")
+  private boolean allowPoolBeforeNetwork;
+
+  @Option(
       names = "--webhook-addr",
       paramLabel = "HOST:PORT",
       description =
@@ -361,6 +368,7 @@ final class Flags {
       Optional.ofNullable(serviceCidr).ifPresent(builder::serviceCidr);
       builder.poolRenumbering(allowPoolRenumbering);
       builder.keepAddressesWhilePaused(keepAddressesWhilePaused);
+      builder.poolBeforeNetwork(allowPoolBeforeNetwork);
       builder.agentPlacement(
           new AgentPlacement(
               agentNodeSelector == null

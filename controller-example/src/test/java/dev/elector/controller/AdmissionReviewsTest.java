@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class AdmissionReviewsTest {
   private final List<IPPool> pools = new ArrayList<>();
   private final List<VirtualMachineNetworkConfig> configs = new ArrayList<>();
+  private final java.util.Set<String> missingNetworks = new java.util.HashSet<>();
 
   /** The reviews as the controller answers them by default: upstream's fields immutable. */
   private AdmissionReviews reviews = reviews(false);
@@ -44,7 +45,12 @@ class AdmissionReviewsTest {
                             .anyMatch(n -> n.getNetworkName().equals(network)))
                 .toList(),
         Cidr.parse("10.53.0.0/16").orElseThrow(),
-        renumbering);
+        renumbering,
+        network ->
+            missingNetworks.contains(network)
+                ? java.util.Optional.of(
+                    "NetworkAttachmentDefinition " + network + " does not exist")
+                : java.util.Optional.empty());
   }
 
   private static IPPool pool(IPPoolSpec spec) {
@@ -387,6 +393,37 @@ class AdmissionReviewsTest {
           "use a /30 or larger, for example 192.168.220.0/29");
       assertFalse(response.has("patch"), response.toString());
     }
+  }
+
+  @Test
+  void aNewPoolNeedsItsNetworkAsUpstreamsWebhookSaysButAStoredOneIsNotAskedAgain() {
+    missingNetworks.add("default/vlan-100");
+    refused(
+        validate("IPPool", "CREATE", good(), null),
+        "NetworkAttachmentDefinition default/vlan-100 does not exist");
+    IPPool stored = good();
+    IPPool paused = good();
+    paused.getSpec().paused(true);
+    assertTrue(
+        validate("IPPool", "UPDATE", paused, stored).get("allowed").getAsBoolean(),
+        "the network of a stored pool is its NetworkReady condition's business");
+
+    AdmissionReviews anyOrder =
+        new AdmissionReviews(
+            network -> List.of(),
+            network -> List.of(),
+            Cidr.parse("10.53.0.0/16").orElseThrow(),
+            false,
+            null);
+    assertTrue(
+        JsonParser.parseString(
+                anyOrder.answer(
+                    AdmissionReviews.VALIDATE, request("IPPool", "CREATE", good(), null)))
+            .getAsJsonObject()
+            .getAsJsonObject("response")
+            .get("allowed")
+            .getAsBoolean(),
+        "--allow-pool-before-network admits it");
   }
 
   @Test

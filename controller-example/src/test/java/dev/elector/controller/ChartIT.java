@@ -151,6 +151,7 @@ class ChartIT {
     assertEquals(6, config.shards());
     assertTrue(config.poolRenumbering(), "allowPoolRenumbering");
     assertTrue(config.keepAddressesWhilePaused(), "keepAddressesWhilePaused");
+    assertTrue(config.poolBeforeNetwork(), "allowPoolBeforeNetwork");
     assertEquals(false, config.agentPlacement().spreadRequired());
     assertEquals(Map.of("zone", "a"), config.agentPlacement().nodeSelector());
     assertEquals("dedicated", config.agentPlacement().tolerations().get(0).getKey());
@@ -222,6 +223,67 @@ class ChartIT {
           run.code() != 0 && run.output().contains(renamed.getValue()),
           renamed.getKey() + ": " + run.output());
     }
+  }
+
+  /**
+   * charts/package.sh makes the folder an air-gapped cluster installs from: the packaged chart, its
+   * repository index, the images to mirror and their checksums; the packaged chart keeps its
+   * schema.
+   */
+  @Test
+  void theChartPackagesIntoARepositoryFolderWithTheImagesToMirror(KubeNamespace namespace)
+      throws Exception {
+    Path out = Files.createTempDirectory("chart-repo");
+    Run packaged =
+        run(
+            List.of(
+                "env",
+                "HELM=" + helm,
+                "bash",
+                ROOT.resolve("controller-example/charts/package.sh").toString(),
+                out.toString()),
+            120);
+    assertEquals(0, packaged.code(), packaged.output());
+    System.out.println("RESULT " + packaged.stdout().strip());
+    Path tgz = out.resolve("elector-vm-dhcp-controller-0.1.0.tgz");
+    String digest =
+        java.util.HexFormat.of()
+            .formatHex(
+                java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(tgz)));
+    Map<String, Object> index = new Yaml().load(Files.readString(out.resolve("index.yaml")));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> entry =
+        ((Map<String, List<Map<String, Object>>>) index.get("entries"))
+            .get("elector-vm-dhcp-controller")
+            .get(0);
+    assertEquals(
+        List.of("0.1.0", digest, List.of(tgz.getFileName().toString())),
+        List.of(entry.get("version"), entry.get("digest"), entry.get("urls")));
+    Map<String, Object> values = new Yaml().load(Files.readString(CHART.resolve("values.yaml")));
+    assertEquals(
+        List.of(image(path(values, "agent", "image")), image(path(values, "image"))),
+        Files.readAllLines(out.resolve("images.txt")),
+        "the images of the default values, the agent's and the controller's");
+    assertTrue(
+        Files.readString(out.resolve("SHA256SUMS")).contains(digest + "  " + tgz.getFileName()));
+    Run typo =
+        helm(
+            "template",
+            RELEASE,
+            tgz.toString(),
+            "--namespace",
+            namespace.name(),
+            "--set",
+            "agent.replica=3");
+    assertTrue(
+        typo.code() != 0 && typo.output().contains("additional properties 'replica' not allowed"),
+        "the packaged chart keeps its schema: " + typo.output());
+  }
+
+  private static String image(Object image) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> i = (Map<String, Object>) image;
+    return i.get("repository") + ":" + i.get("tag");
   }
 
   @Test
@@ -567,7 +629,7 @@ class ChartIT {
         "imagePullSecrets=[{\"name\":\"registry\"}]",
         "--set",
         "metrics.serviceMonitor.enabled=true,image.tag=9.9.9,upstreamMigration=true,shards=6,"
-            + "allowPoolRenumbering=true,keepAddressesWhilePaused=true",
+            + "allowPoolRenumbering=true,keepAddressesWhilePaused=true,allowPoolBeforeNetwork=true",
         "--set-json",
         "agent.tolerations=[{\"key\":\"dedicated\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
         "--set-json",

@@ -110,7 +110,7 @@ class WebhookCertificatesTest {
         WebhookServer.start(
             new InetSocketAddress("127.0.0.1", 0),
             certs.keys().sslContext(),
-            new AdmissionReviews(null, null, null, false),
+            new AdmissionReviews(null, null, null, false, null),
             () -> false);
     try {
       X509Certificate first = handshake(server.port(), certs.serving().caPem());

@@ -55,7 +55,10 @@ class WebhookIT {
   static void start(KubeCluster cluster, KubeNamespace namespace) throws Exception {
     harness = ControllerHarness.create(cluster, "webhook-it");
     ns = namespace.name();
-    IPPoolController controller = harness.start("replica-a", 2);
+    // No test here makes NetworkAttachmentDefinitions (the rule that a new pool needs one is
+    // AdmissionReviewsTest's, its lookup NetworkAttachmentsTest's and IPPoolControllerIT's): the
+    // pools are admitted before their networks.
+    IPPoolController controller = harness.start("replica-a", 2, b -> b.poolBeforeNetwork(true));
     harness.awaitLeader(WAIT);
     ServingKeys keys = new ServingKeys();
     server =

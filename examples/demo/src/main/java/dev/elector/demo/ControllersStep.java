@@ -195,6 +195,23 @@ final class ControllersStep implements AutoCloseable {
         "the admission webhook refuses a pool whose serverIP is the router's address, naming"
             + " the field",
         message.contains("serverIP") && message.contains("router"));
+    // upstream's rule: a new pool needs its network, here before Multus' CRD is even installed
+    // (a dry run: nothing is stored either way)
+    IPPool unattached = badPool();
+    unattached
+        .getSpec()
+        .networkName(run.namespace + "/no-such-network")
+        .getIpv4Config()
+        .serverIP("192.168.49.2");
+    String noNetwork = refusal(unattached, "All").orElse("");
+    run.progress.step(
+        "the admission webhook refused a pool on network "
+            + run.namespace
+            + "/no-such-network: "
+            + (noNetwork.isEmpty() ? "it was admitted" : noNetwork));
+    run.summary.check(
+        "the admission webhook refuses a pool whose NetworkAttachmentDefinition does not exist",
+        noNetwork.contains(run.namespace + "/no-such-network"));
   }
 
   private IPPool badPool() {

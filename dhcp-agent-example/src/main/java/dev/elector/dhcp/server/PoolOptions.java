@@ -22,7 +22,7 @@ public final class PoolOptions {
   /** The most NTP servers an IPPool may list. */
   public static final int MAX_NTP = 4;
 
-  /** The default lease time when none is set: the project's one default, one day. */
+  /** The default lease time when none is set: the project's one default, one year. */
   public static final Duration DEFAULT_LEASE_TIME =
       Duration.ofSeconds(IPv4Config.DEFAULT_LEASE_TIME_SECONDS);
 
@@ -49,7 +49,7 @@ public final class PoolOptions {
   }
 
   /**
-   * Returns an empty builder; serverIp and cidr are required, the lease time defaults to one day.
+   * Returns an empty builder; serverIp and cidr are required, the lease time defaults to one year.
    */
   public static Builder builder() {
     return new Builder();

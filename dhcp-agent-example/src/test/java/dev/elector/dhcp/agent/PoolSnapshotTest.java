@@ -65,7 +65,7 @@ class PoolSnapshotTest {
             Optional.empty(),
             Optional.empty());
 
-    assertEquals(Duration.ofDays(1), snapshot.options().leaseTime());
+    assertEquals(Duration.ofDays(365), snapshot.options().leaseTime(), "upstream's default");
   }
 
   @Test

@@ -18,7 +18,7 @@ class PoolOptionsTest {
         PoolOptions.builder().serverIp(ip("10.1.0.1")).cidr(Ipv4Cidr.parse("10.1.0.0/20")).build();
 
     assertEquals(ip("255.255.240.0"), pool.subnetMask());
-    assertEquals(Duration.ofDays(1), pool.leaseTime(), "the one default, IPv4Config's");
+    assertEquals(Duration.ofDays(365), pool.leaseTime(), "the one default, IPv4Config's");
   }
 
   @Test

@@ -8,12 +8,12 @@ import java.util.Objects;
 /** The IPv4 side of a pool: subnet, server and router addresses, range and DHCP options. */
 public final class IPv4Config {
   /**
-   * Lease time handed out when the pool sets none: one day, the one default of the project (the
-   * agent, the DHCP server's builder and the standalone server all use it). Upstream hands out one
-   * year; a day lets option changes, renumbering and a deleted VM's address reach the clients
-   * within half a day (T1) instead of never in practice.
+   * Lease time handed out when the pool sets none: one year (365 days), upstream's, the one default
+   * of the project (the agent, the DHCP server's builder and the standalone server all use it).
+   * Clients renew at half of it (T1), so a changed option (DNS, NTP, the router) reaches them only
+   * then: a pool whose options may change sets {@code leaseTime}, such as 86400 for a day.
    */
-  public static final int DEFAULT_LEASE_TIME_SECONDS = 86_400;
+  public static final int DEFAULT_LEASE_TIME_SECONDS = 31_536_000;
 
   @SerializedName("cidr")
   private String cidr;

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -203,27 +202,7 @@ public final class IPPoolController implements AutoCloseable {
         cache::configsOnNetwork,
         config.serviceSubnet(),
         config.poolRenumbering(),
-        config.poolBeforeNetwork() ? null : missingNetwork(new NetworkAttachments(client)));
-  }
-
-  /**
-   * Why a network cannot serve a new pool: its NetworkAttachmentDefinition, or Multus itself, is
-   * missing. Other failures to look (a 403, a timeout) admit the pool, whose NetworkReady condition
-   * then says what went wrong.
-   */
-  static java.util.function.Function<String, Optional<String>> missingNetwork(
-      NetworkAttachments networks) {
-    return network -> {
-      NetworkAttachments.Check check = networks.check(network);
-      boolean missing =
-          "NetworkNotFound".equals(check.reason()) || "MultusNotInstalled".equals(check.reason());
-      return missing
-          ? Optional.of(
-              check.message()
-                  + "; or run the controller with --allow-pool-before-network (chart value"
-                  + " allowPoolBeforeNetwork) to admit a pool before its network")
-          : Optional.empty();
-    };
+        config.poolBeforeNetwork() ? null : new NetworkAttachments(client)::missingForNewPool);
   }
 
   /**

@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Whether a pool's network exists: the Multus NetworkAttachmentDefinition named by its
@@ -55,6 +56,23 @@ final class NetworkAttachments {
   /** Looks up {@code network}, "NAMESPACE/NAME" (a valid pool's spec.networkName). */
   Check check(String network) {
     return check(network, null, null);
+  }
+
+  /**
+   * Why {@code network} cannot serve a new pool, for the admission webhook: its
+   * NetworkAttachmentDefinition, or Multus itself, is missing. Other failures to look (a 403, a
+   * timeout) give empty: the pool is admitted and its NetworkReady condition says what went wrong.
+   */
+  Optional<String> missingForNewPool(String network) {
+    Check check = check(network);
+    boolean missing =
+        "NetworkNotFound".equals(check.reason()) || "MultusNotInstalled".equals(check.reason());
+    return missing
+        ? Optional.of(
+            check.message()
+                + "; or run the controller with --allow-pool-before-network (chart value"
+                + " allowPoolBeforeNetwork) to admit a pool before its network")
+        : Optional.empty();
   }
 
   /**

@@ -49,6 +49,7 @@ final class PoolReporter implements AutoCloseable {
   private final IPPoolRef pool;
   private final GenericKubernetesApi<IPPool, IPPoolList> pools;
   private final ApiClient client;
+  private final CustomObjectsApi custom;
   private final AgentEvents events;
   private final ExecutorService sender =
       new ThreadPoolExecutor(
@@ -68,6 +69,7 @@ final class PoolReporter implements AutoCloseable {
     this.pool = pool;
     this.pools = NetworkApis.ipPools(client);
     this.client = client;
+    this.custom = new CustomObjectsApi(client);
     this.events = events;
   }
 
@@ -85,12 +87,12 @@ final class PoolReporter implements AutoCloseable {
     status.add("agentPodRef", GSON.toJsonTree(pod));
     JsonObject patch = new JsonObject();
     patch.add("status", status);
-    CustomObjectsApi api = new CustomObjectsApi(client);
     try {
       PatchUtils.patch(
           Object.class,
           () ->
-              api.patchNamespacedCustomObjectStatus(
+              custom
+                  .patchNamespacedCustomObjectStatus(
                       NetworkApis.GROUP,
                       NetworkApis.VERSION,
                       pool.namespace(),

@@ -139,7 +139,7 @@ if command -v skopeo > /dev/null && [ -n "$registry" ]; then
     "http: {addr: 127.0.0.1:$port}" > "$tmp/registry.yml"
   "$registry" serve "$tmp/registry.yml" > "$tmp/registry.log" 2>&1 &
   registry_pid=$!
-  trap 'kill "$registry_pid" 2> /dev/null; wait "$registry_pid" 2> /dev/null; rm -rf "$tmp"' EXIT
+  trap 'kill "$registry_pid" 2> /dev/null; wait "$registry_pid" 2> /dev/null || true; rm -rf "$tmp"' EXIT
   for _ in $(seq 50); do
     curl -sf "http://127.0.0.1:$port/v2/" > /dev/null 2>&1 && break
     sleep 0.2

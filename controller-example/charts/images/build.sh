@@ -9,15 +9,18 @@
 #   image-packages.txt
 #       the Debian packages the images' files come from: architecture, package, version, and the
 #       SHA-256 of the .deb
-# Each image is three or four layers: the runtime (Debian bookworm's libc6, libgcc-s1, libstdc++6,
-# zlib1g and openjdk-17-jre-headless; /etc/passwd and /etc/group with root and nonroot 65532; a
-# Java trust store made from ca-certificates' Mozilla certificates by TrustStore.java; the
-# packages' control files in /var/lib/dpkg/status.d/ for scanners), for the agent the network
-# tools (iproute2 and iputils-arping with their libraries: libcap2, libbpf1, libelf1, libmnl0,
-# libbsd0, libmd0), then the application (the module's jar and its runtime dependencies, at the
-# paths, user, ports and entrypoint of its Containerfile). The packages are not installed with
-# dpkg (no maintainer scripts run; the image has no shell and no package manager): their files are
-# unpacked, less documentation other than copyright files.
+# Each image is two or three layers (files owned by root, dated at the commit's time):
+#   runtime      Debian bookworm's libc6, libgcc-s1, libstdc++6, zlib1g and
+#                openjdk-17-jre-headless; /etc/passwd and /etc/group with root and nonroot 65532;
+#                a Java trust store made from ca-certificates' Mozilla certificates by
+#                TrustStore.java; the packages' control files in /var/lib/dpkg/status.d/ for
+#                scanners
+#   tools        the agent's only: iproute2 and iputils-arping with their libraries (libcap2,
+#                libbpf1, libelf1, libmnl0, libbsd0, libmd0)
+#   application  the module's jar and its runtime dependencies, at the paths, user, ports and
+#                entrypoint of its Containerfile
+# The packages are not installed with dpkg (no maintainer scripts run; the image has no shell and
+# no package manager): their files are unpacked, less documentation other than copyright files.
 # The .deb files come with apt-get download from the build machine's Debian sources (bookworm,
 # as on this project's machines), through a private apt state in target/image-build/apt that adds
 # the architectures; DEB_DIR names a folder of .deb files to use instead, for a build without a
@@ -230,5 +233,6 @@ while read -r image; do
     | tar --no-recursion -T - --format=posix --pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime \
       --mtime="@$epoch" --owner=0 --group=0 --numeric-owner -cf "$out/$name-$tag.oci.tar")
 done < "$out/images.txt"
+rm -rf "$work/rootfs" "$work/layout" "$work/blobs"
 
 bash "$here/verify.sh" "$out"

@@ -94,15 +94,13 @@ public class AcquireBenchmark {
             switch (subject) {
               case "elector-memory" -> InMemoryLockStore.create(name).lockFor(identity);
               case "elector-lease" ->
-                  LeaseLock.newBuilder()
-                      .apiClient(client)
+                  LeaseLock.newBuilder(client)
                       .namespace(namespace)
                       .name(name)
                       .identity(identity)
                       .build();
               default ->
-                  ConfigMapLock.newBuilder()
-                      .apiClient(client)
+                  ConfigMapLock.newBuilder(client)
                       .namespace(namespace)
                       .name(name)
                       .identity(identity)

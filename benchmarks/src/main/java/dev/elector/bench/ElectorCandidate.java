@@ -5,6 +5,7 @@ import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
@@ -67,15 +68,15 @@ public final class ElectorCandidate implements Candidate {
                 .build());
   }
 
-  private static LeaseLock lease(
+  private static KubeLock lease(
       ApiClient client,
       String namespace,
       String name,
       String identity,
       boolean sharedWatch,
       Executor io) {
-    LeaseLock.Builder builder =
-        LeaseLock.newBuilder().apiClient(client).namespace(namespace).name(name).identity(identity);
+    KubeLock.Builder builder =
+        LeaseLock.newBuilder(client).namespace(namespace).name(name).identity(identity);
     if (sharedWatch) {
       builder.sharedWatch(true); // forced; otherwise the builder's default watch mode
     }

@@ -117,8 +117,7 @@ final class Floors {
       ElectorCandidate candidate =
           impl == Impl.ELECTOR_FABRIC8
               ? new ElectorCandidate(
-                  Fabric8LeaseLock.newBuilder()
-                      .client(cluster.fabric8())
+                  Fabric8LeaseLock.newBuilder(cluster.fabric8())
                       .namespace(namespace)
                       .name(lock)
                       .identity(lock + "-c")

@@ -83,24 +83,21 @@ public class RenewBenchmark {
       case "elector-memory" -> electorLock = InMemoryLockStore.create(name).lockFor(identity);
       case "elector-lease" ->
           electorLock =
-              LeaseLock.newBuilder()
-                  .apiClient(client())
+              LeaseLock.newBuilder(client())
                   .namespace(namespace)
                   .name(name)
                   .identity(identity)
                   .build();
       case "elector-configmap" ->
           electorLock =
-              ConfigMapLock.newBuilder()
-                  .apiClient(client())
+              ConfigMapLock.newBuilder(client())
                   .namespace(namespace)
                   .name(name)
                   .identity(identity)
                   .build();
       case "floor-lease-read-replace" -> {
         LeaderLock creator =
-            LeaseLock.newBuilder()
-                .apiClient(client())
+            LeaseLock.newBuilder(client())
                 .namespace(namespace)
                 .name(name)
                 .identity(identity)

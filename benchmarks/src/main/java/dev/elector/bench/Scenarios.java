@@ -170,8 +170,7 @@ final class Scenarios {
               client, namespace, name, identity, timings, true, true, recorder, boundedIo());
       case ELECTOR_FABRIC8 ->
           new ElectorCandidate(
-              Fabric8LeaseLock.newBuilder()
-                  .client(cluster.fabric8())
+              Fabric8LeaseLock.newBuilder(cluster.fabric8())
                   .namespace(namespace)
                   .name(name)
                   .identity(identity)

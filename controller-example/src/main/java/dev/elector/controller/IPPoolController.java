@@ -7,6 +7,7 @@ import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.shard.ShardCallbacks;
@@ -106,9 +107,8 @@ public final class IPPoolController implements AutoCloseable {
       return;
     }
     this.group = null;
-    LeaseLock.Builder lock =
-        LeaseLock.newBuilder()
-            .apiClient(client)
+    KubeLock.Builder lock =
+        LeaseLock.newBuilder(client)
             .name(config.leaseName())
             .recordEvents(true)
             .eventComponent("ippool-controller");
@@ -165,8 +165,7 @@ public final class IPPoolController implements AutoCloseable {
         .shards(config.shards())
         .locks(
             name -> {
-              LeaseLock.Builder lock =
-                  LeaseLock.newBuilder().apiClient(client).name(name).identity(identity);
+              KubeLock.Builder lock = LeaseLock.newBuilder(client).name(name).identity(identity);
               // Events on the shard Leases only: members come and go with the replicas
               if (!name.startsWith(config.leaseName() + "-member-")) {
                 lock.recordEvents(true).eventComponent("ippool-controller");

@@ -11,6 +11,7 @@ import dev.elector.ippool.NetworkApis;
 import dev.elector.ippool.VirtualMachineNetworkConfig;
 import dev.elector.ippool.VirtualMachineNetworkConfigList;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.shard.ShardGroup;
 import io.kubernetes.client.common.KubernetesObject;
@@ -174,9 +175,8 @@ final class Uninstall {
     Map<String, String> holders = new ConcurrentHashMap<>();
     List<LeaderElector> electors = new ArrayList<>();
     for (String name : leases) {
-      LeaseLock lock =
-          LeaseLock.newBuilder()
-              .apiClient(client)
+      KubeLock lock =
+          LeaseLock.newBuilder(client)
               .name(name)
               .namespace(leaseNamespace)
               .identity(identity)

@@ -42,8 +42,7 @@ class ConfigMapEventsIT {
         LeaderElector.start(
             ElectorConfig.newBuilder()
                 .lock(
-                    ConfigMapLock.newBuilder()
-                        .apiClient(who.client())
+                    ConfigMapLock.newBuilder(who.client())
                         .namespace(namespace.name())
                         .name(name)
                         .identity("pod-c")

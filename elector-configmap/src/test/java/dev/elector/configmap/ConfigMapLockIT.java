@@ -34,8 +34,7 @@ public class ConfigMapLockIT extends AbstractKubeLockIT {
 
   @Override
   protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
-    return ConfigMapLock.newBuilder()
-        .apiClient(client)
+    return ConfigMapLock.newBuilder(client)
         .namespace(namespace)
         .name(name)
         .identity(identity)

@@ -1,10 +1,9 @@
 /**
- * The Kubernetes locks on client-java: {@link dev.elector.k8s.LeaseLock}, its builder base {@link
- * dev.elector.k8s.KubeLockBuilder} (the options every Kubernetes lock shares, plus the {@code
- * ApiClient}), and {@link dev.elector.k8s.KubeObjectLock}, the base that {@code LeaseLock} and
- * elector-configmap's {@code ConfigMapLock} share. The lock itself is not here: these classes
- * forward every call to the one implementation of elector-kube-base, which the fabric8 locks use
- * too, and send its requests through the builder's {@code ApiClient} (OkHttp).
+ * The Kubernetes locks on client-java: {@link dev.elector.k8s.LeaseLock#newBuilder} returns the
+ * {@link dev.elector.kube.KubeLock.Builder} that every Kubernetes lock shares, bound to an {@code
+ * ApiClient}; elector-configmap's {@code ConfigMapLock} does the same for ConfigMaps. The lock
+ * itself is the one implementation of elector-kube-base, which the fabric8 locks use too; its
+ * requests go through the given {@code ApiClient} (OkHttp), by {@code dev.elector.k8s.internal}.
  *
  * <p>Guarantees: writes are conditional on {@code metadata.resourceVersion}, so two candidates can
  * never both win the same version; a leader renews with one request; each request is bounded by

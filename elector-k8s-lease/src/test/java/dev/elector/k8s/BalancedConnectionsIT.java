@@ -3,6 +3,7 @@ package dev.elector.k8s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.testenv.net.FaultProxy;
@@ -46,7 +47,7 @@ class BalancedConnectionsIT {
           balancer(
               cluster,
               new InetSocketAddress(InetAddress.getLoopbackAddress(), starting.getLocalPort()))) {
-        LeaseLock lock = lock(cluster, namespace, balancer, "stalled", Duration.ofSeconds(3));
+        KubeLock lock = lock(cluster, namespace, balancer, "stalled", Duration.ofSeconds(3));
 
         LockRead read = read(lock);
 
@@ -71,7 +72,7 @@ class BalancedConnectionsIT {
       // A third of the request timeout is what a new connection gets to be ready (TCP and TLS)
       // before the lock gives it up and dials the balancer's next backend; on a loaded machine a
       // third of one second is not enough for the first handshake through the two proxies.
-      LeaseLock lock = lock(cluster, namespace, balancer, "dead", Duration.ofSeconds(3));
+      KubeLock lock = lock(cluster, namespace, balancer, "dead", Duration.ofSeconds(3));
       assertInstanceOf(LockRead.Absent.class, read(lock), "through the first path");
       assertEquals(
           List.of(1L, 0L),
@@ -101,7 +102,7 @@ class BalancedConnectionsIT {
   }
 
   /** A lock on a client of its own with the admin's credentials, through {@code balancer}. */
-  private static LeaseLock lock(
+  private static KubeLock lock(
       KubeCluster cluster,
       KubeNamespace namespace,
       TcpBalancer balancer,
@@ -110,8 +111,7 @@ class BalancedConnectionsIT {
       throws IOException {
     ApiClient client = Config.fromConfig(new StringReader(cluster.adminKubeconfigYaml()));
     client.setBasePath("https://127.0.0.1:" + balancer.address().getPort());
-    return LeaseLock.newBuilder()
-        .apiClient(client)
+    return LeaseLock.newBuilder(client)
         .namespace(namespace.name())
         .name(name)
         .identity("me")
@@ -119,7 +119,7 @@ class BalancedConnectionsIT {
         .build();
   }
 
-  private static LockRead read(LeaseLock lock) throws Exception {
+  private static LockRead read(KubeLock lock) throws Exception {
     return lock.read(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 

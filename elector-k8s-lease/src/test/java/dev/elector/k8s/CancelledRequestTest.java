@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.KubeLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,9 +71,8 @@ class CancelledRequestTest {
   @Test
   void aCancelledReadClosesItsConnectionAndFreesItsThreadAtOnce() throws Exception {
     acceptOne();
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(
+    KubeLock lock =
+        LeaseLock.newBuilder(
                 new ApiClient()
                     .setBasePath("http://127.0.0.1:" + server.getLocalPort())
                     .setReadTimeout(0))
@@ -99,9 +99,8 @@ class CancelledRequestTest {
   @Test
   void theElectorsCallTimeoutEndsItsRequest() throws Exception {
     acceptOne();
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(
+    KubeLock lock =
+        LeaseLock.newBuilder(
                 new ApiClient()
                     .setBasePath("http://127.0.0.1:" + server.getLocalPort())
                     .setReadTimeout(0))

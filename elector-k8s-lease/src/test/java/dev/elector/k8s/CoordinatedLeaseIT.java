@@ -220,8 +220,7 @@ class CoordinatedLeaseIT {
           LeaderElector.start(
               ElectorConfig.newBuilder()
                   .lock(
-                      LeaseLock.newBuilder()
-                          .apiClient(cluster.admin())
+                      LeaseLock.newBuilder(cluster.admin())
                           .namespace(namespace.name())
                           .name(name)
                           .identity(id)

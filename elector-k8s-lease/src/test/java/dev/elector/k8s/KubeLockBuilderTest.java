@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -15,8 +16,8 @@ class KubeLockBuilderTest {
   private static final String FILE = PodEnvironment.NAMESPACE_FILE;
   private final ApiClient client = new ApiClient();
 
-  private LeaseLock.Builder builder(PodEnvironment environment) {
-    return LeaseLock.newBuilder().apiClient(client).name("lock").environment(environment);
+  private KubeLock.Builder builder(PodEnvironment environment) {
+    return LeaseLock.newBuilder(client).name("lock").environment(environment);
   }
 
   @Test
@@ -26,7 +27,7 @@ class KubeLockBuilderTest {
         PodEnvironment.of(
             Map.of("POD_NAME", "web-7d9"), Map.of(FILE, "from-file\n"), "node-host", "ab12cd");
 
-    LeaseLock lock = builder(pod).build();
+    KubeLock lock = builder(pod).build();
 
     assertEquals("from-file", lock.namespace());
     assertEquals("web-7d9_ab12cd", lock.identity());
@@ -49,26 +50,29 @@ class KubeLockBuilderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                LeaseLock.newBuilder()
+                LeaseLock.newBuilder(client)
                     .name("Not_Valid")
                     .namespace("ns")
                     .requestTimeout(Duration.ZERO)
                     .build());
 
-    assertTrue(e.getMessage().contains("apiClient is missing"), e.getMessage());
     assertTrue(e.getMessage().contains("\"Not_Valid\" is not a valid"), e.getMessage());
     assertTrue(e.getMessage().contains("requestTimeout PT0S"), e.getMessage());
   }
 
+  @SuppressWarnings("NullAway") // the null a caller without NullAway may pass
+  @Test
+  void theClientIsRequiredWhereTheBuilderIsMade() {
+    NullPointerException lease =
+        assertThrows(NullPointerException.class, () -> LeaseLock.newBuilder(null));
+
+    assertEquals("apiClient", lease.getMessage());
+  }
+
   @Test
   void describesTheLockAndDefaultsTheRequestTimeout() {
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(client)
-            .name("lock")
-            .namespace("ns")
-            .identity("me")
-            .build();
+    KubeLock lock =
+        LeaseLock.newBuilder(client).name("lock").namespace("ns").identity("me").build();
 
     assertEquals("Lease ns/lock", lock.describe());
     assertEquals(Duration.ofSeconds(5), lock.requestTimeout());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.LeaderElector;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.EventRecorder;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
@@ -26,15 +27,14 @@ import org.junit.jupiter.api.Test;
 class LeaseEventsIT extends AbstractLeaseEventsIT {
 
   @Override
-  protected LeaseLock eventsLock(
+  protected KubeLock eventsLock(
       KubeCluster cluster,
       KubeIdentity who,
       String namespace,
       String name,
       String identity,
       String component) {
-    return LeaseLock.newBuilder()
-        .apiClient(who.client())
+    return LeaseLock.newBuilder(who.client())
         .namespace(namespace)
         .name(name)
         .identity(identity)
@@ -55,7 +55,7 @@ class LeaseEventsIT extends AbstractLeaseEventsIT {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int round = 1; round <= 2; round++) { // two terms, on two locks of the same identity
-        LeaseLock lock = eventsLock(cluster, c, namespace.name(), name, "pod-c", "events-it");
+        KubeLock lock = eventsLock(cluster, c, namespace.name(), name, "pod-c", "events-it");
         LeaderElector elector = start(lock);
         await("pod-c leads, round " + round)
             .atMost(Duration.ofSeconds(15))

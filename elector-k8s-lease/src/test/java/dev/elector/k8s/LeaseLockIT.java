@@ -24,8 +24,7 @@ public class LeaseLockIT extends AbstractKubeLockIT {
 
   @Override
   protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
-    return LeaseLock.newBuilder()
-        .apiClient(client)
+    return LeaseLock.newBuilder(client)
         .namespace(namespace)
         .name(name)
         .identity(identity)

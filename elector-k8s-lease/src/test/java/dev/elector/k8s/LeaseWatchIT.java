@@ -5,6 +5,7 @@ import static dev.elector.k8s.WatchRecords.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -27,16 +28,14 @@ class LeaseWatchIT {
   @Test
   void deliversTheCurrentStateThenEveryChangeOfThisObjectOnly(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(cluster.admin())
+    KubeLock lock =
+        LeaseLock.newBuilder(cluster.admin())
             .namespace(namespace.name())
             .name("watched")
             .identity("me")
             .build();
-    LeaseLock neighbour =
-        LeaseLock.newBuilder()
-            .apiClient(cluster.admin())
+    KubeLock neighbour =
+        LeaseLock.newBuilder(cluster.admin())
             .namespace(namespace.name())
             .name("neighbour")
             .identity("me")
@@ -68,9 +67,8 @@ class LeaseWatchIT {
   void aBrokenWatchReportsFailureAndResumesAfterTheServerReturns(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     assumeTrue(cluster.isLocalControlPlane(), "needs the local control plane");
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(cluster.admin())
+    KubeLock lock =
+        LeaseLock.newBuilder(cluster.admin())
             .namespace(namespace.name())
             .name("outage")
             .identity("me")

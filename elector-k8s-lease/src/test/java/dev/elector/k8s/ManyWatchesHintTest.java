@@ -3,6 +3,7 @@ package dev.elector.k8s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.ObjectWatch;
 import dev.elector.time.Cancellable;
@@ -31,9 +32,8 @@ class ManyWatchesHintTest {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int i = 0; i < ObjectWatch.MANY + 10; i++) {
-        LeaseLock lock =
-            LeaseLock.newBuilder()
-                .apiClient(nowhere)
+        KubeLock lock =
+            LeaseLock.newBuilder(nowhere)
                 .namespace("ns")
                 .name("lock-" + i)
                 .identity("me")

@@ -109,8 +109,7 @@ class MoveLeadershipIT {
     return LeaderElector.start(
         ElectorConfig.newBuilder()
             .lock(
-                LeaseLock.newBuilder()
-                    .apiClient(cluster.admin())
+                LeaseLock.newBuilder(cluster.admin())
                     .namespace(namespace.name())
                     .name(LEASE)
                     .identity(id)

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import io.kubernetes.client.openapi.ApiClient;
@@ -22,9 +23,8 @@ class QueuedRequestTest {
   private static final ApiClient NOWHERE = new ApiClient().setBasePath("http://127.0.0.1:1");
 
   private static LockRead read(Executor executor) throws Exception {
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(NOWHERE)
+    KubeLock lock =
+        LeaseLock.newBuilder(NOWHERE)
             .namespace("ns")
             .name("lock")
             .identity("me")

@@ -11,6 +11,7 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.LockCall;
 import dev.elector.TermEnd;
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
@@ -152,9 +153,8 @@ class ReleaseConflictIT {
 
   @Test
   void aReleaseAnsweredWith409LeavesTheNewHolderAndCloseEndsWithoutRetrying() throws Exception {
-    LeaseLock lease =
-        LeaseLock.newBuilder()
-            .apiClient(admin)
+    KubeLock lease =
+        LeaseLock.newBuilder(admin)
             .namespace(namespace)
             .name(NAME)
             .identity("leaver")

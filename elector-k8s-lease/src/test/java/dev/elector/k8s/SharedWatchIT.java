@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
@@ -45,10 +46,9 @@ class SharedWatchIT {
   /** The timeout of a lock call made by the test itself: long, the test is not about time. */
   private static final Duration CALL = Duration.ofSeconds(30);
 
-  private static LeaseLock lock(
+  private static KubeLock lock(
       io.kubernetes.client.openapi.ApiClient client, String namespace, String name) {
-    return LeaseLock.newBuilder()
-        .apiClient(client)
+    return LeaseLock.newBuilder(client)
         .namespace(namespace)
         .name(name)
         .identity("me")
@@ -87,12 +87,12 @@ class SharedWatchIT {
   void manyLocksShareOneThreadAndEachHearsOnlyItsOwnObject(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     int count = 20;
-    List<LeaseLock> locks = new ArrayList<>();
+    List<KubeLock> locks = new ArrayList<>();
     Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
     List<Cancellable> subscriptions = new ArrayList<>();
     Set<Thread> threadsBefore = sharedWatchThreads(namespace.name());
     for (int i = 0; i < count; i++) {
-      LeaseLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
+      KubeLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
       List<LockRead> events = new CopyOnWriteArrayList<>();
       heard.put(lock.name(), events);
       locks.add(lock);
@@ -109,7 +109,7 @@ class SharedWatchIT {
       assertEquals(1, started.size(), "one thread for " + count + " locks: " + started);
 
       for (int i = 0; i < count; i += 2) { // every other lock is written, twice
-        LeaseLock lock = locks.get(i);
+        KubeLock lock = locks.get(i);
         String v1 =
             ((LockWrite.Written) lock.create(record("a" + i, 1), CALL).toCompletableFuture().get())
                 .version();
@@ -136,7 +136,7 @@ class SharedWatchIT {
       }
 
       // A late joiner on a running watch gets the current state at once, without a list.
-      LeaseLock late = lock(cluster.admin(), namespace.name(), "shared-0");
+      KubeLock late = lock(cluster.admin(), namespace.name(), "shared-0");
       List<LockRead> lateEvents = new CopyOnWriteArrayList<>();
       subscriptions.add(late.watch(lateEvents::add).orElseThrow());
       assertEquals(1, lateEvents.size(), "delivered while joining: " + lateEvents);
@@ -165,7 +165,7 @@ class SharedWatchIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     KubeNamespace own = cluster.createNamespace("shared-rbac");
     KubeIdentity restricted = byNameIdentity(cluster, own);
-    LeaseLock lock = lock(restricted.client(), own.name(), "elector-leader");
+    KubeLock lock = lock(restricted.client(), own.name(), "elector-leader");
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
     Cancellable watch = lock.watch(events::add).orElseThrow();
@@ -219,7 +219,7 @@ class SharedWatchIT {
   void aLockJoiningDuringABreakHearsNothingStaleAndGetsTheStateAfterTheNextList(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     assumeTrue(cluster.isLocalControlPlane(), "needs the local control plane");
-    LeaseLock first = lock(cluster.admin(), namespace.name(), "break-a");
+    KubeLock first = lock(cluster.admin(), namespace.name(), "break-a");
     first.create(record("before", 1), CALL).toCompletableFuture().get();
     List<LockRead> firstEvents = new CopyOnWriteArrayList<>();
     Cancellable a = first.watch(firstEvents::add).orElseThrow();
@@ -235,7 +235,7 @@ class SharedWatchIT {
           Duration.ofSeconds(10),
           () -> firstEvents.stream().anyMatch(e -> e instanceof LockFailure));
 
-      LeaseLock joiner = lock(cluster.admin(), namespace.name(), "break-a");
+      KubeLock joiner = lock(cluster.admin(), namespace.name(), "break-a");
       List<LockRead> joinerEvents = new CopyOnWriteArrayList<>();
       b = joiner.watch(joinerEvents::add).orElseThrow();
       assertTrue(
@@ -267,9 +267,8 @@ class SharedWatchIT {
     List<LeaderElector> electors = new ArrayList<>();
     try {
       for (String id : List.of("a", "b")) {
-        LeaseLock lock =
-            LeaseLock.newBuilder()
-                .apiClient(restricted.client())
+        KubeLock lock =
+            LeaseLock.newBuilder(restricted.client())
                 .namespace(own.name())
                 .name("elector-leader")
                 .identity(id)

@@ -1,5 +1,6 @@
 package dev.elector.k8s;
 
+import dev.elector.kube.KubeLock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,10 +13,8 @@ import java.util.List;
 class SharedWatchLeaseLockIT extends LeaseLockIT {
 
   @Override
-  protected KubeObjectLock newLock(
-      ApiClient client, String namespace, String name, String identity) {
-    return LeaseLock.newBuilder()
-        .apiClient(client)
+  protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
+    return LeaseLock.newBuilder(client)
         .namespace(namespace)
         .name(name)
         .identity(identity)

@@ -11,6 +11,7 @@ import dev.elector.LeaderElector;
 import dev.elector.LockCall;
 import dev.elector.Term;
 import dev.elector.TermEnd;
+import dev.elector.kube.KubeLock;
 import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
@@ -145,9 +146,8 @@ class StepDownIT {
       LeadershipTimeline timeline,
       Map<String, Long> startedAt,
       List<Long> tokens) {
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(cluster.admin())
+    KubeLock lock =
+        LeaseLock.newBuilder(cluster.admin())
             .namespace(namespace.name())
             .name("step-down")
             .identity(id)

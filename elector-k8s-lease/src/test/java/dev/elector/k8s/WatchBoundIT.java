@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.WatchPacer;
 import dev.elector.testenv.Await;
 import dev.elector.testenv.net.HttpFaults;
@@ -156,9 +157,8 @@ class WatchBoundIT {
 
   private LeaderElector elector(
       KubeIdentity who, String lockName, String identity, boolean shared) {
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(who.client())
+    KubeLock lock =
+        LeaseLock.newBuilder(who.client())
             .namespace(namespace.name())
             .name(lockName)
             .identity(identity)

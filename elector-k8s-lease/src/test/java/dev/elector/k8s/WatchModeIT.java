@@ -36,8 +36,7 @@ class WatchModeIT extends AbstractWatchModeIT {
       @Override
       public LeaderLock lock(
           String namespace, String name, String identity, Duration requestTimeout) {
-        return LeaseLock.newBuilder()
-            .apiClient(client)
+        return LeaseLock.newBuilder(client)
             .namespace(namespace)
             .name(name)
             .identity(identity)

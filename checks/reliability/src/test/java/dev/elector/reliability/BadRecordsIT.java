@@ -192,8 +192,7 @@ class BadRecordsIT {
               "configmap " + c.name(),
               c.expect(),
               id ->
-                  ConfigMapLock.newBuilder()
-                      .apiClient(admin)
+                  ConfigMapLock.newBuilder(admin)
                       .namespace(namespace.name())
                       .name(name)
                       .identity(id)
@@ -285,8 +284,7 @@ class BadRecordsIT {
               "lease " + spec.getKey(),
               expect.getOrDefault(spec.getKey(), Expect.notBefore(OWN_LEASE)),
               id ->
-                  LeaseLock.newBuilder()
-                      .apiClient(admin)
+                  LeaseLock.newBuilder(admin)
                       .namespace(namespace.name())
                       .name(name)
                       .identity(id)

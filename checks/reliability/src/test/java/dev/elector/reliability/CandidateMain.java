@@ -42,8 +42,7 @@ public final class CandidateMain {
         LeaderElector.start(
             ElectorConfig.newBuilder()
                 .lock(
-                    LeaseLock.newBuilder()
-                        .apiClient(client)
+                    LeaseLock.newBuilder(client)
                         .namespace(namespace)
                         .name(args[2])
                         .identity(name)

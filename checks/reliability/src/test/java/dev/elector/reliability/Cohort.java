@@ -11,6 +11,7 @@ import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LeaderLock;
 import dev.elector.testenv.net.FaultProxy;
 import dev.elector.testenv.net.HttpFaults;
@@ -376,9 +377,8 @@ final class Cohort implements AutoCloseable {
       client.setHttpClient(
           client.getHttpClient().newBuilder().addNetworkInterceptor(callLog(name)).build());
     }
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(client)
+    KubeLock lock =
+        LeaseLock.newBuilder(client)
             .namespace(namespace.name())
             .name(LOCK)
             .identity(name)
@@ -409,9 +409,8 @@ final class Cohort implements AutoCloseable {
                             "server: https://127.0.0.1:" + proxy.address().getPort() + "\n")))
             .build();
     fabric8Clients.add(fabric8);
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(fabric8)
+    KubeLock lock =
+        Fabric8LeaseLock.newBuilder(fabric8)
             .namespace(namespace.name())
             .name(LOCK)
             .identity(name)

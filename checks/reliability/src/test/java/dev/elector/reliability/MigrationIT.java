@@ -529,15 +529,13 @@ class MigrationIT {
               case ELECTOR ->
                   elector(
                       lease
-                          ? LeaseLock.newBuilder()
-                              .apiClient(client)
+                          ? LeaseLock.newBuilder(client)
                               .namespace(ns)
                               .name(LOCK)
                               .identity(name)
                               .requestTimeout(TIMINGS.renew().dividedBy(2))
                               .build()
-                          : ConfigMapLock.newBuilder()
-                              .apiClient(client)
+                          : ConfigMapLock.newBuilder(client)
                               .namespace(ns)
                               .name(LOCK)
                               .identity(name)
@@ -547,15 +545,13 @@ class MigrationIT {
               case ELECTOR_FABRIC8 ->
                   elector(
                       lease
-                          ? Fabric8LeaseLock.newBuilder()
-                              .client(fabric8)
+                          ? Fabric8LeaseLock.newBuilder(fabric8)
                               .namespace(ns)
                               .name(LOCK)
                               .identity(name)
                               .requestTimeout(TIMINGS.renew().dividedBy(2))
                               .build()
-                          : Fabric8ConfigMapLock.newBuilder()
-                              .client(fabric8)
+                          : Fabric8ConfigMapLock.newBuilder(fabric8)
                               .namespace(ns)
                               .name(LOCK)
                               .identity(name)

@@ -8,6 +8,7 @@ import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.testkit.kube.KubeCluster;
@@ -98,9 +99,8 @@ class RbacIT {
   private Outcome run(
       KubeCluster cluster, KubeNamespace namespace, KubeIdentity identity, String lockName)
       throws Exception {
-    LeaseLock lock =
-        LeaseLock.newBuilder()
-            .apiClient(identity.client())
+    KubeLock lock =
+        LeaseLock.newBuilder(identity.client())
             .namespace(namespace.name())
             .name(lockName)
             .identity(identity.username())

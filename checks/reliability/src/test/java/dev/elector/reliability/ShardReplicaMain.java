@@ -73,8 +73,7 @@ public final class ShardReplicaMain {
             .shards(Integer.parseInt(args[4]))
             .locks(
                 lockName ->
-                    LeaseLock.newBuilder()
-                        .apiClient(client)
+                    LeaseLock.newBuilder(client)
                         .namespace(namespace)
                         .name(lockName)
                         .identity(name)

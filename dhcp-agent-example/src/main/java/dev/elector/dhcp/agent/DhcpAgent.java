@@ -14,8 +14,8 @@ import dev.elector.dhcp.codec.Ipv4Address;
 import dev.elector.dhcp.server.DhcpEngine;
 import dev.elector.dhcp.server.DhcpServer;
 import dev.elector.dhcp.server.PoolOptions;
-import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.micrometer.ElectorMetrics;
@@ -90,10 +90,9 @@ public final class DhcpAgent implements AutoCloseable {
             (target, term) -> openServer(target, term, listener, clock),
             events);
     Duration requestTimeout =
-        min(KubeLockBuilder.DEFAULT_REQUEST_TIMEOUT, config.renewDeadline().dividedBy(2));
-    LeaseLock.Builder lockBuilder =
-        LeaseLock.newBuilder()
-            .apiClient(client)
+        min(KubeLock.DEFAULT_REQUEST_TIMEOUT, config.renewDeadline().dividedBy(2));
+    KubeLock.Builder lockBuilder =
+        LeaseLock.newBuilder(client)
             .name(config.lockName())
             .environment(environment)
             .requestTimeout(requestTimeout)

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * TermScopedOperator operator = TermScopedOperator.newBuilder()
  *     .client(client)
- *     .lock(Fabric8LeaseLock.newBuilder().client(client).namespace(ns)
+ *     .lock(Fabric8LeaseLock.newBuilder(client).namespace(ns)
  *         .name("my-operator").identity(podName).build())
  *     .reconcilers((op, term) -> op.register(new MyReconciler(term)))
  *     .start();
@@ -297,7 +297,7 @@ public final class TermScopedOperator implements AutoCloseable {
         problems.add("client is missing; set client(kubernetesClient), the one the lock uses");
       }
       if (lock == null) {
-        problems.add("lock is missing; set lock(Fabric8LeaseLock.newBuilder()...build())");
+        problems.add("lock is missing; set lock(Fabric8LeaseLock.newBuilder(client)...build())");
       }
       if (reconcilers == null) {
         problems.add(

@@ -213,7 +213,7 @@ class TermScopedOperatorTest {
         assertThrows(IllegalArgumentException.class, () -> TermScopedOperator.newBuilder().build());
     assertEquals(
         "client is missing; set client(kubernetesClient), the one the lock uses;"
-            + " lock is missing; set lock(Fabric8LeaseLock.newBuilder()...build());"
+            + " lock is missing; set lock(Fabric8LeaseLock.newBuilder(client)...build());"
             + " reconcilers are missing; set reconcilers((operator, term) ->"
             + " operator.register(new MyReconciler(term)))",
         e.getMessage());

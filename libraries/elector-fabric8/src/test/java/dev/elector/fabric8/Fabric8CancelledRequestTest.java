@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.KubeLock;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -79,9 +80,8 @@ class Fabric8CancelledRequestTest {
   @Test
   void aCancelledReadFreesItsThreadAtOnce() throws Exception {
     acceptOne();
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(client)
+    KubeLock lock =
+        Fabric8LeaseLock.newBuilder(client)
             .namespace("ns")
             .name("lock")
             .identity("me")
@@ -104,9 +104,8 @@ class Fabric8CancelledRequestTest {
   @Test
   void theElectorsCallTimeoutEndsItsRequest() throws Exception {
     acceptOne();
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(client)
+    KubeLock lock =
+        Fabric8LeaseLock.newBuilder(client)
             .namespace("ns")
             .name("lock")
             .identity("me")

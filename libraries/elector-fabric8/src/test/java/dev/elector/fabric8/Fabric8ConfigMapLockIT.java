@@ -14,8 +14,7 @@ class Fabric8ConfigMapLockIT extends ConfigMapLockIT {
 
   @Override
   protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
-    return Fabric8ConfigMapLock.newBuilder()
-        .client(clients.of(cluster, client))
+    return Fabric8ConfigMapLock.newBuilder(clients.of(cluster, client))
         .namespace(namespace)
         .name(name)
         .identity(identity)

@@ -136,8 +136,7 @@ class Fabric8CoordinatedLeaseIT {
     return LeaderElector.start(
         ElectorConfig.newBuilder()
             .lock(
-                Fabric8LeaseLock.newBuilder()
-                    .client(clients.of(cluster, cluster.admin()))
+                Fabric8LeaseLock.newBuilder(clients.of(cluster, cluster.admin()))
                     .namespace(namespace.name())
                     .name("coordinated")
                     .identity(id)

@@ -23,8 +23,7 @@ class Fabric8EventsIT extends AbstractLeaseEventsIT {
       String name,
       String identity,
       String component) {
-    return Fabric8LeaseLock.newBuilder()
-        .client(clients.of(cluster, who.client()))
+    return Fabric8LeaseLock.newBuilder(clients.of(cluster, who.client()))
         .namespace(namespace)
         .name(name)
         .identity(identity)

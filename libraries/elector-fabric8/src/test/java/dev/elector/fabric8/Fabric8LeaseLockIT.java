@@ -15,8 +15,7 @@ class Fabric8LeaseLockIT extends LeaseLockIT {
 
   @Override
   protected KubeLock newLock(ApiClient client, String namespace, String name, String identity) {
-    return Fabric8LeaseLock.newBuilder()
-        .client(clients.of(cluster, client))
+    return Fabric8LeaseLock.newBuilder(clients.of(cluster, client))
         .namespace(namespace)
         .name(name)
         .identity(identity)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,8 +33,8 @@ class Fabric8LockBuilderTest {
     client.close();
   }
 
-  private Fabric8LeaseLock.Builder builder(PodEnvironment environment) {
-    return Fabric8LeaseLock.newBuilder().client(client).name("lock").environment(environment);
+  private KubeLock.Builder builder(PodEnvironment environment) {
+    return Fabric8LeaseLock.newBuilder(client).name("lock").environment(environment);
   }
 
   @Test
@@ -43,7 +44,7 @@ class Fabric8LockBuilderTest {
         PodEnvironment.of(
             Map.of("POD_NAME", "web-7d9"), Map.of(FILE, "from-file\n"), "node-host", "ab12cd");
 
-    Fabric8LeaseLock lock = builder(pod).build();
+    KubeLock lock = builder(pod).build();
 
     assertEquals("from-file", lock.namespace());
     assertEquals("web-7d9_ab12cd", lock.identity());
@@ -71,8 +72,7 @@ class Fabric8LockBuilderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                LeaseLock.newBuilder()
-                    .apiClient(new ApiClient())
+                LeaseLock.newBuilder(new ApiClient())
                     .name("lock")
                     .environment(PodEnvironment.of(none, none, "host", "x1"))
                     .build());
@@ -86,34 +86,35 @@ class Fabric8LockBuilderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                Fabric8ConfigMapLock.newBuilder()
+                Fabric8ConfigMapLock.newBuilder(client)
                     .name("Not_Valid")
                     .namespace("ns")
                     .requestTimeout(Duration.ZERO)
                     .build());
 
     assertTrue(e.getMessage().startsWith("cannot build the ConfigMap lock: "), e.getMessage());
-    assertTrue(e.getMessage().contains("client is missing"), e.getMessage());
     assertTrue(e.getMessage().contains("\"Not_Valid\" is not a valid"), e.getMessage());
     assertTrue(e.getMessage().contains("requestTimeout PT0S"), e.getMessage());
   }
 
+  @SuppressWarnings("NullAway") // the null a caller without NullAway may pass
+  @Test
+  void theClientIsRequiredWhereTheBuilderIsMade() {
+    NullPointerException lease =
+        assertThrows(NullPointerException.class, () -> Fabric8LeaseLock.newBuilder(null));
+    NullPointerException configMap =
+        assertThrows(NullPointerException.class, () -> Fabric8ConfigMapLock.newBuilder(null));
+
+    assertEquals("client", lease.getMessage());
+    assertEquals("client", configMap.getMessage());
+  }
+
   @Test
   void describesTheLockAndNamesTheRoleRules() {
-    Fabric8LeaseLock lease =
-        Fabric8LeaseLock.newBuilder()
-            .client(client)
-            .name("lock")
-            .namespace("ns")
-            .identity("me")
-            .build();
-    Fabric8ConfigMapLock configMap =
-        Fabric8ConfigMapLock.newBuilder()
-            .client(client)
-            .name("lock")
-            .namespace("ns")
-            .identity("me")
-            .build();
+    KubeLock lease =
+        Fabric8LeaseLock.newBuilder(client).name("lock").namespace("ns").identity("me").build();
+    KubeLock configMap =
+        Fabric8ConfigMapLock.newBuilder(client).name("lock").namespace("ns").identity("me").build();
 
     assertEquals("Lease ns/lock", lease.describe());
     assertEquals("ConfigMap ns/lock", configMap.describe());

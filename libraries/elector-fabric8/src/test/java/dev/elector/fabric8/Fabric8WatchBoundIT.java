@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.WatchPacer;
 import dev.elector.lock.LockFailure;
 import dev.elector.time.Cancellable;
@@ -146,9 +147,8 @@ class Fabric8WatchBoundIT {
                     .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
                     .build())
             .build();
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(client)
+    KubeLock lock =
+        Fabric8LeaseLock.newBuilder(client)
             .namespace("ns")
             .name("lock")
             .identity("follower")

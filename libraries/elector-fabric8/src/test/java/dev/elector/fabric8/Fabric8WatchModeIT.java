@@ -48,8 +48,7 @@ class Fabric8WatchModeIT extends AbstractWatchModeIT {
       @Override
       public LeaderLock lock(
           String namespace, String name, String identity, Duration requestTimeout) {
-        return Fabric8LeaseLock.newBuilder()
-            .client(client)
+        return Fabric8LeaseLock.newBuilder(client)
             .namespace(namespace)
             .name(name)
             .identity(identity)

@@ -1,10 +1,9 @@
 /**
  * What every Kubernetes lock backend of Elector shares, whichever client it uses: {@link
- * dev.elector.kube.KubeLock}, the view of a lock in one Kubernetes object; {@link
- * dev.elector.kube.ForwardingKubeLock}, the base of the public lock classes, which forward every
- * call to the one implementation; {@link dev.elector.kube.WatchMode}, how a lock watches its object
- * while it follows; and {@link dev.elector.kube.PodEnvironment}, where a lock finds its own
- * namespace and default identity.
+ * dev.elector.kube.KubeLock}, the view of a lock in one Kubernetes object, and its {@link
+ * dev.elector.kube.KubeLock.Builder}, the options every backend's {@code newBuilder(client)} takes;
+ * {@link dev.elector.kube.WatchMode}, how a lock watches its object while it follows; and {@link
+ * dev.elector.kube.PodEnvironment}, where a lock finds its own namespace and default identity.
  *
  * <p>This module depends on elector-core, slf4j-api and the JSpecify annotations only, never on a
  * Kubernetes client or a JSON library, so that elector-k8s-lease (client-java) and elector-fabric8

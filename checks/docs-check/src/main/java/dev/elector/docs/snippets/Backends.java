@@ -6,6 +6,7 @@ import dev.elector.LeaderElector;
 import dev.elector.configmap.ConfigMapLock;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -21,10 +22,9 @@ import java.util.concurrent.Executors;
 final class Backends {
   private Backends() {}
 
-  static LeaseLock everyLeaseOption(ApiClient client) {
+  static KubeLock everyLeaseOption(ApiClient client) {
     // tag::lease-options[]
-    LeaseLock lock = LeaseLock.newBuilder()
-        .apiClient(client)
+    KubeLock lock = LeaseLock.newBuilder(client)
         .name("my-operator")                 // required: the Lease's name
         .namespace("my-namespace")           // default: POD_NAMESPACE, else the ServiceAccount's
         .identity("my-operator-0")           // default: POD_NAME (or host name) + "_" + a suffix
@@ -38,21 +38,19 @@ final class Backends {
     return lock;
   }
 
-  static ConfigMapLock configMap(ApiClient client) {
+  static KubeLock configMap(ApiClient client) {
     // tag::configmap[]
-    ConfigMapLock lock = ConfigMapLock.newBuilder()
-        .apiClient(client)
+    KubeLock lock = ConfigMapLock.newBuilder(client)
         .name("my-operator")                 // the ConfigMap's name; its data is left alone
         .build();
     // end::configmap[]
     return lock;
   }
 
-  static LeaseLock fromTheIde() throws IOException {
+  static KubeLock fromTheIde() throws IOException {
     // tag::ide[]
     // Outside a pod there is no POD_NAMESPACE: name the namespace (and, if you like, the identity).
-    LeaseLock lock = LeaseLock.newBuilder()
-        .apiClient(Config.defaultClient())   // $KUBECONFIG, else ~/.kube/config
+    KubeLock lock = LeaseLock.newBuilder(Config.defaultClient())   // $KUBECONFIG or ~/.kube/config
         .namespace("default")
         .name("elector-leader")
         .identity(System.getProperty("user.name") + "-ide")
@@ -66,7 +64,7 @@ final class Backends {
     for (int i = 0; i < 1000; i++) {
       // tag::many-locks[]
       // Nothing to set: a thousand of these share one watch and at most 8 request threads.
-      LeaseLock lock = LeaseLock.newBuilder().apiClient(client).name("shard-" + i).build();
+      KubeLock lock = LeaseLock.newBuilder(client).name("shard-" + i).build();
       // end::many-locks[]
       electors.add(
           LeaderElector.start(ElectorConfig.newBuilder().lock(lock).callbacks(callbacks).build()));
@@ -77,8 +75,7 @@ final class Backends {
   static LeaderElector fabric8(LeaderCallbacks callbacks) {
     // tag::fabric8[]
     KubernetesClient client = new KubernetesClientBuilder().build();   // the pod's ServiceAccount
-    Fabric8LeaseLock lock = Fabric8LeaseLock.newBuilder()
-        .client(client)                      // never closed by the lock
+    KubeLock lock = Fabric8LeaseLock.newBuilder(client)   // the lock never closes it
         .name("elector-leader")              // namespace from POD_NAMESPACE, identity from POD_NAME
         .build();
     LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder()

@@ -39,7 +39,7 @@ final class Frameworks {
     KubernetesClient client = new KubernetesClientBuilder().build();
     TermScopedOperator operator = TermScopedOperator.newBuilder()
         .client(client)
-        .lock(Fabric8LeaseLock.newBuilder().client(client).name("my-operator").build())
+        .lock(Fabric8LeaseLock.newBuilder(client).name("my-operator").build())
         .electorConfig(config -> config.leaseDuration(Duration.ofSeconds(15)))
         .reconcilers((op, term) -> op.register(new MyReconciler(term)))   // a fresh Operator a term
         .start();

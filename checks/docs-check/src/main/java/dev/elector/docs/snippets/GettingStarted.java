@@ -4,6 +4,7 @@ import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import io.kubernetes.client.util.Config;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -20,8 +21,7 @@ final class GettingStarted {
 
   // tag::main[]
   public static void main(String[] args) throws Exception {
-    LeaseLock lock = LeaseLock.newBuilder()
-        .apiClient(Config.defaultClient())   // in a pod its ServiceAccount, else $KUBECONFIG
+    KubeLock lock = LeaseLock.newBuilder(Config.defaultClient())   // a pod's account, else $KUBECONFIG
         .name("elector-leader")              // namespace: POD_NAMESPACE (set it outside a pod)
         .build();                            // identity: POD_NAME (or the host name) + a suffix
     LeaderElector elector = LeaderElector.start(ElectorConfig.newBuilder()

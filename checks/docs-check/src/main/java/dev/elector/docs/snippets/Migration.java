@@ -34,7 +34,7 @@ final class Migration {
       // tag::client-java-extended-after[]
       // after: dev.elector, dev.elector.k8s (elector-k8s-lease)
       var elector = dev.elector.LeaderElector.start(ElectorConfig.newBuilder()
-          .lock(LeaseLock.newBuilder().apiClient(apiClient)
+          .lock(LeaseLock.newBuilder(apiClient)
               .namespace(namespace).name("my-operator").identity(podName).build())
           .callbacks(LeaderCallbacks.of(term -> startWork(), (term, reason) -> stopWork()))
           .build());                  // 15 s / 10 s / 2 s by default; re-runs after every term
@@ -65,7 +65,7 @@ final class Migration {
       // tag::fabric8-after[]
       // after: dev.elector, dev.elector.fabric8 (elector-fabric8), on the same KubernetesClient
       var elector = dev.elector.LeaderElector.start(ElectorConfig.newBuilder()
-          .lock(Fabric8LeaseLock.newBuilder().client(client)
+          .lock(Fabric8LeaseLock.newBuilder(client)
               .namespace(namespace).name("my-operator").identity(podName).build())
           .callbacks(LeaderCallbacks.of(term -> startWork(), (term, reason) -> stopWork()))
           .build());                  // on shutdown: elector.close();

@@ -1,10 +1,10 @@
 package dev.elector.docs.snippets;
 
-import dev.elector.shard.ShardCallbacks;
-import dev.elector.shard.ShardGroup;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.k8s.LeaseLock;
+import dev.elector.shard.ShardCallbacks;
+import dev.elector.shard.ShardGroup;
 import io.kubernetes.client.openapi.ApiClient;
 
 /** The snippets of the shard groups guide. */
@@ -23,7 +23,7 @@ final class Shards {
     ShardGroup group = ShardGroup.newBuilder()
         .group("pools")                          // Leases pools-shard-0..11 and pools-member-0..11
         .shards(12)
-        .locks(name -> LeaseLock.newBuilder().apiClient(client).name(name).build())
+        .locks(name -> LeaseLock.newBuilder(client).name(name).build())
         .callbacks(new ShardCallbacks() {
           @Override
           public void onStartedLeading(int shard, Term term) {

@@ -1,5 +1,6 @@
 package dev.elector.examples.hello;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
@@ -33,8 +34,7 @@ public final class HelloLeader {
 
   public static void main(String[] args) throws Exception {
     int healthPort = Integer.parseInt(System.getenv().getOrDefault("HEALTH_PORT", "8080"));
-    LeaseLock lock = LeaseLock.newBuilder()
-        .apiClient(Config.defaultClient()) // the pod's ServiceAccount, or KUBECONFIG outside a pod
+    KubeLock lock = LeaseLock.newBuilder(Config.defaultClient())   // a pod's account, else $KUBECONFIG
         .name(LOCK_NAME)                   // namespace: POD_NAMESPACE (Downward API); outside a
         .build();                          // pod set it too. Identity: POD_NAME plus a suffix
     ExecutorService worker = Executors.newSingleThreadExecutor();

@@ -1,5 +1,6 @@
 package dev.elector.examples.josdk7;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
@@ -44,9 +45,8 @@ public final class OperatorOnFabric8Seven {
     String namespace =
         Objects.requireNonNull(System.getenv("POD_NAMESPACE"), "POD_NAMESPACE must be set");
 
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(client) // the operator's own client; the lock never closes it
+    KubeLock lock =
+        Fabric8LeaseLock.newBuilder(client) // the operator's own client; the lock never closes it
             .name("elector-leader") // namespace: POD_NAMESPACE; identity: POD_NAME plus a suffix
             .build();
     LeaderElector elector =

@@ -43,8 +43,7 @@ public final class OperatorMain {
         TermScopedOperator.newBuilder()
             .client(client)
             .lock(
-                Fabric8LeaseLock.newBuilder()
-                    .client(client)
+                Fabric8LeaseLock.newBuilder(client)
                     .namespace(namespace)
                     .name("greeting-operator")
                     .identity(identity)

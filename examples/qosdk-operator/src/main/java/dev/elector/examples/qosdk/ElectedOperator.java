@@ -58,8 +58,7 @@ public class ElectedOperator {
         TermScopedOperator.newBuilder()
             .client(client)
             .lock(
-                Fabric8LeaseLock.newBuilder()
-                    .client(client)
+                Fabric8LeaseLock.newBuilder(client)
                     .namespace(namespace)
                     .name("greeting-operator")
                     .identity(identity)

@@ -8,6 +8,7 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.josdk.TermScopedOperator;
+import dev.elector.kube.KubeLock;
 import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeTest;
@@ -206,14 +207,8 @@ class ColdStartIT {
     return b.leaseDuration(LEASE).renewDeadline(RENEW).retryPeriod(RETRY);
   }
 
-  private static Fabric8LeaseLock lock(
-      KubernetesClient client, String ns, String lease, String identity) {
-    return Fabric8LeaseLock.newBuilder()
-        .client(client)
-        .namespace(ns)
-        .name(lease)
-        .identity(identity)
-        .build();
+  private static KubeLock lock(KubernetesClient client, String ns, String lease, String identity) {
+    return Fabric8LeaseLock.newBuilder(client).namespace(ns).name(lease).identity(identity).build();
   }
 
   private static KubernetesClient client(KubeCluster cluster) throws Exception {

@@ -4,6 +4,7 @@ import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.josdk.TermScopedOperator;
+import dev.elector.kube.KubeLock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -70,9 +71,8 @@ public final class ReplicaMain {
           events);
       return;
     }
-    Fabric8LeaseLock lock =
-        Fabric8LeaseLock.newBuilder()
-            .client(client)
+    KubeLock lock =
+        Fabric8LeaseLock.newBuilder(client)
             .namespace(namespace)
             .name(lease)
             .identity(identity)

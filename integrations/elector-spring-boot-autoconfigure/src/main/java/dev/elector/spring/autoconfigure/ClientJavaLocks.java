@@ -1,7 +1,6 @@
 package dev.elector.spring.autoconfigure;
 
 import dev.elector.configmap.ConfigMapLock;
-import dev.elector.k8s.KubeLockBuilder;
 import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
@@ -9,7 +8,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 /** The client-java locks; loaded only when client-java and elector-k8s-lease are present. */
@@ -24,9 +22,11 @@ final class ClientJavaLocks {
     ApiClient bean = beans.getBeanProvider(ApiClient.class).getIfUnique();
     ApiClient client = bean != null ? bean : defaultClient();
     if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP) {
-      return options(ConfigMapLock.newBuilder(), properties, name, environment, client).build();
+      return LockProperties.apply(ConfigMapLock.newBuilder(client), properties, name, environment)
+          .build();
     }
-    return options(LeaseLock.newBuilder(), properties, name, environment, client).build();
+    return LockProperties.apply(LeaseLock.newBuilder(client), properties, name, environment)
+        .build();
   }
 
   private static ApiClient defaultClient() {
@@ -40,36 +40,5 @@ final class ClientJavaLocks {
               + "); fix that configuration or define an ApiClient bean",
           e);
     }
-  }
-
-  private static <B extends KubeLockBuilder<B>> B options(
-      B builder,
-      ElectorProperties properties,
-      String name,
-      PodEnvironment environment,
-      ApiClient client) {
-    builder
-        .apiClient(client)
-        .environment(environment)
-        .name(name)
-        .watchMode(properties.getWatchMode())
-        .recordEvents(properties.isRecordEvents());
-    String namespace = properties.getNamespace();
-    if (namespace != null) {
-      builder.namespace(namespace);
-    }
-    String identity = properties.getIdentity();
-    if (identity != null) {
-      builder.identity(identity);
-    }
-    Duration requestTimeout = properties.getRequestTimeout();
-    if (requestTimeout != null) {
-      builder.requestTimeout(requestTimeout);
-    }
-    String eventComponent = properties.getEventComponent();
-    if (eventComponent != null) {
-      builder.eventComponent(eventComponent);
-    }
-    return builder;
   }
 }

@@ -1,5 +1,6 @@
 package dev.elector.kube.internal;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,14 +19,14 @@ public final class LockOptions {
    * elector's default callTimeout (half its default renewDeadline). An elector call is bounded by
    * the timeout it carries, or by a requestTimeout set shorter.
    */
-  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = KubeLock.DEFAULT_REQUEST_TIMEOUT;
 
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   /** The default reporting component of a lock's Events. */
-  public static final String DEFAULT_EVENT_COMPONENT = "elector";
+  public static final String DEFAULT_EVENT_COMPONENT = KubeLock.DEFAULT_EVENT_COMPONENT;
 
   private static final Pattern QUALIFIED_NAME =
       Pattern.compile(
@@ -77,7 +78,6 @@ public final class LockOptions {
    * Applies the defaults and checks everything at once.
    *
    * @param kind the lock's kind, such as {@code Lease}, for messages
-   * @param missingClient the problem to report when no client was given, or null when one was
    * @param namespace the namespace given, or null for the pod's own
    * @param identity the identity given, or null for the environment's default
    * @param requestTimeout the requestTimeout given, or null for none
@@ -86,7 +86,6 @@ public final class LockOptions {
    */
   public static Resolved resolve(
       String kind,
-      @Nullable String missingClient,
       @Nullable String name,
       @Nullable String namespace,
       @Nullable String identity,
@@ -94,9 +93,6 @@ public final class LockOptions {
       PodEnvironment environment,
       List<String> more) {
     List<String> problems = new ArrayList<>();
-    if (missingClient != null) {
-      problems.add(missingClient);
-    }
     if (name == null || name.isBlank()) {
       problems.add("name is missing; set name(...) to the " + kind + " all candidates share");
     } else if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {

@@ -1,9 +1,7 @@
 package dev.elector.kube.internal;
 
 import dev.elector.ElectorListener;
-import dev.elector.ListeningLock;
 import dev.elector.kube.KubeLock;
-import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
@@ -48,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * read under coordinated leader election (a Lease naming {@code spec.strategy}) is never sent: it
  * fails as {@link LockFailure.Kind#INVALID}, whoever asks for it. Thread-safe.
  */
-public final class ObjectLock implements KubeLock, ListeningLock {
+public final class ObjectLock implements KubeLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
 
   /**

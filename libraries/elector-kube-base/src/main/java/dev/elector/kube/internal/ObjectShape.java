@@ -1,6 +1,5 @@
 package dev.elector.kube.internal;
 
-import dev.elector.kube.ObjectKind;
 import dev.elector.lock.LeaderRecord;
 import java.util.LinkedHashMap;
 import java.util.Map;

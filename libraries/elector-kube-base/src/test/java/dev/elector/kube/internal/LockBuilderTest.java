@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.kube.ObjectKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.testkit.FakeClock;
 import dev.elector.testkit.VirtualScheduler;
@@ -25,28 +24,22 @@ class LockBuilderTest {
   private static final String FILE = PodEnvironment.NAMESPACE_FILE;
   private static final Object CLIENT = new Object();
 
-  /** A backend's builder reduced to the shared part, with a client that is given or not. */
-  private static final class Builder extends LockBuilder<Builder> {
-    private @Nullable Object client = CLIENT;
+  /** A transport no test here sends through: building a lock sends nothing. */
+  private static final ApiTransport NO_TRANSPORT =
+      new ScriptedTransport() {
+        @Override
+        Reply answer(String method, String path, @Nullable Object body) {
+          throw new AssertionError("sent " + method + " " + path);
+        }
+      };
 
-    @Override
-    protected Builder self() {
-      return this;
-    }
-
-    Builder withoutClient() {
-      client = null;
-      return this;
-    }
-
-    ObjectLock.Settings build() {
-      return settings(
-          ObjectKind.LEASE, client, "client is missing; give it one", (c, timeout) -> null);
-    }
+  /** A backend's builder with a client that sends nothing. */
+  private static LockBuilder<Object> newBuilder() {
+    return new LockBuilder<>(ObjectKind.LEASE, CLIENT, (client, timeout) -> NO_TRANSPORT);
   }
 
-  private static Builder builder(PodEnvironment environment) {
-    return new Builder().name("lock").environment(environment);
+  private static LockBuilder<Object> builder(PodEnvironment environment) {
+    return newBuilder().name("lock").environment(environment);
   }
 
   @Test
@@ -57,9 +50,9 @@ class LockBuilderTest {
     PodEnvironment fileOnly =
         PodEnvironment.of(Map.of(), Map.of(FILE, "from-file\n"), "host", "x1");
 
-    assertEquals("explicit", builder(both).namespace("explicit").build().namespace());
-    assertEquals("from-env", builder(both).build().namespace());
-    assertEquals("from-file", builder(fileOnly).build().namespace());
+    assertEquals("explicit", builder(both).namespace("explicit").settings().namespace());
+    assertEquals("from-env", builder(both).settings().namespace());
+    assertEquals("from-file", builder(fileOnly).settings().namespace());
   }
 
   @Test
@@ -67,7 +60,7 @@ class LockBuilderTest {
     PodEnvironment nothing = PodEnvironment.of(Map.of(), Map.of(), "host", "x1");
 
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> builder(nothing).build());
+        assertThrows(IllegalStateException.class, () -> builder(nothing).settings());
 
     assertTrue(e.getMessage().contains("POD_NAMESPACE"), e.getMessage());
     assertTrue(e.getMessage().contains(FILE), e.getMessage());
@@ -81,9 +74,9 @@ class LockBuilderTest {
     PodEnvironment host =
         PodEnvironment.of(Map.of("POD_NAMESPACE", "ns"), Map.of(), "node-host", "ab12cd");
 
-    assertEquals("me", builder(pod).identity("me").build().identity());
-    assertEquals("web-7d9_ab12cd", builder(pod).build().identity());
-    assertEquals("node-host_ab12cd", builder(host).build().identity());
+    assertEquals("me", builder(pod).identity("me").settings().identity());
+    assertEquals("web-7d9_ab12cd", builder(pod).settings().identity());
+    assertEquals("node-host_ab12cd", builder(host).settings().identity());
   }
 
   @Test
@@ -97,25 +90,36 @@ class LockBuilderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                new Builder()
-                    .withoutClient()
+                newBuilder()
                     .name("Not_Valid")
                     .namespace("ns")
                     .requestTimeout(Duration.ZERO)
                     .eventComponent("ops")
-                    .build());
+                    .settings());
 
     assertTrue(e.getMessage().startsWith("cannot build the Lease lock: "), e.getMessage());
-    assertTrue(e.getMessage().contains("client is missing; give it one"), e.getMessage());
     assertTrue(e.getMessage().contains("\"Not_Valid\" is not a valid"), e.getMessage());
     assertTrue(e.getMessage().contains("requestTimeout PT0S"), e.getMessage());
     assertTrue(e.getMessage().contains("add recordEvents(true)"), e.getMessage());
   }
 
+  @SuppressWarnings("NullAway") // the nulls a caller without NullAway may pass
+  @Test
+  void theKindTheClientAndTheTransportAreRequiredWhereTheBuilderIsMade() {
+    assertThrows(
+        NullPointerException.class,
+        () -> new LockBuilder<>(ObjectKind.LEASE, null, (client, timeout) -> NO_TRANSPORT));
+    assertThrows(
+        NullPointerException.class,
+        () -> new LockBuilder<>(null, CLIENT, (client, timeout) -> NO_TRANSPORT));
+    assertThrows(
+        NullPointerException.class, () -> new LockBuilder<>(ObjectKind.LEASE, CLIENT, null));
+  }
+
   @Test
   void defaultsAreARequestTimeoutThatFollowsTheElectorTheSharedThreadsAndNoEvents() {
     ObjectLock.Settings settings =
-        new Builder().name("lock").namespace("ns").identity("me").build();
+        newBuilder().name("lock").namespace("ns").identity("me").settings();
 
     assertSame(CLIENT, settings.client());
     assertNull(settings.requestTimeout(), "unset: it follows the elector's callTimeout");
@@ -123,12 +127,12 @@ class LockBuilderTest {
     assertNull(settings.eventComponent());
     assertEquals(
         "elector",
-        new Builder()
+        newBuilder()
             .name("lock")
             .namespace("ns")
             .identity("me")
             .recordEvents(true)
-            .build()
+            .settings()
             .eventComponent());
   }
 
@@ -139,16 +143,16 @@ class LockBuilderTest {
     SplittableRandom random = new SplittableRandom(3);
 
     LockTime given =
-        new Builder()
+        newBuilder()
             .name("lock")
             .namespace("ns")
             .identity("me")
             .clock(clock)
             .scheduler(scheduler)
             .random(random)
-            .build()
+            .settings()
             .time();
-    LockTime defaults = new Builder().name("lock").namespace("ns").identity("me").build().time();
+    LockTime defaults = newBuilder().name("lock").namespace("ns").identity("me").settings().time();
 
     assertSame(clock, given.clock());
     assertSame(scheduler, given.scheduler());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
-import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;

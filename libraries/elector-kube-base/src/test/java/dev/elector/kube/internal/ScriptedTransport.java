@@ -1,6 +1,5 @@
 package dev.elector.kube.internal;
 
-import dev.elector.kube.ObjectKind;
 import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import java.util.List;

@@ -12,7 +12,7 @@ public final class JosdkConsumer {
   public static TermScopedOperator operator(KubernetesClient client) {
     return TermScopedOperator.newBuilder()
         .client(client)
-        .lock(Fabric8LeaseLock.newBuilder().client(client).name("install-paths").build())
+        .lock(Fabric8LeaseLock.newBuilder(client).name("install-paths").build())
         .reconcilers((operator, term) -> {})
         .build();
   }

@@ -5,7 +5,7 @@ import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.fabric8.Fabric8ConfigMapLock;
 import dev.elector.fabric8.Fabric8LeaseLock;
-import dev.elector.fabric8.Fabric8LockBuilder;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
@@ -294,27 +294,24 @@ public final class ElectorSettings {
       KubernetesClient client,
       PodEnvironment environment) {
     if (config.lockKind() == LockKind.CONFIGMAP) {
-      return options(Fabric8ConfigMapLock.newBuilder(), config, name, client, environment).build();
+      return options(Fabric8ConfigMapLock.newBuilder(client), config, name, environment).build();
     }
-    return options(Fabric8LeaseLock.newBuilder(), config, name, client, environment).build();
+    return options(Fabric8LeaseLock.newBuilder(client), config, name, environment).build();
   }
 
-  private static <B extends Fabric8LockBuilder<B>> B options(
-      B builder,
+  private static KubeLock.Builder options(
+      KubeLock.Builder builder,
       ElectorRuntimeConfig config,
       Optional<String> name,
-      KubernetesClient client,
       PodEnvironment environment) {
-    builder.client(client).environment(environment);
-    // Lambdas, not builder::name: a method reference on a type variable names the class that
-    // declares the setter, the builders' internal base, which this jar may not use.
-    name.ifPresent(n -> builder.name(n));
-    config.namespace().ifPresent(namespace -> builder.namespace(namespace));
-    config.identity().ifPresent(identity -> builder.identity(identity));
-    config.requestTimeout().ifPresent(timeout -> builder.requestTimeout(timeout));
-    config.watchMode().ifPresent(mode -> builder.watchMode(mode));
-    config.recordEvents().ifPresent(record -> builder.recordEvents(record));
-    config.eventComponent().ifPresent(component -> builder.eventComponent(component));
+    builder.environment(environment);
+    name.ifPresent(builder::name);
+    config.namespace().ifPresent(builder::namespace);
+    config.identity().ifPresent(builder::identity);
+    config.requestTimeout().ifPresent(builder::requestTimeout);
+    config.watchMode().ifPresent(builder::watchMode);
+    config.recordEvents().ifPresent(builder::recordEvents);
+    config.eventComponent().ifPresent(builder::eventComponent);
     return builder;
   }
 }

@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.k8s.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.k8s.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import dev.elector.ElectorListener;
 import dev.elector.TermEnd;
+import dev.elector.k8s.LeaseLock;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.Reply;
 import dev.elector.testkit.FakeClock;
@@ -233,12 +235,10 @@ class EventRecorderTest {
   @Test
   void theLockRecordsOnlyWhenAskedAndTheBuilderChecksTheComponent() {
     ApiClient client = new ApiClient();
-    LeaseLock plain =
-        LeaseLock.newBuilder().apiClient(client).namespace("ns").name("l").identity("me").build();
+    KubeLock plain = LeaseLock.newBuilder(client).namespace("ns").name("l").identity("me").build();
     assertEquals(ElectorListener.NONE, plain.electorListener());
-    LeaseLock recording =
-        LeaseLock.newBuilder()
-            .apiClient(client)
+    KubeLock recording =
+        LeaseLock.newBuilder(client)
             .namespace("ns")
             .name("l")
             .identity("me")
@@ -251,8 +251,7 @@ class EventRecorderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                LeaseLock.newBuilder()
-                    .apiClient(client)
+                LeaseLock.newBuilder(client)
                     .namespace("ns")
                     .name("l")
                     .identity("me")
@@ -267,8 +266,7 @@ class EventRecorderTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                LeaseLock.newBuilder()
-                    .apiClient(client)
+                LeaseLock.newBuilder(client)
                     .namespace("ns")
                     .name("l")
                     .identity("me")

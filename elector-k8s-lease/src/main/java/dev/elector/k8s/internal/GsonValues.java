@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.k8s.internal;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;

@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.k8s.internal;
 
 import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ApiTransport;
@@ -32,14 +32,15 @@ import org.jspecify.annotations.Nullable;
  * Bodies are written and answers read with Gson ({@link GsonValues}), the nulls of a merge patch
  * included.
  */
-final class KubeHttp implements ApiTransport {
+public final class KubeHttp implements ApiTransport {
   private static final String[] AUTH = {"BearerToken"};
 
   private final ApiClient client;
   private final Duration timeout;
   private volatile @Nullable OkHttpClient streaming;
 
-  KubeHttp(ApiClient client, Duration timeout) {
+  /** Requests through {@code client}, each bounded by {@code timeout} unless a call says less. */
+  public KubeHttp(ApiClient client, Duration timeout) {
     this.client = client;
     this.timeout = timeout;
   }

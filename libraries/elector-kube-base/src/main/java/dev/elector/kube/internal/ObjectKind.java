@@ -1,6 +1,6 @@
-package dev.elector.kube;
+package dev.elector.kube.internal;
 
-/** The kind of Kubernetes object a {@link KubeLock} keeps its record in. */
+/** The kind of Kubernetes object a {@link dev.elector.kube.KubeLock} keeps its record in. */
 public enum ObjectKind {
   /** A {@code coordination.k8s.io/v1} Lease: the record is its spec. */
   LEASE("Lease"),

@@ -1,4 +1,4 @@
-package dev.elector.k8s;
+package dev.elector.k8s.internal;
 
 import dev.elector.kube.internal.Abort;
 import dev.elector.kube.internal.ClientState;

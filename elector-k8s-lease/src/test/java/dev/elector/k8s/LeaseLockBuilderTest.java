@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The client-java builder: its client, its environment and its messages. */
-class KubeLockBuilderTest {
+/** The client-java lock builder: its client, its environment and its messages. */
+class LeaseLockBuilderTest {
   private static final String FILE = PodEnvironment.NAMESPACE_FILE;
   private final ApiClient client = new ApiClient();
 

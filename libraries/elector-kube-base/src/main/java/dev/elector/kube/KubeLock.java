@@ -54,7 +54,7 @@ public interface KubeLock extends ListeningLock {
    * The options of a Kubernetes lock, the same whichever client and object kind the lock uses; a
    * backend's {@code newBuilder(client)} returns one. Setters reject null at once; {@link #build()}
    * resolves namespace and identity and reports every problem in one {@link IllegalStateException}.
-   * Not thread-safe; build once per lock.
+   * Not thread-safe.
    */
   interface Builder {
     /**

@@ -14,19 +14,9 @@ import org.jspecify.annotations.Nullable;
  * {@code default}), a non-blank identity (default the pod's), a positive request timeout.
  */
 public final class LockOptions {
-  /**
-   * Default timeout of the lock's own API requests (its watch's lists, its Events): 5 s, the
-   * elector's default callTimeout (half its default renewDeadline). An elector call is bounded by
-   * the timeout it carries, or by a requestTimeout set shorter.
-   */
-  public static final Duration DEFAULT_REQUEST_TIMEOUT = KubeLock.DEFAULT_REQUEST_TIMEOUT;
-
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-
-  /** The default reporting component of a lock's Events. */
-  public static final String DEFAULT_EVENT_COMPONENT = KubeLock.DEFAULT_EVENT_COMPONENT;
 
   private static final Pattern QUALIFIED_NAME =
       Pattern.compile(
@@ -37,7 +27,7 @@ public final class LockOptions {
 
   /** {@code requestTimeout}, or the default when it is not set. */
   public static Duration requestTimeoutOrDefault(@Nullable Duration requestTimeout) {
-    return requestTimeout != null ? requestTimeout : DEFAULT_REQUEST_TIMEOUT;
+    return requestTimeout != null ? requestTimeout : KubeLock.DEFAULT_REQUEST_TIMEOUT;
   }
 
   /** What is wrong with the Events options: an eventComponent without events, or a bad name. */
@@ -63,7 +53,9 @@ public final class LockOptions {
   /** The component events are recorded as, or null when none are recorded. */
   public static @Nullable String eventComponent(
       boolean recordEvents, @Nullable String eventComponent) {
-    return !recordEvents ? null : eventComponent != null ? eventComponent : DEFAULT_EVENT_COMPONENT;
+    return !recordEvents
+        ? null
+        : eventComponent != null ? eventComponent : KubeLock.DEFAULT_EVENT_COMPONENT;
   }
 
   /**

@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
  * or the requestTimeout set on the builder when that is shorter. A request is not sent once it has
  * waited that long for a thread of the executor, and its exchange ends at that deadline. The
  * watches' lists and the Events are bounded by the requestTimeout, {@link
- * LockOptions#DEFAULT_REQUEST_TIMEOUT} when none is set. A call whose stage is cancelled (the
- * elector stopped waiting) is not sent, or is aborted in flight. An update over a version this lock
- * read under coordinated leader election (a Lease naming {@code spec.strategy}) is never sent: it
- * fails as {@link LockFailure.Kind#INVALID}, whoever asks for it. Thread-safe.
+ * KubeLock#DEFAULT_REQUEST_TIMEOUT} when none is set. A call whose stage is cancelled (the elector
+ * stopped waiting) is not sent, or is aborted in flight. An update over a version this lock read
+ * under coordinated leader election (a Lease naming {@code spec.strategy}) is never sent: it fails
+ * as {@link LockFailure.Kind#INVALID}, whoever asks for it. Thread-safe.
  */
 public final class ObjectLock implements KubeLock {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
@@ -49,7 +50,7 @@ class RequestDeadlineTest {
 
     @Override
     public Duration timeout() {
-      return LockOptions.DEFAULT_REQUEST_TIMEOUT;
+      return KubeLock.DEFAULT_REQUEST_TIMEOUT;
     }
 
     @Override
@@ -130,7 +131,7 @@ class RequestDeadlineTest {
     LeaderElector.create(config(unset, Duration.ofSeconds(3))).close();
     LeaderElector.create(config(set, Duration.ofSeconds(1))).close();
 
-    assertEquals(LockOptions.DEFAULT_REQUEST_TIMEOUT, unset.requestTimeout());
+    assertEquals(KubeLock.DEFAULT_REQUEST_TIMEOUT, unset.requestTimeout());
     assertEquals(Duration.ofSeconds(2), set.requestTimeout());
   }
 

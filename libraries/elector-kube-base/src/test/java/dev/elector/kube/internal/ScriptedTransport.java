@@ -1,5 +1,6 @@
 package dev.elector.kube.internal;
 
+import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import java.util.List;
@@ -53,7 +54,7 @@ abstract class ScriptedTransport implements ApiTransport {
 
   @Override
   public Duration timeout() {
-    return LockOptions.DEFAULT_REQUEST_TIMEOUT;
+    return KubeLock.DEFAULT_REQUEST_TIMEOUT;
   }
 
   @Override

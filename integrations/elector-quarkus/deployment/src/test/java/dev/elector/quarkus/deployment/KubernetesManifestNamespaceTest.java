@@ -22,7 +22,10 @@ class KubernetesManifestNamespaceTest {
   static final QuarkusProdModeTest app =
       GeneratedManifests.application(APP)
           .setLogRecordPredicate(
-              r -> r.getLoggerName().equals(KubernetesManifestProcessor.class.getName()))
+              r ->
+                  r.getLoggerName()
+                      .equals(
+                          "dev.elector.quarkus.deployment.internal.KubernetesManifestProcessor"))
           .overrideConfigKey("quarkus.elector.namespace", "locks");
 
   @ProdBuildResults ProdModeTestResults results;

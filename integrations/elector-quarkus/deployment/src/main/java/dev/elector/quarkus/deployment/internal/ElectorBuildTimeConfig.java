@@ -1,4 +1,4 @@
-package dev.elector.quarkus.deployment;
+package dev.elector.quarkus.deployment.internal;
 
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;

@@ -1,4 +1,4 @@
-package dev.elector.quarkus.deployment;
+package dev.elector.quarkus.deployment.internal;
 
 import dev.elector.kube.PodEnvironment;
 import dev.elector.quarkus.internal.ElectorLifecycle;

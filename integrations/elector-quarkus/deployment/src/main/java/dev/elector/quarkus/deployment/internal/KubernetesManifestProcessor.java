@@ -1,4 +1,4 @@
-package dev.elector.quarkus.deployment;
+package dev.elector.quarkus.deployment.internal;
 
 import dev.elector.kube.WatchMode;
 import dev.elector.quarkus.LockKind;

@@ -1,6 +1,7 @@
 package dev.elector.quarkus;
 
 import dev.elector.ElectorConfig;
+import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
 import dev.elector.quarkus.internal.LockKindConverter;

@@ -3,6 +3,7 @@ package dev.elector.spring.autoconfigure;
 import dev.elector.configmap.ConfigMapLock;
 import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -21,7 +22,7 @@ final class ClientJavaLocks {
       ListableBeanFactory beans) {
     ApiClient bean = beans.getBeanProvider(ApiClient.class).getIfUnique();
     ApiClient client = bean != null ? bean : defaultClient();
-    if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP) {
+    if (properties.getLockKind() == LockKind.CONFIG_MAP) {
       return LockProperties.apply(ConfigMapLock.newBuilder(client), properties, name, environment)
           .build();
     }

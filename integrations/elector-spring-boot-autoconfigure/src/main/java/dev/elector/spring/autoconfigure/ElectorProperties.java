@@ -1,5 +1,6 @@
 package dev.elector.spring.autoconfigure;
 
+import dev.elector.kube.LockKind;
 import dev.elector.kube.WatchMode;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -22,17 +23,6 @@ public class ElectorProperties {
     CLIENT_JAVA,
     /** fabric8 (elector-fabric8) on the application's KubernetesClient bean. */
     FABRIC8
-  }
-
-  /**
-   * The kind of Kubernetes object that holds the lock: {@code lease} or {@code configmap} ({@code
-   * config-map} is accepted too, as Spring accepts any spelling of a constant's letters).
-   */
-  public enum LockKind {
-    /** A coordination.k8s.io/v1 Lease, the kind client-go uses. */
-    LEASE,
-    /** A ConfigMap with client-go's leader annotation, for clusters without Leases. */
-    CONFIG_MAP
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.elector.spring.autoconfigure;
 
 import dev.elector.ConfigProblem;
 import dev.elector.ElectorConfig;
+import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.spring.autoconfigure.ElectorProperties.Backend;
 import java.time.Duration;
@@ -193,7 +194,7 @@ final class ElectorSettings {
                 "elector.backend",
                 "elector.backend is client-java but elector-k8s-lease or io.kubernetes:client-java is"
                     + " not on the class path; add dev.elector:elector-k8s-lease"));
-      } else if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP
+      } else if (properties.getLockKind() == LockKind.CONFIG_MAP
           && !classpath.clientJavaConfigMap()) {
         problems.add(
             new Problem(

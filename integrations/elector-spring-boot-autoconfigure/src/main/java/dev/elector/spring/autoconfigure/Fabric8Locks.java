@@ -3,6 +3,7 @@ package dev.elector.spring.autoconfigure;
 import dev.elector.fabric8.Fabric8ConfigMapLock;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -17,7 +18,7 @@ final class Fabric8Locks {
       PodEnvironment environment,
       ListableBeanFactory beans) {
     KubernetesClient client = beans.getBeanProvider(KubernetesClient.class).getObject();
-    if (properties.getLockKind() == ElectorProperties.LockKind.CONFIG_MAP) {
+    if (properties.getLockKind() == LockKind.CONFIG_MAP) {
       return LockProperties.apply(
               Fabric8ConfigMapLock.newBuilder(client), properties, name, environment)
           .build();

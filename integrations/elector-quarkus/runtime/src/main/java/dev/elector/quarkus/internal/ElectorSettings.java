@@ -6,11 +6,11 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.fabric8.Fabric8ConfigMapLock;
 import dev.elector.fabric8.Fabric8LeaseLock;
 import dev.elector.kube.KubeLock;
+import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
 import dev.elector.quarkus.ElectorRuntimeConfig;
-import dev.elector.quarkus.LockKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import java.time.Duration;
@@ -293,7 +293,7 @@ public final class ElectorSettings {
       Optional<String> name,
       KubernetesClient client,
       PodEnvironment environment) {
-    if (config.lockKind() == LockKind.CONFIGMAP) {
+    if (config.lockKind() == LockKind.CONFIG_MAP) {
       return options(Fabric8ConfigMapLock.newBuilder(client), config, name, environment).build();
     }
     return options(Fabric8LeaseLock.newBuilder(client), config, name, environment).build();

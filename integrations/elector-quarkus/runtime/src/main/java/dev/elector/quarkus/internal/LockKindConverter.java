@@ -1,6 +1,6 @@
 package dev.elector.quarkus.internal;
 
-import dev.elector.quarkus.LockKind;
+import dev.elector.kube.LockKind;
 import java.util.Locale;
 import org.eclipse.microprofile.config.spi.Converter;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +34,7 @@ public final class LockKindConverter implements Converter<LockKind> {
       case "lease":
         return LockKind.LEASE;
       case "configmap":
-        return LockKind.CONFIGMAP;
+        return LockKind.CONFIG_MAP;
       default:
         throw new IllegalArgumentException(
             "\""

@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorConfig;
 import dev.elector.LeaderCallbacks;
+import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
 import dev.elector.quarkus.ElectorRuntimeConfig;
-import dev.elector.quarkus.LockKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.quarkus.runtime.configuration.ConfigurationException;
@@ -63,7 +63,7 @@ class ElectorSettingsTest {
   @Test
   void setPropertiesReachTheConfigAndTheLock() {
     Settings s = new Settings();
-    s.values.put("lock-kind", LockKind.CONFIGMAP);
+    s.values.put("lock-kind", LockKind.CONFIG_MAP);
     s.values.put("name", "other-lock");
     s.values.put("namespace", "elsewhere");
     s.values.put("identity", "me");
@@ -215,10 +215,10 @@ class ElectorSettingsTest {
   @Test
   void theLockKindTakesEitherSpelling() {
     LockKindConverter converter = new LockKindConverter();
-    assertEquals(LockKind.CONFIGMAP, converter.convert("configmap"));
-    assertEquals(LockKind.CONFIGMAP, converter.convert("config-map"));
-    assertEquals(LockKind.CONFIGMAP, converter.convert("ConfigMap"));
-    assertEquals(LockKind.CONFIGMAP, converter.convert("CONFIG_MAP"));
+    assertEquals(LockKind.CONFIG_MAP, converter.convert("configmap"));
+    assertEquals(LockKind.CONFIG_MAP, converter.convert("config-map"));
+    assertEquals(LockKind.CONFIG_MAP, converter.convert("ConfigMap"));
+    assertEquals(LockKind.CONFIG_MAP, converter.convert("CONFIG_MAP"));
     assertEquals(LockKind.LEASE, converter.convert(" lease "));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> converter.convert("zookeeper"));

@@ -1,7 +1,7 @@
 package dev.elector.quarkus.deployment.internal;
 
+import dev.elector.kube.LockKind;
 import dev.elector.kube.WatchMode;
-import dev.elector.quarkus.LockKind;
 import dev.elector.quarkus.internal.LockKindConverter;
 import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
@@ -122,8 +122,8 @@ class KubernetesManifestProcessor {
       throw new ConfigurationException(PREFIX + "lock-kind: " + e.getMessage(), e);
     }
     String name = config.getOptionalValue(PREFIX + "name", String.class).orElse(applicationName);
-    List<String> group = List.of(lockKind == LockKind.CONFIGMAP ? "" : "coordination.k8s.io");
-    List<String> resource = List.of(lockKind == LockKind.CONFIGMAP ? "configmaps" : "leases");
+    List<String> group = List.of(lockKind == LockKind.CONFIG_MAP ? "" : "coordination.k8s.io");
+    List<String> resource = List.of(lockKind == LockKind.CONFIG_MAP ? "configmaps" : "leases");
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(
         new PolicyRule(

@@ -16,7 +16,6 @@ import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -94,7 +93,7 @@ final class ControllerHarness implements AutoCloseable {
     }
     KubeNamespace home = cluster.createNamespace(prefix);
     KubeIdentity identity = cluster.newIdentity(home, "ippool-controller");
-    cluster.grant(identity, home, RoleRules.fromYaml(RBAC));
+    cluster.grant(identity, home, KubeCluster.roleRules(RBAC));
     rbac.createClusterRoleBinding(
             new V1ClusterRoleBinding()
                 .apiVersion("rbac.authorization.k8s.io/v1")

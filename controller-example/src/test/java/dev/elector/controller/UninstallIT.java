@@ -11,7 +11,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
@@ -198,7 +197,7 @@ class UninstallIT {
   private static KubeIdentity uninstallIdentity(KubeCluster cluster, ControllerHarness harness)
       throws Exception {
     KubeIdentity identity = cluster.newIdentity(harness.home, "ippool-controller-uninstall");
-    cluster.grant(identity, harness.home, RoleRules.fromYaml(UNINSTALL_RBAC));
+    cluster.grant(identity, harness.home, KubeCluster.roleRules(UNINSTALL_RBAC));
     RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(cluster.admin());
     String name = "ippool-controller-uninstall-" + harness.home.name();
     for (Object document : Yaml.loadAll(UNINSTALL_RBAC.toFile())) {

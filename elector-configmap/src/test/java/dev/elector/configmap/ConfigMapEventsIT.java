@@ -10,7 +10,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
@@ -28,12 +27,12 @@ class ConfigMapEventsIT {
   @Test
   void aTermIsRecordedOnTheConfigMapUnderTheShippedRoles(
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
-    List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(RBAC));
-    rules.addAll(RoleRules.fromYaml(Path.of("..", "deploy", "configmap", "rbac-events.yaml")));
+    List<V1PolicyRule> rules = new ArrayList<>(KubeCluster.roleRules(RBAC));
+    rules.addAll(KubeCluster.roleRules(Path.of("..", "deploy", "configmap", "rbac-events.yaml")));
     KubeIdentity who = cluster.newIdentity(namespace, "cm-events");
     cluster.grant(who, namespace, rules);
     String name =
-        RoleRules.fromYaml(RBAC).stream()
+        KubeCluster.roleRules(RBAC).stream()
             .filter(r -> r.getResourceNames() != null)
             .flatMap(r -> r.getResourceNames().stream())
             .findFirst()

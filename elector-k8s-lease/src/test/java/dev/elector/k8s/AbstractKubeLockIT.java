@@ -25,7 +25,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
@@ -245,7 +244,7 @@ public abstract class AbstractKubeLockIT {
   private List<V1PolicyRule> shippedRules() throws Exception {
     List<V1PolicyRule> rules = new ArrayList<>();
     for (Path manifest : rbacManifests()) {
-      rules.addAll(RoleRules.fromYaml(manifest));
+      rules.addAll(KubeCluster.roleRules(manifest));
     }
     return rules;
   }

@@ -12,7 +12,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -61,7 +60,7 @@ public abstract class AbstractLeaseEventsIT {
 
   /** The lock name the shipped Role allows. */
   protected static String shippedLockName() throws Exception {
-    return RoleRules.fromYaml(RBAC).stream()
+    return KubeCluster.roleRules(RBAC).stream()
         .filter(r -> r.getResourceNames() != null)
         .flatMap(r -> r.getResourceNames().stream())
         .findFirst()
@@ -98,8 +97,8 @@ public abstract class AbstractLeaseEventsIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     String name = shippedLockName();
     String component = getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
-    List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(RBAC));
-    rules.addAll(RoleRules.fromYaml(RBAC_EVENTS));
+    List<V1PolicyRule> rules = new ArrayList<>(KubeCluster.roleRules(RBAC));
+    rules.addAll(KubeCluster.roleRules(RBAC_EVENTS));
     KubeIdentity a = cluster.newIdentity(namespace, "events-a");
     KubeIdentity b = cluster.newIdentity(namespace, "events-b");
     cluster.grant(a, namespace, rules);

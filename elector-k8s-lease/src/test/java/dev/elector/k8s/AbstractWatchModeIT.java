@@ -12,7 +12,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +59,7 @@ public abstract class AbstractWatchModeIT {
     List<V1PolicyRule> rules = new ArrayList<>();
     for (String file : files) {
       rules.addAll(
-          RoleRules.fromYaml(
+          KubeCluster.roleRules(
               Path.of(System.getProperty("elector.repository.root", ".."), "deploy/lease", file)));
     }
     for (V1PolicyRule rule : rules) {

@@ -10,7 +10,6 @@ import dev.elector.kube.internal.EventRecorder;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
-import dev.elector.testkit.kube.RoleRules;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +48,7 @@ class LeaseEventsIT extends AbstractLeaseEventsIT {
       KubeCluster cluster, KubeNamespace namespace) throws Exception {
     String name = shippedLockName();
     KubeIdentity c = cluster.newIdentity(namespace, "no-events");
-    cluster.grant(c, namespace, RoleRules.fromYaml(RBAC)); // the shipped Role without events
+    cluster.grant(c, namespace, KubeCluster.roleRules(RBAC)); // the shipped Role without events
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));

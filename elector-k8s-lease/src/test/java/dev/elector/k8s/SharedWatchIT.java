@@ -18,7 +18,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -62,7 +61,7 @@ class SharedWatchIT {
       throws Exception {
     KubeIdentity restricted = cluster.newIdentity(own, "by-name");
     cluster.grant(
-        restricted, own, RoleRules.fromYaml(Path.of("..", "deploy", "lease", "rbac.yaml")));
+        restricted, own, KubeCluster.roleRules(Path.of("..", "deploy", "lease", "rbac.yaml")));
     return restricted;
   }
 
@@ -192,7 +191,7 @@ class SharedWatchIT {
               new V1Role()
                   .metadata(new V1ObjectMeta().name("shared-watch"))
                   .rules(
-                      RoleRules.fromYaml(
+                      KubeCluster.roleRules(
                           Path.of("..", "deploy", "lease", "rbac-shared-watch.yaml"))))
           .execute();
       rbac.createNamespacedRoleBinding(

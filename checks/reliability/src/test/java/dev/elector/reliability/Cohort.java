@@ -19,7 +19,6 @@ import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
-import dev.elector.testkit.kube.RoleRules;
 import dev.elector.time.MonotonicClock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -367,7 +366,7 @@ final class Cohort implements AutoCloseable {
   Member add(String name, UnaryOperator<ElectorConfig.Builder> tuning) throws Exception {
     KubeIdentity identity =
         cluster.newIdentity(namespace, name + "-" + IDENTITIES.incrementAndGet());
-    cluster.grant(identity, namespace, RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
+    cluster.grant(identity, namespace, KubeCluster.roleRules(SHIPPED_LEASE_RBAC));
     FaultProxy proxy =
         FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode()).start();
     ApiClient client = identity.client();
@@ -395,7 +394,7 @@ final class Cohort implements AutoCloseable {
   Member addFabric8(String name, UnaryOperator<ElectorConfig.Builder> tuning) throws Exception {
     KubeIdentity identity =
         cluster.newIdentity(namespace, name + "-" + IDENTITIES.incrementAndGet());
-    cluster.grant(identity, namespace, RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
+    cluster.grant(identity, namespace, KubeCluster.roleRules(SHIPPED_LEASE_RBAC));
     FaultProxy proxy =
         FaultProxy.newBuilder().name(name).target(server).seed(name.hashCode()).start();
     KubernetesClient fabric8 =
@@ -466,7 +465,7 @@ final class Cohort implements AutoCloseable {
     KubeIdentity identity =
         cluster.newIdentity(namespace, name + "-" + IDENTITIES.incrementAndGet());
     // client-go renews with update (PUT) where Elector patches: the shipped rules plus update.
-    List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(SHIPPED_LEASE_RBAC));
+    List<V1PolicyRule> rules = new ArrayList<>(KubeCluster.roleRules(SHIPPED_LEASE_RBAC));
     rules.add(
         new V1PolicyRule()
             .apiGroups(List.of("coordination.k8s.io"))

@@ -19,7 +19,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import dev.elector.time.MonotonicClock;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -459,7 +458,7 @@ class MigrationIT {
             default -> null;
           };
       if (byName == null) {
-        return RoleRules.fromYaml(
+        return KubeCluster.roleRules(
             kind == Kind.LEASE ? Cohort.SHIPPED_LEASE_RBAC : SHIPPED_CONFIGMAP_RBAC);
       }
       return List.of(

@@ -10,7 +10,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -125,7 +124,7 @@ class StalledLeaderIT {
   private Process startStalledCandidate(KubeCluster cluster, KubeNamespace namespace, Path output)
       throws Exception {
     KubeIdentity identity = cluster.newIdentity(namespace, "stalled");
-    List<V1PolicyRule> rules = new ArrayList<>(RoleRules.fromYaml(Cohort.SHIPPED_LEASE_RBAC));
+    List<V1PolicyRule> rules = new ArrayList<>(KubeCluster.roleRules(Cohort.SHIPPED_LEASE_RBAC));
     rules.add(
         new V1PolicyRule()
             .apiGroups(List.of(""))

@@ -9,7 +9,6 @@ import dev.elector.ippool.NetworkApis;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
-import dev.elector.testkit.kube.RoleRules;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -109,7 +108,7 @@ final class AgentFixture {
 
   private List<V1PolicyRule> shippedRulesFor(String pool) throws Exception {
     List<V1PolicyRule> rules = new ArrayList<>();
-    for (V1PolicyRule rule : RoleRules.fromYaml(SHIPPED_RBAC)) {
+    for (V1PolicyRule rule : KubeCluster.roleRules(SHIPPED_RBAC)) {
       if (rule.getResourceNames() != null) {
         rule.setResourceNames(
             rule.getResourceNames().stream()

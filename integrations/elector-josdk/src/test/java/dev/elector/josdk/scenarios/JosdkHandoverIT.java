@@ -9,7 +9,6 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.testkit.kube.RoleRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +33,7 @@ class JosdkHandoverIT {
     String ns = namespace.name();
     Path dir = Replica.workDir("handover");
     KubeIdentity pod = cluster.newIdentity(namespace, "greeting-operator");
-    cluster.grant(pod, namespace, RoleRules.fromYaml(Cluster.RBAC));
+    cluster.grant(pod, namespace, KubeCluster.roleRules(Cluster.RBAC));
     String kubeconfig = cluster.kubeconfigYaml(pod.token());
     List<String> flags = new java.util.ArrayList<>(List.of("--namespace", ns));
     flags.addAll(TIMINGS);

@@ -17,6 +17,7 @@ import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1TokenRequestSpec;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import io.kubernetes.client.util.Yaml;
 import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
 import java.io.IOException;
 import java.io.StringReader;
@@ -24,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
@@ -241,6 +243,26 @@ public final class KubeCluster implements AutoCloseable {
         new RbacV1Subject().kind("ServiceAccount").name(name).namespace(home.name());
     String bearer = token.getStatus().getToken();
     return new KubeIdentity(username, subject, clientWithToken(bearer), bearer);
+  }
+
+  /**
+   * The rules of every {@code Role} in a YAML file (which may hold several documents), such as a
+   * shipped manifest, so that a test grants exactly what users are told to.
+   *
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException if it holds no Role with rules
+   */
+  public static List<V1PolicyRule> roleRules(Path yamlFile) throws IOException {
+    List<V1PolicyRule> rules = new ArrayList<>();
+    for (Object document : Yaml.loadAll(yamlFile.toFile())) {
+      if (document instanceof V1Role role && role.getRules() != null) {
+        rules.addAll(role.getRules());
+      }
+    }
+    if (rules.isEmpty()) {
+      throw new IllegalArgumentException(yamlFile + " holds no Role with rules");
+    }
+    return List.copyOf(rules);
   }
 
   /**

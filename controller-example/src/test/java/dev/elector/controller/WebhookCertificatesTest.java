@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.ElectorHealth;
-import dev.elector.testkit.FakeClock;
 import dev.elector.testkit.VirtualTime;
 import io.kubernetes.client.openapi.ApiException;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -42,11 +41,11 @@ class WebhookCertificatesTest {
   private static final WebhookCertificates.Timing TIMING = WebhookCertificates.Timing.DEFAULT;
 
   private final VirtualTime time = VirtualTime.withSeed(1);
-  private final FakeClock.FakeWallClock wall = time.clock().newWallClock();
+  private final Clock wall = time.newWallClock();
   private final List<String> transcript = new ArrayList<>();
 
   private Instant day(long days) {
-    return FakeClock.EPOCH.plus(Duration.ofDays(days));
+    return VirtualTime.EPOCH.plus(Duration.ofDays(days));
   }
 
   private void advanceTo(Instant instant) {
@@ -92,17 +91,18 @@ class WebhookCertificatesTest {
       assertEquals(Optional.empty(), certs.problem(), "day " + d);
     }
     assertEquals(3, certs.rotations(), "renewed at days 335, 700 and 1065");
-    assertEquals(List.of(FakeClock.EPOCH + " register [CN=vm-dhcp-webhook-ca]"), transcript);
+    assertEquals(List.of(VirtualTime.EPOCH + " register [CN=vm-dhcp-webhook-ca]"), transcript);
     certs.close();
-    time.scheduler().assertNoMoreTasks();
+    time.assertNoMoreTasks();
   }
 
   @Test
   void theNextHandshakePresentsTheRenewedCertificate() throws Exception {
     // the client checks validity on the real clock: virtual day 336 is today
-    wall.jump(
+    time.jumpWallClock(
+        wall,
         Duration.between(
-            FakeClock.EPOCH,
+            VirtualTime.EPOCH,
             Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofDays(336))));
     Instant start = wall.instant();
     WebhookCertificates certs = start(WebhookCertificates.inMemory(HOSTS, wall, TIMING));
@@ -143,8 +143,8 @@ class WebhookCertificatesTest {
 
     assertEquals(
         List.of(
-            FakeClock.EPOCH + " register [CN=vm-dhcp-webhook-ca]",
-            FakeClock.EPOCH + " serve " + day(365),
+            VirtualTime.EPOCH + " register [CN=vm-dhcp-webhook-ca]",
+            VirtualTime.EPOCH + " serve " + day(365),
             day(1).plus(TIMING.checkEvery()) + " register [CN=vm-dhcp-webhook-ca]",
             day(1).plus(TIMING.checkEvery()).plus(TIMING.retryAfter()) + " serve " + day(366)),
         transcript);

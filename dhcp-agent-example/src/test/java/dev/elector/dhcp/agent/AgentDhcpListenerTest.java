@@ -15,7 +15,8 @@ import dev.elector.dhcp.server.PoolOptions;
 import dev.elector.dhcp.server.ReceiveContext;
 import dev.elector.dhcp.server.StaticLeaseSource;
 import dev.elector.examples.ProcessEvent;
-import dev.elector.testkit.FakeClock;
+import dev.elector.testkit.VirtualTime;
+import dev.elector.time.MonotonicClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -32,7 +33,8 @@ class AgentDhcpListenerTest {
   private static final MacAddress KNOWN = MacAddress.parse("52:54:00:00:00:0a");
   private static final InetSocketAddress FROM = new InetSocketAddress("127.0.0.1", 68);
 
-  private final FakeClock clock = new FakeClock();
+  private final VirtualTime time = VirtualTime.create();
+  private final MonotonicClock clock = time.clock();
   private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final AgentDhcpListener listener =
@@ -77,11 +79,11 @@ class AgentDhcpListenerTest {
   void reportsAnUnknownMacOnceAMinute() {
     MacAddress stranger = MacAddress.parse("02:00:00:00:00:99");
     discoverFrom(stranger);
-    clock.advance(Duration.ofSeconds(59));
+    time.advance(Duration.ofSeconds(59));
     discoverFrom(stranger);
     assertEquals(1, lines("unknown-client"));
 
-    clock.advance(Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
     discoverFrom(stranger);
 
     assertEquals(2, lines("unknown-client"));

@@ -130,7 +130,7 @@ class LeaderDutyTest {
                 .lock(store.lockFor("agent-a"))
                 .callbacks(LeaderCallbacks.of(started::set, (term, reason) -> {}))
                 .build());
-    time.scheduler().advanceUntil(() -> started.get() != null, Duration.ofSeconds(5));
+    time.advanceUntil(() -> started.get() != null, Duration.ofSeconds(5));
     return started.get();
   }
 

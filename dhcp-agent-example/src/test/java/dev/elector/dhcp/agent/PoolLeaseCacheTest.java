@@ -30,7 +30,8 @@ class PoolLeaseCacheTest {
 
   @Test
   void aDeclinedAddressIsNotOfferedToThatMacUntilTheBackOffEndsOrThePoolMovesIt() {
-    dev.elector.testkit.FakeClock clock = new dev.elector.testkit.FakeClock();
+    dev.elector.testkit.VirtualTime time = dev.elector.testkit.VirtualTime.create();
+    dev.elector.time.MonotonicClock clock = time.clock();
     PoolLeaseCache timed =
         new PoolLeaseCache(
             new IPPoolRef("default", "net-48"), Optional.empty(), Optional.empty(), s -> {}, clock);
@@ -39,9 +40,9 @@ class PoolLeaseCacheTest {
 
     assertEquals(Optional.empty(), timed.leaseFor(A), "not offered the declined address");
     assertEquals(Optional.of(new Lease(B, Ipv4Address.parse("192.0.2.11"))), timed.leaseFor(B));
-    clock.advance(PoolLeaseCache.DECLINE_BACKOFF.minusNanos(1));
+    time.advance(PoolLeaseCache.DECLINE_BACKOFF.minusNanos(1));
     assertEquals(Optional.empty(), timed.leaseFor(A));
-    clock.advance(java.time.Duration.ofNanos(1));
+    time.advance(java.time.Duration.ofNanos(1));
     assertEquals(
         Optional.of(new Lease(A, Ipv4Address.parse("192.0.2.10"))),
         timed.leaseFor(A),

@@ -2,7 +2,8 @@ package dev.elector.dhcp.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.elector.testkit.FakeClock;
+import dev.elector.testkit.VirtualTime;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class RateLimiterTest {
   private static final Duration TEN_S = Duration.ofSeconds(10);
-  private final FakeClock clock = new FakeClock();
+  private final VirtualTime time = VirtualTime.create();
+  private final MonotonicClock clock = time.clock();
 
   @Test
   void theFirstEventGoesThenOnePerIntervalWithTheCountHeldBack() {
@@ -27,7 +29,7 @@ class RateLimiterTest {
       if (held >= 0) {
         transcript.add(second + "s:" + held);
       }
-      clock.advance(Duration.ofSeconds(1));
+      time.advance(Duration.ofSeconds(1));
     }
     assertEquals(List.of("0s:0", "10s:9", "20s:9"), transcript);
   }
@@ -37,12 +39,12 @@ class RateLimiterTest {
     RateLimiter limiter = new RateLimiter(clock, TEN_S.toNanos());
     assertEquals(0, limiter.tryAcquire());
     assertEquals(-1, limiter.tryAcquire());
-    clock.advance(Duration.ofHours(1));
+    time.advance(Duration.ofHours(1));
     assertEquals(1, limiter.tryAcquire(), "the one held back an hour ago is counted");
     assertEquals(-1, limiter.tryAcquire(), "an idle hour earns one event, not more");
-    clock.advance(TEN_S.minusNanos(1));
+    time.advance(TEN_S.minusNanos(1));
     assertEquals(-1, limiter.tryAcquire());
-    clock.advance(Duration.ofNanos(1));
+    time.advance(Duration.ofNanos(1));
     assertEquals(2, limiter.tryAcquire());
   }
 
@@ -81,7 +83,7 @@ class RateLimiterTest {
       worker.join();
     }
     assertEquals(1, let.get());
-    clock.advance(TEN_S);
+    time.advance(TEN_S);
     assertEquals(
         threads * perThread - 1,
         reported.get() + limiter.tryAcquire(),

@@ -11,7 +11,8 @@ import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.EventRecorder;
 import dev.elector.kube.internal.Reply;
-import dev.elector.testkit.FakeClock;
+import dev.elector.testkit.VirtualTime;
+import dev.elector.time.MonotonicClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
@@ -34,7 +35,8 @@ import org.slf4j.Logger;
 class EventRecorderTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
-  private final FakeClock clock = new FakeClock();
+  private final VirtualTime time = VirtualTime.create();
+  private final MonotonicClock clock = time.clock();
 
   /** The refusals reported on the one client of this test's recorders. */
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
@@ -141,12 +143,12 @@ class EventRecorderTest {
     runQueued();
     assertEquals(EventRecorder.BURST, posted.size());
 
-    clock.advance(Duration.ofSeconds(59));
+    time.advance(Duration.ofSeconds(59));
     events.started("pod-a");
     runQueued();
     assertEquals(EventRecorder.BURST, posted.size(), "no token within the minute");
 
-    clock.advance(Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
     events.ended("pod-a", TermEnd.CLOSED);
     runQueued();
     assertEquals(EventRecorder.BURST + 1, posted.size());
@@ -155,7 +157,7 @@ class EventRecorderTest {
             + " recorded: at most 6 at once, then one a minute)",
         messages().get(posted.size() - 1));
 
-    clock.advance(Duration.ofHours(1)); // the bucket refills to the burst, no further
+    time.advance(Duration.ofHours(1)); // the bucket refills to the burst, no further
     for (int i = 0; i < 10; i++) {
       events.started("pod-a");
     }
@@ -171,7 +173,7 @@ class EventRecorderTest {
     for (int i = 0; i < 3; i++) {
       first.started("pod-a");
       second.started("pod-a");
-      clock.advance(Duration.ofMinutes(1));
+      time.advance(Duration.ofMinutes(1));
     }
     runQueued();
 

@@ -111,7 +111,7 @@ class TermScopedOperatorTest {
   void eachTermRunsAFreshOperatorThatStopsBeforeTheLeaseIsFreeForAnother() {
     FaultyLock lock = FaultyLock.wrap(store.lockFor("a"), time);
     TermScopedOperator scoped = builder(lock).start();
-    time.scheduler().advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(5));
+    time.advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(5));
     Term first = scoped.currentTerm().orElseThrow();
     assertEquals(
         List.of(
@@ -124,7 +124,7 @@ class TermScopedOperatorTest {
     transcript.clear();
     lock.failAll(LockFailure.Kind.TIMEOUT); // renewals fail: the term ends at its deadline
     long failedAt = time.elapsed().toMillis();
-    time.scheduler().advanceUntil(() -> first.endReason().isPresent(), Duration.ofSeconds(10));
+    time.advanceUntil(() -> first.endReason().isPresent(), Duration.ofSeconds(10));
     time.advance(Duration.ofMillis(1));
     assertEquals(3, transcript.size(), transcript.toString());
     assertEquals(
@@ -137,7 +137,7 @@ class TermScopedOperatorTest {
 
     transcript.clear();
     lock.heal(); // the lease is still ours on the store: a new term, a new operator
-    time.scheduler().advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(10));
+    time.advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(10));
     Term second = scoped.currentTerm().orElseThrow();
     assertTrue(second.fencingToken() > first.fencingToken());
     assertEquals(2, operators.size(), "a fresh operator for the second term");
@@ -158,7 +158,7 @@ class TermScopedOperatorTest {
   @Test
   void theOperatorIsJosdksWithoutItsElectionAndKeepsTheClientOpen() {
     TermScopedOperator scoped = builder(FaultyLock.wrap(store.lockFor("a"), time)).start();
-    time.scheduler().advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(5));
+    time.advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(5));
     var config = operators.get(0).getConfigurationService();
     assertTrue(config.getLeaderElectionConfiguration().isEmpty());
     assertFalse(config.closeClientOnStop());
@@ -178,11 +178,11 @@ class TermScopedOperatorTest {
                 (operator, term) -> {
                   seen.add(term);
                   lock.failAll(LockFailure.Kind.TIMEOUT);
-                  time.clock().advance(LEASE); // the set-up outlives the term's deadline
+                  time.stall(LEASE); // the set-up outlives the term's deadline
                 })
             .start();
-    time.scheduler().advanceUntil(() -> !seen.isEmpty(), Duration.ofSeconds(5));
-    time.scheduler().advanceUntil(() -> seen.get(0).endReason().isPresent(), LEASE);
+    time.advanceUntil(() -> !seen.isEmpty(), Duration.ofSeconds(5));
+    time.advanceUntil(() -> seen.get(0).endReason().isPresent(), LEASE);
     time.advance(Duration.ofMillis(1));
     assertFalse(transcript.stream().anyMatch(s -> s.startsWith("start@")), transcript.toString());
     assertTrue(transcript.stream().anyMatch(s -> s.startsWith("stop@")), transcript.toString());
@@ -201,7 +201,7 @@ class TermScopedOperatorTest {
                   }
                 })
             .start();
-    time.scheduler().advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(5));
+    time.advanceUntil(() -> scoped.elector().isLeader(), Duration.ofSeconds(5));
     time.close(scoped.elector());
     assertEquals(
         List.of("start@0", "stop@0"), transcript.stream().filter(s -> s.startsWith("st")).toList());

@@ -56,7 +56,7 @@ class ElectorMetricsTest {
   void theLeaderGaugeAndTheTermCountersFollowAHandover() {
     FaultyLock lockA = FaultyLock.wrap(store.lockFor("a"), time);
     a = start(lockA);
-    time.scheduler().advanceUntil(a::isLeader, Duration.ofSeconds(5));
+    time.advanceUntil(a::isLeader, Duration.ofSeconds(5));
     b = start(FaultyLock.wrap(store.lockFor("b"), time));
     time.advance(Duration.ofSeconds(1));
     ElectorMetrics.of(a, b).bindTo(registry);
@@ -71,7 +71,7 @@ class ElectorMetricsTest {
     assertEquals(1, gauge(ElectorMetrics.HEALTHY, "a"));
 
     time.close(a); // releases: b takes over at once
-    time.scheduler().advanceUntil(b::isLeader, Duration.ofSeconds(5));
+    time.advanceUntil(b::isLeader, Duration.ofSeconds(5));
 
     assertEquals(0, gauge(ElectorMetrics.LEADER, "a", "name", "orders"));
     assertEquals(1, gauge(ElectorMetrics.LEADER, "b", "name", "orders"));
@@ -128,7 +128,7 @@ class ElectorMetricsTest {
         .tags(Tags.of("app", "shop"))
         .build()
         .bindTo(registry);
-    time.scheduler().advanceUntil(a::isLeader, Duration.ofSeconds(5));
+    time.advanceUntil(a::isLeader, Duration.ofSeconds(5));
     // two renewals: each comes retryPeriod × U[1, jitter] (2 s to 2.4 s) after the one before
     time.advance(Duration.ofMillis(4800));
 
@@ -149,14 +149,14 @@ class ElectorMetricsTest {
     assertEquals(
         (double) a.stats().calls(dev.elector.LockCall.RENEW, dev.elector.CallOutcome.FAILED),
         failed);
-    time.scheduler().advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
+    time.advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
     assertEquals(0, gauge(ElectorMetrics.LEADER, "a"));
     assertEquals(1, counter(ElectorMetrics.TERMS_ENDED, "a", "reason", "renew_deadline_exceeded"));
     time.advance(Duration.ofSeconds(30));
     assertEquals(a.stats().consecutiveFailures(), gauge(ElectorMetrics.FAILURES, "a"));
     assertTrue(gauge(ElectorMetrics.FAILURES, "a") >= 2, "the candidate's calls keep failing");
     lock.heal();
-    time.scheduler().advanceUntil(a::isLeader, Duration.ofMinutes(1));
+    time.advanceUntil(a::isLeader, Duration.ofMinutes(1));
     assertEquals(0, gauge(ElectorMetrics.FAILURES, "a"));
   }
 

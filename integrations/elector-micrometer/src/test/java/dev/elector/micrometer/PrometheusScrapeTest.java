@@ -37,7 +37,7 @@ class PrometheusScrapeTest {
                 .callbacks(LeaderCallbacks.of(term -> {}, (term, reason) -> {}))
                 .build());
     try {
-      time.scheduler().advanceUntil(a::isLeader, Duration.ofSeconds(5));
+      time.advanceUntil(a::isLeader, Duration.ofSeconds(5));
       time.advance(Duration.ofSeconds(3));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       ElectorMetrics.of(a, b).bindTo(registry);

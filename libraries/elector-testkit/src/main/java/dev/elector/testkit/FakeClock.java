@@ -9,14 +9,11 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A monotonic clock that moves only when told to. Wall clocks derived from it with {@link
- * #newWallClock()} follow it and can each be jumped on their own, as a candidate's wall clock might
- * be by NTP or an operator. Thread-safe.
+ * The monotonic clock of a {@link VirtualTime}: it moves only when told to. Wall clocks derived
+ * from it with {@link #newWallClock()} follow it and can each be jumped on their own, as a
+ * candidate's wall clock might be by NTP or an operator. Thread-safe.
  */
-public final class FakeClock implements MonotonicClock {
-  /** The wall-clock time at which every fake clock starts. */
-  public static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
-
+final class FakeClock implements MonotonicClock {
   private final AtomicLong nanos = new AtomicLong();
 
   @Override
@@ -25,12 +22,12 @@ public final class FakeClock implements MonotonicClock {
   }
 
   /** Time since the clock started. */
-  public Duration elapsed() {
+  Duration elapsed() {
     return Duration.ofNanos(nanos.get());
   }
 
   /** Moves the clock forward. */
-  public void advance(Duration duration) {
+  void advance(Duration duration) {
     if (duration.isNegative()) {
       throw new IllegalArgumentException("a monotonic clock cannot go back: " + duration);
     }
@@ -42,13 +39,13 @@ public final class FakeClock implements MonotonicClock {
     nanos.accumulateAndGet(target, Math::max);
   }
 
-  /** Returns a new wall clock that follows this clock from {@link #EPOCH}. */
-  public FakeWallClock newWallClock() {
+  /** Returns a new wall clock that follows this clock from {@link VirtualTime#EPOCH}. */
+  FakeWallClock newWallClock() {
     return new FakeWallClock(this, ZoneOffset.UTC, new AtomicLong());
   }
 
   /** A wall clock that follows a {@link FakeClock} plus its own adjustable offset. */
-  public static final class FakeWallClock extends Clock {
+  static final class FakeWallClock extends Clock {
     private final FakeClock base;
     private final ZoneId zone;
     private final AtomicLong offsetNanos;
@@ -59,14 +56,19 @@ public final class FakeClock implements MonotonicClock {
       this.offsetNanos = offsetNanos;
     }
 
+    /** Whether this wall clock follows {@code clock}. */
+    boolean follows(FakeClock clock) {
+      return base == clock;
+    }
+
     /** Jumps this wall clock (forward or back) without moving monotonic time. */
-    public void jump(Duration by) {
+    void jump(Duration by) {
       offsetNanos.addAndGet(by.toNanos());
     }
 
     @Override
     public Instant instant() {
-      return EPOCH.plusNanos(base.nanos() + offsetNanos.get());
+      return VirtualTime.EPOCH.plusNanos(base.nanos() + offsetNanos.get());
     }
 
     @Override

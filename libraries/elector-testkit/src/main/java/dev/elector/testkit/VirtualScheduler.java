@@ -8,19 +8,19 @@ import java.util.PriorityQueue;
 import java.util.function.BooleanSupplier;
 
 /**
- * A scheduler on virtual time. Nothing runs until the test drives it with {@link #advance}, {@link
- * #runDueTasks} or {@link #advanceUntil}; tasks then run on the calling thread, one at a time, in
- * order of due time (ties in order of scheduling), with the {@link FakeClock} set to each task's
- * due time. Thread-safe: other threads may schedule tasks.
+ * The scheduler of a {@link VirtualTime}. Nothing runs until the test drives it with {@link
+ * #advance}, {@link #runDueTasks} or {@link #advanceUntil}; tasks then run on the calling thread,
+ * one at a time, in order of due time (ties in order of scheduling), with the {@link FakeClock} set
+ * to each task's due time. Thread-safe: other threads may schedule tasks.
  */
-public final class VirtualScheduler implements Scheduler {
+final class VirtualScheduler implements Scheduler {
   private final FakeClock clock;
   private final PriorityQueue<Task> queue = new PriorityQueue<>();
   private long sequence;
   private long tasksRun;
 
   /** A scheduler with no tasks that sets {@code clock} to each task's due time. */
-  public VirtualScheduler(FakeClock clock) {
+  VirtualScheduler(FakeClock clock) {
     this.clock = clock;
   }
 
@@ -63,7 +63,7 @@ public final class VirtualScheduler implements Scheduler {
   }
 
   /** Runs every task due up to now + {@code duration}, then leaves the clock there. */
-  public void advance(Duration duration) {
+  void advance(Duration duration) {
     long target = clock.nanos() + duration.toNanos();
     while (runNextDueBy(target)) {
       // keep going
@@ -72,7 +72,7 @@ public final class VirtualScheduler implements Scheduler {
   }
 
   /** Runs every task due now, including tasks they schedule for now. */
-  public void runDueTasks() {
+  void runDueTasks() {
     advance(Duration.ZERO);
   }
 
@@ -84,7 +84,7 @@ public final class VirtualScheduler implements Scheduler {
    * @return the virtual time it took
    * @throws AssertionError if the condition did not hold within the limit
    */
-  public Duration advanceUntil(BooleanSupplier condition, Duration limit) {
+  Duration advanceUntil(BooleanSupplier condition, Duration limit) {
     long start = clock.nanos();
     long target = start + limit.toNanos();
     while (!condition.getAsBoolean()) {
@@ -102,7 +102,7 @@ public final class VirtualScheduler implements Scheduler {
   }
 
   /** Number of tasks waiting (cancelled ones excluded). */
-  public synchronized int pendingTasks() {
+  synchronized int pendingTasks() {
     return (int) queue.stream().filter(task -> !task.cancelled).count();
   }
 
@@ -111,7 +111,7 @@ public final class VirtualScheduler implements Scheduler {
    * every elector is closed, a task left behind is a leak (a timer not cancelled, a step that
    * outlives its elector).
    */
-  public synchronized void assertNoMoreTasks() {
+  synchronized void assertNoMoreTasks() {
     List<String> left =
         queue.stream()
             .filter(task -> !task.cancelled)
@@ -128,7 +128,7 @@ public final class VirtualScheduler implements Scheduler {
   }
 
   /** Number of tasks run so far. */
-  public synchronized long tasksRun() {
+  synchronized long tasksRun() {
     return tasksRun;
   }
 

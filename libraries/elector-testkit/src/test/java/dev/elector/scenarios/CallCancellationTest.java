@@ -87,7 +87,7 @@ class CallCancellationTest {
                 .callbacks(
                     LeaderCallbacks.of(term -> log("leading"), (term, end) -> log(end.name())))
                 .build());
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
   }
 
   private String transcript() {
@@ -145,7 +145,7 @@ class CallCancellationTest {
 
   @Test
   void closeCancelsTheReadInFlightWhenNothingIsLeftToRelease() {
-    var now = time.clock().newWallClock().instant();
+    var now = time.newWallClock().instant();
     store.overwrite(new LeaderRecord("b", Duration.ofSeconds(15), now, now, 1));
     start(); // refused create, then a read: b leads
     time.advance(Duration.ofMillis(1500));
@@ -154,7 +154,7 @@ class CallCancellationTest {
     log("close");
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
 
     assertTrue(closed.isDone(), "a follower has nothing to release");
     assertEquals(
@@ -172,7 +172,7 @@ class CallCancellationTest {
     log("close");
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().advanceUntil(closed::isDone, Duration.ofSeconds(20));
+    time.advanceUntil(closed::isDone, Duration.ofSeconds(20));
 
     assertEquals(
         List.of(

@@ -41,7 +41,7 @@ class CallRateBoundTest {
         e ->
             e.everySecond =
                 () -> {
-                  var now = e.time.clock().newWallClock().instant();
+                  var now = e.time.newWallClock().instant();
                   long next = e.store.current().map(r -> r.leaderTransitions() + 1).orElse(0L);
                   e.store.overwrite(
                       new LeaderRecord("hijacker", Duration.ofSeconds(1), now, now, next));

@@ -61,7 +61,7 @@ class CallbackIsolationTest {
     // renewals come every retryPeriod × U[1, jitter]: at least one per 2.4 s
     assertTrue(renewals >= 24, "renewed at least every 2.4 s despite the callback: " + renewals);
 
-    var now = time.clock().newWallClock().instant();
+    var now = time.newWallClock().instant();
     store.overwrite(new LeaderRecord("x", Duration.ofSeconds(15), now, now, 9));
     time.advance(Duration.ofSeconds(40));
     assertEquals(1, stops.get());
@@ -107,7 +107,7 @@ class CallbackIsolationTest {
 
       release.countDown();
       CompletableFuture<Void> closing = elector.closeAsync();
-      time.scheduler().advanceUntil(closing::isDone, Duration.ofSeconds(30));
+      time.advanceUntil(closing::isDone, Duration.ofSeconds(30));
     } finally {
       release.countDown();
       callbackThread.shutdownNow();

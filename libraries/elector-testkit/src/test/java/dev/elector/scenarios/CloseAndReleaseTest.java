@@ -100,7 +100,7 @@ class CloseAndReleaseTest {
                       }
                     })
                 .build());
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
   }
 
   private void log(String line) {
@@ -116,7 +116,7 @@ class CloseAndReleaseTest {
   }
 
   private LeaderRecord hijackerRecord() {
-    var now = time.clock().newWallClock().instant();
+    var now = time.newWallClock().instant();
     return new LeaderRecord("hijacker", LEASE, now, now, 100);
   }
 
@@ -133,7 +133,7 @@ class CloseAndReleaseTest {
     int mark = transcript.size();
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
     assertFalse(elector.isLeader(), "the term ends the instant close() runs");
     assertEquals(TermEnd.CLOSED, terms.get(0).endReason().orElseThrow());
 
@@ -146,7 +146,7 @@ class CloseAndReleaseTest {
     assertFalse(closed.isDone());
 
     callbackExecutor.letGo();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(
         List.of(
@@ -171,7 +171,7 @@ class CloseAndReleaseTest {
 
     CompletableFuture<Void> closed = elector.closeAsync();
     long closeAt = nanos();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(
         renewalSentAt + Duration.ofSeconds(5).toNanos(),
@@ -206,9 +206,9 @@ class CloseAndReleaseTest {
     int mark = transcript.size();
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
     renewalArrives.complete(null);
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(
         List.of(
@@ -224,16 +224,16 @@ class CloseAndReleaseTest {
 
   @Test
   void closeDuringAnAcquisitionThatLandsReleasesTheLockWithoutStartingATerm() {
-    var now = time.clock().newWallClock().instant();
+    var now = time.newWallClock().instant();
     store.overwrite(new LeaderRecord("gone", LEASE, now, now, 5).released(now));
     CompletableFuture<Void> acquisitionArrives = lock.holdNextUpdate();
     startCandidate();
     assertFalse(elector.isLeader(), "its acquisition is on its way");
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
     acquisitionArrives.complete(null); // the write lands: the record names a
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(List.of(), terms, "no term starts once close() has run");
     assertEquals(0, stops);
@@ -247,21 +247,20 @@ class CloseAndReleaseTest {
   void theReleaseAfterALateAcquisitionKeepsItsTokenNotAnOlderTermsOne() {
     startLeader(false); // term with token 0
     faults.hang();
-    time.scheduler().advanceUntil(() -> !elector.isLeader(), Duration.ofSeconds(15));
+    time.advanceUntil(() -> !elector.isLeader(), Duration.ofSeconds(15));
     // While a is cut off, b leads with token 7 and releases the lock.
-    var now = time.clock().newWallClock().instant();
+    var now = time.newWallClock().instant();
     store.overwrite(new LeaderRecord("b", LEASE, now, now, 7));
     store.overwrite(new LeaderRecord("b", LEASE, now, now, 7).released(now));
     CompletableFuture<Void> acquisitionArrives = lock.holdNextUpdate();
     faults.heal();
-    time.scheduler()
-        .advanceUntil(
-            () -> transcript.contains("a: update naming a held back"), Duration.ofMinutes(1));
+    time.advanceUntil(
+        () -> transcript.contains("a: update naming a held back"), Duration.ofMinutes(1));
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().runDueTasks();
+    time.runDueTasks();
     acquisitionArrives.complete(null); // a's write with token 8 lands
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     LeaderRecord left = store.current().orElseThrow();
     assertTrue(left.isReleased(), left.toString());
@@ -283,7 +282,7 @@ class CloseAndReleaseTest {
 
     CompletableFuture<Void> closed = elector.closeAsync();
     long closeAt = nanos();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(closeAt, nanos(), "close finishes as soon as the read shows the new holder");
     assertEquals(
@@ -308,7 +307,7 @@ class CloseAndReleaseTest {
     int mark = transcript.size();
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(TermEnd.CLOSED, terms.get(0).endReason().orElseThrow());
     assertEquals(
@@ -332,7 +331,7 @@ class CloseAndReleaseTest {
     assertEquals(1, stops);
 
     CompletableFuture<Void> closed = elector.closeAsync();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
     time.advance(Duration.ofMinutes(1));
 
     assertEquals(hijackedVersion, store.version().orElseThrow(), "the hijacker's record stays");
@@ -355,7 +354,7 @@ class CloseAndReleaseTest {
     assertEquals(callsBefore, faults.calls().size(), "no release before the stop callback ran");
 
     callbackExecutor.letGo();
-    Duration took = time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    Duration took = time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
     assertEquals(
         CLOSE_TIMEOUT.toNanos(),
         nanos() - closeAt,
@@ -394,7 +393,7 @@ class CloseAndReleaseTest {
 
     CompletableFuture<Void> closed = elector.closeAsync();
     long closeAt = nanos();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(CLOSE_TIMEOUT.toNanos(), nanos() - closeAt);
     assertEquals(List.of("stop callback CLOSED"), transcriptFrom(mark), "no call ever answered");
@@ -412,7 +411,7 @@ class CloseAndReleaseTest {
 
     CompletableFuture<Void> closed = elector.closeAsync();
     long closeAt = nanos();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(CLOSE_TIMEOUT.toNanos(), nanos() - closeAt);
     assertEquals(
@@ -454,7 +453,7 @@ class CloseAndReleaseTest {
         List.of(),
         transcriptFrom(mark + 3).stream().filter(line -> !line.startsWith("a: read")).toList(),
         "a candidate that follows by reading, and writes nothing during the hold-off");
-    time.scheduler().advanceUntil(elector::isLeader, Duration.ofSeconds(15));
+    time.advanceUntil(elector::isLeader, Duration.ofSeconds(15));
     assertEquals(2, terms.size(), "a candidate still: a new term after the hold-off");
     assertEquals(1, stops);
   }
@@ -472,7 +471,7 @@ class CloseAndReleaseTest {
     assertEquals(List.of(), transcriptFrom(mark), "nothing written before the stop callback");
 
     callbackExecutor.letGo();
-    time.scheduler().advanceUntil(closed::isDone, CLOSE_TIMEOUT);
+    time.advanceUntil(closed::isDone, CLOSE_TIMEOUT);
 
     assertEquals(
         List.of("stop callback STEPPED_DOWN", "a: update naming nobody -> written"),

@@ -7,10 +7,10 @@ import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.InMemoryLockStore;
-import dev.elector.testkit.FakeClock;
 import dev.elector.testkit.FaultyLock;
 import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.VirtualTime;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ class ElectionFixture {
   final class Candidate {
     final String name;
     final FaultyLock lock;
-    final FakeClock.FakeWallClock wall;
+    final Clock wall;
     LeaderElector elector;
     int started;
     int stopped;
@@ -42,7 +42,12 @@ class ElectionFixture {
     Candidate(String name) {
       this.name = name;
       this.lock = FaultyLock.wrap(store.lockFor(name), time);
-      this.wall = time.clock().newWallClock();
+      this.wall = time.newWallClock();
+    }
+
+    /** Jumps this candidate's wall clock, as NTP or an operator might. */
+    void jumpWallClock(Duration by) {
+      time.jumpWallClock(wall, by);
     }
 
     LeaderElector start(UnaryOperator<ElectorConfig.Builder> extra) {
@@ -123,7 +128,7 @@ class ElectionFixture {
   }
 
   Duration advanceUntil(java.util.function.BooleanSupplier condition, Duration limit) {
-    return time.scheduler().advanceUntil(condition, limit);
+    return time.advanceUntil(condition, limit);
   }
 
   void log(String line) {
@@ -142,6 +147,6 @@ class ElectionFixture {
             .map(c -> c.elector)
             .toArray(LeaderElector[]::new));
     time.advance(Duration.ofMinutes(1));
-    time.scheduler().assertNoMoreTasks();
+    time.assertNoMoreTasks();
   }
 }

@@ -10,7 +10,7 @@ import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
-import dev.elector.testkit.FakeClock;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -186,18 +186,18 @@ class ElectionScenariosTest {
     ElectionFixture.Candidate a = election.start("a");
     election.advance(Duration.ofSeconds(7));
     Term term = a.terms.get(0);
-    FakeClock clock = election.time.clock();
+    MonotonicClock clock = election.time.clock();
 
     // The process is paused (a long GC, SIGSTOP): time passes, none of its threads run.
-    clock.advance(Duration.ofNanos(term.activeUntilNanos() - clock.nanos() - 1));
+    election.time.stall(Duration.ofNanos(term.activeUntilNanos() - clock.nanos() - 1));
     assertTrue(term.isActive(), "one nanosecond before the deadline");
-    clock.advance(Duration.ofNanos(1));
+    election.time.stall(Duration.ofNanos(1));
     assertFalse(term.isActive(), "at the deadline, although the elector has not run");
     assertTrue(a.elector.isLeader(), "the elector itself has not noticed yet");
     assertEquals(Optional.empty(), term.endReason());
-    clock.advance(Duration.ofSeconds(20));
+    election.time.stall(Duration.ofSeconds(20));
 
-    election.time.scheduler().runDueTasks(); // the process resumes
+    election.time.runDueTasks(); // the process resumes
 
     assertEquals(Optional.of(TermEnd.RENEW_DEADLINE_EXCEEDED), term.endReason());
     assertEquals(
@@ -234,8 +234,8 @@ class ElectionScenariosTest {
     election.advance(Duration.ofSeconds(30));
     assertTrue(a.leading());
 
-    a.wall.jump(Duration.ofHours(1));
-    b.wall.jump(Duration.ofHours(-1));
+    a.jumpWallClock(Duration.ofHours(1));
+    b.jumpWallClock(Duration.ofHours(-1));
     election.advance(Duration.ofMinutes(30));
 
     assertTrue(a.leading(), "the leader keeps leading");
@@ -245,7 +245,7 @@ class ElectionScenariosTest {
 
   @Test
   void restartedCandidateWithTheSameIdentityDoesNotLeadBeforeItsOwnWriteSucceeds() {
-    var then = election.time.clock().newWallClock().instant(); // written by an earlier incarnation
+    var then = election.time.newWallClock().instant(); // written by an earlier incarnation
     election.store.overwrite(new LeaderRecord("a", LEASE, then, then, 3));
     ElectionFixture.Candidate restarted = election.add("a");
     restarted.lock.failAll(LockFailure.Kind.UNAVAILABLE);

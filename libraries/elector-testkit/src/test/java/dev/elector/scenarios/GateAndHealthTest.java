@@ -69,9 +69,9 @@ class GateAndHealthTest {
 
     // The elector's threads stall: time passes but none of its tasks run.
     // The last renewal was at most 2 s before the stall began (one renewal per retryPeriod).
-    election.time.clock().advance(Duration.ofSeconds(15));
+    election.time.stall(Duration.ofSeconds(15));
     assertTrue(a.elector.health().healthy(), "within leaseDuration + tolerance (15 s + 2 s)");
-    election.time.clock().advance(Duration.ofSeconds(3));
+    election.time.stall(Duration.ofSeconds(3));
     assertFalse(a.elector.health().healthy(), a.elector.health().detail());
 
     election.advance(Duration.ZERO);
@@ -95,7 +95,7 @@ class GateAndHealthTest {
   @Test
   void aRecordWithANonPositiveDurationIsJudgedWithOurOwnLease() {
     ElectionFixture election = new ElectionFixture(15, b -> b.watchWhenFollowing(false));
-    var now = election.time.clock().newWallClock().instant();
+    var now = election.time.newWallClock().instant();
     election.store.overwrite(new LeaderRecord("other", Duration.ofSeconds(-5), now, now, 7));
     ElectionFixture.Candidate a = election.start("a");
     election.advance(Duration.ofSeconds(14));

@@ -82,6 +82,6 @@ class RenewalSpreadTest {
 
     electors.forEach(time::close);
     assertEquals(0, electors.stream().filter(LeaderElector::isLeader).count());
-    time.scheduler().assertNoMoreTasks();
+    time.assertNoMoreTasks();
   }
 }

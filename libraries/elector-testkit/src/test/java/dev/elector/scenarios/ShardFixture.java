@@ -185,7 +185,7 @@ class ShardFixture {
   }
 
   Duration advanceUntil(java.util.function.BooleanSupplier condition, Duration limit) {
-    return time.scheduler().advanceUntil(condition, limit);
+    return time.advanceUntil(condition, limit);
   }
 
   /** The longest time any one shard went without a leader in [fromNanos, toNanos). */
@@ -216,9 +216,9 @@ class ShardFixture {
     for (Replica r : replicas.values()) {
       r.reconnect();
       var closing = r.group.closeAsync();
-      time.scheduler().advanceUntil(closing::isDone, Duration.ofMinutes(1));
+      time.advanceUntil(closing::isDone, Duration.ofMinutes(1));
     }
     time.advance(Duration.ofMinutes(1));
-    time.scheduler().assertNoMoreTasks();
+    time.assertNoMoreTasks();
   }
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.LeaderRecord;
-import dev.elector.testkit.FakeClock;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,18 +94,18 @@ class TermWhenEndedTest {
     election.advance(Duration.ofSeconds(7));
     Term term = a.terms.get(0);
     List<Completion> ended = watch(term);
-    FakeClock clock = election.time.clock();
+    MonotonicClock clock = election.time.clock();
     int callsBeforePause = a.lock.calls().size();
 
     // The process is paused (a long GC, SIGSTOP): time passes its deadline, none of its threads
     // run.
-    clock.advance(Duration.ofNanos(term.activeUntilNanos() - clock.nanos() + 1));
+    election.time.stall(Duration.ofNanos(term.activeUntilNanos() - clock.nanos() + 1));
     assertFalse(term.isActive());
     assertEquals(List.of(), ended, "nothing ran during the pause, so nothing could complete it");
-    clock.advance(Duration.ofSeconds(20));
+    election.time.stall(Duration.ofSeconds(20));
     long resumedAt = clock.nanos();
 
-    election.time.scheduler().runDueTasks(); // the process resumes
+    election.time.runDueTasks(); // the process resumes
 
     assertEquals(
         List.of(new Completion(TermEnd.RENEW_DEADLINE_EXCEEDED, resumedAt, false)),

@@ -24,7 +24,7 @@ final class Testing {
         .lock(lock).callbacks(myCallbacks).listener(timeline.listenerFor("a")).build());
     time.advance(Duration.ofMinutes(5));              // five minutes of elections, instantly
     lock.failAll(LockFailure.Kind.UNAVAILABLE);       // partition the leader
-    time.scheduler().advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
+    time.advanceUntil(() -> !a.isLeader(), Duration.ofSeconds(15));
     timeline.assertNoOverlap();                       // two leaders at once fails the test
     // end::virtual-time[]
   }

@@ -3,8 +3,9 @@ package dev.elector.kube.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.elector.lock.LockFailure;
-import dev.elector.testkit.FakeClock;
-import dev.elector.testkit.VirtualScheduler;
+import dev.elector.testkit.VirtualTime;
+import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * transcript with the virtual millisecond it was sent at. Jitter is zero, so back-off is exact.
  */
 class ListWatchLoopTest {
-  private final FakeClock clock = new FakeClock();
-  private final VirtualScheduler scheduler = new VirtualScheduler(clock);
+  private final VirtualTime time = VirtualTime.create();
+  private final MonotonicClock clock = time.clock();
+  private final Scheduler scheduler = time.scheduler();
   private final RandomGenerator noJitter = () -> 0L;
   private final List<String> transcript = new ArrayList<>();
   private final List<String> handed = new ArrayList<>();
@@ -106,7 +108,7 @@ class ListWatchLoopTest {
         public @Nullable Map<String, Object> next() {
           Object step = steps.poll();
           while (step instanceof Duration open) {
-            clock.advance(open); // the stream stays open this long without an event
+            time.stall(open); // the stream stays open this long without an event
             step = steps.poll();
           }
           return (Map<String, Object>) step;
@@ -154,7 +156,7 @@ class ListWatchLoopTest {
   @AfterEach
   void stopAndLeaveNothingBehind() {
     loop.stop();
-    scheduler.assertNoMoreTasks();
+    time.assertNoMoreTasks();
   }
 
   @Test
@@ -163,7 +165,7 @@ class ListWatchLoopTest {
     watches.add(Watch.open(Duration.ofMinutes(5)));
     loop.start("test-");
 
-    scheduler.advance(Duration.ofSeconds(61));
+    time.advance(Duration.ofSeconds(61));
 
     assertEquals(List.of("list@0", "watch 1@0", "watch 5@60000"), transcript);
     assertEquals(List.of("listed@0", "MODIFIED@0"), handed);
@@ -176,7 +178,7 @@ class ListWatchLoopTest {
     }
     loop.start("test-");
 
-    scheduler.advance(Duration.ofSeconds(125));
+    time.advance(Duration.ofSeconds(125));
 
     assertEquals(
         List.of(
@@ -202,7 +204,7 @@ class ListWatchLoopTest {
     watches.add(Watch.open(Duration.ofMinutes(5)));
     loop.start("test-");
 
-    scheduler.advance(Duration.ofSeconds(61));
+    time.advance(Duration.ofSeconds(61));
 
     assertEquals(List.of("list@0", "watch 1@0", "list@60000", "watch 7@60000"), transcript);
     assertEquals(List.of("listed@0", "MODIFIED@0", "listed@60000"), handed);
@@ -214,7 +216,7 @@ class ListWatchLoopTest {
     watches.add(Watch.open(Duration.ofMinutes(5)));
     loop.start("test-");
 
-    scheduler.advance(Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
 
     assertEquals(List.of("list@0", "watch 1@0", "list@500", "watch 1@500"), transcript);
     assertEquals(List.of("listed@0", "broke@0", "listed@500"), handed);
@@ -227,7 +229,7 @@ class ListWatchLoopTest {
     }
     loop.start("test-");
 
-    scheduler.advance(Duration.ofMinutes(1));
+    time.advance(Duration.ofMinutes(1));
 
     assertEquals(
         List.of("list@0", "watch 1@0", "watch 2@0", "watch 3@0", "watch 4@1000", "watch 5@2000"),
@@ -239,10 +241,10 @@ class ListWatchLoopTest {
   void stoppingBetweenStepsLeavesNoTaskAndSendsNothingMore() {
     lists.add(failing());
     loop.start("test-");
-    scheduler.advance(Duration.ofMillis(100));
+    time.advance(Duration.ofMillis(100));
 
     loop.stop();
-    scheduler.advance(Duration.ofSeconds(10));
+    time.advance(Duration.ofSeconds(10));
 
     assertEquals(List.of("list@0"), transcript);
   }

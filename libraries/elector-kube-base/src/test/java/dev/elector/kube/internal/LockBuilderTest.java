@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.kube.PodEnvironment;
-import dev.elector.testkit.FakeClock;
-import dev.elector.testkit.VirtualScheduler;
+import dev.elector.testkit.VirtualTime;
 import dev.elector.time.MonotonicClock;
+import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -138,8 +138,9 @@ class LockBuilderTest {
 
   @Test
   void theTimeSeamReachesTheLockAndDefaultsToTheRealOnes() {
-    FakeClock clock = new FakeClock();
-    VirtualScheduler scheduler = new VirtualScheduler(clock);
+    VirtualTime time = VirtualTime.create();
+    MonotonicClock clock = time.clock();
+    Scheduler scheduler = time.scheduler();
     SplittableRandom random = new SplittableRandom(3);
 
     LockTime given =

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.testkit.FakeClock;
-import dev.elector.testkit.VirtualScheduler;
+import dev.elector.testkit.VirtualTime;
+import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** Where a loop's steps run, in virtual time: a stop ends the loop whether a step waits or not. */
 class LoopStepsTest {
-  private final FakeClock clock = new FakeClock();
-  private final VirtualScheduler scheduler = new VirtualScheduler(clock);
+  private final VirtualTime time = VirtualTime.create();
+  private final Scheduler scheduler = time.scheduler();
   private final List<String> log = new ArrayList<>();
   private final LoopSteps steps = new LoopSteps(scheduler, () -> log.add("ended"));
 
@@ -25,10 +25,10 @@ class LoopStepsTest {
 
     steps.markStopped();
     steps.cancelPending();
-    scheduler.advance(Duration.ofSeconds(2));
+    time.advance(Duration.ofSeconds(2));
 
     assertEquals(List.of("ended"), log);
-    scheduler.assertNoMoreTasks();
+    time.assertNoMoreTasks();
   }
 
   @Test
@@ -37,7 +37,7 @@ class LoopStepsTest {
     steps.markStopped();
 
     steps.schedule(() -> log.add("step"), 0);
-    scheduler.advance(Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
 
     assertEquals(List.of("ended"), log);
   }

@@ -12,7 +12,8 @@ import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
-import dev.elector.testkit.FakeClock;
+import dev.elector.testkit.VirtualTime;
+import dev.elector.time.MonotonicClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * its deadline after waiting for a thread.
  */
 class RequestDeadlineTest {
-  private final FakeClock clock = new FakeClock();
+  private final VirtualTime time = VirtualTime.create();
+  private final MonotonicClock clock = time.clock();
   private final Queue<Runnable> queue = new ArrayDeque<>();
   private final List<Duration> timeouts = new ArrayList<>();
 
@@ -148,7 +150,7 @@ class RequestDeadlineTest {
     ObjectLock lock = lock(null);
     CompletableFuture<LockRead> read = lock.read(Duration.ofMillis(1500)).toCompletableFuture();
 
-    clock.advance(Duration.ofMillis(400)); // the pool is busy meanwhile
+    time.advance(Duration.ofMillis(400)); // the pool is busy meanwhile
     queue.remove().run();
 
     assertEquals(List.of(Duration.ofMillis(1100)), timeouts);
@@ -160,7 +162,7 @@ class RequestDeadlineTest {
     ObjectLock lock = lock(null);
     CompletableFuture<LockRead> read = lock.read(Duration.ofMillis(1500)).toCompletableFuture();
 
-    clock.advance(Duration.ofMillis(1500));
+    time.advance(Duration.ofMillis(1500));
     queue.remove().run();
 
     assertEquals(List.of(), timeouts, "nothing is sent");

@@ -1,0 +1,113 @@
+package dev.elector.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.elector.time.Cancellable;
+import dev.elector.time.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class VirtualTimeTest {
+  private final VirtualTime time = VirtualTime.withSeed(1);
+  private final Scheduler scheduler = time.scheduler();
+
+  @Test
+  void tasksRunInOrderOfDueTimeEachWithTheClockAtItsDueTime() {
+    List<String> ran = new ArrayList<>();
+    scheduler.schedule(() -> ran.add("b at " + time.clock().nanos()), 2_000);
+    scheduler.schedule(() -> ran.add("a at " + time.clock().nanos()), 1_000);
+    scheduler.schedule(() -> ran.add("c at " + time.clock().nanos()), 2_000);
+
+    time.advance(Duration.ofNanos(5_000));
+
+    assertEquals(List.of("a at 1000", "b at 2000", "c at 2000"), ran);
+    assertEquals(Duration.ofNanos(5_000), time.elapsed());
+    assertEquals(3, time.tasksRun());
+  }
+
+  @Test
+  void aStallMovesTheClockButRunsNothingUntilTimeIsDrivenAgain() {
+    List<Long> ranAt = new ArrayList<>();
+    scheduler.schedule(() -> ranAt.add(time.clock().nanos()), Duration.ofSeconds(1).toNanos());
+
+    time.stall(Duration.ofSeconds(5));
+    assertEquals(List.of(), ranAt, "a frozen process runs nothing");
+    assertEquals(1, time.pendingTasks());
+
+    time.runDueTasks();
+    assertEquals(List.of(Duration.ofSeconds(5).toNanos()), ranAt, "the task runs late, at once");
+  }
+
+  @Test
+  void aWallClockFollowsTheClockFromTheEpochAndJumpsAlone() {
+    Clock a = time.newWallClock();
+    Clock b = time.newWallClock();
+    time.advance(Duration.ofSeconds(3));
+
+    time.jumpWallClock(a, Duration.ofHours(-1));
+
+    assertEquals(VirtualTime.EPOCH.plusSeconds(3).minus(Duration.ofHours(1)), a.instant());
+    assertEquals(VirtualTime.EPOCH.plusSeconds(3), b.instant());
+    assertEquals(Duration.ofSeconds(3).toNanos(), time.clock().nanos(), "monotonic time stays");
+  }
+
+  @Test
+  void onlyItsOwnWallClocksCanBeJumped() {
+    Clock foreign = VirtualTime.create().newWallClock();
+
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> time.jumpWallClock(foreign, Duration.ofSeconds(1)));
+    assertTrue(e.getMessage().contains("newWallClock()"), e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> time.jumpWallClock(Clock.systemUTC(), Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void advanceUntilFailsWhenTheConditionDoesNotHoldWithinTheLimit() {
+    AssertionError e =
+        assertThrows(
+            AssertionError.class, () -> time.advanceUntil(() -> false, Duration.ofSeconds(2)));
+
+    assertTrue(e.getMessage().contains("PT2S"), e.getMessage());
+    assertEquals(Duration.ofSeconds(2), time.elapsed());
+  }
+
+  @Test
+  void aTaskLeftScheduledIsNamedWithWhenItIsDue() {
+    Runnable leak =
+        new Runnable() {
+          @Override
+          public void run() {}
+
+          @Override
+          public String toString() {
+            return "renew-timer";
+          }
+        };
+    scheduler.schedule(leak, Duration.ofMinutes(2).toNanos());
+
+    AssertionError e = assertThrows(AssertionError.class, time::assertNoMoreTasks);
+
+    assertTrue(e.getMessage().contains("1 task(s) still scheduled"), e.getMessage());
+    assertTrue(e.getMessage().contains("renew-timer due in PT2M"), e.getMessage());
+  }
+
+  @Test
+  void cancelledAndRunTasksAreNotLeft() {
+    Cancellable cancelled = scheduler.schedule(() -> {}, Duration.ofSeconds(5).toNanos());
+    scheduler.schedule(() -> {}, Duration.ofSeconds(1).toNanos());
+    cancelled.cancel();
+    time.advance(Duration.ofSeconds(2));
+
+    time.assertNoMoreTasks();
+    assertEquals(0, time.pendingTasks());
+  }
+}

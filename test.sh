@@ -41,7 +41,7 @@ bash examples/spring-boot-leader/ci.sh
 SPRING_BOOT_VERSION=3.5.7 bash examples/spring-boot-leader/ci.sh
 echo "== the newcomer's path: docs/getting-started.md's commands on a fresh clone, timed"
 bash checks/newcomer-path.sh
-echo "== the install paths: each documented ./install.sh command on a fresh clone, and a consumer on it"
+echo "== the install paths: each documented release/install.sh command on a fresh clone, and a consumer on it"
 bash checks/install-paths.sh
 
 bash checks/test-summary.sh target/maven-verify.log release-check=pass hello-leader=pass \

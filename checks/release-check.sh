@@ -9,7 +9,7 @@
 # they belong; every SBOM, which must describe its own artifact; every checksum, which must match;
 # the Central metadata in the poms; and, for a release version, no SNAPSHOT anywhere in a pom.
 #   checks/release-check.sh [--no-build] [--signed] [--version V] [--staging DIR] [maven args...]
-# --version and --staging check a set built elsewhere (./release.sh passes them); by default the
+# --version and --staging check a set built elsewhere (release/release.sh passes them); by default the
 # version is pom.xml's and the set is target/staging-deploy.
 # Exits non-zero and names every missing or unexpected file or entry.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two release builds of the commit checked out, compared byte for byte: ./release.sh VERSION runs
+# Two release builds of the commit checked out, compared byte for byte: release/release.sh VERSION runs
 # twice, each in a fresh clone in a folder of its own and the second in another time zone
 # (Pacific/Chatham, UTC+12:45), into two staging repositories, and every file of the two sets must
 # be the same (jars, sources, javadoc, poms, SBOMs and their checksums).
@@ -20,9 +20,9 @@ trap 'if [[ $status == 0 ]]; then rm -rf "$work"; else echo "reproducible-releas
 times=()
 zone=("${TZ:-UTC}" Pacific/Chatham)
 for run in 1 2; do
-  echo "== build $run: TZ=${zone[$((run - 1))]} ./release.sh $version --staging $work/staging-$run $*"
+  echo "== build $run: TZ=${zone[$((run - 1))]} release/release.sh $version --staging $work/staging-$run $*"
   start=$SECONDS
-  TZ="${zone[$((run - 1))]}" ./release.sh "$version" --staging "$work/staging-$run" "$@" >"$work/build-$run.log" 2>&1 \
+  TZ="${zone[$((run - 1))]}" release/release.sh "$version" --staging "$work/staging-$run" "$@" >"$work/build-$run.log" 2>&1 \
     || { tail -n 30 "$work/build-$run.log"; echo "reproducible-release: FAIL build $run failed"; exit 1; }
   times+=("$((SECONDS - start))")
   tail -n 1 "$work/build-$run.log" | sed 's/^/   /'

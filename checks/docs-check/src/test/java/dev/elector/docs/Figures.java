@@ -20,9 +20,10 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>A measured figure is quoted as a bold link to the row or section it comes from, in one of
- *       the results files ({@code RELIABILITY.md}, {@code benchmarks/RESULTS.md}): {@code [**14
- *       threads**](../benchmarks/RESULTS.md#g-scale-1000)}. The target is an id written in the row
- *       ({@code <a id="g-scale-1000"></a>} in its first cell) or a heading's anchor.
+ *       the results files ({@code checks/reliability/RELIABILITY.md}, {@code
+ *       benchmarks/RESULTS.md}): {@code [**14 threads**](../benchmarks/RESULTS.md#g-scale-1000)}.
+ *       The target is an id written in the row ({@code <a id="g-scale-1000"></a>} in its first
+ *       cell) or a heading's anchor.
  *   <li>The check fails when the target is gone, and when the quoted text is not in the target: the
  *       row for an id (a paragraph or list item for an id outside a table), the section for a
  *       heading. Thin and non-breaking spaces, thousands separators and dash kinds do not count. In
@@ -41,7 +42,8 @@ import java.util.regex.Pattern;
  */
 final class Figures {
   /** The files figures may link to, relative to the repository root. */
-  static final List<String> RESULTS = List.of("RELIABILITY.md", "benchmarks/RESULTS.md");
+  static final List<String> RESULTS =
+      List.of("checks/reliability/RELIABILITY.md", "benchmarks/RESULTS.md");
 
   /**
    * Numbers with a measurement's unit that are settings or examples, not measurements, as written

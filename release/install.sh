@@ -8,13 +8,13 @@
 #   quarkus      elector-quarkus and elector-quarkus-deployment
 #   josdk        elector-josdk (with elector-fabric8)
 # Each path also installs elector-parent, elector-bom and the modules it depends on.
-#   ./install.sh [PATH...] [MAVEN-OPTION...]     e.g. ./install.sh spring-boot -o
+#   release/install.sh [PATH...] [MAVEN-OPTION...]     e.g. release/install.sh spring-boot -o
 # It runs `./mvnw -q -Pquick-install install -pl MODULES -am` (printed first): main code only, with
 # javac's -Xlint:all -Werror, and none of the contributor's checks (tests, Error Prone and NullAway,
 # formatting, coverage), which CI runs on every commit; the classes are the same. Only the
 # published modules are installed. It prints what it installed, where, and how long it took.
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/.."
 
 declare -A modules=(
   [client-java]="elector-k8s-lease,elector-configmap"

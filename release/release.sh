@@ -5,14 +5,14 @@
 # .sha1, and an .asc for each when a key is configured (MAVEN_GPG_KEY and MAVEN_GPG_PASSPHRASE, or
 # -Dgpg.skip=false with a key in the gpg keyring). Then it checks the set (checks/release-check.sh)
 # and lists it. CONTRIBUTING.md ("Artifacts and release") says how to upload it.
-#   ./release.sh VERSION [--staging DIR] [MAVEN-OPTION...]      e.g. ./release.sh 0.1.0
+#   release/release.sh VERSION [--staging DIR] [MAVEN-OPTION...]      e.g. release/release.sh 0.1.0
 # The build runs in a fresh clone of HEAD (so only what is committed is released), with the version
 # set in its poms and every archive entry dated at the commit's time, which makes two builds of
 # one commit byte-identical (checks/reproducible-release.sh compares them). The work tree must be
 # clean. Maven runs -Prelease -Dmaven.test.skip=true deploy on the published modules and what they
 # need: the tests are CI's, run on the same commit.
 set -euo pipefail
-root="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 usage() { sed -n '2,13s/^# \{0,1\}//p' "$0"; }
@@ -36,7 +36,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 if [[ -z "$version" ]]; then
-  echo "release.sh: name the version to release, e.g. ./release.sh 0.1.0" >&2; exit 2
+  echo "release.sh: name the version to release, e.g. release/release.sh 0.1.0" >&2; exit 2
 fi
 if [[ "$version" == *-SNAPSHOT ]] || ! [[ "$version" =~ ^[0-9]+(\.[0-9]+)*([.-][0-9A-Za-z]+)*$ ]]; then
   echo "release.sh: '$version' is not a release version; give digits and dots with an optional qualifier and no -SNAPSHOT, e.g. 0.1.0 or 0.2.0-rc1" >&2

@@ -163,15 +163,15 @@ public final class ElectorConfig {
 
   /**
    * The listener set with {@link Builder#listener}, or {@link ElectorListener#NONE}. The elector
-   * also notifies the lock's own listener after it when the lock is a {@link ListeningLock} (a
-   * Kubernetes lock recording Events, for example); that one is not part of this value, so a copy
+   * also notifies the lock after it when the lock is itself an {@link ElectorListener} (a
+   * Kubernetes lock recording Events, for example); the lock is not part of this value, so a copy
    * made with {@code listener(config.listener())} does not notify it twice.
    */
   public ElectorListener listener() {
     return values.listener;
   }
 
-  /** The listener the elector notifies: the configured one, then the lock's own. */
+  /** The listener the elector notifies: the configured one, then the lock if it listens. */
   ElectorListener notifiedListener() {
     return notified;
   }

@@ -7,6 +7,10 @@ import java.util.Objects;
  * Receives the elector's events, for metrics. Methods run on the elector's own thread while it
  * decides, so they must be quick and must not block (increment a counter, set a gauge); an
  * exception thrown here is logged and ignored.
+ *
+ * <p>A lock may implement this interface too, to hear its elector (a Kubernetes lock records its
+ * terms as Events so): the elector notifies such a lock after the configured listener, with nothing
+ * to wire.
  */
 public interface ElectorListener {
 

@@ -28,6 +28,9 @@ import java.util.function.Consumer;
  * one in flight, and free any thread it holds. The cancellation arrives on the elector's thread, so
  * a lock reacts without blocking. A request that has already reached the server may have taken
  * effect all the same; the elector assumes nothing either way.
+ *
+ * <p>A lock that also implements {@code dev.elector.ElectorListener} hears its elector's events,
+ * after the listener the elector was configured with.
  */
 public interface LeaderLock {
 

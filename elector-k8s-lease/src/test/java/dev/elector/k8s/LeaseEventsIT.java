@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.LeaderElector;
 import dev.elector.kube.KubeLock;
-import dev.elector.kube.internal.EventRecorder;
+import dev.elector.kube.internal.ObjectLock;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
@@ -62,7 +62,7 @@ class LeaseEventsIT extends AbstractLeaseEventsIT {
         elector.close();
         await("both events of round " + round + " were refused")
             .atMost(Duration.ofSeconds(10))
-            .until(() -> ((EventRecorder) lock.electorListener()).counts()[1] == 2);
+            .until(() -> ((ObjectLock) lock).eventRecorder().orElseThrow().counts()[1] == 2);
       }
     } finally {
       System.setErr(err);

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import dev.elector.ElectorListener;
 import dev.elector.TermEnd;
 import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.EventRecorder;
+import dev.elector.kube.internal.ObjectLock;
 import dev.elector.kube.internal.Reply;
 import dev.elector.testkit.VirtualTime;
 import dev.elector.time.MonotonicClock;
@@ -24,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -238,7 +239,7 @@ class EventRecorderTest {
   void theLockRecordsOnlyWhenAskedAndTheBuilderChecksTheComponent() {
     ApiClient client = new ApiClient();
     KubeLock plain = LeaseLock.newBuilder(client).namespace("ns").name("l").identity("me").build();
-    assertEquals(ElectorListener.NONE, plain.electorListener());
+    assertEquals(Optional.empty(), ((ObjectLock) plain).eventRecorder());
     KubeLock recording =
         LeaseLock.newBuilder(client)
             .namespace("ns")
@@ -247,7 +248,7 @@ class EventRecorderTest {
             .recordEvents(true)
             .eventComponent("example.com/my-operator")
             .build();
-    assertTrue(recording.electorListener() instanceof EventRecorder);
+    assertTrue(((ObjectLock) recording).eventRecorder().isPresent());
 
     IllegalStateException bad =
         assertThrows(

@@ -1,6 +1,6 @@
 package dev.elector.kube;
 
-import dev.elector.ListeningLock;
+import dev.elector.lock.LeaderLock;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Duration;
@@ -13,13 +13,13 @@ import java.util.random.RandomGenerator;
  * locks ({@code dev.elector.fabric8.Fabric8LeaseLock}, {@code Fabric8ConfigMapLock}) all keep the
  * same client-go compatible record, so candidates on different clients can share one object.
  *
- * <p>A Kubernetes lock is a {@link ListeningLock}: it hears its elector's terms, to record them as
- * Events when {@link Builder#recordEvents} asks for it.
+ * <p>A Kubernetes lock hears its elector's terms, to record them as Events when {@link
+ * Builder#recordEvents} asks for it; there is nothing to wire.
  *
  * <p>Each backend makes its locks with one {@link Builder}, which it returns from {@code
  * newBuilder(client)}; the options, defaults and checks are the same for every backend and kind.
  */
-public interface KubeLock extends ListeningLock {
+public interface KubeLock extends LeaderLock {
   /**
    * Default timeout of one API request of the lock's own: 5 s, the elector's default callTimeout
    * (see {@link Builder#requestTimeout}).

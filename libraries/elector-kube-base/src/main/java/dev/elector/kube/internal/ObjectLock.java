@@ -1,6 +1,8 @@
 package dev.elector.kube.internal;
 
 import dev.elector.ElectorListener;
+import dev.elector.Term;
+import dev.elector.TermEnd;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LeaderRecord;
@@ -46,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * under coordinated leader election (a Lease naming {@code spec.strategy}) is never sent: it fails
  * as {@link LockFailure.Kind#INVALID}, whoever asks for it. Thread-safe.
  */
-public final class ObjectLock implements KubeLock {
+public final class ObjectLock implements KubeLock, ElectorListener {
   private static final Logger log = LoggerFactory.getLogger(ObjectLock.class);
 
   /**
@@ -172,12 +174,25 @@ public final class ObjectLock implements KubeLock {
   }
 
   /**
-   * Records client-go's leader election Events when the builder asked for them; otherwise {@link
-   * ElectorListener#NONE}. The elector notifies it by itself.
+   * The recorder of client-go's leader election Events, when the builder asked for them. The
+   * elector notifies this lock, as an {@link ElectorListener}, and the lock hands the terms to it.
    */
+  public Optional<EventRecorder> eventRecorder() {
+    return Optional.ofNullable(events);
+  }
+
   @Override
-  public final ElectorListener electorListener() {
-    return events == null ? ElectorListener.NONE : events;
+  public void onTermStarted(Term term) {
+    if (events != null) {
+      events.onTermStarted(term);
+    }
+  }
+
+  @Override
+  public void onTermEnded(Term term, TermEnd reason) {
+    if (events != null) {
+      events.onTermEnded(term, reason);
+    }
   }
 
   @Override

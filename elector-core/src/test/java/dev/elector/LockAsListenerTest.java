@@ -15,8 +15,11 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
-/** A lock's own listener is notified after the configured one, once, with nothing to wire. */
-class ListeningLockTest {
+/**
+ * A lock that is also an {@link ElectorListener} hears the elector after the configured listener,
+ * once, with nothing to wire.
+ */
+class LockAsListenerTest {
   private final List<String> heard = new ArrayList<>();
   private final LeaderCallbacks callbacks = LeaderCallbacks.of(t -> {}, (t, r) -> {});
 
@@ -34,13 +37,12 @@ class ListeningLockTest {
     };
   }
 
-  private static final class Listening implements ListeningLock {
+  /** A lock that records what it hears, as a Kubernetes lock records Events. */
+  private final class Listening implements LeaderLock, ElectorListener {
     private final LeaderLock delegate;
-    private final ElectorListener electorListener;
 
-    Listening(LeaderLock delegate, ElectorListener electorListener) {
+    Listening(LeaderLock delegate) {
       this.delegate = delegate;
-      this.electorListener = electorListener;
     }
 
     @Override
@@ -70,8 +72,13 @@ class ListeningLockTest {
     }
 
     @Override
-    public ElectorListener electorListener() {
-      return electorListener;
+    public void onTermStarted(Term term) {
+      heard.add("lock started " + term.fencingToken());
+    }
+
+    @Override
+    public void onTermEnded(Term term, TermEnd reason) {
+      heard.add("lock ended " + reason);
     }
   }
 
@@ -81,7 +88,7 @@ class ListeningLockTest {
 
   @Test
   void theLocksListenerHearsAfterTheConfiguredOneAndOnlyOnceAfterToBuilder() {
-    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"), recording("lock"));
+    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"));
     ElectorConfig config =
         ElectorConfig.newBuilder()
             .lock(lock)
@@ -104,7 +111,7 @@ class ListeningLockTest {
 
   @Test
   void aCopyGivenTheConfiguredListenerNotifiesTheLockOnce() {
-    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"), recording("lock"));
+    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"));
     ElectorConfig config =
         ElectorConfig.newBuilder()
             .lock(lock)
@@ -124,22 +131,18 @@ class ListeningLockTest {
   }
 
   @Test
-  void withoutAConfiguredListenerTheLocksOwnIsTheListener() {
-    ElectorListener own = recording("lock");
-    ElectorConfig config =
-        ElectorConfig.newBuilder()
-            .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), own))
-            .callbacks(callbacks)
-            .build();
-    assertSame(own, config.notifiedListener());
+  void withoutAConfiguredListenerTheLockIsTheListener() {
+    Listening lock = new Listening(InMemoryLockStore.create("l").lockFor("me"));
+    ElectorConfig config = ElectorConfig.newBuilder().lock(lock).callbacks(callbacks).build();
+    assertSame(lock, config.notifiedListener());
   }
 
   @Test
-  void aLockWithoutAListenerLeavesTheConfiguredOne() {
+  void aLockThatDoesNotListenLeavesTheConfiguredListener() {
     ElectorListener configured = recording("configured");
     ElectorConfig config =
         ElectorConfig.newBuilder()
-            .lock(new Listening(InMemoryLockStore.create("l").lockFor("me"), ElectorListener.NONE))
+            .lock(InMemoryLockStore.create("l").lockFor("me"))
             .callbacks(callbacks)
             .listener(configured)
             .build();

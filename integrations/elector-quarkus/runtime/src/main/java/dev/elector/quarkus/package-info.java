@@ -1,9 +1,9 @@
 /**
  * Elector for Quarkus: the application's {@link dev.elector.LeaderElector} as a CDI bean on the
- * Quarkus-managed fabric8 client, configured under {@code quarkus.elector.*} ({@link
- * dev.elector.quarkus.ElectorRuntimeConfig}), with the CDI events {@link
- * dev.elector.quarkus.LeadershipGranted} and {@link dev.elector.quarkus.LeadershipRevoked}, a
- * liveness check with SmallRye Health and client-go's leader gauge with Micrometer.
+ * Quarkus-managed fabric8 client, configured under {@code quarkus.elector.*} (see docs/quarkus.md),
+ * with the CDI events {@link dev.elector.quarkus.LeadershipGranted} and {@link
+ * dev.elector.quarkus.LeadershipRevoked}, a liveness check with SmallRye Health and client-go's
+ * leader gauge with Micrometer.
  *
  * <p>Guarantees, those of the elector: a replica is granted leadership only after its own write won
  * the lock; every grant is followed by exactly one revocation; a leader that cannot renew stops

@@ -5,7 +5,6 @@ import dev.elector.LeaderElector;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.kube.PodEnvironment;
-import dev.elector.quarkus.ElectorRuntimeConfig;
 import dev.elector.quarkus.LeadershipGranted;
 import dev.elector.quarkus.LeadershipRevoked;
 import io.fabric8.kubernetes.client.KubernetesClient;

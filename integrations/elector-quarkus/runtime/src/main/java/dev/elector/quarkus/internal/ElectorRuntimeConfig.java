@@ -1,10 +1,9 @@
-package dev.elector.quarkus;
+package dev.elector.quarkus.internal;
 
 import dev.elector.ElectorConfig;
 import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
-import dev.elector.quarkus.internal.LockKindConverter;
 import io.quarkus.runtime.annotations.ConfigPhase;
 import io.quarkus.runtime.annotations.ConfigRoot;
 import io.smallrye.config.ConfigMapping;
@@ -27,6 +26,9 @@ import java.util.OptionalDouble;
  * <p>Durations take Quarkus' formats: {@code 15s}, {@code 500ms}, {@code PT15S}; a bare number is
  * seconds, Quarkus' own rule, so {@code 15} is 15 s (the Spring integration refuses a bare number,
  * which Spring reads as milliseconds).
+ *
+ * <p>Internal: applications set these properties and never name this interface. Quarkus requires a
+ * mapping interface to be public, so it lives in this package.
  */
 @ConfigMapping(prefix = "quarkus.elector")
 @ConfigRoot(phase = ConfigPhase.RUN_TIME)

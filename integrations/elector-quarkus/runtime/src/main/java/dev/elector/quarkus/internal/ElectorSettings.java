@@ -10,7 +10,6 @@ import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LeaderLock;
-import dev.elector.quarkus.ElectorRuntimeConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import java.time.Duration;

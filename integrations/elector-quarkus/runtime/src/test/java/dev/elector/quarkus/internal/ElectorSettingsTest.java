@@ -11,7 +11,6 @@ import dev.elector.LeaderCallbacks;
 import dev.elector.kube.LockKind;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.kube.WatchMode;
-import dev.elector.quarkus.ElectorRuntimeConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.quarkus.runtime.configuration.ConfigurationException;

@@ -11,12 +11,15 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
  * The {@code elector.*} properties: one leader elector for the application. The timings default to
  * the core's ({@code ElectorConfig.DEFAULT_*}), written out so that the configuration metadata
  * shows them.
+ *
+ * <p>Internal: applications set the properties, which the configuration metadata describes, and
+ * never name this class; they use the {@code LeaderElector} bean.
  */
 @ConfigurationProperties("elector")
-public class ElectorProperties {
+class ElectorProperties {
 
   /** Which Kubernetes client the lock uses. */
-  public enum Backend {
+  enum Backend {
     /** The one whose Elector module is on the class path; when both are, set elector.backend. */
     AUTO,
     /** client-java (elector-k8s-lease, elector-configmap) on the ApiClient bean or the default. */

@@ -8,9 +8,10 @@
  * <p>A bad configuration fails start-up with Boot's failure report, which lists every problem, each
  * naming the property, the value and the fix.
  *
- * <p>Only {@code ElectorProperties}, with its {@code Backend}, is API here ({@code lock-kind} takes
- * {@code dev.elector.kube.LockKind}, shared with the Quarkus extension). The auto-configurations
- * are package-private: Boot reads their names from {@code
+ * <p>The API here is the properties, which the configuration metadata describes ({@code lock-kind}
+ * takes {@code dev.elector.kube.LockKind}, shared with the Quarkus extension); every type is
+ * package-private. Boot binds {@code ElectorProperties} by reflection, reads the
+ * auto-configurations' names from {@code
  * META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports} and creates
  * them by reflection, as it does the failure analyzer named in {@code META-INF/spring.factories}.
  */

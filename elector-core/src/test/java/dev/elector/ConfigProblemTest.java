@@ -163,6 +163,28 @@ class ConfigProblemTest {
   }
 
   @Test
+  void aShardGroupRefusesAShardWithoutCallbacksNamingTheShard() {
+    NullPointerException e =
+        assertThrows(
+            NullPointerException.class,
+            () ->
+                ShardGroup.newBuilder()
+                    .group("pools")
+                    .shards(4)
+                    .locks(name -> InMemoryLockStore.create(name).lockFor("me"))
+                    .callbacks(shard -> shard == 2 ? nothing() : CALLBACKS)
+                    .build());
+    assertEquals(
+        "callbacks returned null for shard 2; return that shard's LeaderCallbacks", e.getMessage());
+  }
+
+  /** What a faulty callbacks function returns for one shard. */
+  @SuppressWarnings("NullAway")
+  private static LeaderCallbacks nothing() {
+    return null;
+  }
+
+  @Test
   void theExceptionSurvivesSerializationWithItsProblems() throws Exception {
     ElectorConfigException e =
         assertThrows(

@@ -10,7 +10,6 @@ import dev.elector.k8s.LeaseLock;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.lock.InMemoryLockStore;
-import dev.elector.shard.ShardCallbacks;
 import dev.elector.shard.ShardGroup;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.ArrayList;
@@ -180,17 +179,10 @@ public final class IPPoolController implements AutoCloseable {
                     .retryPeriod(config.retryPeriod())
                     .readinessGate(cache.synced()))
         .callbacks(
-            new ShardCallbacks() {
-              @Override
-              public void onStartedLeading(int shard, Term term) {
-                startTerm(shard, term);
-              }
-
-              @Override
-              public void onStoppedLeading(int shard, Term term, TermEnd reason) {
-                stopTerm(shard, term, reason);
-              }
-            })
+            shard ->
+                LeaderCallbacks.of(
+                    term -> startTerm(shard, term),
+                    (term, reason) -> stopTerm(shard, term, reason)))
         .build();
   }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * ShardGroup group = ShardGroup.newBuilder()
  *     .group("pools").shards(12)
  *     .locks(name -> leaseBuilder.name(name).build())   // one lock per name, this replica's identity
- *     .callbacks(myShardCallbacks)
+ *     .callbacks(shard -> LeaderCallbacks.of(term -> start(shard, term), (term, end) -> stop(shard)))
  *     .build();
  * group.start();
  * }</pre>
@@ -77,7 +78,7 @@ public final class ShardGroup implements AutoCloseable {
     int shardCount = b.shards;
     int memberSlots = b.memberSlots > 0 ? b.memberSlots : Math.min(shardCount, 64);
     ElectorListener replan = new Replan();
-    ShardCallbacks callbacks = Objects.requireNonNull(b.callbacks);
+    IntFunction<LeaderCallbacks> callbacks = Objects.requireNonNull(b.callbacks);
     List<ElectorConfig> configs = new ArrayList<>();
     List<LeaderElector> shardElectors = new ArrayList<>();
     for (int i = 0; i < shardCount; i++) {
@@ -87,9 +88,11 @@ public final class ShardGroup implements AutoCloseable {
               b,
               configs,
               shardName(b.group, i),
-              LeaderCallbacks.of(
-                  term -> callbacks.onStartedLeading(shard, term),
-                  (term, end) -> callbacks.onStoppedLeading(shard, term, end)),
+              Objects.requireNonNull(
+                  callbacks.apply(shard),
+                  "callbacks returned null for shard "
+                      + shard
+                      + "; return that shard's LeaderCallbacks"),
               replan));
     }
     List<LeaderElector> memberElectors = new ArrayList<>();
@@ -287,7 +290,7 @@ public final class ShardGroup implements AutoCloseable {
     private int shards;
     private int memberSlots;
     private @Nullable Function<String, LeaderLock> locks;
-    private @Nullable ShardCallbacks callbacks;
+    private @Nullable IntFunction<LeaderCallbacks> callbacks;
     private UnaryOperator<ElectorConfig.Builder> config = UnaryOperator.identity();
 
     private Builder() {}
@@ -325,8 +328,13 @@ public final class ShardGroup implements AutoCloseable {
       return this;
     }
 
-    /** What this replica does when it starts and stops leading a shard. */
-    public Builder callbacks(ShardCallbacks callbacks) {
+    /**
+     * The callbacks of each shard: what this replica does when it starts and stops leading it.
+     * Called once per shard when the group is built. Each shard is an ordinary election, so its
+     * callbacks run as any elector's do: one at a time per shard, on the callback executor, never
+     * on a renewal's path, and the stop callback exactly once for every term that started.
+     */
+    public Builder callbacks(IntFunction<LeaderCallbacks> callbacks) {
       this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
       return this;
     }
@@ -380,7 +388,10 @@ public final class ShardGroup implements AutoCloseable {
       if (callbacks == null) {
         problems.add(
             new ConfigProblem(
-                "callbacks", "", "are missing", "set callbacks(new ShardCallbacks() {...})"));
+                "callbacks",
+                "",
+                "are missing",
+                "set callbacks(shard -> LeaderCallbacks.of(onStart, onStop))"));
       }
       if (!problems.isEmpty()) {
         throw new ElectorConfigException(problems);

@@ -2,12 +2,12 @@ package dev.elector.reliability;
 
 import dev.elector.CallOutcome;
 import dev.elector.ElectorListener;
+import dev.elector.LeaderCallbacks;
 import dev.elector.LockCall;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.examples.ProcessEvent;
 import dev.elector.k8s.LeaseLock;
-import dev.elector.shard.ShardCallbacks;
 import dev.elector.shard.ShardGroup;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -78,14 +78,7 @@ public final class ShardReplicaMain {
                         .name(lockName)
                         .identity(name)
                         .build())
-            .callbacks(
-                new ShardCallbacks() {
-                  @Override
-                  public void onStartedLeading(int shard, Term term) {}
-
-                  @Override
-                  public void onStoppedLeading(int shard, Term term, TermEnd reason) {}
-                })
+            .callbacks(shard -> LeaderCallbacks.of(term -> {}, (term, reason) -> {}))
             .config(b -> b.listener(report))
             .build();
     group.start();

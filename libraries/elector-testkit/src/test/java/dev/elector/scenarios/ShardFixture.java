@@ -2,11 +2,11 @@ package dev.elector.scenarios;
 
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorListener;
+import dev.elector.LeaderCallbacks;
 import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LockFailure;
-import dev.elector.shard.ShardCallbacks;
 import dev.elector.shard.ShardGroup;
 import dev.elector.testkit.FaultyLock;
 import dev.elector.testkit.LeadershipTimeline;
@@ -37,16 +37,13 @@ class ShardFixture {
     final List<FaultyLock> locks = new ArrayList<>();
     final ShardGroup group;
 
+    /** Terms this replica's shard callbacks started, and those that reached another's. */
+    int callbackStarts;
+
+    final List<String> misrouted = new ArrayList<>();
+
     Replica(String name) {
       this.name = name;
-      ShardCallbacks callbacks =
-          new ShardCallbacks() {
-            @Override
-            public void onStartedLeading(int shard, Term term) {}
-
-            @Override
-            public void onStoppedLeading(int shard, Term term, TermEnd reason) {}
-          };
       this.group =
           ShardGroup.newBuilder()
               .group("pools")
@@ -62,13 +59,26 @@ class ShardFixture {
                     locks.add(lock);
                     return lock;
                   })
-              .callbacks(callbacks)
+              .callbacks(
+                  shard ->
+                      LeaderCallbacks.of(
+                          term -> heard(shard, term, "started"),
+                          (term, reason) -> heard(shard, term, "stopped")))
               .config(b -> tuning.apply(time.configure(b).listener(timelineListener(name))))
               .build();
     }
 
     int leading() {
       return group.leading().size();
+    }
+
+    private void heard(int shard, Term term, String what) {
+      if (what.equals("started")) {
+        callbackStarts++;
+      }
+      if (!term.lock().endsWith("pools-shard-" + shard)) {
+        misrouted.add("shard " + shard + "'s callbacks " + what + " a term of " + term.lock());
+      }
     }
 
     /** Every call of this replica fails and its watches break, as if cut off or dead. */
@@ -129,6 +139,20 @@ class ShardFixture {
 
   Replica replica(String name) {
     return replicas.get(name);
+  }
+
+  /** How many shard terms each replica's shard callbacks started, in order of start. */
+  List<Integer> callbackStarts() {
+    List<Integer> starts = new ArrayList<>();
+    replicas.values().forEach(r -> starts.add(r.callbackStarts));
+    return starts;
+  }
+
+  /** What reached the callbacks of a shard other than the term's own; empty when routed right. */
+  List<String> misrouted() {
+    List<String> misrouted = new ArrayList<>();
+    replicas.values().forEach(r -> misrouted.addAll(r.misrouted));
+    return misrouted;
   }
 
   /** How many shards each replica leads, in order of start. */

@@ -30,6 +30,10 @@ class ShardGroupTest {
     assertEquals(List.of(4, 4, 4), fixture.counts());
     int coldMoves = fixture.termsStarted;
     assertEquals(12, coldMoves, "each shard was taken once: nobody took more and handed it on");
+    assertEquals(
+        List.of(4, 4, 4),
+        fixture.callbackStarts(),
+        "each replica's callbacks started the terms of the four shards it leads");
     fixture.time.advance(Duration.ofMinutes(2));
     assertEquals(coldMoves, fixture.termsStarted, "a settled group makes no moves");
 
@@ -85,6 +89,7 @@ class ShardGroupTest {
         join,
         joinMoves,
         joinHandOver);
+    assertEquals(List.of(), fixture.misrouted(), "each shard's callbacks hear its own terms only");
     fixture.assertNoOverlapPerShard();
     fixture.closeAll();
   }

@@ -1,9 +1,8 @@
 package dev.elector.docs.snippets;
 
+import dev.elector.LeaderCallbacks;
 import dev.elector.Term;
-import dev.elector.TermEnd;
 import dev.elector.k8s.LeaseLock;
-import dev.elector.shard.ShardCallbacks;
 import dev.elector.shard.ShardGroup;
 import io.kubernetes.client.openapi.ApiClient;
 
@@ -24,17 +23,9 @@ final class Shards {
         .group("pools")                          // Leases pools-shard-0..11 and pools-member-0..11
         .shards(12)
         .locks(name -> LeaseLock.newBuilder(client).name(name).build())
-        .callbacks(new ShardCallbacks() {
-          @Override
-          public void onStartedLeading(int shard, Term term) {
-            workers.start(shard, term);          // this replica is the only writer of the shard
-          }
-
-          @Override
-          public void onStoppedLeading(int shard, Term term, TermEnd reason) {
-            workers.stop(shard);
-          }
-        })
+        .callbacks(shard -> LeaderCallbacks.of( // each shard's own, an elector's callbacks
+            term -> workers.start(shard, term),  // this replica is the only writer of the shard
+            (term, reason) -> workers.stop(shard)))
         .build();
     group.start();                               // group.close() leaves: others take over at once
     // end::shards[]

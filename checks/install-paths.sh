@@ -27,7 +27,7 @@ declare -A consumer=([all]=checks/install-paths/all [client-java]=examples/hello
   [quarkus]=examples/quarkus-leader [josdk]=checks/install-paths/josdk)
 declare -A goal=([all]=compile [josdk]=compile)
 # What each consumer resolves from Elector (the BOM and elector-parent too, for every path).
-declare -A needs=([all]="elector-core elector-kube-base elector-k8s-lease elector-configmap elector-fabric8
+declare -A needs=([all]="elector-core elector-shards elector-kube-base elector-k8s-lease elector-configmap elector-fabric8
   elector-micrometer elector-josdk elector-quarkus elector-quarkus-deployment
   elector-spring-boot-autoconfigure elector-spring-boot-starter elector-testkit"
   [client-java]="elector-core elector-kube-base elector-k8s-lease"

@@ -45,6 +45,7 @@ fi
 
 # The published artifacts: "artifactId:kinds" (kinds of file besides the pom).
 library=(elector-core:dev.elector.core elector-testkit:dev.elector.testkit
+  elector-shards:dev.elector.shard
   elector-kube-base:dev.elector.kube elector-k8s-lease:dev.elector.k8s.lease
   elector-configmap:dev.elector.configmap elector-fabric8:dev.elector.fabric8
   elector-micrometer:dev.elector.micrometer elector-josdk:dev.elector.josdk

@@ -23,7 +23,7 @@ declare -A modules=(
   [quarkus]="integrations/elector-quarkus/runtime,integrations/elector-quarkus/deployment"
   [josdk]="integrations/elector-josdk"
 )
-modules[all]="elector-core,libraries/elector-kube-base,elector-k8s-lease,elector-configmap"
+modules[all]="elector-core,libraries/elector-shards,libraries/elector-kube-base,elector-k8s-lease,elector-configmap"
 modules[all]+=",libraries/elector-fabric8,integrations/elector-micrometer,integrations/elector-josdk"
 modules[all]+=",${modules[quarkus]},${modules[spring-boot]},libraries/elector-testkit"
 paths_known="all client-java fabric8 spring-boot quarkus josdk"

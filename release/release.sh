@@ -50,7 +50,7 @@ fi
 current="$(sed -n '/<artifactId>elector-parent<\/artifactId>/,/<version>/s#.*<version>\(.*\)</version>.*#\1#p' pom.xml | head -n1)"
 commit="$(git rev-parse HEAD)"
 timestamp="$(date -u -d "@$(git log -1 --format=%ct HEAD)" +%Y-%m-%dT%H:%M:%SZ)"
-published="libraries/elector-bom,elector-core,libraries/elector-kube-base,elector-k8s-lease,elector-configmap"
+published="libraries/elector-bom,elector-core,libraries/elector-shards,libraries/elector-kube-base,elector-k8s-lease,elector-configmap"
 published+=",libraries/elector-fabric8,integrations/elector-micrometer,integrations/elector-josdk"
 published+=",integrations/elector-quarkus/runtime,integrations/elector-quarkus/deployment"
 published+=",integrations/elector-spring-boot-autoconfigure,integrations/elector-spring-boot-starter"

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.elector.lock.InMemoryLockStore;
-import dev.elector.shard.ShardGroup;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -147,41 +146,6 @@ class ConfigProblemTest {
     // The data stays the builder's.
     assertEquals("renewDeadline", problem.setting());
     assertEquals("must be longer than jitter 1.2 x retryPeriod PT2S = PT2.4S", problem.rule());
-  }
-
-  @Test
-  void shardGroupProblemsAreDataToo() {
-    ElectorConfigException e =
-        assertThrows(
-            ElectorConfigException.class,
-            () -> ShardGroup.newBuilder().group("Pools").shards(0).build());
-    assertEquals(
-        List.of("group", "shards", "locks", "callbacks"),
-        e.problems().stream().map(ConfigProblem::setting).toList());
-    assertEquals("\"Pools\"", e.problems().get(0).value());
-    assertEquals("0", e.problems().get(1).value());
-  }
-
-  @Test
-  void aShardGroupRefusesAShardWithoutCallbacksNamingTheShard() {
-    NullPointerException e =
-        assertThrows(
-            NullPointerException.class,
-            () ->
-                ShardGroup.newBuilder()
-                    .group("pools")
-                    .shards(4)
-                    .locks(name -> InMemoryLockStore.create(name).lockFor("me"))
-                    .callbacks(shard -> shard == 2 ? nothing() : CALLBACKS)
-                    .build());
-    assertEquals(
-        "callbacks returned null for shard 2; return that shard's LeaderCallbacks", e.getMessage());
-  }
-
-  /** What a faulty callbacks function returns for one shard. */
-  @SuppressWarnings("NullAway")
-  private static LeaderCallbacks nothing() {
-    return null;
   }
 
   @Test

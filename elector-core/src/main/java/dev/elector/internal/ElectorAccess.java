@@ -9,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the shard planner reads of its own electors that is no part of an elector's API: how the
  * candidate sees the lock now, on its own clock. {@code dev.elector.LeaderElector} provides it when
- * its class is initialised, so the shard package asks here instead of through methods added to
- * {@code LeaderElector} (the JDK keeps its package-crossing internals the same way). Internal.
+ * its class is initialised, so the shard planner (in elector-shards, the one jar let into this
+ * package) asks here instead of through methods added to {@code LeaderElector} (the JDK keeps its
+ * package-crossing internals the same way). Internal.
  */
 public final class ElectorAccess {
 

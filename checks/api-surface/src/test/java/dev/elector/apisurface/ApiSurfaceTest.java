@@ -43,6 +43,7 @@ class ApiSurfaceTest {
       List.of(
           "elector-core",
           "elector-testkit",
+          "elector-shards",
           "elector-kube-base",
           "elector-k8s-lease",
           "elector-configmap",

@@ -50,8 +50,10 @@ class InternalBoundaryTest {
           Set.of("elector-configmap"),
           "dev.elector.quarkus.internal",
           Set.of("elector-quarkus-deployment"),
+          "dev.elector.internal",
+          Set.of("elector-shards"),
           "dev.elector.internal.time",
-          Set.of("elector-kube-base"));
+          Set.of("elector-kube-base", "elector-shards"));
 
   /** An internal package, sub-packages included, up to the class name that follows it. */
   private static final Pattern INTERNAL_NAME =

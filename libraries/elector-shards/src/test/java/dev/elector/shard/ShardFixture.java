@@ -1,4 +1,4 @@
-package dev.elector.scenarios;
+package dev.elector.shard;
 
 import dev.elector.ElectorConfig;
 import dev.elector.ElectorListener;
@@ -7,7 +7,6 @@ import dev.elector.Term;
 import dev.elector.TermEnd;
 import dev.elector.lock.InMemoryLockStore;
 import dev.elector.lock.LockFailure;
-import dev.elector.shard.ShardGroup;
 import dev.elector.testkit.FaultyLock;
 import dev.elector.testkit.LeadershipTimeline;
 import dev.elector.testkit.VirtualTime;

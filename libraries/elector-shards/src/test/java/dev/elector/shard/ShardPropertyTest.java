@@ -1,4 +1,4 @@
-package dev.elector.scenarios;
+package dev.elector.shard;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

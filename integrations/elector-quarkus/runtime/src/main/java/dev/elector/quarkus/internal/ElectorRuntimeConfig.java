@@ -100,8 +100,8 @@ public interface ElectorRuntimeConfig {
   Optional<Duration> maxBackoff();
 
   /**
-   * How long the shutdown waits for the {@link LeadershipRevoked} observers and the release;
-   * default {@code renew-deadline}.
+   * How long the shutdown waits for the {@link dev.elector.quarkus.LeadershipRevoked} observers and
+   * the release; default {@code renew-deadline}.
    */
   Optional<Duration> closeTimeout();
 

@@ -82,19 +82,22 @@ class LockAsListenerTest {
     }
   }
 
+  /** A config whose lock listens, with a configured listener besides. */
+  private ElectorConfig listeningLockAndConfiguredListener() {
+    return ElectorConfig.newBuilder()
+        .lock(new Listening(InMemoryLockStore.create("l").lockFor("me")))
+        .callbacks(callbacks)
+        .listener(recording("configured"))
+        .build();
+  }
+
   private static Term term() {
     return new Term("me", "l", 7, Instant.EPOCH, Runnable::run, () -> 0, 1);
   }
 
   @Test
   void theLocksListenerHearsAfterTheConfiguredOneAndOnlyOnceAfterToBuilder() {
-    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"));
-    ElectorConfig config =
-        ElectorConfig.newBuilder()
-            .lock(lock)
-            .callbacks(callbacks)
-            .listener(recording("configured"))
-            .build();
+    ElectorConfig config = listeningLockAndConfiguredListener();
     ElectorConfig copy = config.toBuilder().build();
 
     copy.notifiedListener().onTermStarted(term());
@@ -111,13 +114,7 @@ class LockAsListenerTest {
 
   @Test
   void aCopyGivenTheConfiguredListenerNotifiesTheLockOnce() {
-    LeaderLock lock = new Listening(InMemoryLockStore.create("l").lockFor("me"));
-    ElectorConfig config =
-        ElectorConfig.newBuilder()
-            .lock(lock)
-            .callbacks(callbacks)
-            .listener(recording("configured"))
-            .build();
+    ElectorConfig config = listeningLockAndConfiguredListener();
     ElectorConfig copy =
         ElectorConfig.newBuilder()
             .lock(config.lock())

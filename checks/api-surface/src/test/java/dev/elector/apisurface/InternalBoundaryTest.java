@@ -180,7 +180,7 @@ class InternalBoundaryTest {
    * The class names of the constant pool's class entries, and the descriptors and signatures of the
    * class's own fields and methods (JVMS 4.1 to 4.6).
    */
-  private static List<String> usedNames(byte[] bytes) {
+  static List<String> usedNames(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     if (in.getInt() != 0xCAFEBABE) {
       throw new IllegalArgumentException("not a class file");
@@ -237,7 +237,7 @@ class InternalBoundaryTest {
   }
 
   /** The class files of a jar or a class directory, by class name. */
-  private static Map<String, byte[]> classFiles(Path location) {
+  static Map<String, byte[]> classFiles(Path location) {
     Map<String, byte[]> classes = new LinkedHashMap<>();
     try {
       if (Files.isDirectory(location)) {

@@ -605,19 +605,6 @@ final class Election implements ElectorAccess.Sight {
     }
   }
 
-  ElectorHealth health() {
-    synchronized (monitor) {
-      State now = state;
-      return health.report(
-          now.phase(),
-          clock.nanos(),
-          now.view().current(),
-          now.failures(),
-          now.lastFailure(),
-          describeWatch(now));
-    }
-  }
-
   /** How a follower learns of changes, for its health detail. */
   private String describeWatch(State now) {
     if (subscription == null) {
@@ -630,20 +617,27 @@ final class Election implements ElectorAccess.Sight {
   }
 
   ElectorStats stats() {
-    ElectorStats.Following following;
+    boolean watching;
+    boolean polling;
     int failures;
     boolean leading;
+    Health.Report report;
     synchronized (monitor) { // a few field reads; steps never block while holding the monitor
       State now = state;
       leading = now.phase() instanceof Phase.Leading;
-      following =
-          !(now.phase() instanceof Phase.Following)
-              ? ElectorStats.Following.NONE
-              : subscription != null && now.watch().failure() == null
-                  ? ElectorStats.Following.WATCHING
-                  : ElectorStats.Following.POLLING;
+      boolean following = now.phase() instanceof Phase.Following;
+      watching = following && subscription != null && now.watch().failure() == null;
+      polling = following && !watching;
       failures = now.failures();
+      report =
+          health.report(
+              now.phase(),
+              clock.nanos(),
+              now.view().current(),
+              now.failures(),
+              now.lastFailure(),
+              describeWatch(now));
     }
-    return counters.snapshot(leading, observedLeader(), following, failures);
+    return counters.snapshot(leading, observedLeader(), watching, polling, failures, report);
   }
 }

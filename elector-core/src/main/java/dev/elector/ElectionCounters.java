@@ -59,7 +59,12 @@ final class ElectionCounters {
   }
 
   ElectorStats snapshot(
-      boolean leading, Optional<String> leader, ElectorStats.Following following, int failures) {
+      boolean leading,
+      Optional<String> leader,
+      boolean watching,
+      boolean polling,
+      int failures,
+      Health.Report health) {
     Map<LockCall, Map<CallOutcome, Long>> snapshot = new EnumMap<>(LockCall.class);
     calls.forEach(
         (call, byOutcome) -> {
@@ -81,7 +86,10 @@ final class ElectionCounters {
         leader,
         latency,
         endedBy,
-        following,
-        failures);
+        watching,
+        polling,
+        failures,
+        health.healthy(),
+        health.status());
   }
 }

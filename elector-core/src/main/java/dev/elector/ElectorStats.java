@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A snapshot of an elector's counters. Every figure only grows, except {@code leading}, {@code
- * observedLeader}, {@code following} and {@code consecutiveFailures}, which describe the present.
+ * A snapshot of an elector: its counters, what it is doing and whether it is healthy, read at one
+ * instant. Every count only grows; {@code leading}, {@code observedLeader}, {@code watching},
+ * {@code polling}, {@code consecutiveFailures}, {@code healthy} and {@code status} describe the
+ * present.
  *
  * @param calls lock calls made (answered or timed out), by what they were for and how they ended
  * @param deferredCalls calls held back by the call budget
@@ -19,9 +21,21 @@ import java.util.Optional;
  * @param latency the time the calls took, summed by what they were for; divided by {@link
  *     #calls(LockCall)} it is their mean
  * @param termsEndedBy terms this candidate ended, by reason; the values sum to {@code termsEnded}
- * @param following how this candidate learns of changes to the lock while it follows
+ * @param watching whether this candidate follows the lock through a working watch, making no calls
+ *     while the leader is healthy
+ * @param polling whether this candidate follows the lock by reading it every retry period: the lock
+ *     cannot be watched, watching is turned off, or the watch is interrupted ({@code status} says
+ *     which); {@code watching} and {@code polling} are both false while it leads, waits for its
+ *     readiness gate or is closed
  * @param consecutiveFailures a candidate's failed lock calls in a row (counting a lost term as
  *     one), 0 after a call succeeds; a leader's failing renewals show in {@code calls}
+ * @param healthy the verdict for a liveness probe: false when the elector leads but has not renewed
+ *     for longer than leaseDuration plus the health tolerance (it should have stepped down: its
+ *     threads may be stalled), when its readiness gate failed, or once close has begun; a candidate
+ *     whose calls keep failing stays healthy, since restarting the process would not mend them
+ * @param status one line on what the elector is doing, for a health endpoint; a candidate whose
+ *     calls keep failing names the failures in a row and the last one, so a missing permission
+ *     shows there with the rule to add; "closing", then "closed", once close has begun
  */
 public record ElectorStats(
     Map<LockCall, Map<CallOutcome, Long>> calls,
@@ -33,21 +47,11 @@ public record ElectorStats(
     Optional<String> observedLeader,
     Map<LockCall, Duration> latency,
     Map<TermEnd, Long> termsEndedBy,
-    Following following,
-    int consecutiveFailures) {
-
-  /** How a candidate that does not lead learns of changes to the lock. */
-  public enum Following {
-    /** Not following: leading, waiting for the readiness gate, or closed. */
-    NONE,
-    /** Following through a working watch: no calls while the leader is healthy. */
-    WATCHING,
-    /**
-     * Following by reading the lock every retry period: the lock cannot be watched, watching is
-     * turned off, or the watch is interrupted (see {@link LeaderElector#health()} for why).
-     */
-    POLLING
-  }
+    boolean watching,
+    boolean polling,
+    int consecutiveFailures,
+    boolean healthy,
+    String status) {
 
   /** Total lock calls made, all kinds and outcomes. */
   public long totalCalls() {

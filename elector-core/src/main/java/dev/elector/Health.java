@@ -7,8 +7,14 @@ import dev.elector.lock.LockFailure;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
-/** What {@link LeaderElector#health()} reports, as a pure function of the election's state. */
+/**
+ * The health verdict and status line of {@link ElectorStats}, as a pure function of the election's
+ * state.
+ */
 final class Health {
+  /** Whether a liveness probe should pass, and one line on what the elector is doing. */
+  record Report(boolean healthy, String status) {}
+
   private final String subject;
   private final Timings timings;
   private final Duration leaseDuration;
@@ -29,7 +35,7 @@ final class Health {
    * @param seen the last observation, or null before the first
    * @param watch how a follower learns of changes, appended to its detail
    */
-  ElectorHealth report(
+  Report report(
       Phase phase,
       long now,
       @Nullable Observation seen,
@@ -38,13 +44,13 @@ final class Health {
       String watch) {
     if (phase instanceof Phase.AwaitingGate gate) {
       return gate.failure() != null
-          ? new ElectorHealth(false, subject + ": readiness gate failed: " + gate.failure())
-          : new ElectorHealth(true, subject + ": waiting for the readiness gate");
+          ? new Report(false, subject + ": readiness gate failed: " + gate.failure())
+          : new Report(true, subject + ": waiting for the readiness gate");
     }
     if (phase instanceof Phase.Leading leading) {
       long since = now - leading.validFrom();
       if (since > timings.lease() + timings.healthTolerance()) {
-        return new ElectorHealth(
+        return new Report(
             false,
             subject
                 + ": leading but not renewed for "
@@ -55,11 +61,10 @@ final class Health {
                 + tolerance
                 + "; the elector's threads may be stalled");
       }
-      return new ElectorHealth(
-          true, subject + ": leading, renewed " + Duration.ofNanos(since) + " ago");
+      return new Report(true, subject + ": leading, renewed " + Duration.ofNanos(since) + " ago");
     }
     if (phase instanceof Phase.Following) {
-      return new ElectorHealth(
+      return new Report(
           true,
           subject
               + ": following "
@@ -71,13 +76,13 @@ final class Health {
               + watch);
     }
     if (phase instanceof Phase.SteppingDown) {
-      return new ElectorHealth(
+      return new Report(
           true, subject + ": stepped down on request, releasing the lock; still a candidate");
     }
     if (phase instanceof Phase.Closed) {
-      return new ElectorHealth(false, subject + ": closed");
+      return new Report(false, subject + ": closed");
     }
-    return new ElectorHealth(false, subject + ": closing");
+    return new Report(false, subject + ": closing");
   }
 
   /** Why a follower of a lock under coordinated leader election never takes it, or nothing. */

@@ -92,12 +92,11 @@ public final class LeaderElector implements AutoCloseable {
     return election.observedLeader();
   }
 
-  /** Health for a liveness probe; see {@link ElectorHealth}. */
-  public ElectorHealth health() {
-    return election.health();
-  }
-
-  /** A snapshot of the counters. */
+  /**
+   * A snapshot of the counters, of what this elector is doing and of its health, read at one
+   * instant: {@link ElectorStats#healthy()} is the verdict for a liveness probe and {@link
+   * ElectorStats#status()} the line to show with it.
+   */
   public ElectorStats stats() {
     return election.stats();
   }

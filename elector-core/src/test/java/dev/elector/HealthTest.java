@@ -10,15 +10,15 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** What health() reports in each phase of a term's life. */
+/** The health verdict and status line an elector reports in each phase of a term's life. */
 class HealthTest {
   private static final long S = 1_000_000_000L;
   private final Timings timings = new Timings(15 * S, 10 * S, 2 * S, 5 * S, 30 * S, 10 * S, 2 * S);
   private final Health health =
       new Health("lock [me]", timings, Duration.ofSeconds(15), Duration.ofSeconds(2));
 
-  private static ElectorHealth of(boolean healthy, String detail) {
-    return new ElectorHealth(healthy, detail);
+  private static Health.Report of(boolean healthy, String status) {
+    return new Health.Report(healthy, status);
   }
 
   @Test

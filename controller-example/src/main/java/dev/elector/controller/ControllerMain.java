@@ -1,7 +1,6 @@
 package dev.elector.controller;
 
 import dev.elector.ElectorConfigException;
-import dev.elector.ElectorHealth;
 import dev.elector.examples.CommandLines;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.time.Scheduler;
@@ -284,14 +283,15 @@ public final class ControllerMain {
    * The controller's health with the webhook certificate's: unhealthy also when the certificate
    * ends soon without having been renewed.
    */
-  static ElectorHealth health(ElectorHealth elector, WebhookCertificates certificates) {
+  static ControllerHealth health(ControllerHealth elector, WebhookCertificates certificates) {
     if (certificates == null) {
       return elector;
     }
     Optional<String> problem = certificates.problem();
     return problem.isPresent()
-        ? new ElectorHealth(false, problem.get() + "; " + elector.detail())
-        : new ElectorHealth(elector.healthy(), elector.detail() + "; " + certificates.describe());
+        ? new ControllerHealth(false, problem.get() + "; " + elector.detail())
+        : new ControllerHealth(
+            elector.healthy(), elector.detail() + "; " + certificates.describe());
   }
 
   /** The controller's elector meters, as Prometheus text for {@code /metrics}. */

@@ -1,6 +1,5 @@
 package dev.elector.controller;
 
-import dev.elector.ElectorHealth;
 import dev.elector.examples.ProbeServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -29,7 +28,7 @@ final class HealthServer implements AutoCloseable {
   static HealthServer start(
       String host,
       int port,
-      Supplier<ElectorHealth> health,
+      Supplier<ControllerHealth> health,
       BooleanSupplier ready,
       Supplier<String> metrics)
       throws IOException {
@@ -40,7 +39,7 @@ final class HealthServer implements AutoCloseable {
   static HealthServer start(
       String host,
       int port,
-      Supplier<ElectorHealth> health,
+      Supplier<ControllerHealth> health,
       BooleanSupplier ready,
       Supplier<String> metrics,
       java.util.Map<String, Supplier<String>> documents)
@@ -50,7 +49,7 @@ final class HealthServer implements AutoCloseable {
             .probe(
                 "/healthz",
                 () -> {
-                  ElectorHealth h = health.get();
+                  ControllerHealth h = health.get();
                   return h.healthy() ? Optional.empty() : Optional.of("unhealthy: " + h.detail());
                 },
                 () -> "ok: " + health.get().detail())

@@ -1,7 +1,7 @@
 package dev.elector.controller;
 
 import dev.elector.ElectorConfig;
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
 import dev.elector.Term;
@@ -328,18 +328,19 @@ public final class IPPoolController implements AutoCloseable {
   }
 
   /** The elector's health (liveness); over shards, healthy while every shard's elector is. */
-  public ElectorHealth health() {
+  public ControllerHealth health() {
     if (group == null) {
-      return elector.health();
+      ElectorStats stats = elector.stats();
+      return new ControllerHealth(stats.healthy(), stats.status());
     }
     List<LeaderElector> sick =
-        electors().stream().filter(e -> !e.health().healthy()).collect(Collectors.toList());
+        electors().stream().filter(e -> !e.stats().healthy()).collect(Collectors.toList());
     return sick.isEmpty()
-        ? new ElectorHealth(true, group + " leading shards " + group.leading())
-        : new ElectorHealth(
+        ? new ControllerHealth(true, group + " leading shards " + group.leading())
+        : new ControllerHealth(
             false,
             sick.stream()
-                .map(e -> e.describe() + ": " + e.health().detail())
+                .map(e -> e.describe() + ": " + e.stats().status())
                 .collect(Collectors.joining("; ")));
   }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.ElectorHealth;
 import dev.elector.testkit.VirtualTime;
 import io.kubernetes.client.openapi.ApiException;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -165,7 +164,7 @@ class WebhookCertificatesTest {
             });
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     WebhookCertificateMetrics metrics = WebhookCertificateMetrics.bind(() -> certs, registry);
-    ElectorHealth leading = new ElectorHealth(true, "leading");
+    ControllerHealth leading = new ControllerHealth(true, "leading");
 
     assertEquals(day(365).getEpochSecond(), meter(registry, "expiry_seconds"));
     advanceTo(day(358).minusSeconds(1));
@@ -173,7 +172,7 @@ class WebhookCertificatesTest {
     assertTrue(meter(registry, "check_failures_total") > 0, "failures counted");
 
     advanceTo(day(358));
-    ElectorHealth health = ControllerMain.health(leading, certs);
+    ControllerHealth health = ControllerMain.health(leading, certs);
     assertFalse(health.healthy());
     assertTrue(
         health.detail().startsWith("webhook certificate ends at " + day(365) + " and was not"),

@@ -223,7 +223,7 @@ public abstract class AbstractKubeLockIT {
   /** Each elector's calls by kind and outcome, and how it follows, for failure messages. */
   private static String describeCalls(List<LeaderElector> electors) {
     return electors.stream()
-        .map(e -> e.identity() + " " + e.stats().calls() + " " + e.stats().following())
+        .map(e -> e.identity() + " " + e.stats().calls() + " watching=" + e.stats().watching())
         .toList()
         .toString();
   }
@@ -299,7 +299,7 @@ public abstract class AbstractKubeLockIT {
             + " times during "
             + renewals
             + " renewals under the shipped Role: "
-            + follower.health());
+            + follower.stats().status());
     leader.close();
     awaitOneLeader(Duration.ofSeconds(5));
   }
@@ -779,9 +779,7 @@ public abstract class AbstractKubeLockIT {
         Await.until(
             "all followers watch in " + name,
             Duration.ofSeconds(5),
-            () ->
-                followers.stream()
-                    .allMatch(e -> e.stats().following() == ElectorStats.Following.WATCHING));
+            () -> followers.stream().allMatch(e -> e.stats().watching()));
       }
       long before =
           followers.stream().map(LeaderElector::stats).mapToLong(ElectorStats::totalCalls).sum();

@@ -123,14 +123,14 @@ class CoordinatedLeaseIT {
         assertEquals(0, elector.stats().calls(LockCall.ACQUIRE) - firstLook(elector));
         assertTrue(
             elector
-                .health()
-                .detail()
+                .stats()
+                .status()
                 .contains(
                     "following kube-controller-manager-a, chosen by coordinated leader election"
                         + " (strategy "
                         + STRATEGY
                         + ")"),
-            elector.health().detail());
+            elector.stats().status());
       }
     } finally {
       electors.forEach(LeaderElector::close);

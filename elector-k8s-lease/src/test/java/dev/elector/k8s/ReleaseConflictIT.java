@@ -189,6 +189,6 @@ class ReleaseConflictIT {
     assertEquals("successor", spec.getHolderIdentity(), "the new holder's record stays");
     assertEquals(42, spec.getLeaseTransitions());
     assertEquals(15, spec.getLeaseDurationSeconds());
-    assertFalse(leaver.health().healthy(), "closed: " + leaver.health().detail());
+    assertFalse(leaver.stats().healthy(), "closed: " + leaver.stats().status());
   }
 }

@@ -293,9 +293,9 @@ class SharedWatchIT {
       Await.until(
           "the follower's health names the refused watch",
           Duration.ofSeconds(10),
-          () -> follower.health().detail().contains("polling while the watch is interrupted"));
-      String detail = follower.health().detail();
-      assertTrue(follower.health().healthy(), detail);
+          () -> follower.stats().status().contains("polling while the watch is interrupted"));
+      String detail = follower.stats().status();
+      assertTrue(follower.stats().healthy(), detail);
       assertTrue(
           detail.contains("FORBIDDEN") && detail.contains("verbs: [\"list\", \"watch\"]"), detail);
     } finally {

@@ -82,7 +82,7 @@ class StepDownIT {
         await(e.identity() + " sees " + last.identity())
             .atMost(Duration.ofSeconds(10))
             .until(() -> e.observedLeader().equals(Optional.of(last.identity())));
-        assertTrue(e.health().healthy(), e.identity() + " is a healthy candidate");
+        assertTrue(e.stats().healthy(), e.identity() + " is a healthy candidate");
         assertEquals(Optional.of(last.identity()), e.observedLeader(), e.identity() + " follows");
       }
       Arrays.sort(byStepDown);

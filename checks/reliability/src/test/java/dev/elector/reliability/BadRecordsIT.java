@@ -326,8 +326,8 @@ class BadRecordsIT {
                   + Figures.millis(Duration.ofNanos(terms.get(0).startNanos() - r.startNanos()));
       Figures.record("bad-records", r.what(), outcome);
       for (LeaderElector e : r.electors()) {
-        if (!e.health().healthy()) {
-          problems.add(r.what() + ": unhealthy: " + e.health().detail());
+        if (!e.stats().healthy()) {
+          problems.add(r.what() + ": unhealthy: " + e.stats().status());
         }
       }
       try {

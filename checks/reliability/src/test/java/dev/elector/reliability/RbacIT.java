@@ -125,7 +125,7 @@ class RbacIT {
           () -> assertFalse(elector.isLeader(), "leading without permission"));
       long calls = elector.stats().totalCalls();
       List<String> lines = log.lines();
-      String health = elector.health().detail();
+      String health = elector.stats().status();
       Figures.record(
           "rbac",
           lockName + "-calls",
@@ -133,7 +133,7 @@ class RbacIT {
       Figures.record("rbac", lockName + "-log-lines", lines.size());
       Figures.record("rbac", lockName + "-health", health);
 
-      assertTrue(elector.health().healthy(), "a missing permission is not a crash: " + health);
+      assertTrue(elector.stats().healthy(), "a missing permission is not a crash: " + health);
       assertTrue(calls <= Cohort.callBound(WATCHED) / 4, "the retries back off: " + calls);
       assertTrue(
           lines.stream().filter(l -> l.contains(" ERROR ")).count() == 1,

@@ -3,7 +3,6 @@ package dev.elector.dhcp.agent;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import dev.elector.ElectorConfig;
-import dev.elector.ElectorHealth;
 import dev.elector.ElectorListener;
 import dev.elector.ElectorStats;
 import dev.elector.LeaderCallbacks;
@@ -158,7 +157,7 @@ public final class DhcpAgent implements AutoCloseable {
         HealthServer.start(
             config.healthAddress(),
             this::livenessProblem,
-            () -> elector.health().detail(),
+            () -> elector.stats().status(),
             cache::notServingReason,
             config.exposeLeases() ? this::leasesJson : null,
             metrics::scrape);
@@ -286,9 +285,9 @@ public final class DhcpAgent implements AutoCloseable {
   }
 
   private Optional<String> livenessProblem() {
-    ElectorHealth health = elector.health();
-    if (!health.healthy()) {
-      return Optional.of(health.detail());
+    ElectorStats stats = elector.stats();
+    if (!stats.healthy()) {
+      return Optional.of(stats.status());
     }
     return duty.problem();
   }

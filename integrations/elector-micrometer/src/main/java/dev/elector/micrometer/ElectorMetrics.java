@@ -30,11 +30,11 @@ import java.util.function.ToDoubleFunction;
  * }</pre>
  *
  * <p>Every meter is read when the registry is scraped or published ({@link Gauge}, {@link
- * FunctionCounter}, {@link FunctionTimer} over {@link LeaderElector#stats()}, {@link
- * LeaderElector#isLeader()} and {@link LeaderElector#health()}): nothing runs on the elector's
- * threads, so metrics can never delay a renewal. Each meter carries the tags {@value #TAG_NAME}
- * (the lock's name), {@value #TAG_IDENTITY} (the candidate's identity) and {@value #TAG_LOCK} (the
- * lock's description, such as {@code Lease ns/name}), plus the common tags given to the builder.
+ * FunctionCounter}, {@link FunctionTimer} over {@link LeaderElector#stats()} and {@link
+ * LeaderElector#isLeader()}): nothing runs on the elector's threads, so metrics can never delay a
+ * renewal. Each meter carries the tags {@value #TAG_NAME} (the lock's name), {@value #TAG_IDENTITY}
+ * (the candidate's identity) and {@value #TAG_LOCK} (the lock's description, such as {@code Lease
+ * ns/name}), plus the common tags given to the builder.
  *
  * <table>
  *   <caption>Meters, and their names in Prometheus</caption>
@@ -63,7 +63,7 @@ import java.util.function.ToDoubleFunction;
  *       <td>gauge: a candidate's failed calls in a row, 0 after a success (a leader's failing
  *       renewals show in {@code elector_lock_calls_total{outcome="failed"}})</td></tr>
  *   <tr><td>{@value #HEALTHY}</td><td>{@code elector_healthy}</td>
- *       <td>gauge, 1 while {@link LeaderElector#health()} is healthy, else 0</td></tr>
+ *       <td>gauge, 1 while {@link ElectorStats#healthy()}, else 0</td></tr>
  * </table>
  *
  * <p>Immutable and thread-safe; it may be bound to several registries. The meters stay registered
@@ -88,6 +88,9 @@ public final class ElectorMetrics implements MeterBinder {
 
   /** How a follower learns of changes: watching or polling. */
   public static final String FOLLOWING = "elector.following";
+
+  private static final String FOLLOWING_HELP =
+      "1 for how this candidate follows the lock now (watching or polling), else 0";
 
   /** Calls held back by the call budget. */
   public static final String DEFERRED = "elector.calls.deferred";
@@ -204,16 +207,20 @@ public final class ElectorMetrics implements MeterBinder {
           base.and(Tag.of("reason", lower(reason))),
           "terms this candidate ended, by reason");
     }
-    for (ElectorStats.Following mode :
-        List.of(ElectorStats.Following.WATCHING, ElectorStats.Following.POLLING)) {
-      gauge(
-          registry,
-          FOLLOWING,
-          elector,
-          s -> s.following() == mode ? 1 : 0,
-          base.and(Tag.of("mode", lower(mode))),
-          "1 for how this candidate follows the lock now (watching or polling), else 0");
-    }
+    gauge(
+        registry,
+        FOLLOWING,
+        elector,
+        s -> s.watching() ? 1 : 0,
+        base.and(Tag.of("mode", "watching")),
+        FOLLOWING_HELP);
+    gauge(
+        registry,
+        FOLLOWING,
+        elector,
+        s -> s.polling() ? 1 : 0,
+        base.and(Tag.of("mode", "polling")),
+        FOLLOWING_HELP);
     counter(
         registry,
         DEFERRED,
@@ -235,7 +242,7 @@ public final class ElectorMetrics implements MeterBinder {
         ElectorStats::consecutiveFailures,
         base,
         "failed lock calls in a row");
-    Gauge.builder(HEALTHY, elector, e -> e.health().healthy() ? 1 : 0)
+    Gauge.builder(HEALTHY, elector, e -> e.stats().healthy() ? 1 : 0)
         .tags(base)
         .description("1 while the elector's health check passes, else 0")
         .strongReference(true)

@@ -124,8 +124,8 @@ class Fabric8CoordinatedLeaseIT {
       for (LeaderElector elector : electors) {
         assertFalse(elector.isLeader(), elector.identity());
         assertTrue(
-            elector.health().detail().contains("chosen by coordinated leader election"),
-            elector.health().detail());
+            elector.stats().status().contains("chosen by coordinated leader election"),
+            elector.stats().status());
       }
     } finally {
       electors.forEach(LeaderElector::close);

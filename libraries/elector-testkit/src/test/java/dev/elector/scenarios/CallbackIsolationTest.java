@@ -103,7 +103,7 @@ class CallbackIsolationTest {
       assertTrue(
           elector.stats().calls(LockCall.RENEW, CallOutcome.OK) >= 249,
           "renewed at least every 2.4 s for 10 minutes");
-      assertTrue(elector.health().healthy());
+      assertTrue(elector.stats().healthy());
 
       release.countDown();
       CompletableFuture<Void> closing = elector.closeAsync();

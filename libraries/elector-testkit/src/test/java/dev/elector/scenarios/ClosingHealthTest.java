@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** health() while close runs says "closing", and "closed" only once close has finished. */
+/** The status while close runs says "closing", and "closed" only once close has finished. */
 class ClosingHealthTest {
 
   @Test
@@ -22,16 +22,16 @@ class ClosingHealthTest {
     CompletableFuture<Void> closed = a.elector.closeAsync();
     election.advance(Duration.ofSeconds(1));
 
-    ElectorHealth closing = a.elector.health();
+    ElectorStats closing = a.elector.stats();
     assertFalse(closed.isDone(), "the release is still outstanding");
     assertFalse(closing.healthy());
-    assertTrue(closing.detail().endsWith(": closing"), closing.detail());
+    assertTrue(closing.status().endsWith(": closing"), closing.status());
 
     election.advance(Duration.ofSeconds(10)); // closeTimeout (10 s by default) passes
     assertTrue(closed.isDone());
-    ElectorHealth done = a.elector.health();
+    ElectorStats done = a.elector.stats();
     assertFalse(done.healthy());
-    assertTrue(done.detail().endsWith(": closed"), done.detail());
+    assertTrue(done.status().endsWith(": closed"), done.status());
     assertEquals(1, a.stopped, "onStoppedLeading ran once, before the release");
   }
 }

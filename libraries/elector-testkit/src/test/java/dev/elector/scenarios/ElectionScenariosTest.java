@@ -289,7 +289,7 @@ class ElectionScenariosTest {
     assertEquals(1, a.stopped);
     assertEquals(TermEnd.CLOSED, a.terms.get(0).endReason().orElseThrow());
     assertTrue(election.store.current().orElseThrow().isReleased(), "released on close");
-    assertFalse(elector.health().healthy(), "a closed elector is not healthy");
+    assertFalse(elector.stats().healthy(), "a closed elector is not healthy");
   }
 
   @Test

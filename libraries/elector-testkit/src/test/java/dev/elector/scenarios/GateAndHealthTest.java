@@ -24,7 +24,7 @@ class GateAndHealthTest {
     election.advance(Duration.ofMinutes(1));
     assertFalse(a.leading());
     assertEquals(0, a.lock.calls().size(), "no lock call before the gate opens");
-    assertTrue(a.elector.health().healthy(), a.elector.health().detail());
+    assertTrue(a.elector.stats().healthy(), a.elector.stats().status());
 
     cachesSynced.complete(null);
     election.advanceUntil(a::leading, Duration.ofSeconds(1));
@@ -38,8 +38,8 @@ class GateAndHealthTest {
     a.start(b -> b.readinessGate(CompletableFuture.failedFuture(new IllegalStateException("x"))));
     election.advance(Duration.ofMinutes(1));
     assertFalse(a.leading());
-    assertFalse(a.elector.health().healthy());
-    assertTrue(a.elector.health().detail().contains("readiness gate failed"));
+    assertFalse(a.elector.stats().healthy());
+    assertTrue(a.elector.stats().status().contains("readiness gate failed"));
   }
 
   @Test
@@ -51,12 +51,12 @@ class GateAndHealthTest {
 
     election.advance(Duration.ofMinutes(1));
 
-    String detail = a.elector.health().detail();
-    assertTrue(a.elector.health().healthy(), detail);
+    String detail = a.elector.stats().status();
+    assertTrue(a.elector.stats().healthy(), detail);
     assertTrue(detail.contains("failures in a row, the last: FORBIDDEN"), detail);
     a.lock.heal();
     election.advanceUntil(a::leading, Duration.ofMinutes(1));
-    assertFalse(a.elector.health().detail().contains("failures"), a.elector.health().detail());
+    assertFalse(a.elector.stats().status().contains("failures"), a.elector.stats().status());
   }
 
   @Test
@@ -65,18 +65,18 @@ class GateAndHealthTest {
     ElectionFixture.Candidate a = election.start("a");
     election.advance(Duration.ofSeconds(5));
     assertTrue(a.leading());
-    assertTrue(a.elector.health().healthy());
+    assertTrue(a.elector.stats().healthy());
 
     // The elector's threads stall: time passes but none of its tasks run.
     // The last renewal was at most 2 s before the stall began (one renewal per retryPeriod).
     election.time.stall(Duration.ofSeconds(15));
-    assertTrue(a.elector.health().healthy(), "within leaseDuration + tolerance (15 s + 2 s)");
+    assertTrue(a.elector.stats().healthy(), "within leaseDuration + tolerance (15 s + 2 s)");
     election.time.stall(Duration.ofSeconds(3));
-    assertFalse(a.elector.health().healthy(), a.elector.health().detail());
+    assertFalse(a.elector.stats().healthy(), a.elector.stats().status());
 
     election.advance(Duration.ZERO);
     assertFalse(a.leading(), "on resuming it steps down at once");
-    assertTrue(a.elector.health().healthy());
+    assertTrue(a.elector.stats().healthy());
   }
 
   @Test
@@ -128,7 +128,7 @@ class GateAndHealthTest {
     b.start(c -> c);
     election.advance(Duration.ofSeconds(10));
     assertTrue(
-        b.elector.health().detail().endsWith("; watching the lock"), b.elector.health().detail());
+        b.elector.stats().status().endsWith("; watching the lock"), b.elector.stats().status());
     long quiet = b.lock.calls().size();
     election.advance(Duration.ofMinutes(1));
     assertEquals(quiet, b.lock.calls().size(), "a watching follower makes no calls");
@@ -136,15 +136,15 @@ class GateAndHealthTest {
     b.lock.breakWatches(LockFailure.Kind.FORBIDDEN);
     election.advance(Duration.ofMinutes(1));
 
-    String detail = b.elector.health().detail();
-    assertTrue(b.elector.health().healthy(), "polling is not a failure: " + detail);
+    String detail = b.elector.stats().status();
+    assertTrue(b.elector.stats().healthy(), "polling is not a failure: " + detail);
     assertTrue(detail.contains("; polling while the watch is interrupted: FORBIDDEN"), detail);
     assertTrue(b.lock.calls().size() - quiet >= 20, "the follower polls at the retry period");
 
     b.lock.mendWatches();
     election.advance(Duration.ofSeconds(10)); // the leader's next renewal arrives by the watch
     assertTrue(
-        b.elector.health().detail().endsWith("; watching the lock"), b.elector.health().detail());
+        b.elector.stats().status().endsWith("; watching the lock"), b.elector.stats().status());
     assertTrue(a.leading());
   }
 }

@@ -1,11 +1,11 @@
 package dev.elector.scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.elector.CallOutcome;
 import dev.elector.ElectorStats;
-import dev.elector.ElectorStats.Following;
 import dev.elector.LockCall;
 import dev.elector.TermEnd;
 import dev.elector.lock.LeaderRecord;
@@ -96,23 +96,29 @@ class StatsTest {
     ElectionFixture.Candidate b = election.start("b");
     election.advance(Duration.ofSeconds(1));
 
-    assertEquals(Following.NONE, a.elector.stats().following(), "the leader does not follow");
-    assertEquals(Following.WATCHING, b.elector.stats().following());
+    assertEquals("neither", following(a), "the leader does not follow");
+    assertEquals("watching", following(b));
 
     b.lock.breakWatches(LockFailure.Kind.UNAVAILABLE);
     election.advance(Duration.ofMillis(1));
-    assertEquals(Following.POLLING, b.elector.stats().following());
+    assertEquals("polling", following(b));
     b.lock.mendWatches();
-    election.advanceUntil(
-        () -> b.elector.stats().following() == Following.WATCHING, Duration.ofSeconds(30));
+    election.advanceUntil(() -> following(b).equals("watching"), Duration.ofSeconds(30));
 
     ElectionFixture.Candidate c = election.add("c");
     c.start(builder -> builder.watchWhenFollowing(false));
     election.advance(Duration.ofSeconds(1));
-    assertEquals(Following.POLLING, c.elector.stats().following(), "watching turned off");
+    assertEquals("polling", following(c), "watching turned off");
 
     election.closeAll();
-    assertEquals(Following.NONE, b.elector.stats().following(), "closed");
+    assertEquals("neither", following(b), "closed");
+  }
+
+  /** How a candidate follows by its stats; watching and polling are never both true. */
+  private static String following(ElectionFixture.Candidate candidate) {
+    ElectorStats stats = candidate.elector.stats();
+    assertFalse(stats.watching() && stats.polling(), stats.toString());
+    return stats.watching() ? "watching" : stats.polling() ? "polling" : "neither";
   }
 
   @Test

@@ -43,7 +43,7 @@ class StepDownTest {
     assertTrue(a.elector.stepDown(HOLD_OFF), "a term was ended");
     assertFalse(a.leading(), "the term ends the instant stepDown returns");
     assertEquals(TermEnd.STEPPED_DOWN, first.endReason().orElseThrow());
-    assertTrue(a.elector.health().healthy(), "healthy while it releases the lock");
+    assertTrue(a.elector.stats().healthy(), "healthy while it releases the lock");
     Duration takeover = election.advanceUntil(b::leading, Duration.ofSeconds(1));
 
     assertTrue(
@@ -52,7 +52,7 @@ class StepDownTest {
     assertTrue(b.terms.get(0).fencingToken() > first.fencingToken());
     assertEquals(1, a.stopped, "the stop callback ran once");
     assertEquals(1L, a.elector.stats().termsEnded(TermEnd.STEPPED_DOWN));
-    assertTrue(a.elector.health().healthy(), "still a healthy candidate");
+    assertTrue(a.elector.stats().healthy(), "still a healthy candidate");
   }
 
   @Test

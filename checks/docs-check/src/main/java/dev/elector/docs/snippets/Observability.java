@@ -1,7 +1,7 @@
 package dev.elector.docs.snippets;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderElector;
 import dev.elector.micrometer.ElectorMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,9 +31,9 @@ final class Observability {
     // leading, so a follower is never restarted for not being the leader.
     HttpServer server = HttpServer.create(new InetSocketAddress(8080), 0);
     server.createContext("/healthz", exchange -> {
-      ElectorHealth health = elector.health();
-      byte[] body = (health.detail() + "\n").getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(health.healthy() ? 200 : 503, body.length);
+      ElectorStats stats = elector.stats();
+      byte[] body = (stats.status() + "\n").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(stats.healthy() ? 200 : 503, body.length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(body);
       }

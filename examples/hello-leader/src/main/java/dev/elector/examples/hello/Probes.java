@@ -2,7 +2,7 @@ package dev.elector.examples.hello;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderElector;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,9 +13,10 @@ import java.nio.charset.StandardCharsets;
  * The kubelet's probes, served by the JDK's own HTTP server; each answer is one line of text.
  *
  * <ul>
- *   <li>{@code /healthz}, for the liveness probe: 200 while {@link LeaderElector#health()} is
- *       healthy, leading or following, and 503 once it is not (a leader that has not renewed for
- *       longer than leaseDuration, or an elector that is closing). The line is the health detail.
+ *   <li>{@code /healthz}, for the liveness probe: 200 while the elector's {@link
+ *       ElectorStats#healthy()}, leading or following, and 503 once it is not (a leader that has not
+ *       renewed for longer than leaseDuration, or an elector that is closing). The line is its
+ *       {@link ElectorStats#status()}.
  *   <li>{@code /readyz}, for the readiness probe: 200 as soon as the process serves, saying who
  *       leads. A follower is ready too: it is a healthy replica waiting for its turn.
  * </ul>
@@ -35,8 +36,8 @@ final class Probes implements AutoCloseable {
   static Probes start(int port, LeaderElector elector) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
     server.createContext("/healthz", exchange -> {
-      ElectorHealth health = elector.health();
-      answer(exchange, health.healthy() ? 200 : 503, health.detail());
+      ElectorStats stats = elector.stats();
+      answer(exchange, stats.healthy() ? 200 : 503, stats.status());
     });
     server.createContext("/readyz", exchange -> answer(exchange, 200, "ready: " + who(elector)));
     server.start();

@@ -1,6 +1,6 @@
 package dev.elector.spring.autoconfigure;
 
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderElector;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -99,9 +99,9 @@ final class ElectorBootThreeHealthAutoConfiguration {
           switch (method.getName()) {
             case "health":
               if (method.getParameterCount() == 0) {
-                ElectorHealth now = elector.health();
+                ElectorStats now = elector.stats();
                 Object builder = (now.healthy() ? up : down).invoke(null);
-                withDetails.invoke(builder, ElectorDetails.of(elector));
+                withDetails.invoke(builder, ElectorDetails.of(elector, now));
                 return build.invoke(builder);
               }
               break;

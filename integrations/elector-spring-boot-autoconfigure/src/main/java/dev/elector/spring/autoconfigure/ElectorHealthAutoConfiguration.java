@@ -1,6 +1,6 @@
 package dev.elector.spring.autoconfigure;
 
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderElector;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,9 +31,9 @@ final class ElectorHealthAutoConfiguration {
     @ConditionalOnMissingBean(name = "electorHealthIndicator")
     HealthIndicator electorHealthIndicator(LeaderElector elector) {
       return () -> {
-        ElectorHealth health = elector.health();
-        return (health.healthy() ? Health.up() : Health.down())
-            .withDetails(ElectorDetails.of(elector))
+        ElectorStats stats = elector.stats();
+        return (stats.healthy() ? Health.up() : Health.down())
+            .withDetails(ElectorDetails.of(elector, stats))
             .build();
       };
     }

@@ -167,7 +167,7 @@ class LeadershipEventsTest {
               granted.getContext().yield(); // steps down and stays a candidate
               assertThat(granted.getContext().isLeader()).isFalse();
               assertThat(term.endReason()).contains(TermEnd.STEPPED_DOWN);
-              assertThat(elector.health().healthy()).isTrue();
+              assertThat(elector.stats().healthy()).isTrue();
               granted.getContext().yield(); // an ended term's context changes nothing
               assertThat(elector.stats().termsEnded(TermEnd.STEPPED_DOWN)).isEqualTo(1);
 

@@ -1,6 +1,6 @@
 package dev.elector.quarkus.internal;
 
-import dev.elector.ElectorHealth;
+import dev.elector.ElectorStats;
 import dev.elector.LeaderElector;
 import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -29,16 +29,18 @@ public class ElectorLivenessCheck implements HealthCheck {
 
   @Override
   public HealthCheckResponse call() {
-    ElectorHealth health = elector.health();
+    ElectorStats stats = elector.stats();
     HealthCheckResponseBuilder response =
         HealthCheckResponse.named(NAME)
-            .status(health.healthy())
-            .withData("leading", elector.isLeader())
+            .status(stats.healthy())
+            .withData("leading", stats.leading())
             .withData("identity", elector.identity())
             .withData("lock", elector.describe())
-            .withData("leader", elector.observedLeader().orElse(""))
-            .withData("detail", health.detail());
-    elector.currentTerm().ifPresent(term -> response.withData("term", term.fencingToken()));
+            .withData("leader", stats.observedLeader().orElse(""))
+            .withData("detail", stats.status());
+    if (stats.leading()) {
+      elector.currentTerm().ifPresent(term -> response.withData("term", term.fencingToken()));
+    }
     return response.build();
   }
 }

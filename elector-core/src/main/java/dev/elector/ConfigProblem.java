@@ -7,9 +7,9 @@ import java.util.Objects;
 /**
  * One rule a configuration breaks, as data: the setting, the value given, the rule and the fix, so
  * that a framework can name the setting its own way (a property such as {@code
- * elector.renew-deadline}) without parsing the text. {@link #message()} writes the sentence {@link
- * ElectorConfigException#violations()} lists, for example {@code renewDeadline PT12S must be
- * shorter than leaseDuration PT10S; raise leaseDuration or lower renewDeadline}.
+ * elector.renew-deadline}) without parsing the text. {@link #message()} writes the sentence the
+ * exception of {@link ElectorConfig.Builder#build()} lists, for example {@code renewDeadline PT12S
+ * must be shorter than leaseDuration PT10S; raise leaseDuration or lower renewDeadline}.
  *
  * @param setting the builder option the rule is about, such as {@code renewDeadline}
  * @param value the value given, as the message writes it ({@code PT12S}, {@code 0.5}, a name in

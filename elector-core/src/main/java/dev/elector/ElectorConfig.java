@@ -367,9 +367,19 @@ public final class ElectorConfig {
     }
 
     /**
+     * Every problem {@link #build()} would report, as data, in the order of its message: a missing
+     * lock or callbacks, a blank identity, and the timing problems of {@link #timingProblems()}.
+     * Empty when {@code build()} would succeed.
+     */
+    public List<ConfigProblem> problems() {
+      return List.copyOf(ConfigRules.violations(values.copy()));
+    }
+
+    /**
      * Checks every rule and builds the configuration.
      *
-     * @throws ElectorConfigException listing every violation and how to fix it
+     * @throws IllegalArgumentException listing every problem with how to fix it, one {@link
+     *     ConfigProblem#message()} a line, after the count; {@link #problems()} gives them as data
      */
     public ElectorConfig build() {
       ConfigValues given = values.copy();
@@ -378,9 +388,20 @@ public final class ElectorConfig {
       LeaderCallbacks callbacks = given.callbacks;
       // A missing lock or callbacks is among the problems.
       if (!problems.isEmpty() || lock == null || callbacks == null) {
-        throw new ElectorConfigException(problems);
+        throw new IllegalArgumentException(describe(problems));
       }
       return new ElectorConfig(given, lock, callbacks);
+    }
+
+    private static String describe(List<ConfigProblem> problems) {
+      StringBuilder message =
+          new StringBuilder("Invalid elector configuration (")
+              .append(problems.size())
+              .append(problems.size() == 1 ? " problem):" : " problems):");
+      for (ConfigProblem problem : problems) {
+        message.append("\n  - ").append(problem.message());
+      }
+      return message.toString();
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.elector.lock.InMemoryLockStore;
+import dev.elector.lock.LeaderLock;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -95,22 +96,20 @@ class ConfigProblemTest {
         timings.stream().map(ConfigProblem::setting).toList());
     assertEquals(List.of(), ElectorConfig.newBuilder().timingProblems());
 
-    ElectorConfigException e =
-        assertThrows(
-            ElectorConfigException.class,
-            () ->
-                builder
-                    .lock(InMemoryLockStore.create("l").lockFor("me"))
-                    .callbacks(CALLBACKS)
-                    .build());
-    assertEquals(timings, e.problems());
-    assertEquals(timings.stream().map(ConfigProblem::message).toList(), e.violations());
+    builder.lock(InMemoryLockStore.create("l").lockFor("me")).callbacks(CALLBACKS);
+    assertEquals(timings, builder.problems());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, builder::build);
+    assertEquals(
+        "Invalid elector configuration (4 problems):"
+            + timings.stream()
+                .map(problem -> "\n  - " + problem.message())
+                .reduce("", String::concat),
+        e.getMessage());
   }
 
   @Test
-  void theExceptionGivesTheMissingLockAndCallbacksAsProblemsToo() {
-    ElectorConfigException e =
-        assertThrows(ElectorConfigException.class, () -> ElectorConfig.newBuilder().build());
+  void theMissingLockAndCallbacksAreProblemsToo() {
+    ElectorConfig.Builder builder = ElectorConfig.newBuilder();
     assertEquals(
         List.of(
             new ConfigProblem(
@@ -120,10 +119,19 @@ class ConfigProblemTest {
                 "",
                 "are missing",
                 "set callbacks(LeaderCallbacks.of(onStart, onStop))")),
-        e.problems());
+        builder.problems());
     assertEquals(
         "lock is missing; set lock(...) to a Lease, ConfigMap or in-memory lock",
-        e.problems().get(0).message());
+        builder.problems().get(0).message());
+    assertEquals(List.of(), builder.timingProblems(), "neither is a timing problem");
+  }
+
+  @Test
+  void aValidBuilderHasNoProblems() {
+    LeaderLock lock = InMemoryLockStore.create("l").lockFor("me");
+    ElectorConfig.Builder builder = ElectorConfig.newBuilder().lock(lock).callbacks(CALLBACKS);
+    assertEquals(List.of(), builder.problems());
+    assertEquals(lock, builder.build().lock());
   }
 
   @Test
@@ -149,21 +157,15 @@ class ConfigProblemTest {
   }
 
   @Test
-  void theExceptionSurvivesSerializationWithItsProblems() throws Exception {
-    ElectorConfigException e =
-        assertThrows(
-            ElectorConfigException.class,
-            () -> ElectorConfig.newBuilder().jitter(0.5).callbacks(CALLBACKS).build());
+  void aProblemSurvivesSerialization() throws Exception {
+    ConfigProblem problem = ElectorConfig.newBuilder().jitter(0.5).timingProblems().get(0);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(e);
+      out.writeObject(problem);
     }
     try (ObjectInputStream in =
         new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      ElectorConfigException read = (ElectorConfigException) in.readObject();
-      assertEquals(e.problems(), read.problems());
-      assertEquals(e.violations(), read.violations());
-      assertEquals(e.getMessage(), read.getMessage());
+      assertEquals(problem, in.readObject());
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.elector.controller;
 
-import dev.elector.ElectorConfigException;
 import dev.elector.examples.CommandLines;
 import dev.elector.kube.PodEnvironment;
 import dev.elector.time.Scheduler;
@@ -47,7 +46,7 @@ public final class ControllerMain {
               .run(flags.uninstallWait());
       System.out.println("ippool-controller: uninstall: " + report);
       return 0;
-    } catch (TimeoutException | IllegalStateException | ElectorConfigException e) {
+    } catch (TimeoutException | IllegalStateException | IllegalArgumentException e) {
       System.err.println("ippool-controller: --uninstall: " + e.getMessage());
       return 2;
     } catch (ApiException e) {
@@ -114,7 +113,7 @@ public final class ControllerMain {
     IPPoolController controller;
     try {
       controller = IPPoolController.start(client, flags.config().build());
-    } catch (IllegalStateException | ElectorConfigException e) {
+    } catch (IllegalStateException | IllegalArgumentException e) {
       System.err.println("ippool-controller: " + e.getMessage());
       System.exit(2);
       return;

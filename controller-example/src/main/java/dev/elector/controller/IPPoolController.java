@@ -202,7 +202,7 @@ public final class IPPoolController implements AutoCloseable {
    * @throws IllegalStateException when the Lease cannot be set up, or the agents have no namespace
    *     (set POD_NAMESPACE, {@link ControllerConfig.Builder#leaseNamespace} or {@link
    *     ControllerConfig.Builder#agentNamespace})
-   * @throws dev.elector.ElectorConfigException when the timings break the elector's rules
+   * @throws IllegalArgumentException when the timings break the elector's rules, naming each
    */
   public static IPPoolController start(ApiClient client, ControllerConfig config) {
     IPPoolController controller =

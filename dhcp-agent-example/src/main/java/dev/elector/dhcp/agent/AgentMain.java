@@ -36,7 +36,7 @@ public final class AgentMain {
       AgentConfig config = withInterface(parsed);
       agent = DhcpAgent.start(config, client(config), PodEnvironment.system(), out);
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
-      // ElectorConfigException is an IllegalArgumentException: timings that break the rules
+      // IllegalArgumentException: timings that break the elector's rules, each named
       System.err.println("dhcp-agent: " + e.getMessage());
       System.err.println("run with --help for the list of flags");
       System.exit(CommandLines.USAGE_ERROR);

@@ -169,7 +169,7 @@ public final class DhcpAgent implements AutoCloseable {
    *
    * @throws IOException if the health address cannot be bound
    * @throws IllegalStateException if the lock cannot be built (no namespace, bad name), naming why
-   * @throws dev.elector.ElectorConfigException if the timings break the elector's rules
+   * @throws IllegalArgumentException if the timings break the elector's rules, naming each
    */
   public static DhcpAgent start(
       AgentConfig config, ApiClient client, PodEnvironment environment, PrintStream eventsOut)

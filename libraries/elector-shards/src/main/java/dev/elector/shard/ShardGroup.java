@@ -2,7 +2,6 @@ package dev.elector.shard;
 
 import dev.elector.ConfigProblem;
 import dev.elector.ElectorConfig;
-import dev.elector.ElectorConfigException;
 import dev.elector.ElectorListener;
 import dev.elector.LeaderCallbacks;
 import dev.elector.LeaderElector;
@@ -349,11 +348,11 @@ public final class ShardGroup implements AutoCloseable {
     }
 
     /**
-     * Builds the group's elections without starting them.
-     *
-     * @throws ElectorConfigException naming every setting that is missing or out of range
+     * Every problem {@link #build()} would report, as data: each setting that is missing or out of
+     * range. Empty when {@code build()} would succeed (the elections' own settings are checked as
+     * each is built).
      */
-    public ShardGroup build() {
+    public List<ConfigProblem> problems() {
       List<ConfigProblem> problems = new ArrayList<>();
       if (!NAME.matcher(group).matches() || group.length() > 40) {
         problems.add(
@@ -393,8 +392,24 @@ public final class ShardGroup implements AutoCloseable {
                 "are missing",
                 "set callbacks(shard -> LeaderCallbacks.of(onStart, onStop))"));
       }
+      return List.copyOf(problems);
+    }
+
+    /**
+     * Builds the group's elections without starting them.
+     *
+     * @throws IllegalArgumentException naming every setting that is missing or out of range, one
+     *     {@link ConfigProblem#message()} a line; {@link #problems()} gives them as data
+     */
+    public ShardGroup build() {
+      List<ConfigProblem> problems = problems();
       if (!problems.isEmpty()) {
-        throw new ElectorConfigException(problems);
+        StringBuilder message =
+            new StringBuilder("Invalid shard group (")
+                .append(problems.size())
+                .append(problems.size() == 1 ? " problem):" : " problems):");
+        problems.forEach(problem -> message.append("\n  - ").append(problem.message()));
+        throw new IllegalArgumentException(message.toString());
       }
       return new ShardGroup(this);
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.elector.ConfigProblem;
-import dev.elector.ElectorConfigException;
 import dev.elector.LeaderCallbacks;
 import dev.elector.lock.InMemoryLockStore;
 import java.util.List;
@@ -16,15 +15,21 @@ class ShardGroupBuilderTest {
 
   @Test
   void shardGroupProblemsAreDataToo() {
-    ElectorConfigException e =
-        assertThrows(
-            ElectorConfigException.class,
-            () -> ShardGroup.newBuilder().group("Pools").shards(0).build());
+    ShardGroup.Builder builder = ShardGroup.newBuilder().group("Pools").shards(0);
+    List<ConfigProblem> problems = builder.problems();
     assertEquals(
         List.of("group", "shards", "locks", "callbacks"),
-        e.problems().stream().map(ConfigProblem::setting).toList());
-    assertEquals("\"Pools\"", e.problems().get(0).value());
-    assertEquals("0", e.problems().get(1).value());
+        problems.stream().map(ConfigProblem::setting).toList());
+    assertEquals("\"Pools\"", problems.get(0).value());
+    assertEquals("0", problems.get(1).value());
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, builder::build);
+    assertEquals(
+        "Invalid shard group (4 problems):"
+            + problems.stream()
+                .map(problem -> "\n  - " + problem.message())
+                .reduce("", String::concat),
+        e.getMessage());
   }
 
   @Test

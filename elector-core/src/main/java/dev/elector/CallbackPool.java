@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,7 @@ final class CallbackPool implements Executor {
   private int workers;
   private long taken;
   private int idle;
-  private boolean stallCheckPending;
+  private @Nullable Future<?> stallCheck; // scheduled and not yet run
   private boolean shutDown;
 
   CallbackPool(Scheduler scheduler, ThreadFactory threadFactory) {
@@ -66,6 +67,10 @@ final class CallbackPool implements Executor {
   /** Lets queued callbacks finish, accepts no more, and lets the threads end. */
   synchronized void shutdown() {
     shutDown = true;
+    if (stallCheck != null) {
+      stallCheck.cancel(false);
+      stallCheck = null;
+    }
     notifyAll();
   }
 
@@ -95,16 +100,15 @@ final class CallbackPool implements Executor {
   }
 
   private void checkForStallLater() {
-    if (stallCheckPending || shutDown) {
+    if (stallCheck != null || shutDown) {
       return;
     }
-    stallCheckPending = true;
     long takenWhenScheduled = taken;
-    scheduler.schedule(() -> checkForStall(takenWhenScheduled), STALL_NANOS);
+    stallCheck = scheduler.schedule(() -> checkForStall(takenWhenScheduled), STALL_NANOS);
   }
 
   private synchronized void checkForStall(long takenWhenScheduled) {
-    stallCheckPending = false;
+    stallCheck = null;
     if (shutDown || queue.isEmpty()) {
       return;
     }

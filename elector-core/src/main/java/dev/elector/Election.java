@@ -11,9 +11,10 @@ import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
+import java.io.Closeable;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -80,14 +82,14 @@ final class Election implements ElectorAccess.Sight {
   // Guarded by monitor.
   private boolean started;
   private boolean finished;
-  private @Nullable Cancellable subscription;
+  private @Nullable Closeable subscription;
 
   /** The lock answered a watch with empty: it cannot be watched, the candidate polls. */
   private boolean watchUnsupported;
 
-  private @Nullable Cancellable nextStep;
-  private @Nullable Cancellable deadlineTimer;
-  private @Nullable Cancellable closeTimer;
+  private @Nullable Future<?> nextStep;
+  private @Nullable Future<?> deadlineTimer;
+  private @Nullable Future<?> closeTimer;
   private @Nullable PendingCall pending;
 
   /** The stage of the call in flight, to cancel when the election stops waiting for it. */
@@ -100,7 +102,7 @@ final class Election implements ElectorAccess.Sight {
   private volatile long cancelledSeq;
 
   /** The call in flight: what the driver needs to time, cancel and count it. */
-  private record PendingCall(long seq, LockCall kind, long start, @Nullable Cancellable timer) {}
+  private record PendingCall(long seq, LockCall kind, long start, @Nullable Future<?> timer) {}
 
   Election(ElectorConfig config) {
     this.config = config;
@@ -373,8 +375,8 @@ final class Election implements ElectorAccess.Sight {
     // 40 ms with client-java's OkHttp), which must not delay the release.
     if (subscription != null) {
       try {
-        subscription.cancel();
-      } catch (RuntimeException e) {
+        subscription.close();
+      } catch (IOException | RuntimeException e) {
         log.debug("{}: closing the watch failed: {}", subject, e.toString());
       }
       subscription = null;
@@ -404,7 +406,7 @@ final class Election implements ElectorAccess.Sight {
           case RELEASE, RELEASE_AFTER_STEP_DOWN -> LockCall.RELEASE;
         };
     Duration timeout = config.callTimeout();
-    Cancellable timer =
+    Future<?> timer =
         scheduler.schedule(
             () -> {
               LockFailure timedOut =
@@ -536,9 +538,9 @@ final class Election implements ElectorAccess.Sight {
     }
   }
 
-  private static void cancel(@Nullable Cancellable task) {
+  private static void cancel(@Nullable Future<?> task) {
     if (task != null) {
-      task.cancel();
+      task.cancel(false);
     }
   }
 

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +45,7 @@ class CallbackPoolTest {
   }
 
   @Test
-  void aBurstOfQuickCallbacksRunsOnOneThread() throws InterruptedException {
+  void aBurstOfQuickCallbacksRunsOnOneThread() throws Exception {
     int count = 1000;
     CountDownLatch done = new CountDownLatch(count);
     Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
@@ -61,8 +63,7 @@ class CallbackPoolTest {
   }
 
   @Test
-  void aCallbackWaitingBehindABlockedOneGetsAThreadAtTheNextStallCheck()
-      throws InterruptedException {
+  void aCallbackWaitingBehindABlockedOneGetsAThreadAtTheNextStallCheck() throws Exception {
     CountDownLatch blocking = new CountDownLatch(1);
     pool.execute(
         () -> {
@@ -84,8 +85,7 @@ class CallbackPoolTest {
   }
 
   @Test
-  void aStallCheckAddsNoThreadWhenCallbacksWereTakenSinceItWasScheduled()
-      throws InterruptedException {
+  void aStallCheckAddsNoThreadWhenCallbacksWereTakenSinceItWasScheduled() throws Exception {
     CountDownLatch firstRunning = new CountDownLatch(1);
     CountDownLatch letFirstEnd = new CountDownLatch(1);
     pool.execute(
@@ -162,29 +162,32 @@ class CallbackPoolTest {
 
   /** Runs scheduled tasks only when the test says so, whatever their delay. */
   private static final class HandCrankedScheduler implements Scheduler {
-    private final List<Runnable> pending = new ArrayList<>();
+    private final List<FutureTask<?>> pending = new ArrayList<>();
 
     @Override
-    public synchronized dev.elector.time.Cancellable schedule(Runnable task, long delayNanos) {
-      pending.add(task);
-      return () -> remove(task);
+    public synchronized Future<?> schedule(Runnable task, long delayNanos) {
+      FutureTask<?> scheduled = new FutureTask<>(task, null);
+      pending.add(scheduled);
+      return scheduled;
     }
 
     synchronized int pendingCount() {
-      return pending.size();
+      return (int) pending.stream().filter(task -> !task.isCancelled()).count();
     }
 
-    void runPending() {
-      List<Runnable> due;
+    /** Runs what is pending; a task that throws fails the test. */
+    void runPending() throws Exception {
+      List<FutureTask<?>> due;
       synchronized (this) {
         due = new ArrayList<>(pending);
         pending.clear();
       }
-      due.forEach(Runnable::run);
-    }
-
-    private synchronized boolean remove(Runnable task) {
-      return pending.remove(task);
+      for (FutureTask<?> task : due) {
+        task.run();
+        if (!task.isCancelled()) {
+          task.get();
+        }
+      }
     }
   }
 }

@@ -232,7 +232,7 @@ class ElectorConfigTest {
   void aCopyKeepsEverySettingThatIsNotATiming() {
     MonotonicClock clock = () -> 42;
     Clock wallClock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
-    Scheduler scheduler = (task, delayNanos) -> () -> false;
+    Scheduler scheduler = (task, delayNanos) -> CompletableFuture.completedFuture(null);
     Executor executor = Runnable::run;
     ElectorListener listener = new ElectorListener() {};
     CompletableFuture<Void> gate = new CompletableFuture<>();

@@ -11,8 +11,8 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.ApiClient;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -191,7 +191,7 @@ public final class ElectorCandidate implements Candidate {
     }
 
     @Override
-    public Optional<Cancellable> watch(Consumer<LockRead> listener) {
+    public Optional<Closeable> watch(Consumer<LockRead> listener) {
       return delegate.watch(
           event -> {
             probe.mark(

@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -272,10 +271,7 @@ public final class ControllerMain {
   static Scheduler daemonScheduler(String name) {
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(Threads.daemon(name));
-    return (task, delayNanos) -> {
-      ScheduledFuture<?> future = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
-      return () -> future.cancel(false);
-    };
+    return (task, delayNanos) -> timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
   }
 
   /**

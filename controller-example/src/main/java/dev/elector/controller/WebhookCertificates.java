@@ -1,12 +1,12 @@
 package dev.elector.controller;
 
-import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,7 +115,7 @@ final class WebhookCertificates implements AutoCloseable {
   private int consecutiveFailures;
   private volatile String lastFailure;
   private String registeredCa;
-  private Cancellable next;
+  private Future<?> next;
   private boolean closed;
 
   private WebhookCertificates(
@@ -316,7 +316,7 @@ final class WebhookCertificates implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     if (next != null) {
-      next.cancel();
+      next.cancel(false);
     }
   }
 }

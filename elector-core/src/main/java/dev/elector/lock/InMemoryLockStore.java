@@ -1,6 +1,6 @@
 package dev.elector.lock;
 
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -163,7 +163,7 @@ public final class InMemoryLockStore {
     }
 
     @Override
-    public Optional<Cancellable> watch(Consumer<LockRead> listener) {
+    public Optional<Closeable> watch(Consumer<LockRead> listener) {
       Objects.requireNonNull(listener, "listener");
       watchers.add(listener);
       return Optional.of(() -> watchers.remove(listener));

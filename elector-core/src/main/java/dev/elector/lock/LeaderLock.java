@@ -1,6 +1,6 @@
 package dev.elector.lock;
 
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -61,15 +61,16 @@ public interface LeaderLock {
   /**
    * Starts delivering each later state of the lock ({@link LockRead.Found}, {@link
    * LockRead.Malformed} or {@link LockRead.Absent}) to {@code listener}, on any thread, until the
-   * returned handle is cancelled; a following elector then sees a release at once and reads only to
+   * returned handle is closed; a following elector then sees a release at once and reads only to
    * resynchronise. A watch that breaks may deliver a {@link LockFailure}, and the elector polls
-   * until the next state arrives; the lock reconnects by itself (with back-off) until cancelled.
+   * until the next state arrives; the lock reconnects by itself (with back-off) until closed.
    *
    * <p>The default, for a lock that cannot push its changes, returns empty: the elector polls.
    *
-   * @return the handle that stops the watch (idempotent), or empty if this lock cannot be watched
+   * @return the handle whose {@code close()} stops the watch (idempotent), or empty if this lock
+   *     cannot be watched
    */
-  default Optional<Cancellable> watch(Consumer<LockRead> listener) {
+  default Optional<Closeable> watch(Consumer<LockRead> listener) {
     return Optional.empty();
   }
 

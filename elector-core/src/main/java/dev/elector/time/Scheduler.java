@@ -1,6 +1,7 @@
 package dev.elector.time;
 
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 
 /**
  * Runs the elector's short, non-blocking steps after a delay.
@@ -9,20 +10,23 @@ import java.util.concurrent.Executor;
  * elector-testkit} can run an hour of elections in milliseconds. Many electors may share one
  * scheduler; each elector runs at most one of its own steps at a time.
  *
- * <p>Implementations must be thread-safe and must run tasks in order of their due time.
+ * <p>Implementations must be thread-safe and must run tasks in order of their due time. A {@link
+ * java.util.concurrent.ScheduledExecutorService} is one: {@code (task, delayNanos) ->
+ * executor.schedule(task, delayNanos, TimeUnit.NANOSECONDS)}.
  */
 public interface Scheduler extends Executor {
 
   /**
    * Runs {@code task} once, {@code delayNanos} after now (immediately if zero or negative).
    *
-   * @return a handle that cancels the task
+   * @return the task's future; the elector only ever calls {@code cancel(false)} on it, to stop a
+   *     task that has not started (one that runs finishes)
    */
-  Cancellable schedule(Runnable task, long delayNanos);
+  Future<?> schedule(Runnable task, long delayNanos);
 
   /** Runs {@code task} as soon as possible. */
   @Override
   default void execute(Runnable task) {
-    schedule(task, 0);
+    var unused = schedule(task, 0);
   }
 }

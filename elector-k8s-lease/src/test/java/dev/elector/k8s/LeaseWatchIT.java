@@ -13,7 +13,7 @@ import dev.elector.testenv.Await;
 import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,7 +42,7 @@ class LeaseWatchIT {
             .build();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
-    Cancellable watch = lock.watch(events::add).orElseThrow();
+    Closeable watch = lock.watch(events::add).orElseThrow();
     try {
       Await.until("the initial state", Duration.ofSeconds(5), () -> events.size() == 1);
       assertEquals(new LockRead.Absent(), events.get(0));
@@ -56,7 +56,7 @@ class LeaseWatchIT {
       assertEquals("a", holderOf(events.get(1)));
       assertEquals("b", holderOf(events.get(2)));
     } finally {
-      watch.cancel();
+      watch.close();
     }
     int seen = events.size();
     lock.read(CALL).toCompletableFuture().get();
@@ -77,7 +77,7 @@ class LeaseWatchIT {
     lock.create(record("before", 1), CALL).toCompletableFuture().get();
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
-    Cancellable watch = lock.watch(events::add).orElseThrow();
+    Closeable watch = lock.watch(events::add).orElseThrow();
     try {
       Await.until(
           "the initial state",
@@ -108,7 +108,7 @@ class LeaseWatchIT {
           Duration.ofSeconds(40),
           () -> events.stream().anyMatch(e -> "after".equals(holderOf(e))));
     } finally {
-      watch.cancel();
+      watch.close();
     }
   }
 }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.WatchMode;
 import dev.elector.kube.internal.ObjectWatch;
-import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,7 +28,7 @@ class ManyWatchesHintTest {
     ApiClient nowhere = new ApiClient().setBasePath("http://127.0.0.1:1");
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    List<Cancellable> watches = new ArrayList<>();
+    List<Closeable> watches = new ArrayList<>();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       for (int i = 0; i < ObjectWatch.MANY + 10; i++) {
@@ -43,7 +43,9 @@ class ManyWatchesHintTest {
         watches.add(lock.watch(read -> {}).orElseThrow());
       }
     } finally {
-      watches.forEach(Cancellable::cancel);
+      for (Closeable watch : watches) {
+        watch.close();
+      }
       System.setErr(err);
     }
     List<String> hints =

@@ -18,12 +18,12 @@ import dev.elector.testkit.kube.KubeCluster;
 import dev.elector.testkit.kube.KubeIdentity;
 import dev.elector.testkit.kube.KubeNamespace;
 import dev.elector.testkit.kube.KubeTest;
-import dev.elector.time.Cancellable;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1RoleBinding;
 import io.kubernetes.client.openapi.models.V1RoleRef;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,7 +88,7 @@ class SharedWatchIT {
     int count = 20;
     List<KubeLock> locks = new ArrayList<>();
     Map<String, List<LockRead>> heard = new ConcurrentHashMap<>();
-    List<Cancellable> subscriptions = new ArrayList<>();
+    List<Closeable> subscriptions = new ArrayList<>();
     Set<Thread> threadsBefore = sharedWatchThreads(namespace.name());
     for (int i = 0; i < count; i++) {
       KubeLock lock = lock(cluster.admin(), namespace.name(), "shared-" + i);
@@ -151,7 +151,9 @@ class SharedWatchIT {
       assertEquals(new LockRead.Absent(), lateEvents.get(1));
       assertEquals(new LockRead.Absent(), heard.get("shared-0").get(3));
     } finally {
-      subscriptions.forEach(Cancellable::cancel);
+      for (Closeable watch : subscriptions) {
+        watch.close();
+      }
     }
     Await.until(
         "the shared thread ends with its last subscriber",
@@ -167,7 +169,7 @@ class SharedWatchIT {
     KubeLock lock = lock(restricted.client(), own.name(), "elector-leader");
     List<LockRead> events = new CopyOnWriteArrayList<>();
 
-    Cancellable watch = lock.watch(events::add).orElseThrow();
+    Closeable watch = lock.watch(events::add).orElseThrow();
     try {
       Await.until(
           "the 403 is reported",
@@ -210,7 +212,7 @@ class SharedWatchIT {
           Duration.ofSeconds(30),
           () -> events.get(events.size() - 1) instanceof LockRead.Absent);
     } finally {
-      watch.cancel();
+      watch.close();
     }
   }
 
@@ -221,8 +223,8 @@ class SharedWatchIT {
     KubeLock first = lock(cluster.admin(), namespace.name(), "break-a");
     first.create(record("before", 1), CALL).toCompletableFuture().get();
     List<LockRead> firstEvents = new CopyOnWriteArrayList<>();
-    Cancellable a = first.watch(firstEvents::add).orElseThrow();
-    Cancellable b = null;
+    Closeable a = first.watch(firstEvents::add).orElseThrow();
+    Closeable b = null;
     try {
       Await.until(
           "the first lock's state",
@@ -251,9 +253,9 @@ class SharedWatchIT {
           Duration.ofSeconds(40),
           () -> joinerEvents.stream().anyMatch(e -> "before".equals(holderOf(e))));
     } finally {
-      a.cancel();
+      a.close();
       if (b != null) {
-        b.cancel();
+        b.close();
       }
     }
   }

@@ -1,12 +1,12 @@
 package dev.elector.internal.time;
 
-import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -49,14 +49,15 @@ public final class ThreadScheduler implements Scheduler, AutoCloseable {
     executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
   }
 
+  /** Schedules {@code task}; once closed, returns a future already cancelled, and never runs it. */
   @Override
-  public Cancellable schedule(Runnable task, long delayNanos) {
+  public Future<?> schedule(Runnable task, long delayNanos) {
     if (executor.isShutdown()) {
-      return () -> false;
+      FutureTask<?> never = new FutureTask<>(task, null);
+      never.cancel(false);
+      return never;
     }
-    ScheduledFuture<?> future =
-        executor.schedule(guard(task), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
-    return () -> future.cancel(false);
+    return executor.schedule(guard(task), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
   }
 
   /**

@@ -3,10 +3,11 @@ package dev.elector.internal.time;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.time.Cancellable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class ThreadSchedulerTest {
@@ -15,15 +16,14 @@ class ThreadSchedulerTest {
     ThreadScheduler scheduler = ThreadScheduler.create(1, "scheduler-test");
     CountDownLatch release = new CountDownLatch(1);
     CompletableFuture<Thread> started = new CompletableFuture<>();
-    scheduler.schedule(
+    scheduler.execute(
         () -> {
           // as an HTTP client does when its first request is made from a scheduler thread
           Thread pool = new Thread(() -> awaitQuietly(release), "client-connection-pool");
           pool.setDaemon(true);
           pool.start();
           started.complete(pool);
-        },
-        0);
+        });
     Thread foreign = started.get(10, TimeUnit.SECONDS);
     try {
       scheduler.close();
@@ -40,9 +40,12 @@ class ThreadSchedulerTest {
   void aTaskNeverRunsAfterClose() {
     ThreadScheduler scheduler = ThreadScheduler.create(1, "scheduler-test");
     scheduler.close();
-    Cancellable handle = scheduler.schedule(() -> {}, 0);
-    assertFalse(handle.cancel(), "nothing was scheduled");
+    AtomicBoolean ran = new AtomicBoolean();
+    Future<?> handle = scheduler.schedule(() -> ran.set(true), 0);
+    assertTrue(handle.isCancelled(), "cancelled at once");
+    assertFalse(handle.cancel(false), "nothing left to cancel");
     assertTrue(scheduler.awaitTermination(10_000));
+    assertFalse(ran.get());
   }
 
   private static void awaitQuietly(CountDownLatch latch) {

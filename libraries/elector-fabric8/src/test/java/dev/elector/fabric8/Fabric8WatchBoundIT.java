@@ -7,10 +7,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.elector.kube.KubeLock;
 import dev.elector.kube.internal.WatchPacer;
 import dev.elector.lock.LockFailure;
-import dev.elector.time.Cancellable;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -156,7 +156,7 @@ class Fabric8WatchBoundIT {
             .sharedWatch(shared)
             .build();
     long start = System.nanoTime();
-    Cancellable watch =
+    Closeable watch =
         lock.watch(
                 read -> {
                   if (read instanceof LockFailure) {
@@ -173,7 +173,7 @@ class Fabric8WatchBoundIT {
       }
       return requests.stream().filter(t -> t - end < 0).count();
     } finally {
-      watch.cancel();
+      watch.close();
     }
   }
 

@@ -3,7 +3,6 @@ package dev.elector.shard;
 import dev.elector.LeaderElector;
 import dev.elector.internal.ElectorAccess;
 import dev.elector.internal.time.SerialExecutor;
-import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
 import java.time.Duration;
@@ -12,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +39,7 @@ final class ShardPlanner {
   private final SerialExecutor serial;
   private volatile int quota;
   private final Object lock = new Object();
-  private @Nullable Cancellable tick; // guarded by lock
+  private @Nullable Future<?> tick; // guarded by lock
   private boolean stopped; // guarded by lock
   // touched only on the serial executor
   private final boolean[] mayTakeShard;
@@ -89,10 +89,10 @@ final class ShardPlanner {
   void stop() {
     synchronized (lock) {
       stopped = true;
-      Cancellable t = tick;
+      Future<?> t = tick;
       tick = null;
       if (t != null) {
-        t.cancel();
+        t.cancel(false);
       }
     }
   }
@@ -118,9 +118,9 @@ final class ShardPlanner {
       if (stopped) {
         return;
       }
-      Cancellable t = tick;
+      Future<?> t = tick;
       if (t != null) {
-        t.cancel();
+        t.cancel(false);
       }
     }
     joinOneSlot();

@@ -5,9 +5,9 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.time.Cancellable;
 import dev.elector.time.MonotonicClock;
 import dev.elector.time.Scheduler;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -213,11 +213,11 @@ public final class FaultyLock implements LeaderLock {
   }
 
   @Override
-  public Optional<Cancellable> watch(Consumer<LockRead> listener) {
+  public Optional<Closeable> watch(Consumer<LockRead> listener) {
     synchronized (this) {
       watchers.add(listener);
     }
-    Optional<Cancellable> watch =
+    Optional<Closeable> watch =
         delegate.watch(
             event -> {
               if (partitioned() || watchBroken()) {
@@ -227,7 +227,7 @@ public final class FaultyLock implements LeaderLock {
               if (oneWay == 0) {
                 listener.accept(event);
               } else {
-                scheduler.schedule(() -> listener.accept(event), oneWay);
+                later(() -> listener.accept(event), oneWay);
               }
             });
     if (watch.isEmpty()) {
@@ -236,13 +236,13 @@ public final class FaultyLock implements LeaderLock {
       }
       return Optional.empty();
     }
-    Cancellable inner = watch.get();
+    Closeable inner = watch.get();
     return Optional.of(
         () -> {
           synchronized (this) {
             watchers.remove(listener);
           }
-          return inner.cancel();
+          inner.close();
         });
   }
 
@@ -306,7 +306,7 @@ public final class FaultyLock implements LeaderLock {
       result = CompletableFuture.completedFuture(injected);
     } else if (oneWay > 0) {
       CompletableFuture<T> arrived = new CompletableFuture<>();
-      scheduler.schedule(
+      later(
           () ->
               call.get()
                   .whenComplete(
@@ -329,7 +329,7 @@ public final class FaultyLock implements LeaderLock {
     CompletableFuture<T> late = new CompletableFuture<>();
     result.whenComplete(
         (value, error) ->
-            scheduler.schedule(
+            later(
                 () -> {
                   if (error != null) {
                     late.completeExceptionally(error);
@@ -339,5 +339,10 @@ public final class FaultyLock implements LeaderLock {
                 },
                 answerDelay));
     return late;
+  }
+
+  /** Runs {@code task} after {@code delayNanos} of the injected time; never cancelled. */
+  private void later(Runnable task, long delayNanos) {
+    var unused = scheduler.schedule(task, delayNanos);
   }
 }

@@ -1,11 +1,16 @@
 package dev.elector.testkit;
 
-import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The scheduler of a {@link VirtualTime}. Nothing runs until the test drives it with {@link
@@ -24,11 +29,18 @@ final class VirtualScheduler implements Scheduler {
     this.clock = clock;
   }
 
-  private static final class Task implements Comparable<Task>, Cancellable {
+  /** A scheduled task and its future: pending until it starts or is cancelled. */
+  private static final class Task implements Comparable<Task>, Future<Void> {
+    private static final int PENDING = 0;
+    private static final int STARTED = 1;
+    private static final int DONE = 2;
+    private static final int CANCELLED = 3;
+
     final long due;
     final long order;
     final Runnable body;
-    volatile boolean cancelled;
+    private int state = PENDING; // guarded by this
+    private @Nullable Throwable failure; // guarded by this
 
     Task(long due, long order, Runnable body) {
       this.due = due;
@@ -42,16 +54,90 @@ final class VirtualScheduler implements Scheduler {
       return byDue != 0 ? byDue : Long.compare(order, other.order);
     }
 
+    /** Runs the body unless cancelled; what it throws reaches the caller and its future. */
+    void run() {
+      synchronized (this) {
+        if (state != PENDING) {
+          return;
+        }
+        state = STARTED;
+      }
+      try {
+        body.run();
+        finish(null);
+      } catch (RuntimeException | Error e) {
+        finish(e);
+        throw e;
+      }
+    }
+
+    private synchronized void finish(@Nullable Throwable thrown) {
+      failure = thrown;
+      state = DONE;
+      notifyAll();
+    }
+
+    /** Stops the task if it has not started; true if this call stopped it. */
     @Override
-    public boolean cancel() {
-      boolean wasActive = !cancelled;
-      cancelled = true;
-      return wasActive;
+    public synchronized boolean cancel(boolean mayInterruptIfRunning) {
+      if (state != PENDING) {
+        return false;
+      }
+      state = CANCELLED;
+      notifyAll();
+      return true;
+    }
+
+    synchronized boolean pending() {
+      return state == PENDING;
+    }
+
+    @Override
+    public synchronized boolean isCancelled() {
+      return state == CANCELLED;
+    }
+
+    @Override
+    public synchronized boolean isDone() {
+      return state == DONE || state == CANCELLED;
+    }
+
+    /** Waits, in real time, until the test's thread has run the task (or it is cancelled). */
+    @Override
+    public synchronized @Nullable Void get() throws InterruptedException, ExecutionException {
+      while (!isDone()) {
+        wait();
+      }
+      return outcome();
+    }
+
+    @Override
+    public synchronized @Nullable Void get(long timeout, TimeUnit unit)
+        throws InterruptedException, ExecutionException, TimeoutException {
+      long end = System.nanoTime() + unit.toNanos(timeout);
+      while (!isDone()) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          throw new TimeoutException("the task is due at virtual time " + due);
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      return outcome();
+    }
+
+    private @Nullable Void outcome() throws ExecutionException {
+      if (state == CANCELLED) {
+        throw new CancellationException();
+      }
+      if (failure != null) {
+        throw new ExecutionException(failure);
+      }
+      return null;
     }
   }
 
   @Override
-  public Cancellable schedule(Runnable task, long delayNanos) {
+  public Future<?> schedule(Runnable task, long delayNanos) {
     long now = clock.nanos();
     long due = delayNanos <= 0 ? now : now + delayNanos < now ? Long.MAX_VALUE : now + delayNanos;
     Task scheduled;
@@ -103,7 +189,7 @@ final class VirtualScheduler implements Scheduler {
 
   /** Number of tasks waiting (cancelled ones excluded). */
   synchronized int pendingTasks() {
-    return (int) queue.stream().filter(task -> !task.cancelled).count();
+    return (int) queue.stream().filter(Task::pending).count();
   }
 
   /**
@@ -114,7 +200,7 @@ final class VirtualScheduler implements Scheduler {
   synchronized void assertNoMoreTasks() {
     List<String> left =
         queue.stream()
-            .filter(task -> !task.cancelled)
+            .filter(Task::pending)
             .sorted()
             .map(
                 task ->
@@ -141,14 +227,14 @@ final class VirtualScheduler implements Scheduler {
           return false;
         }
         queue.poll();
-        if (!next.cancelled) {
+        if (next.pending()) {
           break;
         }
       }
       tasksRun++;
     }
     clock.advanceTo(next.due);
-    next.body.run();
+    next.run();
     return true;
   }
 }

@@ -4,7 +4,7 @@ import dev.elector.lock.LeaderLock;
 import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,7 +40,7 @@ abstract class DelegatingLock implements LeaderLock {
   }
 
   @Override
-  public Optional<Cancellable> watch(Consumer<LockRead> listener) {
+  public Optional<Closeable> watch(Consumer<LockRead> listener) {
     return delegate.watch(listener);
   }
 

@@ -1,15 +1,17 @@
 package dev.elector.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 class VirtualTimeTest {
@@ -19,9 +21,9 @@ class VirtualTimeTest {
   @Test
   void tasksRunInOrderOfDueTimeEachWithTheClockAtItsDueTime() {
     List<String> ran = new ArrayList<>();
-    scheduler.schedule(() -> ran.add("b at " + time.clock().nanos()), 2_000);
-    scheduler.schedule(() -> ran.add("a at " + time.clock().nanos()), 1_000);
-    scheduler.schedule(() -> ran.add("c at " + time.clock().nanos()), 2_000);
+    later(() -> ran.add("b at " + time.clock().nanos()), 2_000);
+    later(() -> ran.add("a at " + time.clock().nanos()), 1_000);
+    later(() -> ran.add("c at " + time.clock().nanos()), 2_000);
 
     time.advance(Duration.ofNanos(5_000));
 
@@ -33,7 +35,7 @@ class VirtualTimeTest {
   @Test
   void aStallMovesTheClockButRunsNothingUntilTimeIsDrivenAgain() {
     List<Long> ranAt = new ArrayList<>();
-    scheduler.schedule(() -> ranAt.add(time.clock().nanos()), Duration.ofSeconds(1).toNanos());
+    later(() -> ranAt.add(time.clock().nanos()), Duration.ofSeconds(1).toNanos());
 
     time.stall(Duration.ofSeconds(5));
     assertEquals(List.of(), ranAt, "a frozen process runs nothing");
@@ -92,7 +94,7 @@ class VirtualTimeTest {
             return "renew-timer";
           }
         };
-    scheduler.schedule(leak, Duration.ofMinutes(2).toNanos());
+    later(leak, Duration.ofMinutes(2).toNanos());
 
     AssertionError e = assertThrows(AssertionError.class, time::assertNoMoreTasks);
 
@@ -102,12 +104,37 @@ class VirtualTimeTest {
 
   @Test
   void cancelledAndRunTasksAreNotLeft() {
-    Cancellable cancelled = scheduler.schedule(() -> {}, Duration.ofSeconds(5).toNanos());
-    scheduler.schedule(() -> {}, Duration.ofSeconds(1).toNanos());
-    cancelled.cancel();
+    Future<?> cancelled = scheduler.schedule(() -> {}, Duration.ofSeconds(5).toNanos());
+    Future<?> ran = scheduler.schedule(() -> {}, Duration.ofSeconds(1).toNanos());
+    assertTrue(cancelled.cancel(false), "cancelled before it started");
+    assertFalse(cancelled.cancel(false), "once only");
     time.advance(Duration.ofSeconds(2));
 
     time.assertNoMoreTasks();
     assertEquals(0, time.pendingTasks());
+    assertTrue(cancelled.isCancelled());
+    assertTrue(ran.isDone() && !ran.isCancelled(), "ran");
+    assertFalse(ran.cancel(false), "a task that ran cannot be cancelled");
+  }
+
+  @Test
+  void aTaskThatThrowsFailsTheAdvanceAndItsFuture() {
+    IllegalStateException boom = new IllegalStateException("boom");
+    Future<?> failing =
+        scheduler.schedule(
+            () -> {
+              throw boom;
+            },
+            Duration.ofSeconds(1).toNanos());
+
+    assertEquals(
+        boom, assertThrows(IllegalStateException.class, () -> time.advance(Duration.ofSeconds(2))));
+    assertTrue(failing.isDone());
+    assertEquals(boom, assertThrows(ExecutionException.class, failing::get).getCause());
+  }
+
+  /** Schedules {@code task} after {@code delayNanos}; these tests never cancel it. */
+  private void later(Runnable task, long delayNanos) {
+    var unused = scheduler.schedule(task, delayNanos);
   }
 }

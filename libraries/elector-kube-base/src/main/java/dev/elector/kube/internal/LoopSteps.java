@@ -1,8 +1,8 @@
 package dev.elector.kube.internal;
 
 import dev.elector.internal.time.ThreadScheduler;
-import dev.elector.time.Cancellable;
 import dev.elector.time.Scheduler;
+import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +22,7 @@ final class LoopSteps {
   private @Nullable ThreadScheduler own;
 
   /** The next step, scheduled and not yet started; guarded by this. */
-  private @Nullable Cancellable next;
+  private @Nullable Future<?> next;
 
   /**
    * @param injected the scheduler to run on, or null for a thread of the loop's own
@@ -87,12 +87,12 @@ final class LoopSteps {
 
   /** Cancels the pending step; if it had not started, the loop has ended. */
   void cancelPending() {
-    Cancellable pending;
+    Future<?> pending;
     synchronized (this) {
       pending = next;
       next = null;
     }
-    if (pending != null && pending.cancel()) {
+    if (pending != null && pending.cancel(false)) {
       finish();
     }
   }

@@ -9,7 +9,7 @@ import dev.elector.lock.LeaderRecord;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
 import dev.elector.lock.LockWrite;
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -260,7 +260,7 @@ public final class ObjectLock implements KubeLock, ElectorListener {
   }
 
   @Override
-  public final Optional<Cancellable> watch(Consumer<LockRead> listener) {
+  public final Optional<Closeable> watch(Consumer<LockRead> listener) {
     Objects.requireNonNull(listener, "listener");
     return Optional.of(
         switch (state.sharing().choose(watchMode, collectionPath)) {
@@ -270,7 +270,7 @@ public final class ObjectLock implements KubeLock, ElectorListener {
   }
 
   /** A watch of this lock's object alone, on a thread of its own. */
-  Cancellable perLockWatch(Consumer<LockRead> listener) {
+  ObjectWatch perLockWatch(Consumer<LockRead> listener) {
     ObjectWatch watch = new ObjectWatch(this, listener);
     watch.start();
     return watch;

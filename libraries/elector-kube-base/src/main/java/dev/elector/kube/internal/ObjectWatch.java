@@ -2,7 +2,7 @@ package dev.elector.kube.internal;
 
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * LockFailure} on a break. Needs only list and watch on that one name. Bounded by the shared {@link
  * ListWatchLoop}.
  */
-public final class ObjectWatch extends ListWatchLoop implements Cancellable {
+public final class ObjectWatch extends ListWatchLoop implements Closeable {
   private static final Logger log = LoggerFactory.getLogger(ObjectWatch.class);
 
   /** From this many watches at once on, the process is told once about sharing. */
@@ -53,15 +53,13 @@ public final class ObjectWatch extends ListWatchLoop implements Cancellable {
     start("elector-watch-" + lock.name() + "-");
   }
 
-  /** Stops the watch; true the first time. */
+  /** Stops the watch. Idempotent. */
   @Override
-  public boolean cancel() {
-    boolean first = counted.compareAndSet(true, false);
-    if (first) {
+  public void close() {
+    if (counted.compareAndSet(true, false)) {
       OPEN.decrementAndGet();
     }
     stop();
-    return first;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.elector.kube.internal;
 import dev.elector.kube.WatchMode;
 import dev.elector.lock.LockFailure;
 import dev.elector.lock.LockRead;
-import dev.elector.time.Cancellable;
+import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -70,7 +70,7 @@ final class SharedWatch extends ListWatchLoop {
    * Joins (or starts) the shared watch of {@code lock}'s collection. A lock in {@link
    * WatchMode#AUTO} that finds sharing refused watches its own object instead.
    */
-  static Cancellable subscribe(
+  static Closeable subscribe(
       ObjectLock lock, ClientState state, Consumer<LockRead> listener, boolean auto) {
     String path = lock.collectionPath();
     Map<String, SharedWatch> running = state.watches();
@@ -220,11 +220,11 @@ final class SharedWatch extends ListWatchLoop {
    * One lock's interest in its object, and its subscription: in this watch, or, once sharing was
    * refused, in a watch of its own.
    */
-  private final class Member implements Cancellable {
+  private final class Member implements Closeable {
     final ObjectLock lock;
     final Consumer<LockRead> listener;
     final boolean auto;
-    private @Nullable Cancellable own; // guarded by this
+    private @Nullable ObjectWatch own; // guarded by this
     private boolean closed; // guarded by this
 
     Member(ObjectLock lock, Consumer<LockRead> listener, boolean auto) {
@@ -241,18 +241,18 @@ final class SharedWatch extends ListWatchLoop {
     }
 
     @Override
-    public boolean cancel() {
-      Cancellable mine;
+    public void close() {
+      ObjectWatch mine;
       synchronized (this) {
         if (closed) {
-          return false;
+          return;
         }
         closed = true;
         mine = own;
       }
       if (mine != null) {
-        mine.cancel();
-        return true;
+        mine.close();
+        return;
       }
       SharedWatch joined = SharedWatch.this;
       Map<String, SharedWatch> running = joined.state.watches();
@@ -262,7 +262,6 @@ final class SharedWatch extends ListWatchLoop {
           joined.stop();
         }
       }
-      return true;
     }
   }
 

@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -88,9 +89,6 @@ public final class ElectorMetrics implements MeterBinder {
 
   /** How a follower learns of changes: watching or polling. */
   public static final String FOLLOWING = "elector.following";
-
-  private static final String FOLLOWING_HELP =
-      "1 for how this candidate follows the lock now (watching or polling), else 0";
 
   /** Calls held back by the call budget. */
   public static final String DEFERRED = "elector.calls.deferred";
@@ -207,20 +205,17 @@ public final class ElectorMetrics implements MeterBinder {
           base.and(Tag.of("reason", lower(reason))),
           "terms this candidate ended, by reason");
     }
-    gauge(
-        registry,
-        FOLLOWING,
-        elector,
-        s -> s.watching() ? 1 : 0,
-        base.and(Tag.of("mode", "watching")),
-        FOLLOWING_HELP);
-    gauge(
-        registry,
-        FOLLOWING,
-        elector,
-        s -> s.polling() ? 1 : 0,
-        base.and(Tag.of("mode", "polling")),
-        FOLLOWING_HELP);
+    Map<String, Predicate<ElectorStats>> modes =
+        Map.of("watching", ElectorStats::watching, "polling", ElectorStats::polling);
+    modes.forEach(
+        (mode, following) ->
+            gauge(
+                registry,
+                FOLLOWING,
+                elector,
+                s -> following.test(s) ? 1 : 0,
+                base.and(Tag.of("mode", mode)),
+                "1 for how this candidate follows the lock now (watching or polling), else 0"));
     counter(
         registry,
         DEFERRED,

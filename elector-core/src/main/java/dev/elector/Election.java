@@ -607,7 +607,7 @@ final class Election implements ElectorAccess.Sight {
     }
   }
 
-  /** How a follower learns of changes, for its health detail. */
+  /** How a follower learns of changes, for its status line. */
   private String describeWatch(State now) {
     if (subscription == null) {
       return "";
@@ -623,10 +623,12 @@ final class Election implements ElectorAccess.Sight {
     boolean polling;
     int failures;
     boolean leading;
+    Optional<String> leader;
     Health.Report report;
     synchronized (monitor) { // a few field reads; steps never block while holding the monitor
       State now = state;
       leading = now.phase() instanceof Phase.Leading;
+      leader = observedLeader();
       boolean following = now.phase() instanceof Phase.Following;
       watching = following && subscription != null && now.watch().failure() == null;
       polling = following && !watching;
@@ -640,6 +642,6 @@ final class Election implements ElectorAccess.Sight {
               now.lastFailure(),
               describeWatch(now));
     }
-    return counters.snapshot(leading, observedLeader(), watching, polling, failures, report);
+    return counters.snapshot(leading, leader, watching, polling, failures, report);
   }
 }

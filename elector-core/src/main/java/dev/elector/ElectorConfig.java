@@ -368,8 +368,8 @@ public final class ElectorConfig {
 
     /**
      * Every problem {@link #build()} would report, as data, in the order of its message: a missing
-     * lock or callbacks, a blank identity, and the timing problems of {@link #timingProblems()}.
-     * Empty when {@code build()} would succeed.
+     * lock (or its blank identity), missing callbacks, then the problems of {@link
+     * #timingProblems()}. Empty when {@code build()} would succeed.
      */
     public List<ConfigProblem> problems() {
       return List.copyOf(ConfigRules.violations(values.copy()));

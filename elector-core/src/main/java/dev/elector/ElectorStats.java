@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A snapshot of an elector: its counters, what it is doing and whether it is healthy, read at one
- * instant. Every count only grows; {@code leading}, {@code observedLeader}, {@code watching},
- * {@code polling}, {@code consecutiveFailures}, {@code healthy} and {@code status} describe the
- * present.
+ * A snapshot of an elector: what it is doing and whether it is healthy, read together so that they
+ * agree, and its counters as they stand just after. Every count only grows; {@code leading}, {@code
+ * observedLeader}, {@code watching}, {@code polling}, {@code consecutiveFailures}, {@code healthy}
+ * and {@code status} describe the present.
  *
  * @param calls lock calls made (answered or timed out), by what they were for and how they ended
  * @param deferredCalls calls held back by the call budget

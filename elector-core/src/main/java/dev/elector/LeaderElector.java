@@ -93,9 +93,9 @@ public final class LeaderElector implements AutoCloseable {
   }
 
   /**
-   * A snapshot of the counters, of what this elector is doing and of its health, read at one
-   * instant: {@link ElectorStats#healthy()} is the verdict for a liveness probe and {@link
-   * ElectorStats#status()} the line to show with it.
+   * A snapshot of what this elector is doing, of its health and of its counters: {@link
+   * ElectorStats#healthy()} is the verdict for a liveness probe and {@link ElectorStats#status()}
+   * the line to show with it, and both agree with {@link ElectorStats#leading()}.
    */
   public ElectorStats stats() {
     return election.stats();

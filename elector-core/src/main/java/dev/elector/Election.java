@@ -642,6 +642,7 @@ final class Election implements ElectorAccess.Sight {
               now.lastFailure(),
               describeWatch(now));
     }
-    return counters.snapshot(leading, leader, watching, polling, failures, report);
+    return counters.snapshot(
+        leading, leader, watching, polling, failures, report.healthy(), report.status());
   }
 }

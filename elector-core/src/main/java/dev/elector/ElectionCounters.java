@@ -64,7 +64,8 @@ final class ElectionCounters {
       boolean watching,
       boolean polling,
       int failures,
-      Health.Report health) {
+      boolean healthy,
+      String status) {
     Map<LockCall, Map<CallOutcome, Long>> snapshot = new EnumMap<>(LockCall.class);
     calls.forEach(
         (call, byOutcome) -> {
@@ -89,7 +90,7 @@ final class ElectionCounters {
         watching,
         polling,
         failures,
-        health.healthy(),
-        health.status());
+        healthy,
+        status);
   }
 }

@@ -90,10 +90,17 @@ for step in "${steps[@]}"; do
 done
 
 # Exactly one replica leads, and the Lease names it.
+# Each replica logs that it is a candidate once its JVM is up; on a busy machine one may come up
+# seconds after the other has already been elected, so wait for both as a reader would.
 leader=""
-logs=()
-for f in "$work"/step-*.log; do grep -q ' is a candidate for ' "$f" && logs+=("$f"); done
-[[ ${#logs[@]} -eq 2 ]] || fail "expected two replicas' logs, found ${#logs[@]}"
+deadline=$((SECONDS + 60))
+while :; do
+  logs=()
+  for f in "$work"/step-*.log; do grep -q ' is a candidate for ' "$f" && logs+=("$f"); done
+  [[ ${#logs[@]} -lt 2 && $SECONDS -lt $deadline ]] || break
+  sleep 0.1
+done
+[[ ${#logs[@]} -eq 2 ]] || fail "expected two replicas' logs within 60 s, found ${#logs[@]}"
 deadline=$((SECONDS + 60))
 while [[ -z "$leader" ]]; do
   for i in 0 1; do grep -q ' started leading ' "${logs[$i]}" && leader=$i; done

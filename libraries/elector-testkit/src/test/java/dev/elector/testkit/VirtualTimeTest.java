@@ -10,8 +10,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class VirtualTimeTest {
@@ -131,6 +135,36 @@ class VirtualTimeTest {
         boom, assertThrows(IllegalStateException.class, () -> time.advance(Duration.ofSeconds(2))));
     assertTrue(failing.isDone());
     assertEquals(boom, assertThrows(ExecutionException.class, failing::get).getCause());
+  }
+
+  @Test
+  void aTasksFutureWaitsForTheTestToRunItAndReportsACancel() throws Exception {
+    List<String> ran = new ArrayList<>();
+    Future<?> pending = scheduler.schedule(() -> ran.add("ran"), Duration.ofSeconds(1).toNanos());
+    assertThrows(
+        TimeoutException.class,
+        () -> pending.get(1, TimeUnit.MILLISECONDS),
+        "virtual time does not move by itself");
+
+    CompletableFuture<Object> waiter =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return pending.get();
+              } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    time.advance(Duration.ofSeconds(2));
+    assertEquals(null, waiter.get(30, TimeUnit.SECONDS), "released once the test ran the task");
+    assertEquals(List.of("ran"), ran);
+
+    Future<?> cancelled = scheduler.schedule(() -> ran.add("never"), 1);
+    cancelled.cancel(false);
+    assertThrows(CancellationException.class, cancelled::get);
+    assertThrows(CancellationException.class, () -> cancelled.get(1, TimeUnit.MILLISECONDS));
+    time.advance(Duration.ofSeconds(1));
+    assertEquals(List.of("ran"), ran);
   }
 
   /** Schedules {@code task} after {@code delayNanos}; these tests never cancel it. */

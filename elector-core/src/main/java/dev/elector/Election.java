@@ -608,8 +608,8 @@ final class Election implements ElectorAccess.Sight {
   }
 
   /** How a follower learns of changes, for its status line. */
-  private String describeWatch(State now) {
-    if (subscription == null) {
+  private static String describeWatch(State now, boolean subscribed) {
+    if (!subscribed) {
       return "";
     }
     LockFailure failure = now.watch().failure();
@@ -619,30 +619,33 @@ final class Election implements ElectorAccess.Sight {
   }
 
   ElectorStats stats() {
-    boolean watching;
-    boolean polling;
-    int failures;
-    boolean leading;
+    State now;
+    long at;
+    boolean subscribed;
     Optional<String> leader;
-    Health.Report report;
-    synchronized (monitor) { // a few field reads; steps never block while holding the monitor
-      State now = state;
-      leading = now.phase() instanceof Phase.Leading;
+    synchronized (monitor) { // field reads only; the status line is written after
+      now = state;
+      at = clock.nanos();
+      subscribed = subscription != null;
       leader = observedLeader();
-      boolean following = now.phase() instanceof Phase.Following;
-      watching = following && subscription != null && now.watch().failure() == null;
-      polling = following && !watching;
-      failures = now.failures();
-      report =
-          health.report(
-              now.phase(),
-              clock.nanos(),
-              now.view().current(),
-              now.failures(),
-              now.lastFailure(),
-              describeWatch(now));
     }
+    boolean following = now.phase() instanceof Phase.Following;
+    boolean watching = following && subscribed && now.watch().failure() == null;
+    Health.Report report =
+        health.report(
+            now.phase(),
+            at,
+            now.view().current(),
+            now.failures(),
+            now.lastFailure(),
+            describeWatch(now, subscribed));
     return counters.snapshot(
-        leading, leader, watching, polling, failures, report.healthy(), report.status());
+        now.phase() instanceof Phase.Leading,
+        leader,
+        watching,
+        following && !watching,
+        now.failures(),
+        report.healthy(),
+        report.status());
   }
 }
